@@ -1,0 +1,3 @@
+"""antike-ref: a play-by-email referee for Mac Gerdts' Antike."""
+
+__version__ = "0.1.0"
