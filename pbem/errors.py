@@ -1,0 +1,101 @@
+"""Exception types and the exit code each maps to (ORDERS.md, "Exit codes").
+
+Rule violations inside an order file are *data* (:class:`pbem.rejections.Rejection`);
+exceptions are for unreadable files, schema failures, refusals as a whole, locks and bugs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """Process exit codes, one per kind of failure."""
+
+    OK = 0
+    """Success."""
+    INTERNAL = 1
+    """A bug in antike-ref."""
+    USAGE = 2
+    """Bad command-line arguments."""
+    BAD_INPUT = 3
+    """A file is unreadable, not JSON, or violates its schema."""
+    REFUSED = 4
+    """Orders or edits refused by the rules of the game."""
+    LOCKED = 5
+    """The game file is locked by another run."""
+    VERIFY_FAILED = 6
+    """The history does not replay."""
+
+
+class PbemError(Exception):
+    """Base class; ``exit_code`` says how the CLI ends."""
+
+    exit_code: ExitCode = ExitCode.INTERNAL
+
+
+class UsageError(PbemError):
+    """Bad arguments given to a command."""
+
+    exit_code = ExitCode.USAGE
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem found in an input file: where (JSON path) and what."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+class InputError(PbemError):
+    """A file cannot be read, is not JSON, or does not match its schema."""
+
+    exit_code = ExitCode.BAD_INPUT
+
+    def __init__(self, source: str, problems: list[Problem] | str):
+        if isinstance(problems, str):
+            problems = [Problem("$", problems)]
+        self.source = source
+        self.problems = problems
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        super().__init__(f"{source}: {first}{more}")
+
+
+class InconsistentGame(InputError):
+    """A game file that is valid JSON of the right shape but breaks an invariant."""
+
+
+class Refused(PbemError):
+    """Orders or an edit refused by the rules; carries every rejection."""
+
+    exit_code = ExitCode.REFUSED
+
+    def __init__(self, rejections: list):
+        self.rejections = list(rejections)
+        first = self.rejections[0]
+        more = f" (and {len(self.rejections) - 1} more)" if len(self.rejections) > 1 else ""
+        super().__init__(f"{first}{more}")
+
+
+class GameLocked(PbemError):
+    """Another run holds the game's lock file."""
+
+    exit_code = ExitCode.LOCKED
+
+
+@dataclass
+class VerifyFailed(PbemError):
+    """``verify`` found a history entry that does not replay."""
+
+    entry: int
+    reason: str
+    exit_code: ExitCode = field(default=ExitCode.VERIFY_FAILED, init=False)
+
+    def __str__(self) -> str:
+        return f"history entry {self.entry}: {self.reason}"
