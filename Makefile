@@ -1,0 +1,62 @@
+# From a fresh clone, `make demo` and `make test` set up everything they need:
+# the Debian packages the reports rely on, then a virtualenv in .venv with the
+# project installed in editable mode together with its test tools.
+
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+
+# libcairo2 for cairosvg, DejaVu for the fonts the SVG reports name,
+# poppler-utils (pdftoppm) for the report tests that look at PDF pages.
+SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils
+
+.PHONY: venv system-packages test test-fast demo bench clean
+
+venv: $(VENV)/.installed
+	@:
+
+# Installs only what is missing; `apt-get update` runs once, and only then.
+system-packages:
+	@missing=""; \
+	for p in $(SYSTEM_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q "install ok installed" \
+	    || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "note: apt-get not found; install these yourself:$$missing" >&2; exit 0; \
+	fi; \
+	sudo=""; \
+	if [ "$$(id -u)" -ne 0 ]; then sudo="sudo"; fi; \
+	echo "Installing system packages:$$missing"; \
+	$$sudo apt-get update -qq \
+	  && $$sudo env DEBIAN_FRONTEND=noninteractive \
+	     apt-get install -y -qq --no-install-recommends $$missing >/dev/null
+
+$(VENV)/.installed: pyproject.toml
+	@$(MAKE) --no-print-directory system-packages
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV)
+	@$(VPY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@echo "Installing antike-ref (editable) and its test tools into $(VENV)"
+	@$(VPY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $@
+
+test: venv
+	$(VPY) -m pytest -q
+
+test-fast: venv
+	$(VPY) -m pytest -q -m "not slow"
+
+demo: venv
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash demo/run.sh out/demo
+	@echo "Demo output is in out/demo/"
+
+bench: venv
+	@set -e; for f in bench/*.py; do \
+	  [ -e "$$f" ] || continue; \
+	  echo "== $$f"; $(VPY) "$$f"; \
+	done
+
+clean:
+	rm -rf $(VENV) out build dist .pytest_cache *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
