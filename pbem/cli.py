@@ -1,0 +1,302 @@
+"""The ``antike-ref`` command line: a thin Typer adapter over the library.
+
+It parses arguments, calls the library, prints, and maps every error to its exit code
+(ORDERS.md, "Exit codes"). Heavy libraries are imported inside the commands that need them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from pbem.errors import ExitCode, InputError, PbemError, Refused, UsageError
+
+app = typer.Typer(
+    name="antike-ref",
+    help="Play-by-email referee for Mac Gerdts' Antike.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+map_app = typer.Typer(help="Board map files.", no_args_is_help=True)
+app.add_typer(map_app, name="map")
+
+
+def _err(message: str) -> None:
+    print(f"antike-ref: {message}", file=sys.stderr)
+
+
+def _fail(exc: Exception) -> None:
+    """Print ``exc`` as clear lines on stderr and exit with its code."""
+    if isinstance(exc, Refused):
+        _err(f"refused ({len(exc.rejections)} problem{'s' if len(exc.rejections) != 1 else ''}):")
+        for r in exc.rejections:
+            print(f"  {r}", file=sys.stderr)
+    elif isinstance(exc, InputError):
+        _err(f"{exc.source}: bad input:")
+        for p in exc.problems:
+            print(f"  {p}", file=sys.stderr)
+    elif isinstance(exc, PbemError):
+        _err(str(exc))
+    raise typer.Exit(int(getattr(exc, "exit_code", ExitCode.INTERNAL)))
+
+
+def run(fn):
+    """Call ``fn`` and turn every error into a message and an exit code."""
+    try:
+        return fn()
+    except typer.Exit:
+        raise
+    except PbemError as exc:
+        _fail(exc)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    except Exception as exc:  # a bug: say so, ask for a report
+        _err(f"internal error (a bug in antike-ref, please report it with the files used): "
+             f"{type(exc).__name__}: {exc}")
+        raise typer.Exit(int(ExitCode.INTERNAL)) from None
+
+
+def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values or []:
+        key, sep, rest = v.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"{option} {v!r}: expected NATION=VALUE")
+        out[key.strip()] = rest
+    return out
+
+
+def _print_json(data, sort_keys: bool = True) -> None:
+    print(json.dumps(data, sort_keys=sort_keys, ensure_ascii=False, indent=1))
+
+
+@app.command()
+def new(
+    game: Path = typer.Argument(..., help="The game file to create."),
+    nations: str = typer.Option(..., "--nations", help="Nations in seat (turn) order, comma-separated."),
+    board: str = typer.Option("antike-east", "--board", help="Board id (a file in maps/)."),
+    game_id: Optional[str] = typer.Option(None, "--id", help="Game id; defaults to the file name's stem."),
+    first: Optional[str] = typer.Option(None, "--first", help="Start nation (default: Phoenicians with 4 nations, else the first seat)."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", help="expert | military | longer (repeatable)."),
+    goal: Optional[int] = typer.Option(None, "--goal", help="Personages to win; a 3-nation game may choose 12."),
+    players: Optional[int] = typer.Option(None, "--players", help="Number of players: 2 (four nations, two each) or one per nation."),
+    player: Optional[List[str]] = typer.Option(None, "--player", help="NATION=Name <e-mail> (repeatable)."),
+    start: Optional[List[str]] = typer.Option(None, "--start", help="NATION=CITY,CITY,CITY start cities (repeatable)."),
+    secrets_out: Optional[Path] = typer.Option(None, "--secrets-out", help="Where the plain passwords go (default GAME.secrets.json)."),
+    password: Optional[List[str]] = typer.Option(None, "--password", help="NATION=PASSWORD instead of a generated one (repeatable)."),
+    seed: Optional[str] = typer.Option(None, "--seed", help="Seed stored in the game (salts, bots); random by default."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing game file."),
+) -> None:
+    """Create a classic Antike game.
+
+    Example: antike-ref new game.json --nations persians,phoenicians,arabs,greeks
+    """
+
+    def go():
+        from pbem.board import load_board
+        from pbem.schemas import dumps
+        from pbem.setup import SetupOptions, new_game
+        from pbem.store import locked, save_game, write_atomic
+
+        if game.exists() and not force:
+            raise UsageError(f"{game} exists already (use --force to overwrite)")
+        starts = {n: [c.strip() for c in v.split(",") if c.strip()]
+                  for n, v in _pairs(start, "--start").items()}
+        opts = SetupOptions(
+            game_id=game_id or game.stem, board=board,
+            nations=[n.strip() for n in nations.split(",") if n.strip()], first=first,
+            variants=list(variant or []), goal=goal, players=players,
+            player=_pairs(player, "--player"), start=starts, seed=seed)
+        created, plain = new_game(opts, load_board(board), _pairs(password, "--password"))
+        secrets = secrets_out or game.with_name(game.name.removesuffix(".json") + ".secrets.json")
+        with locked(game):
+            write_atomic(secrets, dumps(plain), mode=0o600)
+            save_game(created, game)
+        print(f"created {game} ({len(opts.nations)} nations, {created.state.status.active} to play turn 1)")
+        print(f"passwords for the GM only: {secrets}")
+
+    run(go)
+
+
+@app.command()
+def show(
+    game: Path = typer.Argument(..., help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (ORDERS.md)."),
+) -> None:
+    """Show whose turn it is, every nation's holdings and the board.
+
+    Example: antike-ref show game.json --json
+    """
+
+    def go():
+        from pbem.store import load_game
+        from pbem.view import print_summary, show_json
+
+        loaded = load_game(game)
+        if as_json:
+            _print_json(show_json(loaded))
+        else:
+            from rich.console import Console
+
+            print_summary(loaded, Console())
+
+    run(go)
+
+
+@app.command("gm-edit")
+def gm_edit(
+    game: Path = typer.Argument(..., help="The game file."),
+    edit: Path = typer.Argument(..., help="The edit file (ORDERS.md, 'GM edit file')."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the result here instead of GAME."),
+) -> None:
+    """Apply a GM edit file: all edits or none, logged in the history with its reason.
+
+    Example: antike-ref gm-edit game.json fix.json
+    """
+
+    def go():
+        from pbem.edit import apply_edit
+        from pbem.orders import load_edit
+        from pbem.store import load_game, locked, save_game
+
+        with locked(game):
+            loaded = load_game(game)
+            change = load_edit(edit)
+            edited = apply_edit(loaded, change)
+            save_game(edited, output or game)
+        print(f"applied {len(change['edits'])} edit(s) to {output or game}: {change['reason']}")
+
+    run(go)
+
+
+def _turn_output(game, result, nation: str, as_json: bool, verb: str) -> None:
+    """Print the outcome of an accepted order file (check and process)."""
+    turn = game.state.status.turn
+    if as_json:
+        _print_json({"ok": True, "turn": turn, "nation": nation, "echo": result.echo,
+                     "events": result.events}, sort_keys=False)
+        return
+    from pbem.report.text import event_line
+
+    what = f"turn {turn}" if result.kind == "turn" else "standing orders"
+    print(f"{verb}: {what} for {nation}")
+    print("orders as understood:")
+    print(json.dumps(result.echo, ensure_ascii=False, indent=1))
+    print("what happens:")
+    for ev in result.events:
+        print(f"  - {event_line(ev)}")
+    ns = result.state.nations[nation]
+    res = ", ".join(f"{ns.resources[r]} {r}" for r in ("marble", "iron", "gold"))
+    print(f"{nation} then holds {res}, {ns.coins} coin(s)")
+
+
+def _orders_failure(exc: Exception, as_json: bool) -> None:
+    if as_json and isinstance(exc, (Refused, InputError)):
+        if isinstance(exc, Refused):
+            items = [r.to_json() for r in exc.rejections]
+        else:
+            items = [{"code": "input/invalid", "path": p.path, "message": f"{exc.source}: {p.message}"}
+                     for p in exc.problems]
+        _print_json({"ok": False, "rejections": items})
+    raise exc
+
+
+@app.command()
+def check(
+    game: Path = typer.Argument(..., help="The game file (not changed)."),
+    orders: Path = typer.Argument(..., help="The order file."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (ORDERS.md)."),
+) -> None:
+    """Check an order file against the game without writing anything.
+
+    Example: antike-ref check game.json greeks-12.json
+    """
+
+    def go():
+        from pbem.engine import apply_orders
+        from pbem.orders import load_orders
+        from pbem.store import load_game
+
+        try:
+            loaded = load_game(game)
+            parsed = load_orders(orders)
+            result = apply_orders(loaded, parsed)
+        except PbemError as exc:
+            _orders_failure(exc, as_json)
+        _turn_output(loaded, result, parsed["nation"], as_json, "would be accepted")
+
+    run(go)
+
+
+@app.command()
+def process(
+    game: Path = typer.Argument(..., help="The game file; rewritten atomically."),
+    orders: Path = typer.Argument(..., help="The order file."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the next game file here instead of GAME."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (ORDERS.md)."),
+) -> None:
+    """Apply an order file: check it, then write the next game file.
+
+    Example: antike-ref process game.json greeks-12.json
+    """
+
+    def go():
+        from pbem.engine import process as apply
+        from pbem.orders import load_orders
+        from pbem.store import load_game, locked, save_game
+
+        with locked(game):
+            try:
+                loaded = load_game(game)
+                parsed = load_orders(orders)
+                new, result = apply(loaded, parsed)
+            except PbemError as exc:
+                _orders_failure(exc, as_json)
+            save_game(new, output or game)
+        _turn_output(loaded, result, parsed["nation"], as_json, f"processed into {output or game}")
+
+    run(go)
+
+
+@app.command()
+def schema(kind: str = typer.Argument(..., help="game | orders | edit | map")) -> None:
+    """Print a JSON Schema.
+
+    Example: antike-ref schema orders
+    """
+
+    def go():
+        from pbem.schemas import KINDS, load_schema
+
+        if kind not in KINDS:
+            raise UsageError(f"unknown schema {kind!r}: one of {', '.join(KINDS)}")
+        _print_json(load_schema(kind))
+
+    run(go)
+
+
+@map_app.command("check")
+def map_check(file: Path = typer.Argument(..., help="A map file.")) -> None:
+    """Check a map file and name every problem.
+
+    Example: antike-ref map check maps/antike-east.json
+    """
+
+    def go():
+        from pbem.board import check_map_file
+
+        problems = check_map_file(file)
+        if problems:
+            raise InputError(str(file), problems)
+        print(f"{file}: ok")
+
+    run(go)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,1 @@
+"""Turn reports: events and state rendered to text, Markdown, BBCode, SVG, PDF and PNG."""
