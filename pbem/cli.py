@@ -300,3 +300,7 @@ def map_check(file: Path = typer.Argument(..., help="A map file.")) -> None:
 
 def main() -> None:
     app()
+
+
+# Command groups that live in their own modules register themselves on ``app``.
+from pbem import cli_gm, cli_report  # noqa: E402,F401

@@ -20,7 +20,8 @@ from pbem.orders import ACTION_KEYS
 from pbem.payments import Cost, check_payment, spend
 from pbem.rejections import Rejection, reject
 from pbem.state import GameState
-from pbem.vocab import PERSONAGES, RESOURCES, RONDEL, UNITS
+from pbem.personages import end_of_turn
+from pbem.vocab import RESOURCES, RONDEL, UNITS
 
 
 @dataclass
@@ -419,56 +420,6 @@ def _found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         prov.owner = t.nation
         t.emit("found", city=city, paid=paid)
     return echo
-
-
-def _award(t: Turn, personage: str, due: int, reason: str) -> None:
-    """Spend ``due`` thresholds of ``personage``; each gives a card while the stack lasts."""
-    for _ in range(due):
-        t.ns.earned[personage] += 1
-        if t.state.bank.personages[personage] > 0:
-            t.state.bank.personages[personage] -= 1
-            t.ns.personages[personage] += 1
-            t.emit("personage", personage=personage, reason=reason)
-        else:
-            t.emit("personage-missed", personage=personage, reason=reason)
-
-
-def end_of_turn(t: Turn) -> None:
-    """Award personages (Q19 order), then check for a winner (000 L205-278, Q27, Q28)."""
-    st, ns, rules = t.state, t.ns, t.rules
-    bank_before = sum(st.bank.personages.values())
-    cities = len(st.cities(t.nation))
-    _award(t, "king", max(0, cities // rules.king_every - ns.earned["king"]), f"{cities} cities")
-    _award(t, "scholar", len(t.firsts), "first to acquire " + ", ".join(t.firsts))
-    _award(t, "general", t.temples_destroyed, "temple destroyed")
-    temples = len(st.temples(t.nation))
-    _award(t, "citizen", max(0, temples // rules.citizen_every - ns.earned["citizen"]), f"{temples} temples")
-    seas = sum(1 for prov in st.provinces.values() if prov.count(t.nation, "galley"))
-    reached = sum(1 for threshold in rules.navigator_thresholds if seas >= threshold)
-    _award(t, "navigator", max(0, reached - ns.earned["navigator"]), f"galleys in {seas} provinces")
-    if (len(ns.knowhow) == len(rules.knowhows) and not ns.all8_bonus
-            and not {"expert", "military"} & set(t.game.variants)):
-        # 000 L508-512: one extra personage from the largest stack; ties by standing order (D5).
-        ns.all8_bonus = True
-        stacks = st.bank.personages
-        largest = max(stacks.values())
-        if largest > 0:
-            prefs = st.standing[t.nation].bonus_stack
-            choice = min((p for p in PERSONAGES if stacks[p] == largest), key=prefs.index)
-            stacks[choice] -= 1
-            ns.personages[choice] += 1
-            t.emit("personage", personage=choice, reason="all eight know-hows")
-    status = st.status
-    if bank_before and not sum(st.bank.personages.values()) and status.all_awarded_turn is None:
-        status.all_awarded_turn = status.turn
-    if t.game.score(t.nation) >= t.game.goal:
-        status.winner = t.nation
-        t.emit("won", score=t.game.score(t.nation), goal=t.game.goal)
-    elif (status.all_awarded_turn is not None and status.turn > status.all_awarded_turn
-          and t.temples_destroyed):
-        # 000 L236-240: once all 35 are out, the first nation to destroy a temple wins.
-        status.winner = t.nation
-        t.emit("won", score=t.game.score(t.nation), goal=t.game.goal, reason="temple destroyed after all personages were awarded")
 
 
 def _advance(t: Turn) -> None:

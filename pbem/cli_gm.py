@@ -1,0 +1,3 @@
+"""GM moderation commands (history, verify, undo, default turns, options)."""
+
+from __future__ import annotations

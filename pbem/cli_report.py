@@ -1,0 +1,3 @@
+"""Report commands (render)."""
+
+from __future__ import annotations

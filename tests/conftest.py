@@ -1,0 +1,67 @@
+"""Shared test helpers: build games in memory, write order files, run the engine."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from pbem.board import load_board  # noqa: E402
+from pbem.edit import apply_edit  # noqa: E402
+from pbem.engine import apply_orders, process  # noqa: E402
+from pbem.errors import Refused  # noqa: E402
+from pbem.orders import canonical_edit, canonical_orders  # noqa: E402
+from pbem.setup import SetupOptions, new_game  # noqa: E402
+from pbem.vocab import Nation  # noqa: E402
+
+PASSWORDS = {n.value: f"pw-{n.value}" for n in Nation}
+"""Every test game uses these passwords, so order files are easy to write."""
+
+FOUR = ["persians", "phoenicians", "arabs", "greeks"]
+
+
+def make_game(nations=FOUR, game_id="t", **opts):
+    """A new classic game on the East board, in memory, with :data:`PASSWORDS`."""
+    setup = SetupOptions(game_id=game_id, board="antike-east", nations=list(nations), seed="test-seed", **opts)
+    game, _ = new_game(setup, load_board("antike-east"), {n: PASSWORDS[n] for n in nations})
+    return game
+
+
+def edit(game, *edits, reason="test set-up"):
+    """Apply GM edits (ORDERS.md form) and return the new game."""
+    return apply_edit(game, canonical_edit({"game": game.game_id, "reason": reason, "edits": list(edits)}))
+
+
+def orders_for(game, nation=None, **fields):
+    """Canonical orders for ``nation`` (default: the active one) for the current turn."""
+    nation = nation or game.state.status.active
+    data = {"game": game.game_id, "nation": nation, "turn": game.state.status.turn,
+            "password": PASSWORDS[nation], **fields}
+    return canonical_orders(data)
+
+
+def play(game, nation=None, **fields):
+    """Process orders; return (new game, result)."""
+    return process(game, orders_for(game, nation, **fields))
+
+
+def refusal(game, nation=None, **fields) -> list:
+    """The rejections the orders get (fails the test if they are accepted)."""
+    with pytest.raises(Refused) as info:
+        apply_orders(game, orders_for(game, nation, **fields))
+    return info.value.rejections
+
+
+def codes(game, nation=None, **fields) -> list[str]:
+    return [r.code for r in refusal(game, nation, **fields)]
+
+
+def write_json(path: Path, data) -> Path:
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    return path
