@@ -82,7 +82,7 @@ def public_echo(orders: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in orders.items() if k != "password"}
 
 
-def _header(game: Game, orders: dict[str, Any]) -> list[Rejection]:
+def _header(game: Game, orders: dict[str, Any], trusted: bool = False) -> list[Rejection]:
     """Whole-file checks: game, nation, turn, password, finished game."""
     st = game.state
     out: list[Rejection] = []
@@ -91,7 +91,7 @@ def _header(game: Game, orders: dict[str, Any]) -> list[Rejection]:
     nation = orders["nation"]
     if nation not in st.nations:
         return out + [reject("orders/unknown-nation", "$.nation", nation=nation)]
-    if not passwords.verify(orders["password"], game.meta[nation].password):
+    if not trusted and not passwords.verify(orders.get("password", ""), game.meta[nation].password):
         out.append(reject("orders/wrong-password", "$.password", nation=nation))
     if st.status.winner is not None:
         code = "orders/game-over" if "rondel" in orders else "standing/game-over"
@@ -107,9 +107,9 @@ def _header(game: Game, orders: dict[str, Any]) -> list[Rejection]:
     return out
 
 
-def apply_orders(game: Game, orders: dict[str, Any]) -> TurnResult:
+def apply_orders(game: Game, orders: dict[str, Any], trusted: bool = False) -> TurnResult:
     """Apply canonical ``orders`` to ``game``; raise :class:`Refused` with every problem."""
-    problems = _header(game, orders)
+    problems = _header(game, orders, trusted)
     if problems:
         raise Refused(problems)
     t = Turn(game, game.state.copy(), orders["nation"])
@@ -436,13 +436,19 @@ def _advance(t: Turn) -> None:
         start_round(t.state, order, t.events)
 
 
-def process(game: Game, orders: dict[str, Any]) -> tuple[Game, TurnResult]:
-    """Apply orders and return the next :class:`Game` with its history entry appended."""
+def process(game: Game, orders: dict[str, Any], trusted: bool = False,
+            kind: str | None = None) -> tuple[Game, TurnResult]:
+    """Apply orders and return the next :class:`Game` with its history entry appended.
+
+    ``trusted`` skips the password (replay of stored orders, GM default turns); ``kind``
+    overrides the entry's kind (``default-turn``).
+    """
     from pbem import history
 
-    result = apply_orders(game, orders)
+    result = apply_orders(game, orders, trusted)
     new = game.copy_with(result.state, list(game.history))
-    body = {"kind": result.kind, "nation": orders["nation"], "orders": result.echo, "events": result.events}
+    body = {"kind": kind or result.kind, "nation": orders["nation"], "orders": result.echo,
+            "events": result.events}
     if result.kind == "turn":
         body["turn"] = game.state.status.turn
     history.append(new, body)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from functools import lru_cache
 
 SCHEME = "pbkdf2-sha256"
 ITERATIONS = 60_000
@@ -30,8 +31,13 @@ def hash_password(password: str, salt: str, iterations: int = ITERATIONS) -> str
     return f"{SCHEME}${iterations}${salt}${digest.hex()}"
 
 
+@lru_cache(maxsize=256)
 def verify(password: str, stored: str) -> bool:
-    """Whether ``password`` matches the stored ``scheme$iterations$salt$hash``."""
+    """Whether ``password`` matches the stored ``scheme$iterations$salt$hash``.
+
+    Cached: the answer for a pair never changes, and self-play and replay check the same
+    few pairs thousands of times.
+    """
     try:
         scheme, iterations, salt, _ = stored.split("$")
         if scheme != SCHEME:
