@@ -161,17 +161,22 @@ def _battle(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, An
     return echo
 
 
-def defence(t: Turn, city: str) -> int:
+def defence_of(game, state, city: str) -> int:
     """Defence strength: 1 (3 with a temple) + the defender's units there + MONARCHY 1 or
     DEMOCRACY 2 (000 L661-674; Q7: not cumulative)."""
-    prov = t.state.provinces[city]
+    prov = state.provinces[city]
     owner = prov.owner
-    rules = t.rules
+    rules = game.rules
     strength = rules.defence_temple_city if prov.temple else rules.defence_city
     strength += sum(prov.count(owner, u) for u in UNITS)
-    owned = t.state.nations[owner].knowhow
+    owned = state.nations[owner].knowhow
     strength += max((b for k, b in rules.defence_bonus.items() if k in owned), default=0)
     return strength
+
+
+def defence(t: Turn, city: str) -> int:
+    """The defence of ``city`` in the turn's working state."""
+    return defence_of(t.game, t.state, city)
 
 
 def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:
