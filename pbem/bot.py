@@ -1,0 +1,173 @@
+"""A bot that plays a legal turn for any nation: random or greedy.
+
+Orders are built step by step and every addition is checked by the engine itself
+(:func:`pbem.engine.apply_orders`), so whatever the bot sends is legal by construction;
+if nothing else fits, it falls back to the GM default turn (D15), which is always legal.
+Randomness comes only from a generator seeded with the game's stored seed, the turn and
+the nation, so the same game always gets the same bot turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+from pbem.engine import apply_orders
+from pbem.errors import Refused
+from pbem.game import Game
+from pbem.moderation import default_orders
+from pbem.options import allowance, targets
+from pbem.payments import Cost, default_payment
+from pbem.vocab import RESOURCES, UNITS
+
+MODES = ("random", "greedy")
+
+
+def rng_for(game: Game, nation: str, salt: str = "") -> random.Random:
+    seed = hashlib.sha256(f"{game.seed}|{game.state.status.turn}|{nation}|{salt}".encode()).hexdigest()
+    return random.Random(int(seed[:16], 16))
+
+
+def _legal(game: Game, orders: dict[str, Any]):
+    try:
+        return apply_orders(game, orders, trusted=True)
+    except Refused:
+        return None
+
+
+class _Builder:
+    """Grows one order file, keeping only additions the engine accepts."""
+
+    def __init__(self, game: Game, nation: str, rondel: dict[str, Any]):
+        self.game = game
+        self.nation = nation
+        self.orders = {"game": game.game_id, "nation": nation,
+                       "turn": game.state.status.turn, "rondel": rondel}
+        self.result = _legal(game, self.orders)
+
+    @property
+    def ok(self) -> bool:
+        return self.result is not None
+
+    def try_add(self, key: str, item: dict[str, Any]) -> bool:
+        trial = {**self.orders, key: [*self.orders.get(key, []), item]}
+        result = _legal(self.game, trial)
+        if result is None:
+            return False
+        self.orders, self.result = trial, result
+        return True
+
+
+def _random_path(game: Game, start: str, unit: str, length: int, rng: random.Random) -> list[str]:
+    path, here = [], start
+    for _ in range(length):
+        nxt = sorted(game.board.province(here).neighbours(unit))
+        if not nxt:
+            break
+        here = rng.choice(nxt)
+        path.append(here)
+    return path
+
+
+def _fill(b: _Builder, rng: random.Random, eager: float) -> None:
+    """Add an action and foundings to a rondel move; ``eager`` is the chance to try each."""
+    game, nation = b.game, b.nation
+    st = game.state
+    wedge = b.result.state.nations[nation].wedge
+    if wedge == "temple":
+        for city in rng.sample(st.cities(nation), len(st.cities(nation))):
+            if rng.random() < eager:
+                b.try_add("temples", {"city": city})
+    elif wedge == "arming":
+        for city in rng.sample(st.cities(nation), len(st.cities(nation))):
+            units = [u for u in UNITS if game.board.can_arm(city, u)]
+            if units and rng.random() < eager:
+                limit = 3 if st.provinces[city].temple else 1
+                b.try_add("arm", {"unit": rng.choice(units), "at": city, "count": rng.randint(1, limit)}) or \
+                    b.try_add("arm", {"unit": rng.choice(units), "at": city, "count": 1})
+    elif wedge == "knowhow":
+        names = sorted(game.rules.knowhows)
+        rng.shuffle(names)
+        for name in names:
+            if rng.random() < eager:
+                b.try_add("knowhow", {"name": name})
+    elif wedge == "maneuver":
+        groups = [(pid, u, st.provinces[pid].count(nation, u)) for pid in sorted(st.provinces)
+                  for u in UNITS if st.provinces[pid].count(nation, u)]
+        for pid, unit, n in groups:
+            if rng.random() < eager:
+                steps = rng.randint(1, allowance(game, nation, unit))
+                path = _random_path(game, pid, unit, steps, rng)
+                if path:
+                    b.try_add("maneuver", {"move": unit, "count": rng.randint(1, n), "from": pid, "path": path})
+        after = b.result.state
+        for pid in sorted(after.provinces):
+            prov = after.provinces[pid]
+            for unit in UNITS:
+                if not prov.count(nation, unit):
+                    continue
+                for other in sorted(prov.units):
+                    if other != nation and prov.count(other, unit) and rng.random() < eager / 2:
+                        b.try_add("maneuver", {"battle": unit, "at": pid, "against": other})
+        after = b.result.state
+        for pid in sorted(after.provinces):
+            prov = after.provinces[pid]
+            if prov.owner not in (None, nation) and any(prov.count(nation, u) for u in UNITS):
+                b.try_add("maneuver", {"conquer": pid})
+    after = b.result.state
+    for pid in sorted(after.provinces):
+        prov = after.provinces[pid]
+        if prov.owner is None and any(prov.count(nation, u) for u in UNITS) and rng.random() < max(eager, 0.7):
+            b.try_add("found", {"city": pid})
+
+
+def _value(game: Game, nation: str, result) -> float:
+    """Greedy evaluation of the state after a turn: score first, then growth."""
+    st = result.state
+    ns = st.nations[nation]
+    score = game.score(nation) if result.state is game.state else sum(ns.personages.values())
+    if game.military:
+        score = sum(game.rules.military_points[p] * ns.personages[p] for p in ns.personages)
+    cities = len(st.cities(nation))
+    temples = len(st.temples(nation))
+    units = sum(p.count(nation, u) for p in st.provinces.values() for u in UNITS)
+    chips = sum(ns.resources.values()) + ns.coins
+    won = 1000 if st.status.winner == nation else 0
+    return won + 50 * score + 6 * cities + 5 * temples + 4 * len(ns.knowhow) + 1.5 * min(units, 12) + 0.3 * chips
+
+
+def play_turn(game: Game, mode: str = "random", nation: str | None = None) -> dict[str, Any]:
+    """Canonical orders (without password) for the active nation's turn."""
+    nation = nation or game.state.status.active
+    rng = rng_for(game, nation, mode)
+    ns = game.state.nations[nation]
+    first = ns.rondel is None
+    choices = [t for t in targets(game, nation) if t.affordable]
+    if mode == "random":
+        free = [t for t in choices if t.cost == 0]
+        pool = free if free and rng.random() < 0.8 else choices
+        rng.shuffle(pool)
+        for tg in pool:
+            b = _Builder(game, nation, tg.order(first))
+            if b.ok:
+                _fill(b, rng, eager=0.6)
+                return b.orders
+    elif mode == "greedy":
+        best = None
+        for tg in choices:
+            if tg.cost > 1:
+                continue
+            for attempt in range(2):
+                b = _Builder(game, nation, tg.order(first))
+                if not b.ok:
+                    break
+                _fill(b, rng, eager=1.0 if attempt == 0 else 0.5)
+                value = _value(game, nation, b.result) - tg.cost * 0.5
+                if best is None or value > best[0]:
+                    best = (value, b.orders)
+        if best is not None:
+            return best[1]
+    else:
+        raise ValueError(f"unknown bot mode {mode!r}")
+    return default_orders(game, nation)
