@@ -110,7 +110,7 @@ def _move(t: Turn, f: Forces, step: dict[str, Any], path: str) -> None:
     moving = sorted(able[:count])  # the fewest actions left that still suffice (ORDERS.md)
     f.take(start, unit, moving)
     here = start
-    for pid in route:
+    for j, pid in enumerate(route):
         moving = [a - 1 for a in moving]
         f.put(pid, unit, moving)
         here = pid
@@ -125,7 +125,7 @@ def _move(t: Turn, f: Forces, step: dict[str, Any], path: str) -> None:
             _battle_event(t, pid, unit, other, k, started_by=other)
         if not moving:
             break
-        if pid != route[-1]:
+        if j < len(route) - 1:  # passing through (a path may come back to a province)
             f.take(pid, unit, moving)
     t.emit("move", unit=unit, count=count, **{"from": start}, path=list(route), to=here,
            arrived=len(moving))
