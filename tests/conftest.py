@@ -26,9 +26,9 @@ PASSWORDS = {n.value: f"pw-{n.value}" for n in Nation}
 FOUR = ["persians", "phoenicians", "arabs", "greeks"]
 
 
-def make_game(nations=FOUR, game_id="t", **opts):
+def make_game(nations=FOUR, game_id="t", seed="test-seed", **opts):
     """A new classic game on the East board, in memory, with :data:`PASSWORDS`."""
-    setup = SetupOptions(game_id=game_id, board="antike-east", nations=list(nations), seed="test-seed", **opts)
+    setup = SetupOptions(game_id=game_id, board="antike-east", nations=list(nations), seed=seed, **opts)
     game, _ = new_game(setup, load_board("antike-east"), {n: PASSWORDS[n] for n in nations})
     return game
 
@@ -64,4 +64,22 @@ def codes(game, nation=None, **fields) -> list[str]:
 
 def write_json(path: Path, data) -> Path:
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    return path
+
+
+def cli_run(*args):
+    """Run ``antike-ref ARGS`` in-process (CliRunner); the result keeps stdout and stderr apart."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def new_game_file(folder: Path, *extra, name="game.json", nations=FOUR) -> Path:
+    """Create ``folder/name`` with ``antike-ref new`` (fixed seed, :data:`PASSWORDS`)."""
+    path = folder / name
+    pw = [a for n in nations for a in ("--password", f"{n}={PASSWORDS[n]}")]
+    result = cli_run("new", path, "--nations", ",".join(nations), "--seed", "test-seed", *pw, *extra)
+    assert result.exit_code == 0, result.stderr
     return path
