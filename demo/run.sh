@@ -1,13 +1,37 @@
 #!/usr/bin/env bash
-# First version of the demo: creates a four-nation game and shows it.
-# To be extended (orders, processing, reports) by whoever owns the demo.
-# Usage: demo/run.sh OUT_DIR   (OUT_DIR is emptied and recreated each run)
+# The bundled demo: create a 4-nation game on the East board and play the order files
+# in demo/orders/ one by one, as a GM would, writing the game file and its reports.
+# Usage: demo/run.sh OUT_DIR   (antike-ref must be on PATH; `make demo` arranges that)
 set -euo pipefail
-
-OUT="${1:?usage: demo/run.sh OUT_DIR}"
+OUT=${1:-out/demo}
+HERE=$(cd "$(dirname "$0")" && pwd)
 rm -rf "$OUT"
 mkdir -p "$OUT"
+GAME="$OUT/demo.json"
 
-antike-ref new "$OUT/game.json" --board antike-east \
-    --nations persians,phoenicians,arabs,greeks --id demo
-antike-ref show "$OUT/game.json"
+antike-ref new "$GAME" --id demo --board antike-east \
+  --nations persians,phoenicians,arabs,greeks \
+  --player "persians=Darius <darius@example.org>" --player "phoenicians=Dido <dido@example.org>" \
+  --player "arabs=Zenobia <zenobia@example.org>" --player "greeks=Pericles <pericles@example.org>" \
+  --password persians=demo-persians --password phoenicians=demo-phoenicians \
+  --password arabs=demo-arabs --password greeks=demo-greeks \
+  --seed demo-seed
+
+REPORTS=()
+if antike-ref process --help 2>/dev/null | grep -q -- "--report-dir"; then
+  REPORTS=(--report-dir "$OUT/reports")
+fi
+
+for orders in "$HERE"/orders/*.json; do
+  echo "== $(basename "$orders")"
+  antike-ref check "$GAME" "$orders" > /dev/null
+  antike-ref process "$GAME" "$orders" "${REPORTS[@]}" | sed -n '1p'
+done
+
+antike-ref verify "$GAME"
+antike-ref show "$GAME"
+echo
+echo "Game file: $GAME"
+if [ -d "$OUT/reports" ]; then
+  echo "Reports:   $OUT/reports/"
+fi
