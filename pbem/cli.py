@@ -62,12 +62,16 @@ def run(fn):
 
 
 def _pairs(values: list[str] | None, option: str) -> dict[str, str]:
+    """``["greeks=a", ...]`` → ``{"greeks": "a"}``; a nation given twice is a usage error."""
     out: dict[str, str] = {}
     for v in values or []:
         key, sep, rest = v.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise UsageError(f"{option} {v!r}: expected NATION=VALUE")
-        out[key.strip()] = rest
+        if key in out:
+            raise UsageError(f"{option} {key}: given twice")
+        out[key] = rest
     return out
 
 
@@ -98,13 +102,20 @@ def new(
     """
 
     def go():
-        from pbem.board import load_board
-        from pbem.schemas import dumps
+        from pbem.board import known_boards, load_board
+        from pbem.game import consistency_problems
+        from pbem.schemas import dumps, problems
         from pbem.setup import SetupOptions, new_game
         from pbem.store import locked, save_game, write_atomic
 
-        if game.exists() and not force:
-            raise UsageError(f"{game} exists already (use --force to overwrite)")
+        if board not in known_boards():
+            raise UsageError(f"--board {board}: unknown board (known: {', '.join(known_boards())})")
+        secrets = secrets_out or game.with_name(game.name.removesuffix(".json") + ".secrets.json")
+        if secrets.resolve() == game.resolve():
+            raise UsageError(f"--secrets-out {secrets}: that is the game file")
+        for path in (game, secrets):
+            if not path.resolve().parent.is_dir():
+                raise UsageError(f"{path}: folder {path.parent} does not exist")
         starts = {n: [c.strip() for c in v.split(",") if c.strip()]
                   for n, v in _pairs(start, "--start").items()}
         opts = SetupOptions(
@@ -113,8 +124,13 @@ def new(
             variants=list(variant or []), goal=goal, players=players,
             player=_pairs(player, "--player"), start=starts, seed=seed)
         created, plain = new_game(opts, load_board(board), _pairs(password, "--password"))
-        secrets = secrets_out or game.with_name(game.name.removesuffix(".json") + ".secrets.json")
-        with locked(game):
+        wrong = problems("game", created.to_json()) + consistency_problems(created)
+        if wrong:
+            raise RuntimeError(f"new would write a game file that does not load: {wrong[0]}")
+        with locked(game, must_exist=False):
+            for path in (game, secrets):
+                if path.exists() and not force:
+                    raise UsageError(f"{path} exists already (use --force to overwrite)")
             write_atomic(secrets, dumps(plain), mode=0o600)
             save_game(created, game)
         print(f"created {game} ({len(opts.nations)} nations, {created.state.status.active} to play turn 1)")

@@ -19,6 +19,8 @@ from pbem.state import Bank, GameState, NationState, ProvinceState, Standing, St
 from pbem.vocab import Nation, Variant
 
 _PLAYER = re.compile(r"^\s*(?P<name>[^<>]*?)\s*(?:<(?P<email>[^<>\s]+@[^<>\s]+)>)?\s*$")
+_GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+"""The game ids the game file schema accepts (``$.game_id``)."""
 
 
 @dataclass
@@ -68,6 +70,11 @@ def _goal(opts: SetupOptions, count: int, players: int) -> int:
 
 
 def _start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, list[str]]:
+    """Each nation's start cities: ``--start`` if given, else its start line on the board.
+
+    000 L161-170: one marble, one iron and one gold city from the line for the number of
+    nations; 000 L964-967 (longer game): one of them.
+    """
     lines = board.start_lines.get(count, {})
     longer = Variant.LONGER in opts.variants
     want = 1 if longer else 3
@@ -85,10 +92,13 @@ def _start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, lis
         for city in chosen:
             if not board.is_province(city):
                 raise UsageError(f"--start {nation}: {city!r} is not a province of {board.id}")
+        if len(set(chosen)) != len(chosen):
+            raise UsageError(f"--start {nation}: a city is named twice ({', '.join(chosen)})")
         kinds = sorted(board.province(c).resource for c in chosen)
         if not longer and kinds != ["gold", "iron", "marble"]:
             # 000 L162-170: one marble, one iron and one gold city.
-            raise UsageError(f"--start {nation}: start cities must be one marble, one iron and one gold city, got {', '.join(chosen)}")
+            raise UsageError(f"--start {nation}: start cities must be one marble, one iron and one gold city, "
+                             f"got {', '.join(f'{c} ({board.province(c).resource})' for c in chosen)}")
         cities[nation] = chosen
     seen: dict[str, str] = {}
     for nation, chosen in cities.items():
@@ -99,23 +109,46 @@ def _start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, lis
     return cities
 
 
-def new_game(opts: SetupOptions, board: Board, given_passwords: dict[str, str] | None = None) -> tuple[Game, dict[str, str]]:
-    """Create the game; return it with the plain passwords (for the GM's secrets file)."""
-    rules = rules_for(board.edition)
-    nations = list(opts.nations)
+def _check_nations(nations: list[str], board: Board) -> None:
+    """The nations in play are fixed by their number (000 L102-137)."""
     count = len(nations)
     known = {n.value for n in Nation}
     for n in nations:
         if n not in known:
             raise UsageError(f"--nations: unknown nation {n!r} (one of {', '.join(sorted(known))})")
-    if len(set(nations)) != count:
-        raise UsageError("--nations: a nation is listed twice")
+    twice = sorted({n for n in nations if nations.count(n) > 1})
+    if twice:
+        raise UsageError(f"--nations: {', '.join(twice)} listed twice")
     if not 3 <= count <= 6:
         raise UsageError(f"--nations: classic Antike needs 3 to 6 nations (2 players play 4), got {count}")
     on_board = set().union(*board.nations.values()) if board.nations else set()
     for n in nations:
         if n not in on_board:
             raise UsageError(f"--nations: {n} does not play on board {board.id}")
+    wanted = board.nations.get(count)
+    if wanted is not None and set(nations) != set(wanted):
+        # 000 L106-137: "The number of nations determines which nations take part."
+        raise UsageError(f"--nations: with {count} nations on {board.id} the nations are "
+                         f"{', '.join(wanted)} (000 L106-137)")
+
+
+def _check_passwords(given: dict[str, str], nations: list[str]) -> None:
+    for n, pw in given.items():
+        if n not in nations:
+            raise UsageError(f"--password {n}: {n!r} is not among --nations")
+        if not pw or pw != pw.strip():
+            raise UsageError(f"--password {n}: a password must not be empty or start or end with a space")
+
+
+def new_game(opts: SetupOptions, board: Board, given_passwords: dict[str, str] | None = None) -> tuple[Game, dict[str, str]]:
+    """Create the game; return it with the plain passwords (for the GM's secrets file)."""
+    rules = rules_for(board.edition)
+    nations = list(opts.nations)
+    count = len(nations)
+    if not _GAME_ID.match(opts.game_id):
+        raise UsageError(f"game id {opts.game_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
+                         "starting with a letter or digit (give --id)")
+    _check_nations(nations, board)
     players = opts.players or count
     if players == 2 and count != 4:
         raise UsageError("--players 2: two players play 4 nations, two each (000 L103-106)")
@@ -123,7 +156,8 @@ def new_game(opts: SetupOptions, board: Board, given_passwords: dict[str, str] |
         raise UsageError(f"--players {players}: one player per nation, or 2 players with 4 nations")
     for v in opts.variants:
         if v not in {x.value for x in Variant}:
-            raise UsageError(f"--variant: unknown variant {v!r}")
+            raise UsageError(f"--variant: unknown variant {v!r} (one of {', '.join(x.value for x in Variant)})")
+    opts = SetupOptions(**{**opts.__dict__, "variants": sorted(set(opts.variants))})
     for n in list(opts.player) + list(opts.start):
         if n not in nations:
             raise UsageError(f"{n!r} named in --player/--start is not among --nations")
@@ -140,6 +174,7 @@ def new_game(opts: SetupOptions, board: Board, given_passwords: dict[str, str] |
     seed = opts.seed or _secrets.token_hex(8)
 
     plain = dict(given_passwords or {})
+    _check_passwords(plain, nations)
     for n in nations:
         plain.setdefault(n, passwords.generate())
     meta = {}

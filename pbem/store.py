@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from pbem.errors import GameLocked
+from pbem.errors import GameLocked, InputError
 from pbem.game import Game, game_from_json
 from pbem.schemas import dumps, read_json, validate
 
@@ -32,10 +32,17 @@ def game_text(game: Game) -> str:
 
 
 def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) -> None:
-    """Replace ``path`` with ``text`` atomically (temp file, fsync, rename, fsync folder)."""
+    """Replace ``path`` with ``text`` atomically (temp file, fsync, rename, fsync folder).
+
+    A file that cannot be written raises :class:`InputError` naming it; the old file, if
+    any, is then left as it was and no temporary file stays behind.
+    """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise InputError(str(path), f"cannot write file: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
@@ -48,9 +55,11 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
         else:
             os.chmod(tmp, 0o644)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise InputError(str(path), f"cannot write file: {exc.strerror or exc}") from None
         raise
     try:
         dir_fd = os.open(folder, os.O_RDONLY)
@@ -63,19 +72,39 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
 
 
 def save_game(game: Game, path: str | os.PathLike) -> None:
+    """Write ``game`` to ``path``: deterministic text, replaced atomically."""
     write_atomic(path, game_text(game))
 
 
+def lock_path(path: str | os.PathLike) -> str:
+    """The lock file that guards the game file ``path``."""
+    return f"{path}.lock"
+
+
 @contextmanager
-def locked(path: str | os.PathLike, timeout: float = 0) -> Iterator[None]:
-    """Hold ``PATH.lock`` for the duration; raise :class:`GameLocked` if another run has it."""
+def locked(path: str | os.PathLike, timeout: float = 0, must_exist: bool = True) -> Iterator[None]:
+    """Hold ``PATH.lock`` for the duration; raise :class:`GameLocked` if another run has it.
+
+    The game's folder must exist (the lock library would otherwise create it), and unless
+    ``must_exist`` is false (``new``) so must the game file: no lock file is left beside a
+    game that is not there.
+    """
     from filelock import FileLock, Timeout
 
-    lock = FileLock(f"{path}.lock", timeout=timeout)
+    lock_file = lock_path(path)
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise InputError(str(path), f"folder {folder} does not exist")
+    if must_exist and not Path(path).exists():
+        raise InputError(str(path), "file not found")
+    lock = FileLock(lock_file, timeout=timeout)
     try:
         lock.acquire()
     except Timeout:
-        raise GameLocked(f"{path} is locked by another run (lock file {path}.lock); try again when it has finished") from None
+        raise GameLocked(f"{path} is locked by another run (lock file {lock_file}); "
+                         "try again when it has finished") from None
+    except OSError as exc:
+        raise InputError(lock_file, f"cannot create the lock file: {exc.strerror or exc}") from None
     try:
         yield
     finally:
