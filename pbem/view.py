@@ -43,10 +43,21 @@ def show_json(game: Game) -> dict[str, Any]:
     }
 
 
-def print_summary(game: Game, console) -> None:
-    """A readable terminal summary with rich tables."""
+def _table(title: str, *columns: str, right: int = 0):
+    """A borderless rich table that fits 80 columns; the last ``right`` columns are numbers."""
+    from rich import box
     from rich.table import Table
 
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                  title_justify="left", padding=(0, 1), collapse_padding=True)
+    for i, col in enumerate(columns):
+        numeric = i >= len(columns) - right
+        table.add_column(col, justify="right" if numeric else "left", no_wrap=numeric)
+    return table
+
+
+def print_summary(game: Game, console) -> None:
+    """A readable terminal summary with rich tables, laid out for 80 columns."""
     st = game.state
     view = show_json(game)
     status = f"winner: [bold]{st.status.winner}[/]" if st.status.winner else f"active: [bold]{st.status.active}[/]"
@@ -54,36 +65,33 @@ def print_summary(game: Game, console) -> None:
     console.print(f"[bold]{game.game_id}[/] — Antike on {game.board.name}{variants}")
     console.print(f"turn {st.status.turn}, round {st.status.round}, {status}, goal {game.goal}"
                   f" {'victory points' if game.military else 'personages'}")
-    table = Table(title="Nations (seat order)")
-    for col in ("nation", "marble", "iron", "gold", "coins", "rondel", "cities", "temples",
-                "legions", "galleys", "know-how", "personages", "score"):
-        table.add_column(col)
+    active = None if st.status.winner else st.status.active
+    table = _table("Nations (seat order)", "nation", "marble", "iron", "gold",
+                   "coins", "cities", "temples", "legions", "galleys", "score", right=9)
     for n in game.seats:
         v = view["nations"][n]
-        legions = sum(st.provinces[p].count(n, "legion") for p in st.provinces)
-        galleys = sum(st.provinces[p].count(n, "galley") for p in st.provinces)
-        pers = ", ".join(f"{c} {p}" for p, c in v["personages"].items() if c) or "-"
-        mark = "▶ " if n == st.status.active and not st.status.winner else ""
-        table.add_row(mark + n, *(str(v["resources"][r]) for r in RESOURCES), str(v["coins"]),
-                      v["rondel"]["wedge"] if v["rondel"] else "-", str(len(v["cities"])),
-                      str(len(v["temples"])), str(legions), str(galleys),
-                      ", ".join(v["knowhow"]) or "-", pers, f"{v['score']}/{game.goal}")
+        table.add_row(n, *(str(v["resources"][r]) for r in RESOURCES), str(v["coins"]),
+                      str(len(v["cities"])), str(len(v["temples"])),
+                      *(str(st.units_on_board(n, u)) for u in UNITS),
+                      f"{v['score']}/{game.goal}", style="bold" if n == active else None)
     console.print(table)
-    board = Table(title="Provinces with a city or units")
-    for col in ("province", "resource", "owner", "temple", "units"):
-        board.add_column(col)
+    progress = _table("Rondel, know-how and personages", "nation", "rondel", "know-how", "personages")
+    for n in game.seats:
+        v = view["nations"][n]
+        pers = ", ".join(f"{c} {p}" for p, c in v["personages"].items() if c) or "-"
+        progress.add_row(n, v["rondel"]["wedge"] if v["rondel"] else "-", ", ".join(v["knowhow"]) or "-", pers)
+    console.print(progress)
+    board = _table("Provinces with a city or units", "province", "resource", "owner", "temple", "units")
     for pid, prov in view["provinces"].items():
         units = "; ".join(f"{n} {c['legion']}L {c['galley']}G" for n, c in prov["units"].items()) or "-"
         board.add_row(game.board.province(pid).name, game.board.province(pid).resource,
                       prov["owner"] or "-", "yes" if prov["temple"] else "", units)
     console.print(board)
-    orders = Table(title="Standing orders (public)")
-    for col in ("nation", "battle", "bonus stack", "coin substitute"):
-        orders.add_column(col)
+    orders = _table("Standing orders (public)", "nation", "battle", "bonus stack", "no coin")
     for n in game.seats:
         so = st.standing[n]
         battle = ", ".join(f"{k}: {v}" for k, v in so.battle.items())
-        orders.add_row(n, battle, " > ".join(so.bonus_stack), so.coin_substitute)
+        orders.add_row(n, battle, ">".join(so.bonus_stack), so.coin_substitute)
     console.print(orders)
     bank = st.bank
     stacks = ", ".join(f"{p} {bank.personages[p]}" for p in PERSONAGES)
