@@ -13,7 +13,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.errors import ExitCode, InputError, PbemError, Refused, UsageError
+from pbem.errors import ExitCode, InconsistentGame, InputError, PbemError, Refused, UsageError
 
 app = typer.Typer(
     name="antike-ref",
@@ -31,17 +31,22 @@ def _err(message: str) -> None:
 
 
 def _fail(exc: Exception) -> None:
-    """Print ``exc`` as clear lines on stderr and exit with its code."""
+    """Print ``exc`` on stderr (one line per problem, the first saying what and where) and
+    exit with its code."""
     if isinstance(exc, Refused):
-        _err(f"refused ({len(exc.rejections)} problem{'s' if len(exc.rejections) != 1 else ''}):")
-        for r in exc.rejections:
-            print(f"  {r}", file=sys.stderr)
+        items = [str(r) for r in exc.rejections]
+        head = "refused"
     elif isinstance(exc, InputError):
-        _err(f"{exc.source}: bad input:")
-        for p in exc.problems:
-            print(f"  {p}", file=sys.stderr)
-    elif isinstance(exc, PbemError):
-        _err(str(exc))
+        items = [p.message if p.path == "$" else str(p) for p in exc.problems]
+        head = f"{exc.source}: {'inconsistent game' if isinstance(exc, InconsistentGame) else 'bad input'}"
+    else:
+        items, head = [], str(exc)
+    if len(items) == 1:
+        _err(f"{head}: {items[0]}")
+    else:
+        _err(f"{head} ({len(items)} problems):" if items else head)
+        for item in items:
+            print(f"  {item}", file=sys.stderr)
     raise typer.Exit(int(getattr(exc, "exit_code", ExitCode.INTERNAL)))
 
 

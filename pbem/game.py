@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.board import Board, load_board
+from pbem.board import Board, known_boards, load_board
 from pbem.errors import InconsistentGame, Problem
 from pbem.rules import rules_for
 from pbem.rules.table import RuleTable
@@ -98,6 +98,9 @@ class Game:
 
 def game_from_json(data: dict[str, Any], source: str) -> Game:
     """Build a :class:`Game` from schema-valid JSON; raise if it is inconsistent."""
+    if data["board"]["id"] not in known_boards():
+        raise InconsistentGame(source, [Problem(
+            "$.board.id", f"unknown board {data['board']['id']!r}; known boards: {', '.join(known_boards())}")])
     board = load_board(data["board"]["id"])
     if data["board"]["sha256"] != board.sha256:
         raise InconsistentGame(source, [Problem(
@@ -134,6 +137,9 @@ def consistency_problems(game: Game) -> list[Problem]:
                        ("$.standing_orders", st.standing)):
         if set(names) != seat_set:
             bad(key, f"nations {sorted(names)} do not match the seats {sorted(seats)}")
+    if game.players != len(seats) and not (game.players == 2 and len(seats) == 4):
+        bad("$.rules.players", f"{game.players} players cannot play {len(seats)} nations "
+                               "(one player per nation, or 2 players with 4 nations)")
     if game.first not in seat_set:
         bad("$.first", f"start nation {game.first!r} is not seated")
     if st.status.active not in seat_set:
