@@ -137,7 +137,9 @@ def apply_edit(game: Game, edit: dict[str, Any]) -> Game:
     st.prune()
     new = game.copy_with(st, list(game.history))
     if not out:
-        out.extend(reject("edit/inconsistent", p.path, detail=p.message) for p in consistency_problems(new))
+        # The problem is in the edited game, not at one place of the edit file: say where.
+        out.extend(reject("edit/inconsistent", "$.edits", detail=f"{p.message} (game file {p.path})")
+                   for p in consistency_problems(new))
     if out:
         raise Refused(out)
     history.append(new, {"kind": "gm-edit", "reason": edit["reason"], "edits": edit["edits"], "events": []})
