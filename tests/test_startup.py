@@ -1,0 +1,71 @@
+"""Start-up stays fast and every command explains itself (STYLE.md habits 11 and 12)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+from conftest import cli_run
+
+from pbem.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ["jsonschema", "jinja2", "cairosvg"]
+
+
+def test_import_does_not_pull_in_heavy_libraries():
+    """``import pbem.cli`` in a fresh interpreter leaves jsonschema, jinja2 and cairosvg out."""
+    code = ("import json, sys; import pbem.cli; "
+            f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == []
+
+
+def test_the_check_can_see_a_heavy_import():
+    """The same probe does notice a heavy module (so the test above can fail)."""
+    code = "import sys; import pbem.cli, pbem.schemas; pbem.schemas._validator('edit'); print('jsonschema' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.stdout.strip() == "True", result.stderr
+
+
+def _commands(command=None, path=()):
+    command = command or typer.main.get_command(app)
+    subs = getattr(command, "commands", None)
+    if subs:
+        for name, sub in sorted(subs.items()):
+            yield from _commands(sub, (*path, name))
+    else:
+        yield path, command
+
+
+COMMANDS = list(_commands())
+
+
+def test_the_foundation_commands_are_registered():
+    names = {" ".join(path) for path, _ in COMMANDS}
+    assert {"new", "show", "gm-edit", "schema", "map check", "check", "process"} <= names
+
+
+@pytest.mark.parametrize("path,command", COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
+def test_every_command_has_help(path, command):
+    """``--help`` works, and the command and each of its parameters say what they are for."""
+    assert (command.help or "").strip(), f"{' '.join(path)} has no help text"
+    assert "Example:" in command.help, f"{' '.join(path)} gives no example"
+    for param in command.params:
+        if param.name != "help":
+            assert getattr(param, "help", None), f"{' '.join(path)}: {param.name} has no help"
+    result = cli_run(*path, "--help")
+    assert result.exit_code == 0, result.output
+    assert command.help.strip().splitlines()[0] in " ".join(result.stdout.split())
+
+
+def test_top_level_help_lists_every_command():
+    result = cli_run("--help")
+    assert result.exit_code == 0
+    for path, _ in COMMANDS:
+        assert path[0] in result.stdout
