@@ -13,6 +13,17 @@ from pbem.vocab import PERSONAGES
 
 if TYPE_CHECKING:
     from pbem.engine import Turn
+    from pbem.game import Game
+    from pbem.state import GameState
+
+
+def score_of(game: Game, state: GameState, nation: str) -> int:
+    """Personages held, or victory points in the military variant (000 L1039-1041), in
+    ``state`` (the turn's working copy; :meth:`Game.score` reads the game's own state)."""
+    held = state.nations[nation].personages
+    if game.military:
+        return sum(game.rules.military_points[p] * held[p] for p in PERSONAGES)
+    return sum(held.values())
 
 
 def _award(t: Turn, personage: str, due: int, reason: str) -> None:
@@ -55,11 +66,13 @@ def end_of_turn(t: Turn) -> None:
     status = st.status
     if bank_before and not sum(st.bank.personages.values()) and status.all_awarded_turn is None:
         status.all_awarded_turn = status.turn
-    if t.game.score(t.nation) >= t.game.goal:
+    score = score_of(t.game, st, t.nation)
+    if score >= t.game.goal:
         status.winner = t.nation
-        t.emit("won", score=t.game.score(t.nation), goal=t.game.goal)
-    elif (status.all_awarded_turn is not None and status.turn > status.all_awarded_turn
-          and t.temples_destroyed):
+        t.emit("won", score=score, goal=t.game.goal)
+    elif not bank_before and t.temples_destroyed:
+        # The bank was empty before this turn's awards, so the last card went out in an
+        # earlier turn (or was taken out by a GM edit, which leaves all_awarded_turn unset).
         # 000 L236-240: once all 35 are out, the first nation to destroy a temple wins.
         status.winner = t.nation
-        t.emit("won", score=t.game.score(t.nation), goal=t.game.goal, reason="temple destroyed after all personages were awarded")
+        t.emit("won", score=score, goal=t.game.goal, reason="temple destroyed after all personages were awarded")
