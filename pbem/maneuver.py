@@ -179,6 +179,20 @@ def defence(t: Turn, city: str) -> int:
     return defence_of(t.game, t.state, city)
 
 
+def _default_give_up(t: Turn, city: str) -> str:
+    """The city a conqueror with no stone left gives up when its orders do not say (D11):
+    one without a temple first, then the lowest defence, then the least production (1, or 3
+    with a temple), then the first by id (000 L729-733; docs/rulings.md, Military)."""
+    rules = t.rules
+
+    def key(pid: str) -> tuple[bool, int, int, str]:
+        temple = t.state.provinces[pid].temple
+        production = rules.production_per_temple_city if temple else rules.production_per_city
+        return temple, defence(t, pid), production, pid
+
+    return min((p for p in t.state.cities(t.nation) if p != city), key=key)
+
+
 def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:
     city = step["conquer"]
     echo = dict(step)
@@ -221,9 +235,8 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
     stones = len(t.state.cities(t.nation))
     give_up = step.get("give_up")
     if stones >= t.rules.city_stones and give_up is None:
-        t.fail(reject("conquer/give-up-needed", f"{path}", nation=t.nation))
-        return echo
-    if give_up is not None:
+        give_up = _default_give_up(t, city)
+    elif give_up is not None:
         if stones < t.rules.city_stones:
             t.fail(reject("conquer/give-up-not-needed", f"{path}.give_up", nation=t.nation))
             return echo
@@ -231,7 +244,9 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         if give_up == city or gp is None or gp.owner != t.nation:
             t.fail(reject("conquer/give-up-invalid", f"{path}.give_up", give_up=give_up, nation=t.nation))
             return echo
-    echo["with"] = used
+    echo = {"conquer": city, "with": used}
+    if give_up is not None:
+        echo["give_up"] = give_up
     for u in UNITS:
         # Each conquering unit uses one action and is removed (000 L689-692, L944-948).
         upright_units = [a for a in f.units(city, u) if a >= 1]
