@@ -223,16 +223,19 @@ def _rondel(t: Turn, move: dict[str, Any]) -> tuple[dict[str, Any], str]:
         return echo, move["to"]
     first = current is None
     cost = 0 if first else max(0, steps - t.rules.free_steps)
-    echo["steps"] = steps
-    if first:
-        echo.pop("steps")
+    # Canonical key order: to, steps, pay. A first move shows ``steps`` only when given
+    # (they pick the second MANEUVER wedge), so that replaying the echo lands the same.
+    echo = {"to": move["to"]}
+    if not first or "steps" in move:
+        echo["steps"] = steps
+    what = "the first rondel move" if first else f"a rondel move of {steps} steps"
     if cost == 0 and move.get("pay") and sum(move["pay"].values()):
-        t.fail(reject("pay/wrong-total", "$.rondel.pay", what="the rondel move", cost=0,
+        t.fail(reject("pay/wrong-total", "$.rondel.pay", what=what, cost=0,
                       paid=sum(move["pay"].values())))
         return echo, move["to"]
     paid: dict = {}
     if cost:
-        made = t.pay(Cost(any=cost), move.get("pay"), f"{steps} rondel steps", "$.rondel")
+        made = t.pay(Cost(any=cost), move.get("pay"), what, "$.rondel")
         if made is None:
             return echo, move["to"]
         paid = made
@@ -360,17 +363,24 @@ def _arm(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def _knowhow(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Buy know-hows in order, with gold (000 L461-497): 7/3 basic, 10/5 secondary."""
     echo = []
+    named: list[str] = []
     for i, entry in enumerate(entries):
         path = f"$.knowhow[{i}]"
         name = entry["name"]
         out = dict(entry)
         echo.append(out)
         spec = t.rules.knowhows[name]
-        if name in t.ns.knowhow:
-            code = "knowhow/twice" if any(e["name"] == name for e in entries[:i]) else "knowhow/owned"
-            t.fail(reject(code, f"{path}.name", nation=t.nation, name=name))
+        earlier = list(named)
+        named.append(name)
+        if name in earlier:
+            t.fail(reject("knowhow/twice", f"{path}.name", name=name))
             continue
-        if spec.requires and spec.requires not in t.ns.knowhow:
+        if name in t.ns.knowhow:
+            t.fail(reject("knowhow/owned", f"{path}.name", nation=t.nation, name=name))
+            continue
+        # A basic named earlier in the list is not missing: its own problem, if any, is
+        # reported there, and this entry is still priced and checked.
+        if spec.requires and spec.requires not in t.ns.knowhow and spec.requires not in earlier:
             t.fail(reject("knowhow/needs", f"{path}.name", name=name, requires=spec.requires))
             continue
         owned_by_other = any(name in ns.knowhow for n, ns in t.state.nations.items() if n != t.nation)

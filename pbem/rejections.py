@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 CODES: dict[str, str] = {
+    # a file that cannot be read or has the wrong shape (exit code 3, not a rule refusal)
+    "input/invalid": "{source}: {message}",
     # the order file as a whole
     "orders/wrong-game": "these orders are for game {got!r}, this is game {want!r}",
     "orders/wrong-nation": "it is {active}'s turn, not {nation}'s",
@@ -21,10 +23,7 @@ CODES: dict[str, str] = {
     "orders/wrong-action": "{key!r} does not fit the {wedge} wedge",
     "orders/action-without-rondel": "{key!r} needs a rondel move in the same file",
     # rondel
-    "rondel/cannot-stay": "a nation cannot stay on its wedge",
     "rondel/wrong-steps": "{steps} steps from {start} do not lead to {to} (that would be {lands})",
-    "rondel/not-a-maneuver": "steps {steps} from {start} lead to {lands}, not {to}",
-    "rondel/first-move-steps": "a nation's first move places its stone anywhere; 'steps' has no meaning yet",
     # payments
     "pay/wrong-total": "{what} costs {cost}; the payment adds up to {paid}",
     "pay/wrong-chip": "{what} cannot be paid with {chip}",

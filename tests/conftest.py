@@ -83,3 +83,34 @@ def new_game_file(folder: Path, *extra, name="game.json", nations=FOUR) -> Path:
     result = cli_run("new", path, "--nations", ",".join(nations), "--seed", "test-seed", *pw, *extra)
     assert result.exit_code == 0, result.stderr
     return path
+
+
+def ready(game, nation=None, rondel=None, coins=None, **resources):
+    """``game`` after a GM edit of ``nation`` (default: the active one): its rondel index,
+    coins (from or back to the bank) and the chips named in ``resources``."""
+    change = {"nation": nation or game.state.status.active}
+    if rondel is not None:
+        change["rondel"] = rondel
+    if coins is not None:
+        change["coins"] = coins
+    if resources:
+        change["resources"] = resources
+    return edit(game, change)
+
+
+def pass_turn(game):
+    """The active nation moves one wedge on for free (its first move: IRON) and does nothing."""
+    from pbem.vocab import RONDEL
+
+    current = game.state.nations[game.state.status.active].rondel
+    if current is None:
+        return play(game, rondel="iron")[0]
+    nxt = (current + 1) % len(RONDEL)
+    return play(game, rondel={"to": RONDEL[nxt].value, "steps": 1})[0]
+
+
+def pass_until(game, nation):
+    """Pass turns (:func:`pass_turn`) until ``nation`` is the active nation."""
+    while game.state.status.active != nation:
+        game = pass_turn(game)
+    return game
