@@ -198,9 +198,12 @@ def gm_edit(
 def _turn_output(game, result, nation: str, as_json: bool, verb: str) -> None:
     """Print the outcome of an accepted order file (check and process)."""
     turn = game.state.status.turn
+    ns = result.state.nations[nation]
+    holds = {**{r: ns.resources[r] for r in ("marble", "iron", "gold")}, "coin": ns.coins}
     if as_json:
+        # ``holds`` (what the nation has afterwards) is an addition to ORDERS.md's object.
         _print_json({"ok": True, "turn": turn, "nation": nation, "echo": result.echo,
-                     "events": result.events}, sort_keys=False)
+                     "events": result.events, "holds": holds}, sort_keys=False)
         return
     from pbem.report.text import event_line
 
@@ -211,19 +214,22 @@ def _turn_output(game, result, nation: str, as_json: bool, verb: str) -> None:
     print("what happens:")
     for ev in result.events:
         print(f"  - {event_line(ev)}")
-    ns = result.state.nations[nation]
-    res = ", ".join(f"{ns.resources[r]} {r}" for r in ("marble", "iron", "gold"))
-    print(f"{nation} then holds {res}, {ns.coins} coin(s)")
+    res = ", ".join(f"{holds[r]} {r}" for r in ("marble", "iron", "gold"))
+    print(f"{nation} then holds {res}, {holds['coin']} coin(s)")
 
 
 def _orders_failure(exc: Exception, as_json: bool) -> None:
+    """With ``--json``, print the refusal as ORDERS.md's object on stdout; then re-raise
+    (``run`` writes the message to stderr and sets the exit code)."""
     if as_json and isinstance(exc, (Refused, InputError)):
+        from pbem.rejections import reject
+
         if isinstance(exc, Refused):
-            items = [r.to_json() for r in exc.rejections]
+            found = exc.rejections
         else:
-            items = [{"code": "input/invalid", "path": p.path, "message": f"{exc.source}: {p.message}"}
+            found = [reject("input/invalid", p.path, source=exc.source, message=p.message)
                      for p in exc.problems]
-        _print_json({"ok": False, "rejections": items})
+        _print_json({"ok": False, "rejections": [r.to_json() for r in found]}, sort_keys=False)
     raise exc
 
 
@@ -271,14 +277,16 @@ def process(
         from pbem.orders import load_orders
         from pbem.store import load_game, locked, save_game
 
-        with locked(game):
-            try:
+        # A missing or unreadable game file is reported like a bad order file (with --json
+        # too); a lock held by another run is not a problem of the files (exit 5, no JSON).
+        try:
+            with locked(game):
                 loaded = load_game(game)
                 parsed = load_orders(orders)
                 new, result = apply(loaded, parsed)
-            except PbemError as exc:
-                _orders_failure(exc, as_json)
-            save_game(new, output or game)
+                save_game(new, output or game)
+        except PbemError as exc:
+            _orders_failure(exc, as_json)
         _turn_output(loaded, result, parsed["nation"], as_json, f"processed into {output or game}")
 
     run(go)

@@ -1,0 +1,230 @@
+"""`check` and `process` through the command line (ORDERS.md "check and process output",
+"Exit codes"; RULINGS.md "Orders are all-or-nothing").
+
+Every refusal: its exit code, its code, message and JSON path (with --json on stdout, as
+one line on stderr otherwise), and the game file byte-for-byte unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from filelock import FileLock
+
+from conftest import PASSWORDS, cli_run, edit, make_game, new_game_file, play, write_json
+from pbem.store import save_game
+
+PH = "phoenicians"
+
+
+@pytest.fixture
+def game(tmp_path):
+    return new_game_file(tmp_path, "--id", "demo")
+
+
+def order_file(folder, name="orders.json", **fields):
+    data = {"game": "demo", "nation": PH, "turn": 1, "password": PASSWORDS[PH], **fields}
+    return write_json(folder / name, {k: v for k, v in data.items() if v is not None})
+
+
+def show(path):
+    result = cli_run("show", path, "--json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_check_echoes_canonical_orders_payments_and_holdings_without_writing(game, tmp_path):
+    """ORDERS.md: check validates without writing and echoes the canonical orders with
+    every payment (000 L407-409: one iron per unit; L293-294: coins substitute)."""
+    before = game.read_bytes()
+    orders = order_file(tmp_path, rondel="arming", arm=[{"unit": "legion", "at": "tyros"}, {"unit": "galley", "at": "paphos"}])
+    result = cli_run("check", game, orders, "--json")
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["ok"] is True and (out["turn"], out["nation"]) == (1, PH)
+    assert out["echo"] == {
+        "game": "demo", "nation": PH, "turn": 1, "rondel": {"to": "arming", "pay": {}},
+        "arm": [{"unit": "legion", "at": "tyros", "count": 1, "pay": {"iron": 1}},
+                {"unit": "galley", "at": "paphos", "count": 1, "pay": {"coin": 1}}]}
+    assert [e["type"] for e in out["events"]] == ["rondel", "arm", "arm"]
+    assert out["holds"] == {"marble": 2, "iron": 0, "gold": 3, "coin": 0}
+    assert "password" not in result.stdout and PASSWORDS[PH] not in result.stdout
+    assert game.read_bytes() == before
+
+
+def test_check_prints_the_orders_what_happens_and_the_holdings(game, tmp_path):
+    """ORDERS.md: human lines by default, with every payment and the resulting resources."""
+    result = cli_run("check", game, order_file(tmp_path, rondel="temple", temples=["alexandria"]))
+    assert result.exit_code == 4
+    result = cli_run("check", game, order_file(tmp_path, rondel="gold"))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("would be accepted: turn 1 for phoenicians\n")
+    assert "phoenicians place their stone on GOLD (paid: free)" in result.stdout
+    assert "phoenicians produce 1 gold" in result.stdout
+    assert result.stdout.rstrip().endswith("phoenicians then holds 2 marble, 1 iron, 4 gold, 1 coin(s)")
+
+
+def test_process_applies_the_turn_and_rewrites_the_game(game, tmp_path):
+    """ORDERS.md: process applies the orders and rewrites GAME; the next nation in turn
+    order is active (000 L298)."""
+    result = cli_run("process", game, order_file(tmp_path, rondel="gold"), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["echo"]["rondel"] == {"to": "gold", "pay": {}}
+    view = show(game)
+    assert (view["turn"], view["active"]) == (2, "arabs")
+    assert view["nations"][PH]["resources"]["gold"] == 4
+    assert view["nations"][PH]["rondel"] == {"index": 2, "wedge": "gold"}
+    again = cli_run("process", game, order_file(tmp_path, rondel="gold"))
+    assert again.exit_code == 4 and "[orders/wrong-nation]" in again.stderr
+
+
+def test_process_to_another_file_leaves_the_game_alone(game, tmp_path):
+    """ORDERS.md: `process GAME ORDERS -o NEW` writes the next game to NEW."""
+    before = game.read_bytes()
+    new = tmp_path / "next.json"
+    result = cli_run("process", game, order_file(tmp_path, rondel="gold"), "-o", new)
+    assert result.exit_code == 0, result.stderr
+    assert game.read_bytes() == before
+    assert show(new)["turn"] == 2
+
+
+def test_standing_orders_file_from_a_nation_not_active(game, tmp_path):
+    """ORDERS.md: a standing-orders-only file may be sent at any time by any nation; its
+    turn is ignored and it changes only that nation's standing orders."""
+    before = show(game)
+    orders = write_json(tmp_path / "so.json", {"game": "demo", "nation": "greeks", "turn": 40,
+                                               "password": PASSWORDS["greeks"],
+                                               "standing": {"battle": "always", "coin_substitute": "gold"}})
+    result = cli_run("process", game, orders)
+    assert result.exit_code == 0, result.stderr
+    assert "standing orders for greeks" in result.stdout
+    after = show(game)
+    assert after["nations"]["greeks"]["standing"]["battle"] == {"default": "always"}
+    assert after["nations"]["greeks"]["standing"]["coin_substitute"] == "gold"
+    after["nations"]["greeks"]["standing"] = before["nations"]["greeks"]["standing"]
+    assert after == before
+
+
+REFUSALS = {
+    "not the active nation": (dict(nation="greeks", password=PASSWORDS["greeks"], rondel="iron"),
+                              "orders/wrong-nation", "$.nation", "it is phoenicians's turn, not greeks's"),
+    "another game": (dict(game="other", rondel="iron"),
+                     "orders/wrong-game", "$.game", "these orders are for game 'other', this is game 'demo'"),
+    "another turn": (dict(turn=2, rondel="iron"),
+                     "orders/wrong-turn", "$.turn", "these orders are for turn 2, the game is at turn 1"),
+    "no turn": (dict(turn=None, rondel="iron"),
+                "orders/missing-turn", "$", "a turn's orders must say which turn they are for (the game is at turn 1)"),
+    "wrong password": (dict(password="guess", rondel="iron"),
+                       "orders/wrong-password", "$.password", "wrong password for phoenicians"),
+    "nation not playing": (dict(nation="romans", rondel="iron"),
+                           "orders/unknown-nation", "$.nation", "romans does not play in this game"),
+    "action of another wedge": (dict(rondel="iron", temples=["tyros"]),
+                                "orders/wrong-action", "$.temples", "'temples' does not fit the iron wedge"),
+    "action without a rondel move": (dict(found=["cyrene"]),
+                                     "orders/action-without-rondel", "$.found", "'found' needs a rondel move in the same file"),
+    "illegal step": (dict(rondel="arming", arm=[{"unit": "legion", "at": "paphos"}]),
+                     "arm/wrong-terrain", "$.arm[0].unit", "a legion cannot be armed in paphos (sea-only)"),
+    "unpaid step": (dict(rondel="knowhow", knowhow=["roads"]),
+                    "knowhow/needs", "$.knowhow[0].name", "roads needs wheel first"),
+}
+
+
+@pytest.mark.parametrize("command", ["check", "process"])
+@pytest.mark.parametrize("case", list(REFUSALS))
+def test_refusals_exit_4_name_code_path_and_leave_the_game_unchanged(game, tmp_path, command, case):
+    """ORDERS.md "Exit codes": 4 for orders refused by the rules; RULINGS.md: stable code,
+    message, JSON path, and the game file byte-for-byte unchanged."""
+    fields, code, path, message = REFUSALS[case]
+    orders = order_file(tmp_path, **fields)
+    before = game.read_bytes()
+    extra = ["-o", tmp_path / "next.json"] if command == "process" else []
+    result = cli_run(command, game, orders, "--json", *extra)
+    assert result.exit_code == 4
+    assert json.loads(result.stdout) == {"ok": False, "rejections": [{"code": code, "path": path, "message": message}]}
+    assert result.stderr == f"antike-ref: refused: {path}: {message} [{code}]\n"
+    plain = cli_run(command, game, orders)
+    assert plain.exit_code == 4 and plain.stdout == "" and f"[{code}]" in plain.stderr
+    assert game.read_bytes() == before
+    assert not (tmp_path / "next.json").exists()
+
+
+def test_all_problems_of_a_file_are_reported_together(game, tmp_path):
+    """RULINGS.md: the whole file is rejected with every problem listed."""
+    orders = order_file(tmp_path, rondel="arming", arm=[{"unit": "legion", "at": "paphos"},
+                                                       {"unit": "legion", "at": "athen"}],
+                        found=["cyrene"])
+    before = game.read_bytes()
+    result = cli_run("process", game, orders, "--json")
+    assert result.exit_code == 4
+    assert [(r["code"], r["path"]) for r in json.loads(result.stdout)["rejections"]] == [
+        ("arm/wrong-terrain", "$.arm[0].unit"), ("arm/not-own-city", "$.arm[1].at"), ("found/no-unit", "$.found[0].city")]
+    assert result.stderr.startswith("antike-ref: refused (3 problems):\n")
+    assert game.read_bytes() == before
+
+
+def test_orders_for_a_finished_game_are_refused(tmp_path):
+    """ORDERS.md: orders and standing-orders-only files are refused once the game is over
+    (000 L231-234: the first nation with the personages needed wins)."""
+    g = edit(make_game(game_id="demo"), {"nation": PH, "personages": {"king": 9}})
+    g, _ = play(g, rondel="iron")
+    path = tmp_path / "won.json"
+    save_game(g, path)
+    before = path.read_bytes()
+    for fields, code in [(dict(turn=2, nation="arabs", password=PASSWORDS["arabs"], rondel="iron"), "orders/game-over"),
+                         (dict(nation="greeks", password=PASSWORDS["greeks"], standing={"battle": "never"}), "standing/game-over")]:
+        result = cli_run("process", path, order_file(tmp_path, **fields), "--json")
+        assert result.exit_code == 4
+        assert json.loads(result.stdout)["rejections"] == [
+            {"code": code, "path": "$", "message": "the game is over: phoenicians has won"}]
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["check", "process"])
+def test_an_order_file_that_is_not_json_exits_3(game, tmp_path, command):
+    """ORDERS.md "Exit codes": 3 when an input file is not JSON."""
+    bad = tmp_path / "orders.json"
+    bad.write_text('{"game": "demo",', encoding="utf-8")
+    before = game.read_bytes()
+    result = cli_run(command, game, bad, "--json")
+    assert result.exit_code == 3
+    [r] = json.loads(result.stdout)["rejections"]
+    assert (r["code"], r["path"]) == ("input/invalid", "$") and r["message"].startswith(f"{bad}: ")
+    assert str(bad) in result.stderr
+    assert game.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["check", "process"])
+def test_an_order_file_of_the_wrong_shape_exits_3_with_its_path(game, tmp_path, command):
+    """ORDERS.md "Exit codes": 3 for the wrong shape (schema: unknown wedge, unknown key)."""
+    orders = order_file(tmp_path, rondel={"to": "forum"}, tribute=3)
+    before = game.read_bytes()
+    result = cli_run(command, game, orders, "--json")
+    assert result.exit_code == 3
+    rejections = json.loads(result.stdout)["rejections"]
+    assert [(r["code"], r["path"]) for r in rejections] == [("input/invalid", "$"), ("input/invalid", "$.rondel.to")]
+    assert "'tribute' was unexpected" in rejections[0]["message"]
+    assert "'forum' is not one of" in rejections[1]["message"]
+    assert "$.rondel.to: 'forum'" in result.stderr
+    assert game.read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["check", "process"])
+def test_missing_files_exit_3(game, tmp_path, command):
+    """ORDERS.md "Exit codes": 3 when an input file is unreadable."""
+    result = cli_run(command, game, tmp_path / "none.json", "--json")
+    assert result.exit_code == 3 and json.loads(result.stdout)["ok"] is False
+    result = cli_run(command, tmp_path / "nogame.json", order_file(tmp_path, rondel="iron"), "--json")
+    assert result.exit_code == 3 and json.loads(result.stdout)["ok"] is False
+    assert "nogame.json" in result.stderr
+    assert not (tmp_path / "nogame.json").exists()
+
+
+def test_a_locked_game_exits_5_and_is_not_touched(game, tmp_path):
+    """ORDERS.md "Exit codes": 5 when the game file is locked by another run."""
+    before = game.read_bytes()
+    with FileLock(f"{game}.lock", timeout=0):
+        result = cli_run("process", game, order_file(tmp_path, rondel="iron"), "--json")
+    assert result.exit_code == 5 and result.stdout == ""
+    assert "locked" in result.stderr
+    assert game.read_bytes() == before
