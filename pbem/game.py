@@ -158,11 +158,13 @@ def consistency_problems(game: Game) -> list[Problem]:
             bad(f"{base}.rondel", f"rondel index {ns.rondel} is not 0-7")
         cities = len(st.cities(nation))
         if cities > rules.city_stones:
-            bad(f"$.state.provinces", f"{nation} has {cities} cities, more than its {rules.city_stones} stones")
+            bad("$.state.provinces", f"{nation} has {cities} cities, more than its {rules.city_stones} stones")
         for unit in UNITS:
             n = st.units_on_board(nation, unit)
             if n > rules.unit_cap:
-                bad(f"$.state.provinces", f"{nation} has {n} {unit}s on the board, more than {rules.unit_cap}")
+                where = ", ".join(f"{pid} {prov.count(nation, unit)}" for pid, prov in sorted(st.provinces.items())
+                                  if prov.count(nation, unit))
+                bad("$.state.provinces", f"{nation} has {n} {unit}s on the board, more than {rules.unit_cap} ({where})")
     for pid, prov in st.provinces.items():
         base = f"$.state.provinces.{pid}"
         if not game.board.is_province(pid):
@@ -183,7 +185,8 @@ def consistency_problems(game: Game) -> list[Problem]:
         bad("$.state.bank.temples", f"{placed} temples placed and {st.bank.temples} in the bank exceed {rules.bank_temples}")
     coins = st.bank.coins + sum(ns.coins for ns in st.nations.values())
     if coins > rules.bank_coins:
-        bad("$.state.bank.coins", f"{coins} coins in the game exceed {rules.bank_coins}")
+        bad("$.state.bank.coins", f"{coins} coins in the game exceed {rules.bank_coins} "
+                                  f"(bank {st.bank.coins}, nations {coins - st.bank.coins})")
     for p in PERSONAGES:
         total = st.bank.personages[p] + sum(ns.personages[p] for ns in st.nations.values())
         if total > rules.personage_stacks[p]:

@@ -180,7 +180,7 @@ def test_real_process(tmp_path):
     bad = subprocess.run([str(EXE), "show", str(path)], capture_output=True, text=True)
     assert bad.returncode == 3 and bad.stdout == ""
     assert bad.stderr == (f"antike-ref: {path}: inconsistent game: $.state.provinces: "
-                          "greeks has 18 legions on the board, more than 17\n")
+                          "greeks has 18 legions on the board, more than 17 (pella 18)\n")
     usage = subprocess.run([str(EXE), "new", str(tmp_path / "h.json"), "--nations", "greeks,persians"],
                            capture_output=True, text=True)
     assert usage.returncode == 2 and "3 to 6 nations" in usage.stderr

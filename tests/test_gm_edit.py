@@ -273,7 +273,8 @@ def test_caps_are_the_limit():
         edit(g, {"province": "athen", "units": {"greeks": {"legion": 1}}})
     (rejection,) = info.value.rejections
     assert rejection.code == "edit/inconsistent"
-    assert rejection.message == "greeks has 18 legions on the board, more than 17 (game file $.state.provinces)"
+    assert rejection.message == ("greeks has 18 legions on the board, more than 17 (athen 1, pella 17) "
+                                 "(game file $.state.provinces)")
 
 
 # --- bad edit files: exit 3 ---------------------------------------------------------------
