@@ -66,7 +66,8 @@ def _goal(opts: SetupOptions, count: int, players: int) -> int:
         return default
     if count == 3 and players == 3 and not military and opts.goal in (rules.goals[3], rules.three_player_long_goal):
         return opts.goal  # 000 L972-978: the 3-nation game may be played to 12
-    raise UsageError(f"--goal {opts.goal}: only a 3-nation game may choose its goal (10 or 12)")
+    raise UsageError(f"--goal {opts.goal}: only a 3-nation game may choose its goal, 10 or 12, and not in "
+                     "the military variant (000 L972-978)")
 
 
 def _start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, list[str]]:

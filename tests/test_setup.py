@@ -194,6 +194,8 @@ def test_three_nations_may_play_to_twelve():
         setup(EAST[3], goal=11)
     with pytest.raises(UsageError, match="--goal 12"):
         setup(FOUR, goal=12)
+    with pytest.raises(UsageError, match="not in the military variant"):
+        setup(EAST[3], goal=12, variants=["military"])
 
 
 @pytest.mark.parametrize("count,goal", [(3, 13), (4, 11), (5, 9), (6, 8)])
