@@ -132,10 +132,12 @@ def apply_orders(game: Game, orders: dict[str, Any], trusted: bool = False) -> T
     if t.rejections:
         raise Refused(t.rejections)
     end_of_turn(t)
+    _advance(t)
+    # Standing orders change after everything this file sets off, including the round
+    # start it may trigger (RULINGS.md: "from the next event after the file").
     _standing(t, orders.get("standing", {}))
     if t.rejections:
         raise Refused(t.rejections)
-    _advance(t)
     return TurnResult(t.state, t.events, echo, "turn")
 
 

@@ -115,11 +115,17 @@ def test_standing_orders_name_real_rivals():
 
 
 def test_standing_change_in_a_turn_file_applies_after_the_turn():
-    """RULINGS.md: standing orders take effect after the file that sets them."""
-    g = make_game()
-    g, result = play(g, rondel="iron", standing={"coin_substitute": "iron"})
-    assert g.state.standing["phoenicians"].coin_substitute == "iron"
-    assert [e["type"] for e in result.events][-1] == "standing"
+    """RULINGS.md: standing orders take effect "from the next event after the file that
+    sets them is processed", so not yet at the round start that this turn triggers."""
+    g = edit(pass_until(make_game(), "persians"), {"bank": {"coins": 0}},
+             {"nation": "persians", "resources": {"marble": 0, "iron": 2, "gold": 2}})
+    g, result = play(g, rondel="temple", standing={"coin_substitute": "gold"})
+    assert g.state.standing["persians"].coin_substitute == "gold"
+    assert [e["type"] for e in result.events][-2:] == ["coin", "standing"]
+    assert result.events[-2] == {"type": "coin", "nation": "persians", "reason": "round", "coin": 0, "instead": "marble"}
+    g = pass_until(pass_turn(g), "persians")
+    g, result = play(g, rondel="iron")
+    assert result.events[-1] == {"type": "coin", "nation": "persians", "reason": "round", "coin": 0, "instead": "gold"}
 
 
 def test_header_refusals_are_reported_together():
