@@ -69,7 +69,6 @@ CODES: dict[str, str] = {
     "conquer/wrong-strength": "{city} has defence {defence}; the conquest uses {used}",
     "conquer/not-enough-units": "{nation} has {have} {unit}(s) with an action left in {city}; {need} needed",
     "conquer/cannot-reach": "{nation} has {have} unit(s) with an action left in {city}; its defence is {defence}",
-    "conquer/give-up-needed": "{nation} has no city stone left; say which city to give up ('give_up')",
     "conquer/give-up-not-needed": "{nation} still has city stones; 'give_up' is only for a nation with 25 cities",
     "conquer/give-up-invalid": "{give_up} is not another city of {nation}",
     # standing orders and edits
