@@ -52,7 +52,8 @@ def _table(title: str, *columns: str, right: int = 0):
                   title_justify="left", padding=(0, 1), collapse_padding=True)
     for i, col in enumerate(columns):
         numeric = i >= len(columns) - right
-        table.add_column(col, justify="right" if numeric else "left", no_wrap=numeric)
+        # "fold": a long word breaks onto the next line instead of losing its end to "…".
+        table.add_column(col, justify="right" if numeric else "left", no_wrap=numeric, overflow="fold")
     return table
 
 
@@ -87,11 +88,12 @@ def print_summary(game: Game, console) -> None:
         board.add_row(game.board.province(pid).name, game.board.province(pid).resource,
                       prov["owner"] or "-", "yes" if prov["temple"] else "", units)
     console.print(board)
-    orders = _table("Standing orders (public)", "nation", "battle", "bonus stack", "no coin")
+    orders = _table("Standing orders (public)", "nation", "battle", "bonus stack, first choice first", "no coin")
     for n in game.seats:
         so = st.standing[n]
-        battle = ", ".join(f"{k}: {v}" for k, v in so.battle.items())
-        orders.add_row(n, battle, ">".join(so.bonus_stack), so.coin_substitute)
+        stances = sorted(so.battle.items(), key=lambda kv: (kv[0] != "default", kv[0]))
+        battle = "\n".join(f"{k}: {v}" for k, v in stances)
+        orders.add_row(n, battle, ", ".join(so.bonus_stack), so.coin_substitute)
     console.print(orders)
     bank = st.bank
     stacks = ", ".join(f"{p} {bank.personages[p]}" for p in PERSONAGES)

@@ -262,6 +262,33 @@ def test_plain_show_fits_80_columns(tmp_path, game):
     assert "Bank: 26 coins, 20 temples" in result.stdout
 
 
+def test_plain_show_of_a_busy_position(tmp_path, game):
+    """Long know-how lists, battle exceptions and units wrap; nothing is cut off."""
+    position = write_json(tmp_path / "e.json", {"game": "demo", "reason": "busy", "edits": [
+        {"nation": "phoenicians", "knowhow": ["wheel", "roads", "sailing", "navigation", "market", "currency",
+                                              "monarchy", "democracy"],
+         "personages": {"king": 2, "scholar": 5, "navigator": 1}, "rondel": 6,
+         "standing": {"battle": {"default": "always", "persians": "never", "greeks": "home"}}},
+        {"province": "tyros", "temple": True, "units": {"phoenicians": {"legion": 12, "galley": 3},
+                                                        "persians": {"legion": 3}}},
+    ]})
+    assert cli_run("gm-edit", game, position).exit_code == 0
+    result = subprocess.run([str(EXE), "show", str(game)], capture_output=True, text=True,
+                            env={**os.environ, "COLUMNS": "80", "TERM": "dumb"})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "…" not in result.stdout
+    words = {w.strip(",;") for w in result.stdout.split()}
+    for word in ["democracy", "navigation", "12L", "3G", "persians:", "never", "navigator"]:
+        assert word in words, word
+    row = next(line for line in lines if line.startswith("phoenicians ") and "12" in line)
+    assert row.split() == ["phoenicians", "2", "1", "3", "1", "3", "1", "12", "3", "8/9"]
+    orders = lines[lines.index(next(line for line in lines if line.startswith("Standing orders"))):]
+    start = next(i for i, line in enumerate(orders) if line.startswith("phoenicians "))
+    assert [line[13:].split()[:2] for line in orders[start:start + 3]] == [
+        ["default:", "always"], ["greeks:", "home"], ["persians:", "never"]]
+
+
 # --- schema ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", ["game", "orders", "edit", "map"])
