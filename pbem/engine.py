@@ -161,7 +161,7 @@ def _standing(t: Turn, change: dict[str, Any]) -> None:
 def _trades(t: Turn, trades: list[dict[str, Any]]) -> None:
     """All-eight bank trade, 2 chips for 1, before the rondel move (RULINGS.md; 000 L512-514)."""
     if len(t.ns.knowhow) < len(t.rules.knowhows):
-        t.fail(reject("trade/not-allowed", "$.trade"))
+        t.fail(reject("trade/not-allowed", "$.trade", nation=t.nation, owned=len(t.ns.knowhow)))
         return
     for i, trade in enumerate(trades):
         path = f"$.trade[{i}]"

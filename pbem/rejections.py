@@ -14,7 +14,7 @@ CODES: dict[str, str] = {
     "input/invalid": "{source}: {message}",
     # the order file as a whole
     "orders/wrong-game": "these orders are for game {got!r}, this is game {want!r}",
-    "orders/wrong-nation": "it is {active}'s turn, not {nation}'s",
+    "orders/wrong-nation": "it is the turn of {active}, not of {nation}",
     "orders/unknown-nation": "{nation} does not play in this game",
     "orders/wrong-turn": "these orders are for turn {got}, the game is at turn {want}",
     "orders/missing-turn": "a turn's orders must say which turn they are for (the game is at turn {want})",
@@ -51,7 +51,7 @@ CODES: dict[str, str] = {
     "found/no-stone": "{nation} has no city stone left ({stones} cities)",
     "found/twice": "{city} is named twice",
     # trade
-    "trade/not-allowed": "only a nation owning all eight know-hows (since an earlier turn) may trade with the bank",
+    "trade/not-allowed": "{nation} owns {owned} of the 8 know-hows; trading with the bank needs all 8, owned since an earlier turn",
     "trade/ratio": "a trade gives 2 chips for 1; this one gives {given}",
     "trade/not-enough": "{nation} has {held} {chip}, the trade gives {give}",
     # maneuver

@@ -114,6 +114,7 @@ def test_trade_needs_all_eight_know_hows():
     g = edit(ready(make_game(), gold=4), {"nation": PH, "knowhow": ALL8[:7]})
     [r] = refusal(g, trade=[{"give": {"gold": 2}, "get": "iron"}], rondel="iron")
     assert (r.code, r.path) == ("trade/not-allowed", "$.trade")
+    assert r.message.startswith("phoenicians owns 7 of the 8 know-hows")
 
 
 def test_no_trade_in_the_turn_the_eighth_is_bought():

@@ -108,7 +108,7 @@ def test_standing_orders_file_from_a_nation_not_active(game, tmp_path):
 
 REFUSALS = {
     "not the active nation": (dict(nation="greeks", password=PASSWORDS["greeks"], rondel="iron"),
-                              "orders/wrong-nation", "$.nation", "it is phoenicians's turn, not greeks's"),
+                              "orders/wrong-nation", "$.nation", "it is the turn of phoenicians, not of greeks"),
     "another game": (dict(game="other", rondel="iron"),
                      "orders/wrong-game", "$.game", "these orders are for game 'other', this is game 'demo'"),
     "another turn": (dict(turn=2, rondel="iron"),

@@ -138,7 +138,7 @@ def test_header_refusals_are_reported_together():
     assert [(r.code, r.path, r.message) for r in info.value.rejections] == [
         ("orders/wrong-game", "$.game", "these orders are for game 'other', this is game 't'"),
         ("orders/wrong-password", "$.password", "wrong password for greeks"),
-        ("orders/wrong-nation", "$.nation", "it is phoenicians's turn, not greeks's"),
+        ("orders/wrong-nation", "$.nation", "it is the turn of phoenicians, not of greeks"),
         ("orders/wrong-turn", "$.turn", "these orders are for turn 7, the game is at turn 1"),
     ]
 
