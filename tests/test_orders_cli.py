@@ -125,7 +125,7 @@ REFUSALS = {
                                      "orders/action-without-rondel", "$.found", "'found' needs a rondel move in the same file"),
     "illegal step": (dict(rondel="arming", arm=[{"unit": "legion", "at": "paphos"}]),
                      "arm/wrong-terrain", "$.arm[0].unit", "a legion cannot be armed in paphos (sea-only)"),
-    "unpaid step": (dict(rondel="knowhow", knowhow=["roads"]),
+    "secondary without its basic": (dict(rondel="knowhow", knowhow=["roads"]),
                     "knowhow/needs", "$.knowhow[0].name", "roads needs wheel first"),
 }
 
@@ -228,3 +228,112 @@ def test_a_locked_game_exits_5_and_is_not_touched(game, tmp_path):
     assert result.exit_code == 5 and result.stdout == ""
     assert "locked" in result.stderr
     assert game.read_bytes() == before
+
+
+def _cities(n):
+    """GM edits giving the Phoenicians ``n`` more cities on free sites (not Cyrene)."""
+    g = make_game()
+    free = [p for p in sorted(g.board.provinces) if p not in g.state.provinces and p != "cyrene"]
+    return [{"province": p, "owner": PH} for p in free[:n]]
+
+
+ALL8 = ["wheel", "roads", "sailing", "navigation", "market", "currency", "monarchy", "democracy"]
+AT_IRON = {"nation": PH, "rondel": 0}
+UNIT_IN_CYRENE = {"province": "cyrene", "units": {PH: {"legion": 1}}}
+RICH = {"nation": PH, "resources": {"marble": 10, "iron": 10, "gold": 20}}
+
+STEP_REFUSALS = {
+    # code: (GM edits, order fields, path, message); the Phoenicians hold 2 marble, 1 iron,
+    # 3 gold and 1 coin unless an edit says otherwise.
+    "rondel/wrong-steps": ([], dict(rondel={"to": "gold", "steps": 3}), "$.rondel.steps",
+                           "3 steps from iron (first move) do not lead to gold (that would be maneuver)"),
+    "pay/wrong-total": ([AT_IRON], dict(rondel={"to": "marble", "pay": {"coin": 1}}), "$.rondel.pay",
+                        "a rondel move of 5 steps costs 2; the payment adds up to 1"),
+    "pay/not-enough": ([AT_IRON], dict(rondel={"to": "marble", "pay": {"iron": 2}}), "$.rondel.pay.iron",
+                       "a rondel move of 5 steps: phoenicians has 1 iron, needs 2"),
+    "pay/cannot-afford": ([], dict(rondel="knowhow", knowhow=["wheel"]), "$.knowhow[0]",
+                          "wheel (7 gold) costs 7; phoenicians has only 4 in chips and coins that could pay it"),
+    "pay/wrong-chip": ([RICH], dict(rondel="temple", temples=[{"city": "tyros", "pay": {"marble": 4, "gold": 1}}]),
+                       "$.temples[0].pay.gold", "a temple in tyros cannot be paid with gold"),
+    "pay/too-many": ([UNIT_IN_CYRENE], dict(rondel="temple", found=[{"city": "cyrene", "pay": {"marble": 2, "gold": 1}}]),
+                     "$.found[0].pay.marble",
+                     "a city in cyrene needs only 1 marble; pay the rest with coins or the right chips"),
+    "temple/not-own-city": ([RICH], dict(rondel="temple", temples=["athen"]), "$.temples[0].city",
+                            "athen is not a city of phoenicians"),
+    "temple/already": ([RICH, {"province": "tyros", "temple": True}], dict(rondel="temple", temples=["tyros"]),
+                       "$.temples[0].city", "tyros already has a temple"),
+    "temple/twice": ([RICH], dict(rondel="temple", temples=["tyros", "tyros"]), "$.temples[1].city",
+                     "tyros is named twice"),
+    "temple/bank-empty": ([RICH, {"bank": {"temples": 0}}], dict(rondel="temple", temples=["tyros"]),
+                          "$.temples[0].city", "the bank has no temple left"),
+    "arm/not-own-city": ([], dict(rondel="arming", arm=[{"unit": "legion", "at": "athen"}]), "$.arm[0].at",
+                         "athen is not a city of phoenicians"),
+    "arm/limit": ([], dict(rondel="arming", arm=[{"unit": "legion", "at": "tyros", "count": 2}]), "$.arm[0].count",
+                  "tyros may arm 1 unit(s) this turn (2 asked)"),
+    "arm/wrong-terrain": ([], dict(rondel="arming", arm=[{"unit": "legion", "at": "paphos"}]), "$.arm[0].unit",
+                          "a legion cannot be armed in paphos (sea-only)"),
+    "arm/no-stock": ([{"province": "cyrene", "units": {PH: {"legion": 17}}}],
+                     dict(rondel="arming", arm=[{"unit": "legion", "at": "tyros"}]), "$.arm[0].count",
+                     "phoenicians has 0 legion(s) left in stock, 1 asked"),
+    "knowhow/owned": ([RICH, {"nation": PH, "knowhow": ["wheel"]}], dict(rondel="knowhow", knowhow=["wheel"]),
+                      "$.knowhow[0].name", "phoenicians already owns wheel"),
+    "knowhow/needs": ([RICH], dict(rondel="knowhow", knowhow=["democracy"]), "$.knowhow[0].name",
+                      "democracy needs monarchy first"),
+    "knowhow/twice": ([RICH], dict(rondel="knowhow", knowhow=["wheel", "wheel"]), "$.knowhow[1].name",
+                      "wheel is named twice"),
+    "found/not-a-province": ([], dict(rondel="iron", found=["atlantis"]), "$.found[0].city",
+                             "'atlantis' is not a province of this board"),
+    "found/occupied": ([], dict(rondel="iron", found=["athen"]), "$.found[0].city", "athen already has a city (greeks)"),
+    "found/no-unit": ([], dict(rondel="iron", found=["cyrene"]), "$.found[0].city",
+                      "phoenicians has no legion or galley in cyrene"),
+    "found/no-stone": (_cities(22) + [UNIT_IN_CYRENE], dict(rondel="iron", found=["cyrene"]), "$.found[0].city",
+                       "phoenicians has no city stone left (25 cities)"),
+    "found/twice": ([RICH, UNIT_IN_CYRENE], dict(rondel="iron", found=["cyrene", "cyrene"]), "$.found[1].city",
+                    "cyrene is named twice"),
+    "trade/not-allowed": ([], dict(trade=[{"give": {"gold": 2}, "get": "iron"}], rondel="iron"), "$.trade",
+                          "phoenicians owns 0 of the 8 know-hows; trading with the bank needs all 8, owned since an earlier turn"),
+    "trade/ratio": ([{"nation": PH, "knowhow": ALL8, "all8_bonus": True}],
+                    dict(trade=[{"give": {"gold": 3}, "get": "iron"}], rondel="iron"), "$.trade[0].give",
+                    "a trade gives 2 chips for 1; this one gives 3"),
+    "trade/not-enough": ([{"nation": PH, "knowhow": ALL8, "all8_bonus": True}],
+                         dict(trade=[{"give": {"iron": 2}, "get": "gold"}], rondel="iron"), "$.trade[0].give.iron",
+                         "phoenicians has 1 iron, the trade gives 2"),
+    "standing/self": ([], dict(standing={"battle": {"phoenicians": "never"}}), "$.standing.battle.phoenicians",
+                      "a nation has no battle stance towards itself"),
+    "standing/unknown-nation": ([], dict(standing={"battle": {"romans": "never"}}), "$.standing.battle.romans",
+                                "romans does not play in this game"),
+}
+
+
+@pytest.mark.parametrize("code", list(STEP_REFUSALS))
+def test_each_illegal_step_is_refused_through_the_cli(tmp_path, code):
+    """One case per rejection code of the economy and standing orders (rules as cited in
+    docs/rejections.md and the rule tests): exit 4, the code, its JSON path and message,
+    and the game file byte-for-byte unchanged, with and without --json."""
+    edits, fields, path, message = STEP_REFUSALS[code]
+    g = make_game(game_id="demo")
+    if edits:
+        g = edit(g, *edits)
+    game = tmp_path / "game.json"
+    save_game(g, game)
+    before = game.read_bytes()
+    orders = order_file(tmp_path, **fields)
+    result = cli_run("process", game, orders, "--json")
+    assert result.exit_code == 4, result.stderr
+    assert json.loads(result.stdout)["rejections"] == [{"code": code, "path": path, "message": message}]
+    plain = cli_run("check", game, orders)
+    assert plain.exit_code == 4
+    assert plain.stderr == f"antike-ref: refused: {path}: {message} [{code}]\n"
+    assert game.read_bytes() == before
+
+
+def test_every_order_rejection_code_has_a_cli_case():
+    """Each code an order file can get (docs/rejections.md, all but maneuver's) is shown
+    through the CLI in this file."""
+    from pbem.rejections import CODES
+
+    covered = {code for _, code, _, _ in REFUSALS.values()} | set(STEP_REFUSALS) | {
+        "orders/game-over", "standing/game-over", "input/invalid"}
+    economy = {c for c in CODES if c.split("/")[0] in
+               {"input", "orders", "rondel", "pay", "temple", "arm", "knowhow", "found", "trade", "standing"}}
+    assert economy - covered == set()
