@@ -16,6 +16,7 @@ from typing import Any
 from pbem.engine import apply_orders
 from pbem.errors import Refused
 from pbem.game import Game
+from pbem.maneuver import defence_of
 from pbem.moderation import default_orders
 from pbem.options import allowance, targets
 from pbem.payments import Cost, default_payment
@@ -70,11 +71,72 @@ def _random_path(game: Game, start: str, unit: str, length: int, rng: random.Ran
     return path
 
 
-def _fill(b: _Builder, rng: random.Random, eager: float) -> None:
+def _shortest(game: Game, start: str, goal: str, unit: str, limit: int) -> list[str] | None:
+    """A shortest path (list of provinces after ``start``) within ``limit`` crossings."""
+    if start == goal:
+        return []
+    prev = {start: None}
+    frontier = [start]
+    for _ in range(limit):
+        nxt = []
+        for here in frontier:
+            for p in sorted(game.board.province(here).neighbours(unit)):
+                if p not in prev:
+                    prev[p] = here
+                    nxt.append(p)
+        if goal in prev:
+            path = [goal]
+            while prev[path[-1]] != start:
+                path.append(prev[path[-1]])
+            return path[::-1]
+        frontier = nxt
+    return None
+
+
+def _attack(b: _Builder) -> None:
+    """Greedy conquests: gather units that arrive with an action left on the enemy city with
+    the most to gain (temples first: a general), then conquer it."""
+    game, nation = b.game, b.nation
+    st = game.state
+    cities = [p for p, prov in st.provinces.items()
+              if prov.owner not in (None, nation) and len(st.cities(prov.owner)) > 1]
+    cities.sort(key=lambda p: (not st.provinces[p].temple, defence_of(game, st, p), p))
+    for city in cities[:4]:
+        need = defence_of(game, b.result.state, city) if b.result.state.provinces.get(city) else 0
+        near = 0
+        plan = []
+        for pid in sorted(st.provinces):
+            for unit in UNITS:
+                n = b.result.state.provinces.get(pid) and b.result.state.provinces[pid].count(nation, unit)
+                if not n:
+                    continue
+                path = _shortest(game, pid, city, unit, allowance(game, nation, unit) - 1)
+                if path is not None:
+                    plan.append((pid, unit, n, path))
+                    near += n
+        if not plan or near < need:
+            continue
+        for pid, unit, n, path in plan:
+            if path:
+                b.try_add("maneuver", {"move": unit, "count": n, "from": pid, "path": path})
+        after = b.result.state.provinces.get(city)
+        if after is not None:
+            for other in sorted(after.units):
+                for unit in UNITS:
+                    if other not in (nation, after.owner) or not after.count(nation, unit) or not after.count(other, unit):
+                        continue
+                    if other == after.owner:
+                        b.try_add("maneuver", {"battle": unit, "at": city, "against": other})
+        b.try_add("maneuver", {"conquer": city})
+
+
+def _fill(b: _Builder, rng: random.Random, eager: float, greedy: bool = False) -> None:
     """Add an action and foundings to a rondel move; ``eager`` is the chance to try each."""
     game, nation = b.game, b.nation
     st = game.state
     wedge = b.result.state.nations[nation].wedge
+    if wedge == "maneuver" and greedy:
+        _attack(b)
     if wedge == "temple":
         for city in rng.sample(st.cities(nation), len(st.cities(nation))):
             if rng.random() < eager:
@@ -151,7 +213,7 @@ def play_turn(game: Game, mode: str = "random", nation: str | None = None) -> di
         for tg in pool:
             b = _Builder(game, nation, tg.order(first))
             if b.ok:
-                _fill(b, rng, eager=0.6)
+                _fill(b, rng, eager=0.6, greedy=rng.random() < 0.3)
                 return b.orders
     elif mode == "greedy":
         best = None
@@ -162,7 +224,7 @@ def play_turn(game: Game, mode: str = "random", nation: str | None = None) -> di
                 b = _Builder(game, nation, tg.order(first))
                 if not b.ok:
                     break
-                _fill(b, rng, eager=1.0 if attempt == 0 else 0.5)
+                _fill(b, rng, eager=1.0 if attempt == 0 else 0.5, greedy=attempt == 0)
                 value = _value(game, nation, b.result) - tg.cost * 0.5
                 if best is None or value > best[0]:
                     best = (value, b.orders)
