@@ -1,8 +1,18 @@
-"""One plain sentence per event: the turn log shared by every report format."""
+"""One plain sentence per event: the turn log shared by every report format.
+
+``event_line(ev)`` names nations and provinces by their ids (``check`` and ``process``
+print it); reports pass ``name`` and ``place`` to use display names instead.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
+
+Namer = Callable[[str], str]
+
+
+def _same(x: str) -> str:
+    return x
 
 
 def _pay(paid: dict[str, int] | None) -> str:
@@ -11,9 +21,27 @@ def _pay(paid: dict[str, int] | None) -> str:
     return ", ".join(f"{n} {k}{'s' if k == 'coin' and n != 1 else ''}" for k, n in paid.items())
 
 
-def event_line(ev: dict[str, Any]) -> str:
-    """A short English sentence for one event."""
-    n = ev.get("nation", "")
+def standing_text(change: dict[str, Any], name: Namer = _same) -> str:
+    """Standing orders (or a change to them) in words: ``battle: home, Persians always; ...``."""
+    parts = []
+    if "battle" in change:
+        battle = change["battle"]
+        stances = [battle["default"]] if "default" in battle else []
+        stances += [f"{name(k)} {v}" for k, v in sorted(battle.items()) if k != "default"]
+        parts.append("battle: " + ", ".join(stances))
+    if "bonus_stack" in change:
+        parts.append("bonus stack: " + " > ".join(change["bonus_stack"]))
+    if "coin_substitute" in change:
+        parts.append("coin substitute: " + change["coin_substitute"])
+    return "; ".join(parts) or "no change"
+
+
+def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same) -> str:
+    """A short English sentence for one event.
+
+    ``name`` turns a nation id into the name shown, ``place`` a province id.
+    """
+    n = name(ev["nation"]) if ev.get("nation") else ""
     kind = ev["type"]
     if kind == "round":
         return f"Round {ev['round']} begins"
@@ -25,31 +53,32 @@ def event_line(ev: dict[str, Any]) -> str:
     if kind == "produce":
         return f"{n} produce {ev['amount']} {ev['resource']}"
     if kind == "temple":
-        return f"{n} build a temple in {ev['city']} (paid: {_pay(ev['paid'])})"
+        return f"{n} build a temple in {place(ev['city'])} (paid: {_pay(ev['paid'])})"
     if kind == "arm":
-        return f"{n} arm {ev['count']} {ev['unit']}(s) in {ev['at']} (paid: {_pay(ev['paid'])})"
+        return f"{n} arm {ev['count']} {ev['unit']}(s) in {place(ev['at'])} (paid: {_pay(ev['paid'])})"
     if kind == "knowhow":
         first = ", first to do so" if ev["first"] else ""
         return f"{n} acquire {ev['name'].upper()} for {ev['price']} gold{first} (paid: {_pay(ev['paid'])})"
     if kind == "trade":
         return f"{n} trade {_pay(ev['give'])} for 1 {ev['get']}"
     if kind == "found":
-        return f"{n} found a city in {ev['city']} (paid: {_pay(ev['paid'])})"
+        return f"{n} found a city in {place(ev['city'])} (paid: {_pay(ev['paid'])})"
     if kind == "move":
-        route = " → ".join([ev["from"], *ev["path"]])
+        route = " → ".join(place(p) for p in [ev["from"], *ev["path"]])
         lost = ev["count"] - ev["arrived"]
         tail = f", {lost} lost on the way" if lost else ""
         return f"{n} move {ev['count']} {ev['unit']}(s) {route}{tail}"
     if kind == "battle":
-        who = "demand" if ev["started_by"] != n else "start"
-        starter = ev["started_by"]
-        return (f"battle in {ev['at']}: {starter} {who} it; {n} and {ev['against']} each lose "
+        who = "demand" if ev["started_by"] != ev["nation"] else "start"
+        starter = name(ev["started_by"])
+        return (f"battle in {place(ev['at'])}: {starter} {who} it; {n} and {name(ev['against'])} each lose "
                 f"{ev['count']} {ev['unit']}(s)")
     if kind == "conquer":
         used = ", ".join(f"{c} {u}(s)" for u, c in ev["used"].items() if c)
         temple = ", destroying its temple" if ev["temple_destroyed"] else ""
-        give = f", giving up {ev['give_up']}" if ev.get("give_up") else ""
-        return f"{n} conquer {ev['city']} from {ev['defender']} (defence {ev['defence']}, using {used}){temple}{give}"
+        give = f", giving up {place(ev['give_up'])}" if ev.get("give_up") else ""
+        return (f"{n} conquer {place(ev['city'])} from {name(ev['defender'])} "
+                f"(defence {ev['defence']}, using {used}){temple}{give}")
     if kind == "personage":
         return f"{n} win a {ev['personage']} ({ev['reason']})"
     if kind == "personage-missed":
@@ -57,5 +86,5 @@ def event_line(ev: dict[str, Any]) -> str:
     if kind == "won":
         return f"{n} WIN the game with {ev['score']} of {ev['goal']}"
     if kind == "standing":
-        return f"{n} change their standing orders: {ev['standing']}"
+        return f"{n} change their standing orders: {standing_text(ev['standing'], name)}"
     return f"{kind}: {ev}"

@@ -1,0 +1,360 @@
+"""The report's view model: one plain dict built from the history and the state.
+
+Every format (SVG, PDF pages, text, Markdown, BBCode) is a template over this one dict, so
+no format repeats another's logic. Everything is listed in a fixed order (seats, board
+province ids, vocabulary order), never in the order a dict happened to be filled, so the
+same game gives the same bytes whichever way its state was reached (loaded or replayed).
+Text that players supply (names, e-mail addresses, GM reasons) passes :func:`clean` first.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from pbem.errors import UsageError
+from pbem.game import Game
+from pbem.report.text import event_line, standing_text
+from pbem.vocab import PERSONAGES, RESOURCES, RONDEL, UNITS
+
+TURN_KINDS = ("turn", "default-turn")
+"""History entries that are a nation's turn (each gets a report)."""
+
+NATION_NAMES = {
+    "greeks": "Greeks", "persians": "Persians", "arabs": "Arabs", "phoenicians": "Phoenicians",
+    "egyptians": "Egyptians", "babylonians": "Babylonians", "romans": "Romans",
+    "germans": "Germans", "carthaginians": "Carthaginians",
+}
+WEDGE_LABELS = {
+    "iron": "Iron", "temple": "Temple", "gold": "Gold", "maneuver": "Maneuver",
+    "arming": "Arming", "marble": "Marble", "knowhow": "Know-how",
+}
+KNOWHOW_LABELS = {
+    "wheel": "Wheel", "roads": "Roads", "sailing": "Sailing", "navigation": "Navigation",
+    "market": "Market", "currency": "Currency", "monarchy": "Monarchy", "democracy": "Democracy",
+}
+KNOWHOW_ORDER = ("wheel", "roads", "sailing", "navigation", "market", "currency", "monarchy", "democracy")
+"""Basic before secondary, in the pairs printed on the progress chart."""
+PERSONAGE_LABELS = {
+    "king": "King", "scholar": "Scholar", "general": "General", "citizen": "Citizen",
+    "navigator": "Navigator",
+}
+RESOURCE_COLOURS = {"marble": "#f2f2ef", "iron": "#5d7f9e", "gold": "#e6c24a"}
+
+MAX_TEXT = 80
+"""Player-supplied text is cut to this many characters in reports."""
+
+_BIDI = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean(text: str | None, limit: int = MAX_TEXT) -> str:
+    """Player-supplied text made safe for every format.
+
+    Control characters and line breaks become spaces, characters XML cannot carry
+    (surrogates, U+FFFE, U+FFFF) and bidirectional overrides are dropped, runs of spaces
+    collapse, and the result is cut to ``limit`` characters with an ellipsis. Escaping for
+    XML, Markdown and BBCode is the templates' business (autoescape and finalize).
+    """
+    if not text:
+        return ""
+    out = []
+    for ch in _BIDI.sub("", text):
+        cat = unicodedata.category(ch)
+        if cat == "Cc" or ch in "\u2028\u2029\x85":
+            out.append(" ")
+        elif cat == "Cs" or ch in "\ufffe\uffff":
+            continue
+        else:
+            out.append(ch)
+    flat = " ".join("".join(out).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def plural(count: int, word: str) -> str:
+    """``1 legion``, ``2 legions``, ``2 cities``."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word[:-1]}ies" if word.endswith("y") else f"{count} {word}s"
+
+
+def _listing(names: list[str]) -> str:
+    return f"{len(names)}: {', '.join(names)}" if names else "none"
+
+
+def _facts(n: dict[str, Any], goal: int, goal_unit: str) -> list[dict[str, str]]:
+    """A nation's holdings as labelled sentences, shared by the text-like formats."""
+    res = n["resources"]
+    units, stock = n["units"], n["stock"]
+    pers = ", ".join(f"{p['count']} {p['label']}" for p in n["personage_list"]) or "none"
+    return [
+        {"label": "Player", "value": n["contact"] or "—"},
+        {"label": "Resources", "value": f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
+                                        f"{plural(n['coins'], 'coin')}"},
+        {"label": "Rondel", "value": n["rondel"]["label"] if n["rondel"] else "not placed yet"},
+        {"label": "Cities", "value": _listing(n["cities"])},
+        {"label": "Temples", "value": _listing(n["temples"])},
+        {"label": "Units", "value": f"{plural(units['legion'], 'legion')} and {plural(units['galley'], 'galley')} "
+                                    f"on the board; {stock['legion']} and {stock['galley']} in stock"},
+        {"label": "Know-how", "value": ", ".join(n["knowhow"]) or "none"},
+        {"label": "Personages", "value": f"{pers} (score {n['score']} of {goal} {goal_unit})"},
+        {"label": "Standing orders", "value": n["standing"]},
+    ]
+
+
+def nation_name(nation: str) -> str:
+    return NATION_NAMES.get(nation, nation.capitalize())
+
+
+def ink_for(colour: str) -> str:
+    """Black or white, whichever reads better on ``colour`` (#rrggbb)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def entry_for_turn(game: Game, turn: int | None) -> int:
+    """Index of the history entry a report for ``turn`` shows.
+
+    ``None``: the latest turn (the set-up before any turn). ``0``: the set-up. A GM edit or
+    a standing-orders change belongs to the next turn's report.
+    """
+    hist = game.history
+    if turn is None:
+        for i in range(len(hist) - 1, -1, -1):
+            if hist[i].get("kind") in TURN_KINDS or hist[i].get("kind") == "new":
+                return i
+        raise UsageError("the game has no history to report on")
+    if turn == 0 and hist and hist[0].get("kind") == "new":
+        return 0
+    for i, entry in enumerate(hist):
+        if entry.get("kind") in TURN_KINDS and entry.get("turn") == turn:
+            return i
+    played = [e["turn"] for e in hist if e.get("kind") in TURN_KINDS and "turn" in e]
+    span = f"turns 0-{max(played)}" if played else "only turn 0 (the set-up)"
+    raise UsageError(f"--turn {turn}: no such turn in the history of {game.game_id!r} ({span} can be rendered)")
+
+
+def game_at(game: Game, index: int) -> Game:
+    """The game right after history entry ``index``, its history ending there.
+
+    The latest entry is the game itself; an earlier one is rebuilt by replaying the history
+    through the engine, each entry checked against its stored hash (:mod:`pbem.replay`),
+    so a past report is exactly what was sent at the time.
+    """
+    if index == len(game.history) - 1:
+        return game
+    from pbem.replay import replay
+
+    return replay(game, upto=index).game
+
+
+def _log(game: Game) -> list[dict[str, Any]]:
+    """What happened since the previous turn's report: the reported entry and the GM
+    edits and standing-orders changes before it, each as a titled block of sentences."""
+    hist = game.history
+    start = len(hist) - 1
+    while start > 0 and hist[start - 1].get("kind") not in TURN_KINDS + ("new",):
+        start -= 1
+    board = game.board
+
+    def place(pid: str) -> str:
+        return board.province(pid).name if board.is_province(pid) else pid
+
+    blocks = []
+    for entry in hist[start:]:
+        kind = entry.get("kind")
+        if kind == "new":
+            title = "Set-up"
+        elif kind in TURN_KINDS:
+            title = f"Turn {entry['turn']}: {nation_name(entry['nation'])}"
+            if kind == "default-turn":
+                title += " (default turn set by the GM)"
+        elif kind == "gm-edit":
+            title = f"GM edit: {clean(entry.get('reason'))}"
+        elif kind == "standing":
+            title = f"Standing orders: {nation_name(entry['nation'])}"
+        else:
+            title = str(kind)
+        lines = []
+        events = entry.get("events", [])
+        i = 0
+        while i < len(events):
+            ev = events[i]
+            if ev["type"] == "round":
+                coins = []
+                j = i + 1
+                while j < len(events) and events[j]["type"] == "coin" and events[j]["coin"]:
+                    coins.append(nation_name(events[j]["nation"]))
+                    j += 1
+                line = f"Round {ev['round']} begins"
+                if coins:
+                    line += ": a coin each for " + ", ".join(coins)
+                lines.append(line)
+                i = j
+                continue
+            if ev["type"] == "battle" and ev["started_by"] != ev["nation"]:
+                # A demanded battle happens during a move, whose event comes after it:
+                # tell the move first.
+                j = i
+                while j < len(events) and events[j]["type"] == "battle":
+                    j += 1
+                if j < len(events) and events[j]["type"] == "move":
+                    lines.append(event_line(events[j], nation_name, place))
+                    lines.extend(event_line(b, nation_name, place) for b in events[i:j])
+                    i = j + 1
+                    continue
+            lines.append(event_line(ev, nation_name, place))
+            i += 1
+        if kind == "gm-edit":
+            count = len(entry.get("edits", []))
+            lines.append(f"{count} change{'s' if count != 1 else ''} by the GM")
+        blocks.append({"title": title, "kind": kind, "lines": lines})
+    return blocks
+
+
+def _marks(game: Game) -> dict[str, Any]:
+    """This turn's moves, battles and conquests, for the board."""
+    entry = game.history[-1]
+    moves, battles, conquests = [], [], []
+    for ev in entry.get("events", []):
+        if ev["type"] == "move":
+            route = [ev["from"], *ev["path"]]
+            if ev["arrived"] == 0 and ev["to"] in ev["path"]:
+                route = route[: ev["path"].index(ev["to"]) + 2]
+            moves.append({"nation": ev["nation"], "unit": ev["unit"], "count": ev["count"],
+                          "arrived": ev["arrived"], "route": route})
+        elif ev["type"] == "battle":
+            battles.append({"at": ev["at"], "unit": ev["unit"], "count": ev["count"],
+                            "nations": [ev["nation"], ev["against"]], "started_by": ev["started_by"]})
+        elif ev["type"] == "conquer":
+            conquests.append({"city": ev["city"], "by": ev["nation"], "from": ev["defender"],
+                              "temple_destroyed": ev["temple_destroyed"]})
+    return {"moves": moves, "battles": battles, "conquests": conquests}
+
+
+def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
+    """The view model of the report for the last entry of ``game.history``.
+
+    ``game`` is the game right after that entry (see :func:`game_at`); ``png_name`` is
+    how the Markdown and BBCode reports refer to the board picture.
+    """
+    st = game.state
+    rules = game.rules
+    board = game.board
+    entry = game.history[-1]
+    turn = entry.get("turn", 0) if entry.get("kind") in TURN_KINDS else 0
+    winner = st.status.winner
+    order = game.turn_order()
+
+    nations = []
+    for n in order:
+        ns = st.nations[n]
+        meta = game.meta[n]
+        colour = meta.colour
+        player, email = clean(meta.player), clean(meta.email)
+        contact = f"{player} <{email}>" if player and email else player or (f"<{email}>" if email else "")
+        cities = st.cities(n)
+        temples = st.temples(n)
+        on_board = {u: st.units_on_board(n, u) for u in UNITS}
+        nations.append({
+            "id": n,
+            "name": nation_name(n),
+            "initial": nation_name(n)[:2],
+            "colour": colour,
+            "ink": ink_for(colour),
+            "player": player,
+            "email": email,
+            "contact": contact,
+            "resources": {r: ns.resources[r] for r in RESOURCES},
+            "coins": ns.coins,
+            "rondel": None if ns.rondel is None else {
+                "index": ns.rondel, "wedge": ns.wedge, "label": WEDGE_LABELS[ns.wedge]},
+            "cities": [board.province(c).name for c in cities],
+            "temples": [board.province(c).name for c in temples],
+            "units": on_board,
+            "stock": {u: rules.unit_cap - on_board[u] for u in UNITS},
+            "knowhow": [KNOWHOW_LABELS[k] for k in KNOWHOW_ORDER if k in ns.knowhow],
+            "personages": {p: ns.personages[p] for p in PERSONAGES},
+            "personage_list": [{"label": PERSONAGE_LABELS[p], "count": ns.personages[p]}
+                               for p in PERSONAGES if ns.personages[p]],
+            "score": game.score(n),
+            "standing": standing_text(st.standing[n].to_json(), nation_name),
+            "next": winner is None and n == st.status.active,
+            "played": entry.get("nation") == n and entry.get("kind") in TURN_KINDS,
+            "winner": winner == n,
+        })
+
+    provinces = []
+    for pid, prov in sorted(st.provinces.items()):
+        units = []
+        for n in order:
+            if n in prov.units:
+                counts = {u: prov.count(n, u) for u in UNITS}
+                units.append({"nation": n, "name": nation_name(n), "colour": game.meta[n].colour,
+                              "ink": ink_for(game.meta[n].colour), **counts})
+        if prov.owner is None and not units:
+            continue
+        p = board.province(pid)
+        units_text = "; ".join(
+            f"{u['name']} " + " and ".join(plural(u[k], k) for k in UNITS if u[k]) for u in units)
+        provinces.append({
+            "id": pid, "name": p.name, "resource": p.resource, "units_text": units_text,
+            "owner": prov.owner, "owner_name": nation_name(prov.owner) if prov.owner else "",
+            "temple": prov.temple, "units": units,
+        })
+
+    rondel = []
+    for i, wedge in enumerate(RONDEL):
+        rondel.append({"index": i, "wedge": wedge.value, "label": WEDGE_LABELS[wedge.value],
+                       "nations": [n for n in order if st.nations[n].rondel == i]})
+
+    knowhows = []
+    for k in KNOWHOW_ORDER:
+        spec = rules.knowhows[k]
+        knowhows.append({"id": k, "label": KNOWHOW_LABELS[k],
+                         "secondary": spec.requires is not None,
+                         "owners": [n for n in order if k in st.nations[n].knowhow]})
+
+    for n in nations:
+        n["facts"] = _facts(n, game.goal, "victory points" if game.military else "personages")
+        res = n["resources"]
+        n["summary"] = (f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
+                        f"{plural(n['coins'], 'coin')} · {plural(len(n['cities']), 'city')}, "
+                        f"{plural(len(n['temples']), 'temple')} · {plural(n['units']['legion'], 'legion')}, "
+                        f"{plural(n['units']['galley'], 'galley')}")
+    bank = st.bank
+    next_nation = None if winner else st.status.active
+    return {
+        "game": {
+            "id": clean(game.game_id),
+            "board": board.name,
+            "edition": "Antike" if game.edition == "antike" else game.edition,
+            "variants": sorted(game.variants),
+            "goal": game.goal,
+            "goal_unit": "victory points" if game.military else "personages",
+        },
+        "turn": turn,
+        "round": st.status.round,
+        "title": f"after turn {turn}" if turn else "set-up",
+        "played": nation_name(entry["nation"]) if entry.get("kind") in TURN_KINDS else "",
+        "next": None if next_nation is None else {
+            "id": next_nation, "name": nation_name(next_nation), "turn": st.status.turn,
+            "colour": game.meta[next_nation].colour},
+        "winner": None if winner is None else {"id": winner, "name": nation_name(winner)},
+        "nations": nations,
+        "provinces": provinces,
+        "rondel": rondel,
+        "knowhows": knowhows,
+        "personage_types": [{"id": p, "label": PERSONAGE_LABELS[p], "left": bank.personages[p]}
+                            for p in PERSONAGES],
+        "resource_types": [{"id": r, "label": r.capitalize(), "colour": RESOURCE_COLOURS[r]}
+                           for r in RESOURCES],
+        "bank": {"coins": bank.coins, "temples": bank.temples,
+                 "text": f"{plural(bank.coins, 'coin')}, {plural(bank.temples, 'temple')}; personages: "
+                         + ", ".join(f"{bank.personages[p]} {PERSONAGE_LABELS[p]}" for p in PERSONAGES),
+                 "personages": {p: bank.personages[p] for p in PERSONAGES},
+                 "personages_left": sum(bank.personages.values())},
+        "log": _log(game),
+        "marks": _marks(game),
+        "png": png_name,
+    }

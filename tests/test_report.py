@@ -1,0 +1,295 @@
+"""Turn reports: golden files, identical re-rendering, valid PDF/PNG, hostile text, CLI.
+
+Golden files live in tests/golden/; regenerate them after a deliberate change with
+
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest -q tests/test_report.py
+
+and read the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, cli_run, edit, make_game, play
+from test_report_scenario import scripted_game, scripted_games
+
+from pbem.report import FORMATS, parse_formats, prepare, report_name, write_reports
+from pbem.report.model import clean, entry_for_turn
+from pbem.store import save_game
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+TEXT_FORMATS = ("svg", "txt", "md", "bbcode")
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def games():
+    return scripted_games()
+
+
+@pytest.fixture(scope="module")
+def final(games):
+    return games[-1]
+
+
+@pytest.fixture(scope="module")
+def pdf_and_png(final):
+    report = prepare(final, 1)
+    return report.render("pdf"), report.render("png")
+
+
+def _golden(name: str, data: bytes) -> None:
+    path = GOLDEN / name
+    if UPDATE:
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_bytes(data)
+    assert path.exists(), f"{path} is missing: run with UPDATE_GOLDEN=1"
+    assert data.decode("utf-8") == path.read_text(encoding="utf-8"), \
+        f"{name} differs from its golden file (UPDATE_GOLDEN=1 to accept a deliberate change)"
+
+
+@pytest.mark.parametrize("turn", [1, 6])
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
+def test_golden(final, turn, fmt):
+    """Turn 1 (battle and conquest, rebuilt by replay) and turn 6 (the latest)."""
+    _golden(f"report-turn-{turn:03d}.{fmt}", prepare(final, turn).render(fmt))
+
+
+def test_golden_set_up(final):
+    _golden("report-turn-000.txt", prepare(final, 0).render("txt"))
+
+
+def test_a_past_turn_renders_exactly_as_it_did_when_it_was_processed(games, final):
+    """What ``process`` wrote right after a turn equals ``render --turn N`` any time later."""
+    for g in games[2:]:
+        turn = g.history[-1]["turn"]
+        then, later = prepare(g), prepare(final, turn)
+        for fmt in TEXT_FORMATS:
+            assert then.render(fmt) == later.render(fmt), (turn, fmt)
+    then, later = prepare(games[2]), prepare(final, 1)
+    assert then.render("pdf") == later.render("pdf")
+    assert then.render("png") == later.render("png")
+
+
+def test_gm_edits_and_standing_changes_go_into_the_next_turns_log(final):
+    model = prepare(final, 1).model
+    assert [b["kind"] for b in model["log"]] == ["gm-edit", "turn"]
+    assert model["log"][0]["title"] == "GM edit: Test position: richer start, units placed"
+    lines = model["log"][1]["lines"]
+    move = next(i for i, line in enumerate(lines) if "Knossos → Athen" in line)
+    assert lines[move + 1].startswith("battle in Athen: Greeks demand it"), "the move is told before its battle"
+    assert prepare(final, 2).model["log"][0]["kind"] == "turn"
+
+
+def test_turn_selection(final):
+    assert entry_for_turn(final, None) == len(final.history) - 1
+    assert entry_for_turn(final, 0) == 0
+    assert entry_for_turn(final, 1) == 2
+    from pbem.errors import UsageError
+
+    with pytest.raises(UsageError, match="no such turn"):
+        entry_for_turn(final, 7)
+    assert prepare(final).turn == 6
+
+
+def test_the_latest_turn_after_a_standing_change_is_still_the_last_turn(final):
+    from conftest import orders_for
+    from pbem.engine import process
+
+    order = orders_for(final, "persians", standing={"coin_substitute": "gold"})
+    order.pop("turn", None)
+    later, _ = process(final, order)
+    assert later.history[-1]["kind"] == "standing"
+    assert prepare(later).render("txt") == prepare(final).render("txt")
+    nxt, _ = play(later, rondel="gold")
+    titles = [b["title"] for b in prepare(nxt).model["log"]]
+    assert titles == ["Standing orders: Persians", "Turn 7: Greeks"]
+
+
+def _page_images(pdf: bytes, tmp_path: Path) -> list[Path]:
+    src = tmp_path / "r.pdf"
+    src.write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", "40", "-png", str(src), str(tmp_path / "p")], check=True)
+    return sorted(tmp_path.glob("p-*.png"))
+
+
+def _ink(image) -> tuple[float, int]:
+    """Share of pixels that are not white, and how many colours the picture uses."""
+    rgb = image.convert("RGB")
+    pixels = list(getattr(rgb, "get_flattened_data", rgb.getdata)())
+    inked = sum(1 for p in pixels if p != (255, 255, 255))
+    return inked / len(pixels), len(set(pixels))
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils not installed")
+def test_pdf_is_a4_pages_with_the_board_first(pdf_and_png, tmp_path):
+    from PIL import Image
+
+    pdf, _ = pdf_and_png
+    assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
+    assert b"CreationDate" not in pdf, "no clock in the output"
+    info = subprocess.run(["pdfinfo", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    assert "Pages:           2" in info or "Pages:           3" in info, info
+    assert "595.276 x 841" in info, info
+    pages = _page_images(pdf, tmp_path)
+    board_ink, board_colours = _ink(Image.open(pages[0]))
+    assert board_ink > 0.5 and board_colours > 50, (board_ink, board_colours)
+    for page in pages[1:]:
+        ink, _ = _ink(Image.open(page))
+        assert 0.01 < ink < 0.5, ink
+
+
+def test_png_is_the_board_page_and_not_blank(pdf_and_png):
+    from PIL import Image
+
+    _, png = pdf_and_png
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    image = Image.open(io.BytesIO(png))
+    assert image.size == (1440, 2036)
+    ink, colours = _ink(image.reduce(4))
+    assert ink > 0.5 and colours > 50, (ink, colours)
+
+
+def test_svg_is_self_contained_and_well_formed(final):
+    svg = prepare(final, 1).render("svg")
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG_NS}svg"
+    for el in root.iter():
+        for key, value in el.attrib.items():
+            assert "href" not in key, (el.tag, key)
+            assert "url(" not in value, (el.tag, key, value)
+        assert el.tag not in (f"{SVG_NS}image", f"{SVG_NS}use", f"{SVG_NS}foreignObject", f"{SVG_NS}script")
+    assert b"@import" not in svg
+    assert {el.get("font-family") for el in root.iter() if el.get("font-family")} == {"DejaVu Sans"}
+
+
+HOSTILE = {
+    "greeks": "Eve\x01\x0b\x1b[31m \u202eevil\u202c \ufffe ]] &amp; \"x\" [url=http://evil.invalid]click[/url] **b** | # <eve@x.org>",
+}
+
+
+def test_hostile_player_text_cannot_break_any_format(tmp_path):
+    g = make_game(player=HOSTILE)
+    g, _ = play(g, rondel="iron")
+    g = edit(g, {"nation": "greeks", "coins": 2}, reason="<script>alert(1)</script> & ]]> <!-- \x07 [b]x[/b]")
+    g, _ = play(g, rondel="gold")
+    report = prepare(g)
+    svg = report.render("svg")
+    root = ET.fromstring(svg)
+    texts = " ".join("".join(el.itertext()) for el in root.iter(f"{SVG_NS}text"))
+    assert "<script>alert(1)</script>" in texts and "Eve" in texts
+    assert not root.findall(f".//{SVG_NS}script")
+    for ch in "\x01\x0b\x1b\x07\u202e\ufffe":
+        assert ch not in svg.decode("utf-8")
+    pdf, png = report.render("pdf"), report.render("png")
+    assert pdf.startswith(b"%PDF-") and png.startswith(b"\x89PNG")
+    md = report.render("md").decode()
+    assert "[url=" not in report.render("bbcode").decode()
+    assert "\\[url=http://evil.invalid\\]" in md and "\\*\\*b\\*\\*" in md and "<script>" not in md
+    assert "\x1b" not in report.render("txt").decode()
+
+
+def test_clean():
+    assert clean("  Ann\n\tBee\x00 ") == "Ann Bee"
+    assert clean("a\ud800b\ufffec\u202ed") == "abcd"
+    assert clean("x" * 200, limit=10) == "x" * 9 + "…"
+    assert clean(None) == ""
+
+
+def test_parse_formats():
+    assert parse_formats(None) == list(FORMATS)
+    assert parse_formats(["png", "svg,txt"]) == ["svg", "png", "txt"]
+    assert parse_formats(["all"]) == list(FORMATS)
+    from pbem.errors import UsageError
+
+    with pytest.raises(UsageError):
+        parse_formats(["gif"])
+
+
+def test_report_names():
+    assert report_name("demo", 12, "pdf") == "demo-turn-012.pdf"
+    assert report_name("a/../b", 1, "svg") == "a_.._b-turn-001.svg"
+
+
+def test_write_reports_writes_every_asked_format(final, tmp_path):
+    paths = write_reports(final, tmp_path / "out", ["txt", "md"], turn=2)
+    assert [p.name for p in paths] == ["golden-turn-002.txt", "golden-turn-002.md"]
+    assert all(p.stat().st_size > 0 for p in paths)
+    assert sorted(os.listdir(tmp_path / "out")) == ["golden-turn-002.md", "golden-turn-002.txt"]
+
+
+def test_set_up_and_game_over_reports_render():
+    g = make_game()
+    assert "SET-UP" in prepare(g).render("txt").decode()
+    g = edit(g, {"nation": "phoenicians", "personages": {"king": 4, "scholar": 4}, "resources": {"gold": 7}})
+    g, _ = play(g, rondel="knowhow", knowhow=[{"name": "wheel"}])
+    assert g.state.status.winner == "phoenicians"
+    report = prepare(g)
+    assert "Phoenicians won the game" in report.render("svg").decode()
+    assert "Phoenicians won the game." in report.render("txt").decode()
+
+
+def test_a_board_without_shapes_still_renders(final):
+    import json
+
+    from pbem.board import Board
+    from pbem.paths import map_path
+    from pbem.report.layout import svg_layout
+    from pbem.report.render import render_template
+
+    data = json.loads(map_path("antike-east").read_text(encoding="utf-8"))
+    del data["shapes"]
+    model = prepare(final, 1).model
+    svg = render_template("svg", layout=svg_layout(model, Board(data)))
+    ET.fromstring(svg)
+
+
+def test_every_city_lies_inside_its_province_shape():
+    from pbem.board import load_board
+
+    board = load_board("antike-east")
+    assert set(board.shapes) == set(board.provinces)
+    for pid, ring in board.shapes.items():
+        x, y = board.province(pid).xy
+        inside = False
+        for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1]):
+            if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                inside = not inside
+        assert inside, pid
+
+
+def test_shapes_are_what_the_generator_makes():
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_shapes.py"),
+                           str(ROOT / "maps" / "antike-east.json"), "--check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_importing_the_cli_does_not_load_the_report_libraries():
+    code = "import sys, pbem.cli; print(sorted(m for m in ('jinja2', 'cairosvg', 'cairocffi') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_render_command(final, tmp_path):
+    game = tmp_path / "golden.json"
+    save_game(final, game)
+    result = cli_run("render", game, "--turn", "1", "--format", "txt,md", "--out", tmp_path / "r")
+    assert result.exit_code == 0, result.output
+    written = result.stdout.split()
+    assert [Path(p).name for p in written] == ["golden-turn-001.txt", "golden-turn-001.md"]
+    assert Path(written[0]).read_bytes() == (GOLDEN / "report-turn-001.txt").read_bytes()
+    again = cli_run("render", game, "-f", "svg", "-o", tmp_path / "r")
+    assert again.exit_code == 0 and again.stdout.strip().endswith("golden-turn-006.svg")
+    assert cli_run("render", game, "--turn", "99").exit_code == 2
+    assert cli_run("render", game, "--format", "gif").exit_code == 2
+    assert cli_run("render", tmp_path / "missing.json").exit_code == 3
