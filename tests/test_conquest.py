@@ -2,10 +2,18 @@
 
 The rulebook's colours are played by East-board nations with the same colours in this
 project: yellow = Phoenicians, red = Persians, green = Arabs, blue = Greeks. The
-illustrations are not in our rulebook text, so where an example's province is missing from
-the East board (Rome) or its neighbours are not described (Corniclanum, Attalia,
-Alexandria), the position is rebuilt on East-board provinces with the example's numbers:
-the same units, know-hows, defence strengths and number of borders crossed.
+illustrations are not in our rulebook text, so every example is rebuilt on East-board
+provinces with the example's numbers: the same units, know-hows, defence strengths and
+number of borders crossed.
+
+- Corniclanum and Attalia were taken for West-board provinces, but our East map
+  (``maps/antike-east.json``) has provinces of those names, so those two examples are
+  played there; only their surroundings are rebuilt (Attalia: see ``ATTALIA``).
+- Rome is not on the East board: Persian Antiochia plays Rome, two land borders from the
+  yellow legions with one province (Ninive) between (see ``ROME``).
+- Alexandria's neighbours in the illustrations are unknown: the NAVIGATION galleys come
+  from Ephesos through Knossos (two borders), the SAILING galley from Attalia through
+  Paphos (two borders), as the text says "the galley from Attalia" (000 L776).
 """
 
 from __future__ import annotations
