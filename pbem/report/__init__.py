@@ -73,6 +73,14 @@ class Report:
             self._cache["svg"] = render_template("svg", layout=svg_layout(self.model, self.game.board))
         return self._cache["svg"]
 
+    def board_drawing(self):
+        """The board page drawn once (cairosvg), shared by the PDF and the PNG."""
+        if "drawing" not in self._cache:
+            from pbem.report.render import Drawing
+
+            self._cache["drawing"] = Drawing(self.board_svg())
+        return self._cache["drawing"]
+
     def page_svgs(self) -> list[str]:
         from pbem.report.layout import FONT, HEIGHT, WIDTH, pages_layout
         from pbem.report.render import render_template
@@ -89,9 +97,10 @@ class Report:
         if fmt == "pdf":
             from pbem.report.layout import WIDTH
 
-            return r.svg_to_pdf([self.board_svg(), *self.page_svgs()], dpi=72 * WIDTH / PDF_PAGE_WIDTH_PT)
+            pages = [self.board_drawing(), *(r.Drawing(svg) for svg in self.page_svgs())]
+            return r.to_pdf(pages, dpi=72 * WIDTH / PDF_PAGE_WIDTH_PT)
         if fmt == "png":
-            return r.svg_to_png(self.board_svg(), scale=PNG_SCALE)
+            return r.to_png(self.board_drawing(), scale=PNG_SCALE)
         if fmt in ("txt", "md", "bbcode"):
             return r.render_template(fmt, m=self.model).encode("utf-8")
         raise UsageError(f"unknown report format {fmt!r}: one of {', '.join(FORMATS)}")

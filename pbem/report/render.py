@@ -81,45 +81,135 @@ def render_template(name: str, **context: Any) -> str:
     return env.get_template(TEMPLATES[name]).render(**context)
 
 
-def _svg_surface_classes():
-    import cairocffi
-    from cairosvg.surface import PDFSurface
+_SIMPLE_TEXT_BLOCKERS = ("transform", "rotate", "letter-spacing", "textLength", "filter", "mask",
+                         "clip-path", "opacity", "display", "visibility")
 
-    class PagedPDF(PDFSurface):
-        """cairosvg's PDF surface drawing into one shared cairo surface, page after page,
-        with no creation date, so the same pages give the same bytes."""
 
-        shared = None
+@lru_cache(maxsize=None)
+def _surfaces():
+    """The cairosvg surface for the reports: a recording, with plain text drawn in one call.
+
+    cairosvg draws a ``<text>`` letter by letter, twice (outline, then glyphs); the
+    reports hold a few thousand letters, which made that most of the rendering time. A
+    text element with no children and no per-letter positions is drawn here in one call:
+    the same font, size, weight, fill, stroke and anchor (anchored by the advance width,
+    as browsers do), and in a PDF real text. Anything else goes through cairosvg unchanged.
+    """
+    import cairocffi as cairo
+    from cairosvg.colors import color
+    from cairosvg.helpers import paint, size
+    from cairosvg.surface import Surface
+
+    def simple(node) -> bool:
+        if node.children or not node.text or any(k in node for k in _SIMPLE_TEXT_BLOCKERS):
+            return False
+        if node.get("stroke-dasharray") or node.get("stroke-opacity"):
+            return False
+        return all(" " not in (node.get(k) or "").strip() for k in ("x", "y", "dx", "dy"))
+
+    class FastText:
+        def draw(self, node):
+            if node.tag != "text" or not simple(node):
+                return super().draw(node)
+            ctx = self.context
+            ctx.save()
+            family = (node.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
+            weight = node.get("font-weight") or "normal"
+            bold = weight == "bold" or (weight.isdigit() and int(weight) >= 550)
+            ctx.select_font_face(family, cairo.FONT_SLANT_NORMAL,
+                                 cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
+            ctx.set_font_size(size(self, node.get("font-size", "12pt")))
+            x = size(self, node.get("x"), "x") + size(self, node.get("dx"), "x")
+            y = size(self, node.get("y"), "y") + size(self, node.get("dy"), "y")
+            advance = ctx.text_extents(node.text)[4]
+            anchor = node.get("text-anchor")
+            if anchor == "middle":
+                x -= advance / 2
+            elif anchor == "end":
+                x -= advance
+            _, fill = paint(node.get("fill", "black"))
+            _, stroke = paint(node.get("stroke", "none"))
+            if stroke and stroke != "none":
+                # a halo: outline first, as SVG paints fill, then stroke
+                ctx.move_to(x, y)
+                ctx.text_path(node.text)
+                if fill and fill != "none":
+                    ctx.set_source_rgba(*color(fill, float(node.get("fill-opacity", 1))))
+                    ctx.fill_preserve()
+                ctx.set_source_rgba(*color(stroke))
+                ctx.set_line_width(size(self, node.get("stroke-width", "1")))
+                if node.get("stroke-linejoin") == "round":
+                    ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+                ctx.stroke()
+            elif fill and fill != "none":
+                ctx.set_source_rgba(*color(fill, float(node.get("fill-opacity", 1))))
+                ctx.move_to(x, y)
+                ctx.show_text(node.text)
+            ctx.restore()
+
+    class Recording(FastText, Surface):
+        """Draws into a cairo recording surface (SVG user units), which can then be
+        replayed as vectors onto a PDF page or rasterised into a PNG."""
+
+        device_units_per_user_units = 1
 
         def _create_surface(self, width, height):
-            surface = type(self).shared
-            if surface is None:
-                surface = cairocffi.PDFSurface(self.output, width, height)
-                surface.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, "")
-                type(self).shared = surface
-            else:
-                surface.set_size(width, height)
-            return surface, width, height
+            box = (0, 0, width, height)
+            return cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, box), width, height
 
-    return PagedPDF
+        def finish(self):
+            """Keep the recording open: it is replayed afterwards."""
+
+    return Recording
 
 
-def svg_to_pdf(pages: list[str], dpi: float = 96) -> bytes:
-    """One PDF with one page per SVG document; ``dpi`` turns SVG units into page size."""
-    from cairosvg.parser import Tree
+class Drawing:
+    """An SVG document drawn once by cairosvg, ready to be replayed (vector) any number
+    of times: onto PDF pages and into a PNG."""
 
-    base = _svg_surface_classes()
-    surface_class = type("PagedPDFRun", (base,), {"shared": None})
+    def __init__(self, svg: str):
+        from cairosvg.parser import Tree
+
+        surface = _surfaces()(Tree(bytestring=svg.encode("utf-8"), unsafe=False), None, 96)
+        self.recording = surface.cairo
+        self.width, self.height = surface.width, surface.height
+
+
+def to_pdf(drawings: list[Drawing], dpi: float) -> bytes:
+    """One PDF page per drawing; ``dpi`` says how many SVG units make an inch. No
+    creation date is written, so the same drawings give the same bytes."""
+    import cairocffi as cairo
+
     out = io.BytesIO()
-    for svg in pages:
-        page = surface_class(Tree(bytestring=svg.encode("utf-8"), unsafe=False), out, dpi)
-        page.context.show_page()
-    surface_class.shared.finish()
+    pdf = None
+    for d in drawings:
+        w, h = d.width * 72 / dpi, d.height * 72 / dpi
+        if pdf is None:
+            pdf = cairo.PDFSurface(out, w, h)
+            pdf.set_metadata(cairo.PDF_METADATA_CREATE_DATE, "")
+        else:
+            pdf.set_size(w, h)
+        ctx = cairo.Context(pdf)
+        ctx.scale(72 / dpi, 72 / dpi)
+        ctx.set_source_surface(d.recording, 0, 0)
+        ctx.paint()
+        ctx.show_page()
+    pdf.finish()
     return out.getvalue()
 
 
-def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
-    import cairosvg
+def to_png(drawing: Drawing, scale: float = 1.0) -> bytes:
+    """The drawing rasterised at ``scale`` on white."""
+    import cairocffi as cairo
 
-    return cairosvg.svg2png(bytestring=svg.encode("utf-8"), unsafe=False, scale=scale,
-                            background_color="#ffffff")
+    width, height = round(drawing.width * scale), round(drawing.height * scale)
+    image = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
+    ctx = cairo.Context(image)
+    ctx.set_source_rgb(1, 1, 1)
+    ctx.paint()
+    ctx.scale(scale, scale)
+    ctx.set_source_surface(drawing.recording, 0, 0)
+    ctx.paint()
+    out = io.BytesIO()
+    image.write_to_png(out)
+    return out.getvalue()
