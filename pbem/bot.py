@@ -188,9 +188,7 @@ def _value(game: Game, nation: str, result) -> float:
     """Greedy evaluation of the state after a turn: score first, then growth."""
     st = result.state
     ns = st.nations[nation]
-    score = game.score(nation) if result.state is game.state else sum(ns.personages.values())
-    if game.military:
-        score = sum(game.rules.military_points[p] * ns.personages[p] for p in ns.personages)
+    score = game.score(nation, st)
     cities = len(st.cities(nation))
     temples = len(st.temples(nation))
     units = sum(p.count(nation, u) for p in st.provinces.values() for u in UNITS)

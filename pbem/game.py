@@ -64,8 +64,10 @@ class Game:
         i = self.seats.index(self.first)
         return self.seats[i:] + self.seats[:i]
 
-    def score(self, nation: str) -> int:
-        held = self.state.nations[nation].personages
+    def score(self, nation: str, state: GameState | None = None) -> int:
+        """Personages held, or victory points in the military variant (000 L1039-1041),
+        in ``state`` (default: the game's own state)."""
+        held = (state or self.state).nations[nation].personages
         if self.military:
             points = self.rules.military_points
             return sum(points[p] * held[p] for p in PERSONAGES)

@@ -18,12 +18,8 @@ if TYPE_CHECKING:
 
 
 def score_of(game: Game, state: GameState, nation: str) -> int:
-    """Personages held, or victory points in the military variant (000 L1039-1041), in
-    ``state`` (the turn's working copy; :meth:`Game.score` reads the game's own state)."""
-    held = state.nations[nation].personages
-    if game.military:
-        return sum(game.rules.military_points[p] * held[p] for p in PERSONAGES)
-    return sum(held.values())
+    """The nation's score in the turn's working ``state``."""
+    return game.score(nation, state)
 
 
 def _award(t: Turn, personage: str, due: int, reason: str) -> None:

@@ -111,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.source, encoding="utf-8") as fh:
         source = json.load(fh)
     board = convert(source)
+    if args.out.exists():
+        # Province shapes are generated separately (tools/gen_shapes.py) and kept as they are.
+        with open(args.out, encoding="utf-8") as fh:
+            shapes = json.load(fh).get("shapes")
+        if shapes:
+            board["shapes"] = shapes
     problems = [str(p) for p in map_problems(board)] + summary_problems(board, source["summary"])
     if problems:
         print("\n".join(problems), file=sys.stderr)
