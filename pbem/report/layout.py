@@ -230,6 +230,7 @@ def _temple(x: float, y: float) -> dict[str, str]:
 
 def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     colours = {n["id"]: n["colour"] for n in model["nations"]}
+    nations = {n["id"]: n for n in model["nations"]}
     state = {p["id"]: p for p in model["provinces"]}
     geometry = _board_geometry(board)
     out = []
@@ -239,27 +240,36 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
         s = state.get(pid)
         owner = s["owner"] if s else None
         name_w = text_width(p.name, NAME_SIZE, bold=True)
-        chip_x = x - name_w / 2 - 9
+        # keep the label (resource chip + name) inside the picture
+        lx = min(max(x + 5, name_w / 2 + 22), board.width - name_w / 2 - 4)
+        chip_x = lx - 5 - name_w / 2 - 9
         entry: dict[str, Any] = {
             "id": pid,
             "outline": geometry["outlines"][pid],
             "fill": tint(colours[owner], 0.55) if owner else LAND,
             "name": p.name,
-            "name_x": num(x + 5), "name_y": num(y - 12),
+            "name_x": num(lx), "name_y": num(y - 12),
             "chip": {"cx": num(chip_x + 5), "cy": num(y - 17), "ty": num(y - 13.8), "fill": RESOURCE_COLOURS[p.resource],
                      "ink": ink_for(RESOURCE_COLOURS[p.resource]), "letter": RESOURCE_LETTERS[p.resource]},
             "city": None, "site": {"cx": num(x), "cy": num(y)}, "temple": None, "units": [],
         }
         if owner:
-            entry["city"] = {"x": num(x - 7), "y": num(y - 6), "fill": colours[owner]}
+            # the owner's initials too, so that a black-and-white print still tells them apart
+            entry["city"] = {"x": num(x - 7), "y": num(y - 6), "fill": colours[owner],
+                             "tx": num(x), "ty": num(y + 4), "text": nations[owner]["initial"],
+                             "ink": nations[owner]["ink"]}
             if s["temple"]:
                 entry["temple"] = _temple(x + 17, y)
         top = y + 10
-        for u in s["units"] if s else []:
+        units = s["units"] if s else []
+        for u in units:
             text = _pill_text(u)
+            if u["nation"] != owner or len(units) > 1:
+                text = f"{nations[u['nation']]['initial']} {text}"
             w = text_width(text, UNIT_SIZE, bold=True) + 10
-            entry["units"].append({"x": num(x - w / 2), "y": num(top), "w": num(w), "h": "17",
-                                   "tx": num(x), "ty": num(top + 13), "text": text,
+            px = min(max(x, w / 2 + 4), board.width - w / 2 - 4)
+            entry["units"].append({"x": num(px - w / 2), "y": num(top), "w": num(w), "h": "17",
+                                   "tx": num(px), "ty": num(top + 13), "text": text,
                                    "fill": u["colour"], "ink": u["ink"]})
             top += 19
         out.append(entry)
@@ -273,13 +283,14 @@ def _arrows(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
         offset = 0 if k == 0 else (6 * ((k + 1) // 2)) * (1 if k % 2 else -1)
         pts = [board.province(pid).xy for pid in mv["route"]]
         pts = _offset_polyline(pts, offset)
-        pts = _trim(pts, 10, 18)
+        pts = _trim(pts, 10, 28)
         if len(pts) < 2:
             continue
         (ax, ay), (bx, by) = pts[-2], pts[-1]
         length = math.hypot(bx - ax, by - ay) or 1
         ux, uy = (bx - ax) / length, (by - ay) / length
-        head = [(bx + ux * 14, by + uy * 14), (bx - uy * 7, by + ux * 7), (bx + uy * 7, by - ux * 7)]
+        # the line stops where the head begins; the tip ends just short of the city
+        head = [(bx + ux * 17, by + uy * 17), (bx - uy * 8.5, by + ux * 8.5), (bx + uy * 8.5, by - ux * 8.5)]
         seg = max(range(len(pts) - 1), key=lambda i: math.dist(pts[i], pts[i + 1]))
         lx = (pts[seg][0] + pts[seg + 1][0]) / 2
         ly = (pts[seg][1] + pts[seg + 1][1]) / 2
@@ -489,7 +500,8 @@ def _nations_table(model: dict[str, Any]) -> dict[str, Any]:
         header.append(_cell(edge, label, "end", True))
     rows = []
     for n in model["nations"]:
-        cells = [_cell(x + 30, ("▶ " if n["next"] else "") + n["name"], "start", True),
+        mark = "▶ " if n["next"] else "★ " if n["winner"] else ""
+        cells = [_cell(x + 30, mark + n["name"], "start", True),
                  _cell(x + 30 + name_w, fit(n["player"] or "—", 14, player_w - 8), "start")]
         values = [n["resources"]["marble"], n["resources"]["iron"], n["resources"]["gold"], n["coins"],
                   len(n["cities"]), len(n["temples"]), n["units"]["legion"], n["units"]["galley"]]
