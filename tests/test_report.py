@@ -190,11 +190,18 @@ def test_hostile_player_text_cannot_break_any_format(tmp_path):
     assert not root.findall(f".//{SVG_NS}script")
     for ch in "\x01\x0b\x1b\x07\u202e\ufffe":
         assert ch not in svg.decode("utf-8")
+    for page in report.page_svgs():
+        ET.fromstring(page)
     pdf, png = report.render("pdf"), report.render("png")
     assert pdf.startswith(b"%PDF-") and png.startswith(b"\x89PNG")
     md = report.render("md").decode()
     assert "[url=" not in report.render("bbcode").decode()
     assert "\\[url=http://evil.invalid\\]" in md and "\\*\\*b\\*\\*" in md and "<script>" not in md
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("table").render(md)
+    assert "<strong>b</strong>" not in html and "<script>" not in html and "evil.invalid\">" not in html
+    assert "<table>" in html and "[url=http://evil.invalid]click[/url] **b**" in html
     assert "\x1b" not in report.render("txt").decode()
 
 

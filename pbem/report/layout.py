@@ -93,8 +93,6 @@ def _pts(points) -> str:
     return " ".join(f"{num(x)},{num(y)}" for x, y in points)
 
 
-# ---------------------------------------------------------------------------- the board
-
 
 @lru_cache(maxsize=8)
 def _board_geometry(board: Board) -> dict[str, Any]:
@@ -396,9 +394,9 @@ def _legend() -> dict[str, Any]:
     }
 
 
-# ------------------------------------------------------------------------------ panels
-
-ROW_A = HEADER + 799 + MARGIN
+BOARD_HEIGHT = 799
+"""The East board's picture; the panels below it are planned for that height."""
+ROW_A = HEADER + BOARD_HEIGHT + MARGIN
 ROW_A_H = 290
 ROW_B = ROW_A + ROW_A_H + MARGIN
 ROW_B_H = 236
@@ -490,9 +488,8 @@ def _nations_table(model: dict[str, Any]) -> dict[str, Any]:
     x, w = MARGIN + 300 + MARGIN, WIDTH - 2 * MARGIN - 300 - MARGIN
     cols = [("Marble", 70), ("Iron", 50), ("Gold", 50), ("Coins", 56), ("Cities", 58),
             ("Temples", 70), ("Legions", 68), ("Galleys", 68)]
-    name_w, player_w = 130, 0
-    numbers_w = sum(c[1] for c in cols)
-    player_w = w - 12 - 18 - name_w - numbers_w - 8
+    name_w = 130
+    player_w = w - 38 - name_w - sum(c[1] for c in cols)
     header = [_cell(x + 30, "Nation", "start", True), _cell(x + 30 + name_w, "Player", "start", True)]
     edge = x + 30 + name_w + player_w
     for label, cw in cols:
@@ -581,21 +578,22 @@ def _log(model: dict[str, Any]) -> dict[str, Any]:
     x, w = MARGIN, WIDTH - 2 * MARGIN
     col_w = (w - 30) / 2
     per_col = int((ROW_C_H - 40) // LOG_LINE)
-    lines: list[tuple[str, bool]] = []
+    indent = text_width("• ", LOG_SIZE)
+    lines: list[tuple[str, bool, float]] = []
     for block in model["log"]:
-        lines.append((block["title"], True))
+        lines.append((block["title"], True, 0))
         for line in block["lines"]:
-            wrapped = wrap(line, LOG_SIZE, col_w - 16)
-            lines.append(("• " + wrapped[0], False))
-            lines.extend(("  " + more, False) for more in wrapped[1:])
+            wrapped = wrap(line, LOG_SIZE, col_w - 16 - indent)
+            lines.append(("• " + wrapped[0], False, 0))
+            lines.extend((more, False, indent) for more in wrapped[1:])
     capacity = per_col * 2
     if len(lines) > capacity:
         hidden = len(lines) - capacity + 1
-        lines = lines[: capacity - 1] + [(f"… and {hidden} more lines: see the text report or the PDF", True)]
+        lines = lines[: capacity - 1] + [(f"… and {hidden} more lines: see the text report or the PDF", True, 0)]
     out = []
-    for i, (text, bold) in enumerate(lines):
+    for i, (text, bold, shift) in enumerate(lines):
         col, row = divmod(i, per_col)
-        out.append({"x": num(x + 12 + col * (col_w + 10)), "y": num(ROW_C + 44 + row * LOG_LINE),
+        out.append({"x": num(x + 12 + col * (col_w + 10) + shift), "y": num(ROW_C + 44 + row * LOG_LINE),
                     "text": text, "weight": "bold" if bold else "normal"})
     title = "Turn log" if model["turn"] else "Set-up"
     return {"x": num(x), "y": num(ROW_C), "w": num(w), "h": num(ROW_C_H), "title": title,
@@ -632,8 +630,6 @@ def svg_layout(model: dict[str, Any], board: Board) -> dict[str, Any]:
         "scores": _scores(model), "log": _log(model),
     }
 
-
-# ------------------------------------------------------------------------- PDF pages
 
 PAGE_MARGIN = 64
 PAGE_TEXT = 17
