@@ -181,6 +181,10 @@ def _trades(t: Turn, trades: list[dict[str, Any]]) -> None:
         t.emit("trade", give=dict(trade["give"]), get=trade["get"])
 
 
+ACTION_CHIP = {"temple": "marble", "arming": "iron", "knowhow": "gold"}
+"""The chip each using wedge spends (000 L447-451: opposite its production wedge)."""
+
+
 def rondel_target(current: int | None, move: dict[str, Any]) -> tuple[int | None, int, Rejection | None]:
     """Where a rondel move lands: (index, steps, problem).
 
@@ -237,7 +241,8 @@ def _rondel(t: Turn, move: dict[str, Any]) -> tuple[dict[str, Any], str]:
         return echo, move["to"]
     paid: dict = {}
     if cost:
-        made = t.pay(Cost(any=cost), move.get("pay"), what, "$.rondel")
+        spare = ACTION_CHIP.get(RONDEL[target].value)
+        made = t.pay(Cost(any=cost, spare=spare), move.get("pay"), what, "$.rondel")
         if made is None:
             return echo, move["to"]
         paid = made

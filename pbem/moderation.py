@@ -60,5 +60,5 @@ def default_turn(game: Game, nation: str) -> tuple[Game, TurnResult]:
     """Apply the default turn for ``nation`` (it must be the active nation); logged as such."""
     active = game.state.status.active
     if game.state.status.winner is None and nation != active:
-        raise Refused([reject("orders/wrong-nation", "nation", active=active, nation=nation)])
+        raise Refused([reject("orders/wrong-nation", "$.nation", active=active, nation=nation)])
     return process(game, default_orders(game, nation), trusted=True, kind="default-turn")

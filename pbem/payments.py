@@ -20,6 +20,8 @@ class Cost:
 
     typed: tuple[tuple[str, int], ...] = ()
     any: int = 0
+    spare: str | None = None
+    """For "any" costs: the chip type to keep on a tie (the one the coming action uses)."""
 
     @classmethod
     def of(cls, **chips: int) -> Cost:
@@ -40,6 +42,9 @@ def _tidy(pay: dict[str, int]) -> dict[str, int]:
 def default_payment(ns: NationState, cost: Cost) -> dict[str, int] | None:
     """D7: exact chips first, coins for a shortfall; for "any", the chip held most, coins last.
 
+    Ties among the chips held most go marble, iron, gold, except that ``cost.spare`` (the
+    chip the coming action needs) is kept when another type is held as often.
+
     Returns ``None`` when the nation cannot pay at all.
     """
     pay = {k: 0 for k in PAYMENT_KEYS}
@@ -49,7 +54,7 @@ def default_payment(ns: NationState, cost: Cost) -> dict[str, int] | None:
         pay["coin"] += need - use
     left = {r: ns.resources[r] - pay[r] for r in RESOURCES}
     for _ in range(cost.any):
-        best = max(RESOURCES, key=lambda r: (left[r], -RESOURCES.index(r)))
+        best = max(RESOURCES, key=lambda r: (left[r], r != cost.spare, -RESOURCES.index(r)))
         if left[best] > 0:
             left[best] -= 1
             pay[best] += 1

@@ -9,7 +9,7 @@ The other nations just pass (one free step each turn).
 
 from __future__ import annotations
 
-from conftest import codes, make_game, pass_until, play
+from conftest import edit, codes, make_game, pass_until, play
 
 PH = "phoenicians"
 
@@ -46,12 +46,22 @@ def test_growth_strategy():
     assert holdings(g)["marble"] == 3
 
 
-def test_growth_strategy_needs_the_gold_spelled_out():
-    """000 L810 says to pay the surcharge with gold. Left to RULINGS.md D7 the nation pays
-    with the chip held most, ties broken marble first: with 3 marble and 3 gold it would
-    pay marble and then lack the fifth unit for the temple, so the turn is refused."""
+def test_growth_strategy_default_payment_keeps_the_marble():
+    """000 L810 pays the surcharge with gold. Left to the default (D7, docs/rulings.md), the
+    chip held most pays, and on a tie (3 marble, 3 gold) the chip the coming TEMPLE action
+    needs is kept: gold pays, exactly as the rulebook does."""
     g = pass_until(play(make_game(), rondel="marble")[0], PH)
-    assert codes(g, rondel="temple", temples=["alexandria"]) == ["pay/cannot-afford"]
+    g, result = play(g, rondel="temple", temples=["alexandria"])
+    assert result.echo["rondel"]["pay"] == {"gold": 1}
+    assert result.echo["temples"] == [{"city": "alexandria", "pay": {"marble": 3, "coin": 2}}]
+
+
+def test_default_surcharge_takes_the_chip_held_most_even_if_the_action_needs_it():
+    """D7: the chip held *most* pays; keeping the action's chip only breaks ties."""
+    g = pass_until(play(make_game(), rondel="marble")[0], PH)
+    g = edit(g, {"nation": PH, "resources": {"marble": 4, "gold": 3}})
+    _, result = play(g, rondel="temple")
+    assert result.echo["rondel"]["pay"] == {"marble": 1}
 
 
 def test_military_strategy():
