@@ -300,3 +300,15 @@ def test_render_command(final, tmp_path):
     assert cli_run("render", game, "--turn", "99").exit_code == 2
     assert cli_run("render", game, "--format", "gif").exit_code == 2
     assert cli_run("render", tmp_path / "missing.json").exit_code == 3
+
+
+def test_a_long_log_is_cut_on_the_board_page_but_complete_elsewhere(final):
+    from pbem.report.layout import pages_layout, svg_layout
+
+    model = dict(prepare(final, 1).model)
+    many = [f"Phoenicians move 1 legion(s) Tyros → Antiochia, step {i}" for i in range(40)]
+    model["log"] = [{"title": "Turn 1: Phoenicians", "kind": "turn", "lines": many}]
+    board_log = svg_layout(model, final.board)["log"]["lines"]
+    assert board_log[-1]["text"].startswith("… and 2") and "more lines" in board_log[-1]["text"]
+    texts = [t["text"] for page in pages_layout(model) for t in page["texts"]]
+    assert all(line in texts for line in many)
