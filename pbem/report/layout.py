@@ -650,9 +650,12 @@ class _Flow:
         self.pages.append(self.page)
         self.y = PAGE_MARGIN + 34
 
-    def room(self, height: float) -> None:
+    def room(self, height: float) -> bool:
+        """Start a new page unless ``height`` fits on this one; say whether it did."""
         if self.y + height > HEIGHT - PAGE_MARGIN:
             self._new_page()
+            return True
+        return False
 
     def text(self, x: float, text: str, size: float = PAGE_TEXT, bold: bool = False,
              anchor: str = "start", fill: str = INK, advance: bool = True) -> None:
@@ -714,12 +717,17 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
     flow.heading("Provinces with a city or units", keep=PAGE_LINE * 3)
     cols = [(PAGE_MARGIN, "Province"), (PAGE_MARGIN + 190, "Resource"), (PAGE_MARGIN + 300, "City of"),
             (PAGE_MARGIN + 450, "Temple"), (PAGE_MARGIN + 540, "Units")]
-    for x, label in cols:
-        flow.text(x, label, bold=True, advance=False)
-    flow.y += PAGE_LINE
+
+    def header() -> None:
+        for x, label in cols:
+            flow.text(x, label, bold=True, advance=False)
+        flow.y += PAGE_LINE
+
+    header()
     for p in model["provinces"]:
         units = wrap(p["units_text"] or "—", PAGE_TEXT, WIDTH - PAGE_MARGIN - cols[4][0])
-        flow.room(PAGE_LINE * len(units))
+        if flow.room(PAGE_LINE * len(units)):
+            header()
         values = [p["name"], p["resource"], p["owner_name"] or "—", "yes" if p["temple"] else ""]
         for (x, _), v in zip(cols, values):
             flow.text(x, v, advance=False)

@@ -75,7 +75,9 @@ def plural(count: int, word: str) -> str:
     """``1 legion``, ``2 legions``, ``2 cities``."""
     if count == 1:
         return f"{count} {word}"
-    return f"{count} {word[:-1]}ies" if word.endswith("y") else f"{count} {word}s"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return f"{count} {word[:-1]}ies"
+    return f"{count} {word}s"
 
 
 def _listing(names: list[str]) -> str:
