@@ -166,7 +166,7 @@ def _log(game: Game) -> list[dict[str, Any]]:
     for entry in hist[start:]:
         kind = entry.get("kind")
         if kind == "new":
-            title = "Set-up"
+            title = "The game is set up"
         elif kind in TURN_KINDS:
             title = f"Turn {entry['turn']}: {nation_name(entry['nation'])}"
             if kind == "default-turn":
