@@ -40,6 +40,9 @@ def show_json(game: Game) -> dict[str, Any]:
         "bank": st.bank.to_json(),
         "nations": nations,
         "provinces": st.units_json(),
+        # an addition to the contract (issue 6): the last few history entries' events
+        "recent": [{k: e[k] for k in ("seq", "kind", "turn", "nation", "reason", "events") if k in e}
+                   for e in recent_entries(game, RECENT_TURNS)],
     }
 
 
@@ -98,3 +101,34 @@ def print_summary(game: Game, console) -> None:
     bank = st.bank
     stacks = ", ".join(f"{p} {bank.personages[p]}" for p in PERSONAGES)
     console.print(f"Bank: {bank.coins} coins, {bank.temples} temples; personages: {stacks}")
+    recent = recent_entries(game, RECENT_TURNS)
+    if recent:
+        from pbem.report.text import event_line
+
+        console.print(f"[bold]The last {len(recent)} entries of the history[/]")
+        for entry in recent:
+            title = _entry_title(entry)
+            console.print(f"{title}:", highlight=False)
+            for ev in entry.get("events", []):
+                console.print(f"  - {event_line(ev)}", highlight=False, soft_wrap=False)
+
+
+RECENT_TURNS = 4
+"""How many history entries plain ``show`` lists at its end (issue 6)."""
+
+
+def recent_entries(game: Game, count: int) -> list[dict[str, Any]]:
+    """The last ``count`` history entries after the set-up, oldest first."""
+    return [e for e in game.history[1:]][-count:]
+
+
+def _entry_title(entry: dict[str, Any]) -> str:
+    kind = entry["kind"]
+    if kind in ("turn", "default-turn"):
+        extra = " (GM default turn)" if kind == "default-turn" else ""
+        return f"turn {entry['turn']}, {entry['nation']}{extra}"
+    if kind == "gm-edit":
+        return f"GM edit: {entry['reason']}"
+    if kind == "standing":
+        return f"{entry['nation']} change their standing orders"
+    return kind

@@ -200,7 +200,8 @@ def test_show_json_shape(tmp_path, game):
     """ORDERS.md, "antike-ref show GAME --json": keys, nulls, sorted lists, top-level variants."""
     view = json.loads(cli_run("show", game, "--json").stdout)
     assert set(view) == {"game", "edition", "board", "variants", "turn", "round", "active", "winner",
-                         "bank", "nations", "provinces"}
+                         "bank", "nations", "provinces", "recent"}
+    assert view["recent"] == []  # nothing played yet (issue 6: the last entries' events)
     assert (view["game"], view["edition"], view["board"]) == ("demo", "antike", "antike-east")
     assert (view["turn"], view["round"], view["active"], view["winner"], view["variants"]) == (1, 1, "phoenicians", None, [])
     assert set(view["bank"]) == {"coins", "temples", "personages"}

@@ -221,3 +221,15 @@ def test_bot_cli_writes_a_legal_order_file(tmp_path):
     write_json(out, o)
     assert runner.invoke(app, ["check", str(path), str(out)]).exit_code == 0
     assert runner.invoke(app, ["bot", str(path), "--mode", "clever"]).exit_code == 2
+
+
+def test_show_lists_the_last_turns_events(tmp_path):
+    """Issue 6: `show` adds the last few turns' events, in text and JSON."""
+    g = played(6)
+    path = tmp_path / "g.json"
+    path.write_text(game_text(g), encoding="utf-8")
+    view = json.loads(runner.invoke(app, ["show", str(path), "--json"]).output)
+    assert [e["turn"] for e in view["recent"]] == [3, 4, 5, 6]
+    assert view["recent"][-1]["events"] == g.history[-1]["events"]
+    text = runner.invoke(app, ["show", str(path)]).output
+    assert "turn 6," in text and "turn 2," not in text
