@@ -17,21 +17,18 @@ antike-ref new "$GAME" --id demo --board antike-east \
   --password arabs=demo-arabs --password greeks=demo-greeks \
   --seed demo-seed
 
-REPORTS=()
-if antike-ref process --help 2>/dev/null | grep -q -- "--report-dir"; then
-  REPORTS=(--report-dir "$OUT/reports")
-fi
+REPORTS=(--report-dir "$OUT/reports")
 
 for orders in "$HERE"/orders/*.json; do
   echo "== $(basename "$orders")"
   antike-ref check "$GAME" "$orders" > /dev/null
-  antike-ref process "$GAME" "$orders" "${REPORTS[@]}" | sed -n '1p'
+  antike-ref process "$GAME" "$orders" "${REPORTS[@]}" | sed -n '1p;/^reports:/p'
 done
 
+antike-ref render "$GAME" --turn 0 --out "$OUT/reports" > /dev/null
 antike-ref verify "$GAME"
 antike-ref show "$GAME"
 echo
 echo "Game file: $GAME"
-if [ -d "$OUT/reports" ]; then
-  echo "Reports:   $OUT/reports/"
-fi
+echo "Reports:   $OUT/reports/ (one set per turn: svg, pdf, png, txt, md, bbcode)"
+echo "Latest:    $(ls "$OUT"/reports/*.pdf | tail -n 1)"

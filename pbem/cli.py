@@ -266,16 +266,21 @@ def process(
     orders: Path = typer.Argument(..., help="The order file."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the next game file here instead of GAME."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (ORDERS.md)."),
+    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help="Also write this turn's reports into this folder (GAMEID-turn-NNN.EXT)."),
+    report_format: Optional[List[str]] = typer.Option(None, "--format", help="With --report-dir: svg, pdf, png, txt, md, bbcode or all; repeatable or comma-separated (default: all)."),
 ) -> None:
-    """Apply an order file: check it, then write the next game file.
+    """Apply an order file: check it, then write the next game file (and reports).
 
-    Example: antike-ref process game.json greeks-12.json
+    Example: antike-ref process game.json greeks-12.json --report-dir reports
     """
 
     def go():
         from pbem.engine import process as apply
         from pbem.orders import load_orders
+        from pbem.report import parse_formats
         from pbem.store import load_game, locked, save_game
+
+        chosen = parse_formats(report_format)
 
         # A missing or unreadable game file is reported like a bad order file (with --json
         # too); a lock held by another run is not a problem of the files (exit 5, no JSON).
@@ -288,6 +293,15 @@ def process(
         except PbemError as exc:
             _orders_failure(exc, as_json)
         _turn_output(loaded, result, parsed["nation"], as_json, f"processed into {output or game}")
+        if report_dir is not None:
+            # after the save: a rendering failure never costs a turn (`render` redoes it)
+            from pbem.report import write_reports
+
+            paths = write_reports(new, report_dir, chosen)
+            if paths:
+                stem = paths[0].with_suffix("")
+                exts = ",".join(p.suffix.lstrip(".") for p in paths)
+                print(f"reports: {stem}.{{{exts}}}", file=sys.stderr if as_json else sys.stdout)
 
     run(go)
 

@@ -103,6 +103,8 @@ def test_standing_orders_file_from_a_nation_not_active(game, tmp_path):
     assert after["nations"]["greeks"]["standing"]["battle"] == {"default": "always"}
     assert after["nations"]["greeks"]["standing"]["coin_substitute"] == "gold"
     after["nations"]["greeks"]["standing"] = before["nations"]["greeks"]["standing"]
+    assert after.pop("recent")[-1]["kind"] == "standing"  # the change is in the history
+    before.pop("recent")
     assert after == before
 
 

@@ -312,3 +312,30 @@ def test_a_long_log_is_cut_on_the_board_page_but_complete_elsewhere(final):
     assert board_log[-1]["text"].startswith("… and 2") and "more lines" in board_log[-1]["text"]
     texts = [t["text"] for page in pages_layout(model) for t in page["texts"]]
     assert all(line in texts for line in many)
+
+
+def test_process_writes_the_reports_it_is_asked_for(tmp_path):
+    """Issue 5: `process --report-dir DIR [--format ...]`; a bad format is a usage error
+    before anything is written."""
+    from typer.testing import CliRunner
+
+    from conftest import PASSWORDS, make_game, write_json
+    from pbem.cli import app
+    from pbem.store import game_text
+
+    runner = CliRunner()
+    g = make_game(game_id="rep")
+    game = tmp_path / "rep.json"
+    game.write_text(game_text(g), encoding="utf-8")
+    nation = g.state.status.active
+    orders = write_json(tmp_path / "o.json", {"game": "rep", "nation": nation, "turn": 1,
+                                             "password": PASSWORDS[nation], "rondel": "gold"})
+    before = game.read_bytes()
+    bad = runner.invoke(app, ["process", str(game), str(orders), "--report-dir", str(tmp_path / "r"), "--format", "docx"])
+    assert bad.exit_code == 2 and game.read_bytes() == before
+    ok = runner.invoke(app, ["process", str(game), str(orders), "--report-dir", str(tmp_path / "r"), "--format", "txt,md"])
+    assert ok.exit_code == 0, ok.output
+    assert sorted(p.name for p in (tmp_path / "r").iterdir()) == ["rep-turn-001.md", "rep-turn-001.txt"]
+    again = runner.invoke(app, ["render", str(game), "--turn", "1", "--format", "txt", "--out", str(tmp_path / "again")])
+    assert again.exit_code == 0
+    assert (tmp_path / "again" / "rep-turn-001.txt").read_bytes() == (tmp_path / "r" / "rep-turn-001.txt").read_bytes()
