@@ -19,8 +19,7 @@ from pbem.game import Game
 from pbem.maneuver import defence_of
 from pbem.moderation import default_orders
 from pbem.options import allowance, targets
-from pbem.payments import Cost, default_payment
-from pbem.vocab import RESOURCES, UNITS
+from pbem.vocab import UNITS
 
 MODES = ("random", "greedy")
 

@@ -114,3 +114,24 @@ def pass_until(game, nation):
     while game.state.status.active != nation:
         game = pass_turn(game)
     return game
+
+
+def position(*edits, active="phoenicians"):
+    """A new four-nation game with ``edits`` applied and ``active`` to play."""
+    return edit(make_game(), *edits, {"active": active})
+
+
+def units(game, province, nation):
+    """A nation's legions and galleys in a province."""
+    prov = game.state.provinces.get(province)
+    return {u: (prov.count(nation, u) if prov else 0) for u in ("legion", "galley")}
+
+
+def maneuver(game, *steps, **extra):
+    """Play a MANEUVER turn with these steps."""
+    return play(game, rondel="maneuver", maneuver=list(steps), **extra)
+
+
+def maneuver_codes(game, *steps):
+    """The rejection codes a MANEUVER turn with these steps gets."""
+    return codes(game, rondel="maneuver", maneuver=list(steps))

@@ -18,25 +18,7 @@ number of borders crossed.
 
 from __future__ import annotations
 
-from conftest import codes, edit, make_game, play, refusal
-
-
-def position(*edits, active="phoenicians"):
-    g = make_game()
-    return edit(g, *edits, {"active": active})
-
-
-def units(game, province, nation):
-    prov = game.state.provinces.get(province)
-    return {u: (prov.count(nation, u) if prov else 0) for u in ("legion", "galley")}
-
-
-def maneuver(game, *steps, **extra):
-    return play(game, rondel="maneuver", maneuver=list(steps), **extra)
-
-
-def maneuver_codes(game, *steps):
-    return codes(game, rondel="maneuver", maneuver=list(steps))
+from conftest import make_game, maneuver, maneuver_codes, position, refusal, units
 
 
 def move(unit, count, start, *path):

@@ -7,22 +7,7 @@ outcome. Rulebook lines are cited as ``000 L<line>``.
 
 from __future__ import annotations
 
-from conftest import codes, edit, make_game, play
-
-
-def position(*edits, active="phoenicians"):
-    """A new four-nation game with ``edits`` applied and ``active`` to play."""
-    g = make_game()
-    return edit(g, *edits, {"active": active})
-
-
-def units(game, province, nation):
-    prov = game.state.provinces.get(province)
-    return {u: (prov.count(nation, u) if prov else 0) for u in ("legion", "galley")}
-
-
-def maneuver(game, *steps, **extra):
-    return play(game, rondel="maneuver", maneuver=list(steps), **extra)
+from conftest import codes, maneuver, play, position, units
 
 
 def move(unit, count, start, *path):

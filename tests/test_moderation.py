@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from conftest import FOUR, PASSWORDS, make_game, orders_for, play, write_json
+from conftest import PASSWORDS, make_game, orders_for, play, write_json
 from pbem.bot import play_turn
 from pbem.cli import app
 from pbem.engine import apply_orders, process

@@ -9,7 +9,7 @@ The other nations just pass (one free step each turn).
 
 from __future__ import annotations
 
-from conftest import edit, codes, make_game, pass_until, play
+from conftest import edit, make_game, pass_until, play
 
 PH = "phoenicians"
 
