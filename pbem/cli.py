@@ -183,9 +183,9 @@ def gm_edit(
     def go():
         from pbem.edit import apply_edit
         from pbem.orders import load_edit
-        from pbem.store import load_game, locked, save_game
+        from pbem.store import load_game, locked_files, save_game
 
-        with locked(game):
+        with locked_files(game, output):
             loaded = load_game(game)
             change = load_edit(edit)
             edited = apply_edit(loaded, change)
@@ -278,14 +278,14 @@ def process(
         from pbem.engine import process as apply
         from pbem.orders import load_orders
         from pbem.report import parse_formats
-        from pbem.store import load_game, locked, save_game
+        from pbem.store import load_game, locked_files, save_game
 
         chosen = parse_formats(report_format)
 
         # A missing or unreadable game file is reported like a bad order file (with --json
         # too); a lock held by another run is not a problem of the files (exit 5, no JSON).
         try:
-            with locked(game):
+            with locked_files(game, output):
                 loaded = load_game(game)
                 parsed = load_orders(orders)
                 new, result = apply(loaded, parsed)

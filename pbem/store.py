@@ -109,3 +109,19 @@ def locked(path: str | os.PathLike, timeout: float = 0, must_exist: bool = True)
         yield
     finally:
         lock.release()
+
+
+@contextmanager
+def locked_files(*paths: str | os.PathLike | None) -> Iterator[None]:
+    """Hold the locks of every distinct path given (``None`` skipped): a game and the file
+    a command writes its result to with ``-o``. The first must exist; the others may not yet."""
+    from contextlib import ExitStack
+
+    seen: list[Path] = []
+    with ExitStack() as stack:
+        for path in paths:
+            if path is None or Path(path).resolve() in seen:
+                continue
+            stack.enter_context(locked(path, must_exist=not seen))
+            seen.append(Path(path).resolve())
+        yield

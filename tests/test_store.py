@@ -245,3 +245,27 @@ def test_schema_problems_name_the_json_path(tmp_path, good, change, path):
         store.load_game(file)
     assert not isinstance(info.value, InconsistentGame)
     assert info.value.problems[0].path == path
+
+
+def test_process_to_another_file_locks_that_file_too(tmp_path):
+    """`process -o NEW` holds NEW's lock as well: two runs writing NEW cannot interleave."""
+    from filelock import FileLock
+    from typer.testing import CliRunner
+
+    from conftest import PASSWORDS, make_game, write_json
+    from pbem.cli import app
+    from pbem.store import game_text
+
+    g = make_game(game_id="lk")
+    game = tmp_path / "lk.json"
+    game.write_text(game_text(g), encoding="utf-8")
+    nation = g.state.status.active
+    orders = write_json(tmp_path / "o.json", {"game": "lk", "nation": nation, "turn": 1,
+                                             "password": PASSWORDS[nation], "rondel": "gold"})
+    out = tmp_path / "next.json"
+    with FileLock(str(out) + ".lock", timeout=0):
+        res = CliRunner().invoke(app, ["process", str(game), str(orders), "-o", str(out)])
+    assert res.exit_code == 5 and not out.exists()
+    res = CliRunner().invoke(app, ["process", str(game), str(orders), "-o", str(out)])
+    assert res.exit_code == 0 and out.exists()
+    assert game.read_text(encoding="utf-8") == game_text(g)
