@@ -118,9 +118,10 @@ def apply_orders(game: Game, orders: dict[str, Any], trusted: bool = False) -> T
         stray = [k for k in (*ACTION_KEYS.values(), "trade", "found") if k in orders]
         for key in stray:
             t.fail(reject("orders/action-without-rondel", f"$.{key}", key=key))
-        _standing(t, orders.get("standing", {}))
+        _check_standing(t, orders.get("standing", {}))
         if t.rejections:
             raise Refused(t.rejections)
+        _standing(t, orders.get("standing", {}))
         return TurnResult(t.state, t.events, echo, "standing")
 
     if "trade" in orders:
@@ -129,6 +130,7 @@ def apply_orders(game: Game, orders: dict[str, Any], trusted: bool = False) -> T
     _action(t, wedge, orders, echo)
     if "found" in orders:
         echo["found"] = _found(t, orders["found"])
+    _check_standing(t, orders.get("standing", {}))
     if t.rejections:
         raise Refused(t.rejections)
     end_of_turn(t)
@@ -136,15 +138,11 @@ def apply_orders(game: Game, orders: dict[str, Any], trusted: bool = False) -> T
     # Standing orders change after everything this file sets off, including the round
     # start it may trigger (RULINGS.md: "from the next event after the file").
     _standing(t, orders.get("standing", {}))
-    if t.rejections:
-        raise Refused(t.rejections)
     return TurnResult(t.state, t.events, echo, "turn")
 
 
-def _standing(t: Turn, change: dict[str, Any]) -> None:
-    """Standing orders change after the turn (RULINGS.md: 'from the next event')."""
-    if not change:
-        return
+def _check_standing(t: Turn, change: dict[str, Any]) -> None:
+    """Battle stances may name only rival nations of this game."""
     for rival in change.get("battle", {}):
         if rival == "default":
             continue
@@ -152,6 +150,12 @@ def _standing(t: Turn, change: dict[str, Any]) -> None:
             t.fail(reject("standing/self", f"$.standing.battle.{rival}"))
         elif rival not in t.state.nations:
             t.fail(reject("standing/unknown-nation", f"$.standing.battle.{rival}", nation=rival))
+
+
+def _standing(t: Turn, change: dict[str, Any]) -> None:
+    """Standing orders change after the turn (RULINGS.md: 'from the next event')."""
+    if not change:
+        return
     from pbem.edit import merge_standing
 
     merge_standing(t.state.standing[t.nation], change)

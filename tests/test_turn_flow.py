@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import (
-    PASSWORDS, apply_orders, canonical_orders, edit, make_game, pass_turn, pass_until, play, ready, refusal,
+    PASSWORDS, apply_orders, canonical_orders, codes, edit, make_game, pass_turn, pass_until, play, ready,
+    refusal,
 )
 from pbem.errors import Refused
 
@@ -173,3 +174,11 @@ def test_nothing_is_accepted_once_the_game_is_won():
     assert (r.code, r.path, r.message) == ("orders/game-over", "$", "the game is over: phoenicians has won")
     [r] = refusal(g, nation="greeks", standing={"coin_substitute": "gold"})
     assert (r.code, r.path) == ("standing/game-over", "$")
+
+
+def test_a_bad_standing_order_is_reported_with_the_other_problems():
+    """All problems of a file are reported together: an action problem and a stance
+    towards a nation that does not play."""
+    g = make_game()
+    got = codes(g, rondel="gold", temples=["athen"], standing={"battle": {"egyptians": "always"}})
+    assert sorted(got) == ["orders/wrong-action", "standing/unknown-nation"]
