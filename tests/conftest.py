@@ -135,3 +135,17 @@ def maneuver(game, *steps, **extra):
 def maneuver_codes(game, *steps):
     """The rejection codes a MANEUVER turn with these steps gets."""
     return codes(game, rondel="maneuver", maneuver=list(steps))
+
+
+def first_turn_files(tmp_path, game_id="t"):
+    """A new game saved in ``tmp_path`` and a legal first-turn order file (GOLD) for it:
+    returns (game path, orders path, game)."""
+    from pbem.store import game_text
+
+    g = make_game(game_id=game_id)
+    game = tmp_path / f"{game_id}.json"
+    game.write_text(game_text(g), encoding="utf-8")
+    nation = g.state.status.active
+    orders = write_json(tmp_path / "o.json", {"game": game_id, "nation": nation, "turn": 1,
+                                             "password": PASSWORDS[nation], "rondel": "gold"})
+    return game, orders, g

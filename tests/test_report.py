@@ -319,17 +319,11 @@ def test_process_writes_the_reports_it_is_asked_for(tmp_path):
     before anything is written."""
     from typer.testing import CliRunner
 
-    from conftest import PASSWORDS, make_game, write_json
+    from conftest import first_turn_files
     from pbem.cli import app
-    from pbem.store import game_text
 
     runner = CliRunner()
-    g = make_game(game_id="rep")
-    game = tmp_path / "rep.json"
-    game.write_text(game_text(g), encoding="utf-8")
-    nation = g.state.status.active
-    orders = write_json(tmp_path / "o.json", {"game": "rep", "nation": nation, "turn": 1,
-                                             "password": PASSWORDS[nation], "rondel": "gold"})
+    game, orders, _ = first_turn_files(tmp_path, "rep")
     before = game.read_bytes()
     bad = runner.invoke(app, ["process", str(game), str(orders), "--report-dir", str(tmp_path / "r"), "--format", "docx"])
     assert bad.exit_code == 2 and game.read_bytes() == before
@@ -339,3 +333,13 @@ def test_process_writes_the_reports_it_is_asked_for(tmp_path):
     again = runner.invoke(app, ["render", str(game), "--turn", "1", "--format", "txt", "--out", str(tmp_path / "again")])
     assert again.exit_code == 0
     assert (tmp_path / "again" / "rep-turn-001.txt").read_bytes() == (tmp_path / "r" / "rep-turn-001.txt").read_bytes()
+
+
+def test_the_temple_ending_says_why_the_nation_won():
+    """000 L236-240: a win by destroying a temple after all 35 personages are out is named."""
+    from pbem.report.text import event_line
+
+    ev = {"type": "won", "nation": "greeks", "score": 7, "goal": 8,
+          "reason": "temple destroyed after all personages were awarded"}
+    assert event_line(ev).endswith("with 7 of 8 (temple destroyed after all personages were awarded)")
+    assert event_line({**ev, "reason": None}).endswith("with 7 of 8")

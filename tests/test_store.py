@@ -252,16 +252,11 @@ def test_process_to_another_file_locks_that_file_too(tmp_path):
     from filelock import FileLock
     from typer.testing import CliRunner
 
-    from conftest import PASSWORDS, make_game, write_json
+    from conftest import first_turn_files
     from pbem.cli import app
     from pbem.store import game_text
 
-    g = make_game(game_id="lk")
-    game = tmp_path / "lk.json"
-    game.write_text(game_text(g), encoding="utf-8")
-    nation = g.state.status.active
-    orders = write_json(tmp_path / "o.json", {"game": "lk", "nation": nation, "turn": 1,
-                                             "password": PASSWORDS[nation], "rondel": "gold"})
+    game, orders, g = first_turn_files(tmp_path, "lk")
     out = tmp_path / "next.json"
     with FileLock(str(out) + ".lock", timeout=0):
         res = CliRunner().invoke(app, ["process", str(game), str(orders), "-o", str(out)])

@@ -84,7 +84,8 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same) ->
     if kind == "personage-missed":
         return f"{n} earn a {ev['personage']} ({ev['reason']}), but the stack is empty"
     if kind == "won":
-        return f"{n} WIN the game with {ev['score']} of {ev['goal']}"
+        why = f" ({ev['reason']})" if ev.get("reason") else ""
+        return f"{n} WIN the game with {ev['score']} of {ev['goal']}{why}"
     if kind == "standing":
         return f"{n} change their standing orders: {standing_text(ev['standing'], name)}"
     return f"{kind}: {ev}"
