@@ -20,12 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.board import load_board  # noqa: E402
-from pbem.bot import play_turn  # noqa: E402
-from pbem.engine import process  # noqa: E402
-from pbem.orders import canonical_orders  # noqa: E402
-from pbem.setup import SetupOptions, new_game  # noqa: E402
-from pbem.store import game_text  # noqa: E402
+from pbem.play.bot import play_turn  # noqa: E402
+from pbem.play.selfplay import bot_turn, start_game  # noqa: E402
+from pbem.service.passwords import ITERATIONS  # noqa: E402
+from pbem.service.store import game_text  # noqa: E402
 
 EXE = str(Path(sys.executable).with_name("antike-ref"))
 RUNS = 7
@@ -42,12 +40,10 @@ def timed(args: list[str]) -> float:
 
 def main() -> None:
     nations = ["persians", "phoenicians", "arabs", "greeks"]
-    plain = {n: f"pw-{n}" for n in nations}
-    game, _ = new_game(SetupOptions(game_id="bench", board="antike-east", nations=nations, seed="bench"),
-                       load_board("antike-east"), plain)
+    # passwords at a real game's cost, so that check and process pay for them as a GM's do
+    game, plain = start_game("bench", nations, "bench", iterations=ITERATIONS)
     for _ in range(120):
-        o = play_turn(game, "greedy")
-        game, _ = process(game, canonical_orders({**o, "password": plain[o["nation"]]}))
+        game, _ = bot_turn(game, plain)
     with tempfile.TemporaryDirectory() as tmp:
         g = Path(tmp) / "g.json"
         g.write_text(game_text(game), encoding="utf-8")

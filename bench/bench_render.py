@@ -18,25 +18,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.board import load_board  # noqa: E402
-from pbem.bot import play_turn  # noqa: E402
-from pbem.engine import process  # noqa: E402
-from pbem.orders import canonical_orders  # noqa: E402
-from pbem.setup import SetupOptions, new_game  # noqa: E402
+from pbem.play.selfplay import bot_turn, start_game  # noqa: E402
 
 NATIONS = ["persians", "phoenicians", "arabs", "greeks"]
 
 
 def mid_game(turns: int):
     """A bot game (greedy), stopped after ``turns`` turns or at its end."""
-    plain = {n: f"pw-{n}" for n in NATIONS}
-    opts = SetupOptions(game_id="bench", board="antike-east", nations=NATIONS, seed="bench-render")
-    game, _ = new_game(opts, load_board("antike-east"), plain)
+    game, plain = start_game("bench", NATIONS, "bench-render")
     for _ in range(turns):
         if game.state.status.winner:
             break
-        orders = play_turn(game, "greedy")
-        game, _ = process(game, canonical_orders({**orders, "password": plain[orders["nation"]]}))
+        game, _ = bot_turn(game, plain)
     return game
 
 

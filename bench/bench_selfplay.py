@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.selfplay import STALEMATE_TURNS, play_game  # noqa: E402
+from pbem.play.selfplay import STALEMATE_TURNS, play_game  # noqa: E402
 
 VARIANTS = [(), (), (), ("expert",), ("military",), ("longer",)]
 

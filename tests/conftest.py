@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -12,18 +13,52 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from pbem.board import load_board  # noqa: E402
-from pbem.edit import apply_edit  # noqa: E402
-from pbem.engine import apply_orders, process  # noqa: E402
-from pbem.errors import Refused  # noqa: E402
-from pbem.orders import canonical_edit, canonical_orders  # noqa: E402
-from pbem.setup import SetupOptions, new_game  # noqa: E402
-from pbem.vocab import Nation  # noqa: E402
+# Test games hash their passwords at the lowest cost `new` accepts: the cost is stored with
+# each hash, so everything else works as with a real game, only faster.
+os.environ.setdefault("ANTIKE_REF_KDF_ITERATIONS", "1000")
 
-PASSWORDS = {n.value: f"pw-{n.value}" for n in Nation}
+from pbem import editions  # noqa: E402
+from pbem.errors import Refused  # noqa: E402
+from pbem.kernel import orders as _orders  # noqa: E402
+from pbem.kernel.setup import SetupOptions  # noqa: E402
+from pbem.service import turns  # noqa: E402
+from pbem.service.boards import load_board  # noqa: E402
+from pbem.service.passwords import MIN_ITERATIONS  # noqa: E402
+from pbem.service.setup import new_game as _new_game  # noqa: E402
+
+CLASSIC = editions.get("classic")
+
+PASSWORDS = {n: f"pw-{n}" for n in CLASSIC.nations}
 """Every test game uses these passwords, so order files are easy to write."""
 
 FOUR = ["persians", "phoenicians", "arabs", "greeks"]
+
+
+def new_game(opts, board, passwords=None, edition=CLASSIC):
+    """A new game in memory (cheap password hashes)."""
+    return _new_game(edition, opts, board, passwords, iterations=MIN_ITERATIONS)
+
+
+def canonical_orders(data, edition=CLASSIC):
+    return _orders.canonical_orders(data, edition)
+
+
+def canonical_edit(data, edition=CLASSIC):
+    return _orders.canonical_edit(data, edition)
+
+
+def apply_orders(game, orders):
+    """What the orders would do (password checked), or :class:`Refused`."""
+    return turns.check(game, orders)
+
+
+def process(game, orders):
+    """Play the orders; return (next game, result)."""
+    return turns.play(game, orders)
+
+
+def apply_edit(game, change):
+    return turns.edit(game, change)
 
 
 def make_game(nations=FOUR, game_id="t", seed="test-seed", **opts):
@@ -34,7 +69,7 @@ def make_game(nations=FOUR, game_id="t", seed="test-seed", **opts):
 
 
 def edit(game, *edits, reason="test set-up"):
-    """Apply GM edits (ORDERS.md form) and return the new game."""
+    """Apply GM edits (docs/orders.md form) and return the new game."""
     return apply_edit(game, canonical_edit({"game": game.game_id, "reason": reason, "edits": list(edits)}))
 
 
@@ -65,6 +100,13 @@ def codes(game, nation=None, **fields) -> list[str]:
 def write_json(path: Path, data) -> Path:
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
     return path
+
+
+def held_lock(path):
+    """Hold the game's lock as another run would (the referee's own lock)."""
+    from pbem.service.store import locked
+
+    return locked(path, must_exist=False)
 
 
 def cli_run(*args):
@@ -100,13 +142,12 @@ def ready(game, nation=None, rondel=None, coins=None, **resources):
 
 def pass_turn(game):
     """The active nation moves one wedge on for free (its first move: IRON) and does nothing."""
-    from pbem.vocab import RONDEL
-
+    rondel = game.edition.rondel
     current = game.state.nations[game.state.status.active].rondel
     if current is None:
-        return play(game, rondel="iron")[0]
-    nxt = (current + 1) % len(RONDEL)
-    return play(game, rondel={"to": RONDEL[nxt].value, "steps": 1})[0]
+        return play(game, rondel=rondel[0].name)[0]
+    nxt = (current + 1) % len(rondel)
+    return play(game, rondel={"to": rondel[nxt].name, "steps": 1})[0]
 
 
 def pass_until(game, nation):
@@ -140,7 +181,7 @@ def maneuver_codes(game, *steps):
 def first_turn_files(tmp_path, game_id="t"):
     """A new game saved in ``tmp_path`` and a legal first-turn order file (GOLD) for it:
     returns (game path, orders path, game)."""
-    from pbem.store import game_text
+    from pbem.service.store import game_text
 
     g = make_game(game_id=game_id)
     game = tmp_path / f"{game_id}.json"

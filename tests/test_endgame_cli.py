@@ -99,8 +99,12 @@ def test_endgame_played_to_a_win(tmp_path):
 
 
 def test_endgame_files_are_valid_order_files():
-    """ORDERS.md: every bundled order file passes the orders schema (exit 3 otherwise)."""
-    from pbem.orders import load_orders
+    """docs/orders.md: every bundled order file passes the orders schema (exit 3 otherwise)."""
+    from conftest import CLASSIC
+    from pbem.service.service import parse_orders, read_input
+
+    def load_orders(path):
+        return parse_orders(CLASSIC, read_input(path))
 
     files = sorted(p for p in DATA.glob("*.json") if not p.name.endswith(".edit.json"))
     assert len(files) == 9

@@ -13,9 +13,9 @@ import random
 from collections import Counter
 
 from conftest import edit, make_game, orders_for
-from pbem.engine import apply_orders
+from conftest import apply_orders
 from pbem.errors import Refused
-from pbem.store import game_text
+from pbem.service.store import game_text
 
 NATIONS = ["persians", "phoenicians", "arabs", "greeks"]
 ACTIVE = "phoenicians"

@@ -8,17 +8,23 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import PASSWORDS, make_game, orders_for, play, write_json
-from pbem.bot import play_turn
+from pbem.play.bot import play_turn
 from pbem.cli import app
-from pbem.engine import apply_orders, process
+from conftest import apply_orders, process
 from pbem.errors import VerifyFailed
-from pbem.moderation import default_orders, default_turn, undo
-from pbem.options import options
-from pbem.orders import canonical_orders
-from pbem.replay import replay, verify
-from pbem.store import game_text
+from pbem.kernel import queries
+from pbem.service.service import take_back as undo
+from pbem.service.turns import default_turn
+from pbem.play.options import options
+from conftest import canonical_orders
+from pbem.service.replay import replay, verify
+from pbem.service.store import game_text
 
 runner = CliRunner()
+
+
+def default_orders(game, nation):
+    return queries.default_orders(game.state, game.edition, game.board, nation)
 
 
 def played(turns: int, mode: str = "greedy", seed: str = "m"):

@@ -10,10 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from filelock import FileLock
-
-from conftest import PASSWORDS, cli_run, edit, make_game, new_game_file, play, write_json
-from pbem.store import save_game
+from conftest import PASSWORDS, cli_run, edit, held_lock, make_game, new_game_file, play, write_json
+from pbem.service.store import save_game
 
 PH = "phoenicians"
 
@@ -223,9 +221,9 @@ def test_missing_files_exit_3(game, tmp_path, command):
 
 
 def test_a_locked_game_exits_5_and_is_not_touched(game, tmp_path):
-    """ORDERS.md "Exit codes": 5 when the game file is locked by another run."""
+    """docs/orders.md "Exit codes": 5 when the game file is locked by another run."""
     before = game.read_bytes()
-    with FileLock(f"{game}.lock", timeout=0):
+    with held_lock(game):
         result = cli_run("process", game, order_file(tmp_path, rondel="iron"), "--json")
     assert result.exit_code == 5 and result.stdout == ""
     assert "locked" in result.stderr
@@ -332,7 +330,7 @@ def test_each_illegal_step_is_refused_through_the_cli(tmp_path, code):
 def test_every_order_rejection_code_has_a_cli_case():
     """Each code an order file can get (docs/rejections.md, all but maneuver's) is shown
     through the CLI in this file."""
-    from pbem.rejections import CODES
+    from pbem.kernel.rejections import CODES
 
     covered = {code for _, code, _, _ in REFUSALS.values()} | set(STEP_REFUSALS) | {
         "orders/game-over", "standing/game-over", "input/invalid"}

@@ -1,9 +1,9 @@
-"""The order and GM edit schemas against the public contract (ORDERS.md), and pbem.orders.
+"""The order and GM edit schemas (classic) against the public contract (docs/orders.md).
 
-Every example of ORDERS.md "Order file" and "GM edit file" must validate (the two full
+Every example of docs/orders.md "Order file" and "GM edit file" must validate (the two full
 examples live in ``tests/data/contract/``, the fragments are copied below); every shorthand
-must canonicalise as documented in :func:`pbem.orders.canonical_orders`; malformed files
-must be refused with exit code 3 and the JSON path of the problem.
+must canonicalise as documented in :func:`pbem.kernel.orders.canonical_orders`; malformed
+files must be refused with exit code 3 and the JSON path of the problem.
 """
 
 from __future__ import annotations
@@ -17,17 +17,29 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from pbem import vocab
+from conftest import CLASSIC, canonical_edit, canonical_orders
 from pbem.errors import ExitCode, InputError
-from pbem.orders import (
-    ACTION_KEYS,
-    ORDER_KEYS,
-    canonical_edit,
-    canonical_orders,
-    load_edit,
-    load_orders,
-)
-from pbem.schemas import load_schema, problems
+from pbem.kernel import vocab
+from pbem.kernel.orders import ORDER_KEYS
+from pbem.service import schemas
+from pbem.service.service import parse_edit, parse_orders, read_input
+
+
+def load_schema(kind: str) -> dict:
+    """The complete classic schema of ``kind``."""
+    return schemas.compose(kind, CLASSIC)
+
+
+def problems(kind: str, data) -> list:
+    return schemas.problems(kind, data, CLASSIC)
+
+
+def load_orders(path):
+    return parse_orders(CLASSIC, read_input(path))
+
+
+def load_edit(path):
+    return parse_edit(CLASSIC, read_input(path))
 
 CONTRACT = Path(__file__).parent / "data" / "contract"
 ORDERS_EXAMPLE = CONTRACT / "orders-example.json"
@@ -75,12 +87,12 @@ def test_shared_defs_are_identical():
 @pytest.mark.parametrize(
     ("definition", "members"),
     [
-        ("nation", [n.value for n in vocab.Nation]),
-        ("wedge", [w.value for w in vocab.Wedge]),
+        ("nation", list(CLASSIC.nations)),
+        ("wedge", ["iron", "temple", "gold", "maneuver", "arming", "marble", "knowhow"]),
         ("resource", list(vocab.RESOURCES)),
         ("unit", list(vocab.UNITS)),
-        ("knowhow", [k.value for k in vocab.KnowHow]),
-        ("personage", list(vocab.PERSONAGES)),
+        ("knowhow", ["wheel", "roads", "sailing", "navigation", "market", "currency", "monarchy", "democracy"]),
+        ("personage", ["king", "scholar", "general", "citizen", "navigator"]),
         ("stance", [s.value for s in vocab.BattleStance]),
         ("coin_substitute", [c.value for c in vocab.CoinSubstitute]),
     ],
@@ -91,9 +103,11 @@ def test_enums_match_vocabulary(definition, members):
 
 
 def test_action_keys_name_wedges_and_order_keys():
-    assert set(ACTION_KEYS) <= {w.value for w in vocab.Wedge}
-    assert set(ACTION_KEYS.values()) <= set(ORDER_KEYS)
-    assert set(ACTION_KEYS.values()) <= set(load_schema("orders")["properties"])
+    for field in CLASSIC.rondel.fields:
+        assert set(field.action.keys) <= set(vocab.ACTION_KEYS)
+    assert {k for f in CLASSIC.rondel.fields for k in f.action.keys} == set(vocab.ACTION_KEYS)
+    assert set(vocab.ACTION_KEYS) <= set(ORDER_KEYS)
+    assert set(vocab.ACTION_KEYS) <= set(load_schema("orders")["properties"])
 
 
 
@@ -405,7 +419,7 @@ def test_load_edit_schema_invalid(tmp_path):
 
 def test_import_does_not_load_jsonschema():
     """Start-up stays fast: jsonschema is imported only when a file is validated."""
-    code = "import sys, pbem.orders; print('jsonschema' in sys.modules)"
+    code = "import sys, pbem.kernel.orders; print('jsonschema' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                             cwd=Path(__file__).parent.parent)
     assert result.stdout.strip() == "False"

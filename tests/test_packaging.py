@@ -67,7 +67,7 @@ def test_wheel_ships_data_folders(wheel):
     assert "pbem/_data/schemas/game.schema.json" in names
     assert "pbem/_data/maps/antike-east.json" in names
     assert any(n.startswith("pbem/_data/templates/") for n in names)
-    assert "pbem/cli.py" in names
+    assert "pbem/cli/__init__.py" in names
     assert not [n for n in names if n.startswith(("tests/", "schemas/", "maps/"))]
 
 

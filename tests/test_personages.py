@@ -207,7 +207,7 @@ def test_all_eight_tie_by_the_standing_order():
 def test_all_eight_bonus_only_once():
     """000 L508-510: the extra personage is for owning all eight, once (all8_bonus)."""
     g, res = eighth()
-    assert len(won(res)) == 1 and g.state.nations["phoenicians"].all8_bonus
+    assert len(won(res)) == 1 and g.state.nations["phoenicians"].extra["all8_bonus"]
     g = edit(g, {"active": "phoenicians"})
     g, res = play(g, rondel="iron")
     assert won(res) == []
@@ -233,4 +233,4 @@ def test_all_eight_bonus_after_the_ordinary_awards():
 def test_all_eight_with_every_stack_empty_gives_nothing():
     """000 L348-351: empty stacks give nothing; the bonus is spent all the same."""
     g, res = eighth({"bank": {"personages": {"king": 0, "scholar": 0, "general": 0, "citizen": 0, "navigator": 0}}})
-    assert won(res) == [] and g.state.nations["phoenicians"].all8_bonus
+    assert won(res) == [] and g.state.nations["phoenicians"].extra["all8_bonus"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.rejections import CODES, reject
+from pbem.kernel.rejections import CODES, reject
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

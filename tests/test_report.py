@@ -23,7 +23,7 @@ from test_report_scenario import scripted_game, scripted_games
 
 from pbem.report import FORMATS, parse_formats, prepare, report_name, write_reports
 from pbem.report.model import clean, entry_for_turn
-from pbem.store import save_game
+from pbem.service.store import save_game
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -103,7 +103,7 @@ def test_turn_selection(final):
 
 def test_the_latest_turn_after_a_standing_change_is_still_the_last_turn(final):
     from conftest import orders_for
-    from pbem.engine import process
+    from conftest import process
 
     order = orders_for(final, "persians", standing={"coin_substitute": "gold"})
     order.pop("turn", None)
@@ -248,7 +248,7 @@ def test_set_up_and_game_over_reports_render():
 def test_a_board_without_shapes_still_renders(final):
     import json
 
-    from pbem.board import Board
+    from pbem.kernel.board import Board
     from pbem.paths import map_path
     from pbem.report.layout import svg_layout
     from pbem.report.render import render_template
@@ -261,7 +261,7 @@ def test_a_board_without_shapes_still_renders(final):
 
 
 def test_every_city_lies_inside_its_province_shape():
-    from pbem.board import load_board
+    from pbem.service.boards import load_board
 
     board = load_board("antike-east")
     assert set(board.shapes) == set(board.provinces)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from conftest import apply_orders, make_game, orders_for, play, ready, refusal
-from pbem.vocab import RONDEL
+from conftest import CLASSIC
+
+RONDEL = [field.name for field in CLASSIC.rondel.fields]
 
 IRON, TEMPLE, GOLD, MANEUVER, ARMING, MARBLE, KNOWHOW, MANEUVER2 = range(8)
 
@@ -24,7 +26,7 @@ def rondel_echo(game, move):
 def test_first_move_is_free_on_any_wedge(index):
     """000 L312-313 "For the first turn, each nation can select any wedge on the rondel"."""
     g = ready(make_game(), marble=0, iron=0, gold=0, coins=0)
-    wedge = RONDEL[index].value
+    wedge = RONDEL[index]
     move = {"to": wedge, "steps": index} if index == MANEUVER2 else wedge
     echo, lands = rondel_echo(g, move)
     assert lands == index
@@ -67,9 +69,9 @@ def test_cost_is_one_resource_per_step_beyond_three(start, steps):
     wedge, one resource"; RULINGS.md: cost = max(0, steps - 3), 0 steps meaning 8."""
     g = ready(make_game(), rondel=start, marble=0, iron=0, gold=0, coins=10)
     target = (start + steps) % 8
-    result = apply_orders(g, orders_for(g, rondel={"to": RONDEL[target].value, "steps": steps}))
+    result = apply_orders(g, orders_for(g, rondel={"to": RONDEL[target], "steps": steps}))
     cost = max(0, steps - 3)
-    assert result.echo["rondel"] == {"to": RONDEL[target].value, "steps": steps,
+    assert result.echo["rondel"] == {"to": RONDEL[target], "steps": steps,
                                      "pay": {"coin": cost} if cost else {}}
     ns = result.state.nations[g.state.status.active]
     assert (ns.rondel, ns.coins) == (target, 10 - cost)

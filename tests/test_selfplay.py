@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.selfplay import STALEMATE_TURNS, play_game
+from pbem.play.selfplay import STALEMATE_TURNS, play_game
 
 
 @pytest.mark.slow
@@ -19,7 +19,7 @@ def test_bots_play_whole_games(nations, mode, variants):
         game, rec = play_game(f"t{nations}{mode}{k}{''.join(variants)}", nations, mode, variants)
         assert rec.winner is not None or rec.turns == STALEMATE_TURNS
         if rec.winner:
-            assert game.score(rec.winner) >= game.goal or game.state.status.all_awarded_turn
+            assert game.score(rec.winner) >= game.goal or game.state.status.extra["all_awarded_turn"]
 
 
 def test_one_quick_game_reaches_a_result():

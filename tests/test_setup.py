@@ -13,11 +13,11 @@ import stat
 import pytest
 from conftest import FOUR, PASSWORDS, cli_run, edit, make_game, new_game_file
 
-from pbem import passwords
-from pbem.board import load_board
+from pbem.service import passwords
+from pbem.service.boards import load_board
 from pbem.errors import Refused, UsageError
-from pbem.setup import SetupOptions, new_game
-from pbem.view import show_json
+from conftest import SetupOptions, new_game
+from pbem.service.view import show_json
 
 EAST = {
     3: ["greeks", "persians", "arabs"],
@@ -60,14 +60,14 @@ def test_wrong_nations_for_the_count_are_refused(nations):
 def test_nations_keep_seat_order():
     """000 L298: turns go clockwise; ``--nations`` is the seat order (RULINGS.md)."""
     game = setup(["arabs", "greeks", "persians"])
-    assert game.seats == ["arabs", "greeks", "persians"]
-    assert game.turn_order() == ["arabs", "greeks", "persians"]
+    assert list(game.seats) == ["arabs", "greeks", "persians"]
+    assert list(game.turn_order()) == ["arabs", "greeks", "persians"]
 
 
 def test_two_players_play_four_nations():
     """000 L103-106, L176-185: two players play 4 nations, two each, to 9 personages."""
     game = setup(FOUR, players=2)
-    assert game.players == 2 and len(game.seats) == 4 and game.goal == 9
+    assert game.table.players == 2 and len(game.seats) == 4 and game.goal == 9
     with pytest.raises(UsageError, match="two players play 4 nations"):
         setup(EAST[3], players=2)
     with pytest.raises(UsageError, match="--players 3"):
@@ -161,8 +161,8 @@ def test_phoenicians_start_with_four_nations():
 def test_first_option_sets_the_start_nation():
     """000 L281-287 and RULINGS.md: ``--first`` names the start nation; turns go on clockwise."""
     game = setup(FOUR, first="arabs")
-    assert game.state.status.active == "arabs" and game.first == "arabs"
-    assert game.turn_order() == ["arabs", "greeks", "persians", "phoenicians"]
+    assert game.state.status.active == "arabs" and game.table.first == "arabs"
+    assert list(game.turn_order()) == ["arabs", "greeks", "persians", "phoenicians"]
 
 
 def test_round_one_coin_in_turn_order():
@@ -203,7 +203,7 @@ def test_military_goals(count, goal):
     """000 L1039-1047: military variant, 8 victory points with 6 nations, 9 with 5, 11 with 4,
     13 with 3."""
     game = setup(EAST[count], variants=["military"])
-    assert game.goal == goal and game.military
+    assert game.goal == goal and game.table.has("military")
 
 
 def test_military_two_players():
@@ -225,7 +225,7 @@ def test_longer_game_one_start_city():
 def test_variants_are_recorded_sorted_and_once():
     """RULINGS.md ("Setting up a game"): variants are fixed at creation and recorded."""
     game = setup(FOUR, variants=["longer", "expert", "expert"])
-    assert game.variants == ["expert", "longer"]
+    assert list(game.table.variants) == ["expert", "longer"]
     assert show_json(game)["variants"] == ["expert", "longer"]
     assert game.history[0]["setup"]["variants"] == ["expert", "longer"]
 

@@ -28,7 +28,8 @@ def test_import_does_not_pull_in_heavy_libraries():
 
 def test_the_check_can_see_a_heavy_import():
     """The same probe does notice a heavy module (so the test above can fail)."""
-    code = "import sys; import pbem.cli, pbem.schemas; pbem.schemas._validator('edit'); print('jsonschema' in sys.modules)"
+    code = ("import sys; import pbem.cli, pbem.editions, pbem.service.schemas as s; "
+            "s._validator('edit', pbem.editions.get('classic')); print('jsonschema' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.stdout.strip() == "True", result.stderr
 

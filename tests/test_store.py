@@ -6,11 +6,10 @@ import copy
 import json
 import os
 
-import filelock
 import pytest
-from conftest import FOUR, PASSWORDS, cli_run, new_game_file, write_json
+from conftest import FOUR, PASSWORDS, cli_run, held_lock, new_game_file, write_json
 
-from pbem import store
+from pbem.service import store
 from pbem.errors import InconsistentGame, InputError
 from pbem.paths import map_path
 
@@ -62,7 +61,7 @@ def test_the_same_edit_gives_the_same_bytes(tmp_path):
 def test_saves_leave_no_temporary_files(tmp_path):
     path = new_game_file(tmp_path)
     assert cli_run("gm-edit", path, edit_file(tmp_path)).exit_code == 0
-    assert files(tmp_path) == ["edit.json", "game.json", "game.json.lock", "game.secrets.json"]
+    assert files(tmp_path) == ["edit.json", "game.json", "game.secrets.json"]
 
 
 def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
@@ -119,7 +118,7 @@ def test_a_held_lock_stops_every_writer(tmp_path, command):
         "process": ["process", path, orders_file(tmp_path)],
         "new": ["new", path, "--nations", ",".join(FOUR), "--force"],
     }[command]
-    with filelock.FileLock(f"{path}.lock"):
+    with held_lock(path):
         result = cli_run(*args)
     assert result.exit_code == 5, result.stderr
     assert f"lock file {path}.lock" in result.stderr and "locked by another run" in result.stderr
@@ -130,7 +129,7 @@ def test_a_held_lock_stops_every_writer(tmp_path, command):
 def test_readers_ignore_the_lock(tmp_path):
     """``show`` and ``check`` write nothing and need no lock."""
     path = new_game_file(tmp_path)
-    with filelock.FileLock(f"{path}.lock"):
+    with held_lock(path):
         assert cli_run("show", path, "--json").exit_code == 0
         assert cli_run("check", path, orders_file(tmp_path)).exit_code == 0
 
@@ -249,16 +248,15 @@ def test_schema_problems_name_the_json_path(tmp_path, good, change, path):
 
 def test_process_to_another_file_locks_that_file_too(tmp_path):
     """`process -o NEW` holds NEW's lock as well: two runs writing NEW cannot interleave."""
-    from filelock import FileLock
     from typer.testing import CliRunner
 
-    from conftest import first_turn_files
+    from conftest import first_turn_files, held_lock
     from pbem.cli import app
-    from pbem.store import game_text
+    from pbem.service.store import game_text
 
     game, orders, g = first_turn_files(tmp_path, "lk")
     out = tmp_path / "next.json"
-    with FileLock(str(out) + ".lock", timeout=0):
+    with held_lock(out):
         res = CliRunner().invoke(app, ["process", str(game), str(orders), "-o", str(out)])
     assert res.exit_code == 5 and not out.exists()
     res = CliRunner().invoke(app, ["process", str(game), str(orders), "-o", str(out)])

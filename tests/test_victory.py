@@ -115,7 +115,7 @@ def test_all_35_rule_starts_the_turn_after_the_last_card():
                       nations=FIVE)
     assert sum(g.state.bank.personages.values()) == 1
     g, res = play(g, **CONQUER_PELLA)
-    assert g.state.status.winner is None and g.state.status.all_awarded_turn == 1
+    assert g.state.status.winner is None and g.state.status.extra["all_awarded_turn"] == 1
     assert g.state.status.active == "egyptians"
     g, res = play(g, rondel="maneuver", maneuver=[{"conquer": "athen"}])
     assert g.state.status.winner == "egyptians"

@@ -1,6 +1,7 @@
-"""Write ``docs/rejections.md``, the catalogue of rejection codes, from ``pbem.rejections.CODES``.
+"""Write ``docs/rejections.md``, the catalogue of rejection codes, from the kernel's
+catalogue (``pbem.kernel.rejections.CODES``) and every built-in edition's own codes.
 
-The codes are a public promise (ORDERS.md, "check and process output"), so the page is
+The codes are a public promise (docs/orders.md, "check and process output"), so the page is
 generated rather than written by hand; ``tests/test_rejections_doc.py`` fails when the
 committed page no longer matches the catalogue.
 
@@ -18,7 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run from a checkout without installing: make the ``pbem`` package next to us importable.
 sys.path.insert(0, str(ROOT))
 
-from pbem.rejections import CODES  # noqa: E402
+from pbem import editions  # noqa: E402
+from pbem.kernel.rejections import CODES  # noqa: E402
 
 DOC = ROOT / "docs" / "rejections.md"
 
@@ -27,14 +29,14 @@ SECTIONS: dict[str, str] = {
     "orders": "The order file as a whole",
     "rondel": "Rondel move",
     "pay": "Payments",
-    "temple": "TEMPLE",
-    "arm": "ARMING",
-    "knowhow": "KNOW-HOW",
+    "temple": "Building temples",
+    "arm": "Arming units",
+    "knowhow": "Buying know-how",
     "found": "Founding cities",
     "trade": "Trading with the bank",
-    "move": "MANEUVER: movement",
-    "battle": "MANEUVER: battles",
-    "conquer": "MANEUVER: conquest",
+    "move": "Maneuver: movement",
+    "battle": "Maneuver: battles",
+    "conquer": "Maneuver: conquest",
     "standing": "Standing orders",
     "edit": "GM edit files",
 }
@@ -49,8 +51,17 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render(codes: dict[str, str] = CODES) -> str:
+def all_codes() -> dict[str, str]:
+    """The kernel's codes, then each built-in edition's own."""
+    codes = dict(CODES)
+    for edition in editions.registered():
+        codes.update(edition.codes)
+    return codes
+
+
+def render(codes: dict[str, str] | None = None) -> str:
     """The Markdown page for ``codes``: one table per namespace, codes in catalogue order."""
+    codes = all_codes() if codes is None else codes
     groups: dict[str, list[str]] = {}
     for code in codes:
         groups.setdefault(code.split("/", 1)[0], []).append(code)
@@ -65,7 +76,7 @@ def render(codes: dict[str, str] = CODES) -> str:
         "from the template below, in which `{name}` is replaced by the offending value",
         "(`{name!r}` quotes it). With `--json` they are printed as",
         '`{"ok": false, "rejections": [{"code": ..., "path": ..., "message": ...}]}`',
-        "(ORDERS.md, \"check and process output\"). Every problem of a file is listed, and the",
+        "(docs/orders.md, \"check and process output\"). Every problem of a file is listed, and the",
         "game file is left unchanged.",
         "",
         f"{len(codes)} codes.",

@@ -1,10 +1,11 @@
 """Turn the East-board source facts into the project's map file ``maps/antike-east.json``.
 
 Offline and deterministic: the same source gives byte-identical output. The source
-(``/work/shared/data/antike-east.json``, see its SOURCES.md) is facts only; this script
-picks what the referee needs, renames to the map format, orders every start line as
-[marble, iron, gold] city, checks the result with :func:`pbem.board.map_problems` and
-against the counts the source states, and writes nothing if anything is off.
+(``tools/sources/antike-east.facts.json``, see the README there) is facts only; this
+script picks what the referee needs, renames to the map format, orders every start line
+as [marble, iron, gold] city, checks the result with
+:func:`pbem.service.boards.map_problems` and against the counts the source states, and
+writes nothing if anything is off.
 
     python tools/import_east_board.py [--source FILE] [--out FILE]
 """
@@ -21,10 +22,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run from a checkout without installing: make the ``pbem`` package next to us importable.
 sys.path.insert(0, str(ROOT))
 
-from pbem.board import map_problems  # noqa: E402
-from pbem.vocab import RESOURCES  # noqa: E402
+from pbem.service.boards import map_problems  # noqa: E402
+from pbem.kernel.vocab import RESOURCES  # noqa: E402
 
-DEFAULT_SOURCE = Path("/work/shared/data/antike-east.json")
+DEFAULT_SOURCE = ROOT / "tools" / "sources" / "antike-east.facts.json"
 DEFAULT_OUT = ROOT / "maps" / "antike-east.json"
 
 NOTES = [

@@ -18,11 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.board import load_board  # noqa: E402
-from pbem.bot import play_turn  # noqa: E402
-from pbem.engine import process  # noqa: E402
-from pbem.orders import canonical_orders  # noqa: E402
-from pbem.setup import SetupOptions, new_game  # noqa: E402
+from pbem.play.selfplay import bot_turn, start_game  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "wholegame"
 NATIONS = ["greeks", "persians", "arabs"]
@@ -31,17 +27,14 @@ GAME_ID = "whole"
 
 
 def main() -> None:
-    plain = {n: f"pw-{n}" for n in NATIONS}
-    game, _ = new_game(SetupOptions(game_id=GAME_ID, board="antike-east", nations=NATIONS, seed=SEED),
-                       load_board("antike-east"), plain)
+    game, plain = start_game(GAME_ID, NATIONS, SEED)
     if OUT.exists():
         shutil.rmtree(OUT)
     OUT.mkdir(parents=True)
     while game.state.status.winner is None:
-        orders = {**play_turn(game, "greedy"), "password": plain[game.state.status.active]}
+        game, orders = bot_turn(game, plain)
         turn = orders["turn"]
         (OUT / f"{turn:03d}-{orders['nation']}.json").write_text(json.dumps(orders, indent=1) + "\n")
-        game, _ = process(game, canonical_orders(orders))
         if turn > 400:
             raise SystemExit("no winner after 400 turns; pick another seed")
     meta = {"nations": NATIONS, "seed": SEED, "game": GAME_ID, "winner": game.state.status.winner,

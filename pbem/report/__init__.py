@@ -29,9 +29,13 @@ PDF_PAGE_WIDTH_PT = 595.2756
 """A4 width in points; the board page's 1152 units are scaled to it."""
 
 
-def report_name(game_id: str, turn: int, fmt: str) -> str:
-    """``<game>-turn-<NNN>.<ext>``; the id is reduced to characters safe in a file name."""
+def report_name(game_id: str, turn: int, fmt: str, entry: int | None = None) -> str:
+    """``<game>-turn-<NNN>.<ext>`` for a turn (0: the set-up), ``<game>-entry-<NNN>.<ext>``
+    for another history entry (a GM edit, a standing-orders change); the id is reduced to
+    characters safe in a file name."""
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", game_id).lstrip(".") or "game"
+    if entry is not None:
+        return f"{safe}-entry-{entry:03d}.{fmt}"
     return f"{safe}-turn-{turn:03d}.{fmt}"
 
 
@@ -60,10 +64,12 @@ class Report:
     game: Any
     turn: int
     model: dict[str, Any]
+    entry: int | None = None
+    """The history entry reported, when it is not a turn (or the set-up)."""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def name(self, fmt: str) -> str:
-        return report_name(self.game.game_id, self.turn, fmt)
+        return report_name(self.game.game_id, self.turn, fmt, self.entry)
 
     def board_svg(self) -> str:
         if "svg" not in self._cache:
@@ -106,15 +112,26 @@ class Report:
         raise UsageError(f"unknown report format {fmt!r}: one of {', '.join(FORMATS)}")
 
 
-def prepare(game, turn: int | None = None) -> Report:
-    """The report for ``turn`` of ``game`` (default: the latest turn; 0: the set-up)."""
-    from pbem.report.model import build_model, entry_for_turn, game_at
+def prepare(game, turn: int | None = None, entry: int | None = None) -> Report:
+    """The report for ``turn`` of ``game`` (default: the latest turn; 0: the set-up), or
+    for history entry ``entry`` (a turn's entry gets that turn's report)."""
+    from pbem.report.model import TURN_KINDS, build_model, entry_for_turn, game_at
 
-    index = entry_for_turn(game, turn)
+    index = entry_for_turn(game, turn) if entry is None else entry_index(game, entry)
     at = game_at(game, index)
-    entry = at.history[-1]
-    number = entry.get("turn", 0) if entry.get("kind") != "new" else 0
-    return Report(at, number, build_model(at, png_name=report_name(game.game_id, number, "png")))
+    last = at.history[-1]
+    kind = last.get("kind")
+    own = None if kind in TURN_KINDS or kind == "new" else index
+    number = last["turn"] if kind in TURN_KINDS else (0 if kind == "new" else at.state.status.turn - 1)
+    png = report_name(game.game_id, number, "png", own)
+    return Report(at, number, build_model(at, png_name=png), own)
+
+
+def entry_index(game, entry: int) -> int:
+    """``entry`` checked against the history (a usage error names what there is)."""
+    if not 0 <= entry < len(game.history):
+        raise UsageError(f"--entry {entry}: the history of {game.game_id!r} has entries 0-{len(game.history) - 1}")
+    return entry
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
@@ -131,15 +148,23 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | None = None) -> list[Path]:
-    """Render ``turn`` (default: the latest) in each format into ``out_dir``.
+def write_latest(game, out_dir, formats: Iterable[str] = FORMATS) -> list[Path]:
+    """The reports of ``game``'s latest history entry (what a command just changed)."""
+    return write_reports(game, out_dir, formats, entry=len(game.history) - 1)
 
-    Files are named ``<game>-turn-<NNN>.<ext>``; returns their paths in format order.
+
+def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | None = None,
+                  entry: int | None = None) -> list[Path]:
+    """Render ``turn`` (default: the latest) or history entry ``entry`` in each format into
+    ``out_dir``.
+
+    Files are named ``<game>-turn-<NNN>.<ext>`` (``<game>-entry-<NNN>.<ext>`` for an entry
+    that is not a turn); returns their paths in format order.
     """
     chosen = parse_formats(formats)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    report = prepare(game, turn)
+    report = prepare(game, turn, entry)
     written = []
     for fmt in chosen:
         path = folder / report.name(fmt)

@@ -13,7 +13,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from pbem.board import Board
+from pbem.kernel.board import Board
 from pbem.report.model import RESOURCE_COLOURS, ink_for
 
 WIDTH = 1152
@@ -405,18 +405,15 @@ ROW_C_H = HEIGHT - ROW_C - MARGIN
 
 PROGRESS_W = 604
 
-WEDGE_FILLS = {"iron": "#c9d6e3", "temple": "#e4dcef", "gold": "#f3e2a6", "maneuver": "#f0c9c1",
-               "arming": "#d9d2c5", "marble": "#f4f4f1", "knowhow": "#cfe5cf"}
-
-
-def _wedge_room(cx: float, cy: float, r: float, mid: float, x: float, y: float) -> float:
-    """Width of the horizontal line through (x, y) that stays inside the wedge around ``mid``."""
+def _wedge_room(cx: float, cy: float, r: float, mid: float, x: float, y: float, half: float) -> float:
+    """Width of the horizontal line through (x, y) that stays inside the wedge around ``mid``
+    (``half`` degrees on either side)."""
     def inside(px: float) -> bool:
         dx, dy = px - cx, y - cy
         if math.hypot(dx, dy) > r - 3:
             return False
         diff = (math.atan2(dy, dx) - mid + math.pi) % (2 * math.pi) - math.pi
-        return abs(diff) < math.radians(22.5) - 0.04
+        return abs(diff) < math.radians(half) - 0.04
     left = right = x
     while inside(left - 0.5):
         left -= 0.5
@@ -431,20 +428,21 @@ def _rondel(model: dict[str, Any]) -> dict[str, Any]:
     colours = {n["id"]: n for n in model["nations"]}
     nxt = model["next"]["id"] if model["next"] else None
     wedges, markers = [], []
+    step = 360 / len(model["rondel"])
     for w in model["rondel"]:
         i = w["index"]
-        a0 = math.radians(-90 + 45 * i - 22.5)
-        a1 = math.radians(-90 + 45 * i + 22.5)
+        a0 = math.radians(-90 + step * i - step / 2)
+        a1 = math.radians(-90 + step * i + step / 2)
         p0 = (cx + r * math.cos(a0), cy + r * math.sin(a0))
         p1 = (cx + r * math.cos(a1), cy + r * math.sin(a1))
-        mid = math.radians(-90 + 45 * i)
+        mid = math.radians(-90 + step * i)
         lx, ly = cx + 0.62 * r * math.cos(mid), cy + 0.62 * r * math.sin(mid)
         label = w["label"].upper()
-        room = _wedge_room(cx, cy, r, mid, lx, ly)
+        room = _wedge_room(cx, cy, r, mid, lx, ly, step / 2)
         size = min(12.0, math.floor(12 * 0.92 * room / text_width(label, 12, bold=True) * 2) / 2)
         wedges.append({
             "d": f"M{num(cx)},{num(cy)} L{num(p0[0])},{num(p0[1])} A{r},{r} 0 0,1 {num(p1[0])},{num(p1[1])} Z",
-            "fill": WEDGE_FILLS[w["wedge"]], "label": label, "size": num(size),
+            "fill": w["colour"], "label": label, "size": num(size),
             "tx": num(lx), "ty": num(ly + size * 0.36),
         })
         for k, n in enumerate(w["nations"]):
@@ -523,7 +521,7 @@ def _nations_table(model: dict[str, Any]) -> dict[str, Any]:
 def _progress(model: dict[str, Any]) -> dict[str, Any]:
     x, w = MARGIN, PROGRESS_W
     name_w = 124
-    col_w = (w - 16 - name_w) / 8
+    col_w = (w - 16 - name_w) / max(1, len(model["knowhows"]))
     header, rows = [], []
     for i, k in enumerate(model["knowhows"]):
         # basics and secondaries on two header lines, so long names never collide
@@ -539,7 +537,9 @@ def _progress(model: dict[str, Any]) -> dict[str, Any]:
                          "fill": n["colour"] if owned else "none"})
         rows.append({"cells": cells, "swatch": _swatch(x + 10, n), "dots": dots})
     table = _table(x, ROW_B, w, ROW_B_H, "Progress chart: who owns which know-how", header, rows, head_h=40)
-    table["separators"] = [num(x + 10 + name_w + col_w * 2 * i) for i in range(1, 4)]
+    # a line before each basic know-how but the first: basics with their secondaries
+    table["separators"] = [num(x + 10 + name_w + col_w * i) for i, k in enumerate(model["knowhows"])
+                           if i and not k["secondary"]]
     table["sep_y1"] = num(ROW_B + 34)
     table["sep_y2"] = num(ROW_B + ROW_B_H - 8)
     return table

@@ -14,32 +14,12 @@ import unicodedata
 from typing import Any
 
 from pbem.errors import UsageError
-from pbem.game import Game
+from pbem.kernel import queries
+from pbem.kernel.vocab import RESOURCES, UNITS
 from pbem.report.text import event_line, standing_text
-from pbem.vocab import PERSONAGES, RESOURCES, RONDEL, UNITS
+from pbem.service.game import Game
+from pbem.service.turns import TURN_KINDS
 
-TURN_KINDS = ("turn", "default-turn")
-"""History entries that are a nation's turn (each gets a report)."""
-
-NATION_NAMES = {
-    "greeks": "Greeks", "persians": "Persians", "arabs": "Arabs", "phoenicians": "Phoenicians",
-    "egyptians": "Egyptians", "babylonians": "Babylonians", "romans": "Romans",
-    "germans": "Germans", "carthaginians": "Carthaginians",
-}
-WEDGE_LABELS = {
-    "iron": "Iron", "temple": "Temple", "gold": "Gold", "maneuver": "Maneuver",
-    "arming": "Arming", "marble": "Marble", "knowhow": "Know-how",
-}
-KNOWHOW_LABELS = {
-    "wheel": "Wheel", "roads": "Roads", "sailing": "Sailing", "navigation": "Navigation",
-    "market": "Market", "currency": "Currency", "monarchy": "Monarchy", "democracy": "Democracy",
-}
-KNOWHOW_ORDER = ("wheel", "roads", "sailing", "navigation", "market", "currency", "monarchy", "democracy")
-"""Basic before secondary, in the pairs printed on the progress chart."""
-PERSONAGE_LABELS = {
-    "king": "King", "scholar": "Scholar", "general": "General", "citizen": "Citizen",
-    "navigator": "Navigator",
-}
 RESOURCE_COLOURS = {"marble": "#f2f2ef", "iron": "#5d7f9e", "gold": "#e6c24a"}
 
 MAX_TEXT = 80
@@ -104,10 +84,6 @@ def _facts(n: dict[str, Any], goal: int, goal_unit: str) -> list[dict[str, str]]
     ]
 
 
-def nation_name(nation: str) -> str:
-    return NATION_NAMES.get(nation, nation.capitalize())
-
-
 def ink_for(colour: str) -> str:
     """Black or white, whichever reads better on ``colour`` (#rrggbb)."""
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
@@ -145,7 +121,7 @@ def game_at(game: Game, index: int) -> Game:
     """
     if index == len(game.history) - 1:
         return game
-    from pbem.replay import replay
+    from pbem.service.replay import replay
 
     return replay(game, upto=index).game
 
@@ -158,6 +134,7 @@ def _log(game: Game) -> list[dict[str, Any]]:
     while start > 0 and hist[start - 1].get("kind") not in TURN_KINDS + ("new",):
         start -= 1
     board = game.board
+    nation_name = game.edition.nation_name
 
     def place(pid: str) -> str:
         return board.province(pid).name if board.is_province(pid) else pid
@@ -171,6 +148,8 @@ def _log(game: Game) -> list[dict[str, Any]]:
             title = f"Turn {entry['turn']}: {nation_name(entry['nation'])}"
             if kind == "default-turn":
                 title += " (default turn set by the GM)"
+            elif kind == "bot-turn":
+                title += f" (played by the {clean(entry.get('bot'))} bot for the GM)"
         elif kind == "gm-edit":
             title = f"GM edit: {clean(entry.get('reason'))}"
         elif kind == "standing":
@@ -241,10 +220,20 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
     how the Markdown and BBCode reports refer to the board picture.
     """
     st = game.state
-    rules = game.rules
+    edition = game.edition
+    nation_name = edition.nation_name
     board = game.board
     entry = game.history[-1]
-    turn = entry.get("turn", 0) if entry.get("kind") in TURN_KINDS else 0
+    kind = entry.get("kind")
+    if kind in TURN_KINDS:
+        turn, title = entry["turn"], f"after turn {entry['turn']}"
+    elif kind == "new":
+        turn, title = 0, "set-up"
+    else:
+        # a GM edit or a standing-orders change, reported on its own (after the last turn)
+        turn = st.status.turn - 1
+        what = "GM edit" if kind == "gm-edit" else f"standing orders of {nation_name(entry.get('nation', ''))}"
+        title = f"{'after turn ' + str(turn) if turn else 'set-up'}, then {what}"
     winner = st.status.winner
     order = game.turn_order()
 
@@ -270,16 +259,17 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
             "resources": {r: ns.resources[r] for r in RESOURCES},
             "coins": ns.coins,
             "rondel": None if ns.rondel is None else {
-                "index": ns.rondel, "wedge": ns.wedge, "label": WEDGE_LABELS[ns.wedge]},
+                "index": ns.rondel, "wedge": edition.rondel[ns.rondel].name,
+                "label": edition.rondel[ns.rondel].label},
             "cities": [board.province(c).name for c in cities],
             "temples": [board.province(c).name for c in temples],
             "units": on_board,
-            "stock": {u: rules.unit_cap - on_board[u] for u in UNITS},
-            "knowhow": [KNOWHOW_LABELS[k] for k in KNOWHOW_ORDER if k in ns.knowhow],
-            "personages": {p: ns.personages[p] for p in PERSONAGES},
-            "personage_list": [{"label": PERSONAGE_LABELS[p], "count": ns.personages[p]}
-                               for p in PERSONAGES if ns.personages[p]],
-            "score": game.score(n),
+            "stock": {u: queries.stock(st, edition, n, u) for u in UNITS},
+            "knowhow": [label for k, label in edition.knowhows.items() if k in ns.knowhow],
+            "personages": {p: ns.personages[p] for p in edition.personages},
+            "personage_list": [{"label": label, "count": ns.personages[p]}
+                               for p, label in edition.personages.items() if ns.personages[p]],
+            "score": edition.score(st, n),
             "standing": standing_text(st.standing[n].to_json(), nation_name),
             "next": winner is None and n == st.status.active,
             "played": entry.get("nation") == n and entry.get("kind") in TURN_KINDS,
@@ -306,19 +296,20 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         })
 
     rondel = []
-    for i, wedge in enumerate(RONDEL):
-        rondel.append({"index": i, "wedge": wedge.value, "label": WEDGE_LABELS[wedge.value],
+    for i, field in enumerate(edition.rondel.fields):
+        rondel.append({"index": i, "wedge": field.name, "label": field.label, "colour": field.colour,
                        "nations": [n for n in order if st.nations[n].rondel == i]})
 
     knowhows = []
-    for k in KNOWHOW_ORDER:
-        spec = rules.knowhows[k]
-        knowhows.append({"id": k, "label": KNOWHOW_LABELS[k],
+    for k, label in edition.knowhows.items():
+        spec = edition.rules.knowhows[k]
+        knowhows.append({"id": k, "label": label,
                          "secondary": spec.requires is not None,
                          "owners": [n for n in order if k in st.nations[n].knowhow]})
 
+    unit = edition.score_unit(st)
     for n in nations:
-        n["facts"] = _facts(n, game.goal, "victory points" if game.military else "personages")
+        n["facts"] = _facts(n, game.goal, unit)
         res = n["resources"]
         n["summary"] = (f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
                         f"{plural(n['coins'], 'coin')} · {plural(len(n['cities']), 'city')}, "
@@ -330,14 +321,15 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         "game": {
             "id": clean(game.game_id),
             "board": board.name,
-            "edition": "Antike" if game.edition == "antike" else game.edition,
-            "variants": sorted(game.variants),
+            "edition": edition.name,
+            "variants": sorted(st.table.variants),
             "goal": game.goal,
-            "goal_unit": "victory points" if game.military else "personages",
+            "goal_unit": unit,
         },
         "turn": turn,
+        "kind": kind,
         "round": st.status.round,
-        "title": f"after turn {turn}" if turn else "set-up",
+        "title": title,
         "played": nation_name(entry["nation"]) if entry.get("kind") in TURN_KINDS else "",
         "next": None if next_nation is None else {
             "id": next_nation, "name": nation_name(next_nation), "turn": st.status.turn,
@@ -347,14 +339,14 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         "provinces": provinces,
         "rondel": rondel,
         "knowhows": knowhows,
-        "personage_types": [{"id": p, "label": PERSONAGE_LABELS[p], "left": bank.personages[p]}
-                            for p in PERSONAGES],
+        "personage_types": [{"id": p, "label": label, "left": bank.personages[p]}
+                            for p, label in edition.personages.items()],
         "resource_types": [{"id": r, "label": r.capitalize(), "colour": RESOURCE_COLOURS[r]}
                            for r in RESOURCES],
         "bank": {"coins": bank.coins, "temples": bank.temples,
                  "text": f"{plural(bank.coins, 'coin')}, {plural(bank.temples, 'temple')}; personages: "
-                         + ", ".join(f"{bank.personages[p]} {PERSONAGE_LABELS[p]}" for p in PERSONAGES),
-                 "personages": {p: bank.personages[p] for p in PERSONAGES},
+                         + ", ".join(f"{bank.personages[p]} {label}" for p, label in edition.personages.items()),
+                 "personages": {p: bank.personages[p] for p in edition.personages},
                  "personages_left": sum(bank.personages.values())},
         "log": _log(game),
         "marks": _marks(game),

@@ -1,0 +1,267 @@
+"""Playing a game: new, show, check, process, gm-edit, schema, map check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from pbem.cli import app, map_app, pairs, print_json, print_reports, reporter, run
+from pbem.errors import InputError, PbemError, Refused, UsageError
+
+REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."
+FORMAT_HELP = ("With --report-dir: svg, pdf, png, txt, md, bbcode or all; repeatable or "
+               "comma-separated (default: all).")
+
+
+@app.command()
+def new(
+    game: Path = typer.Argument(..., help="The game file to create."),
+    nations: str = typer.Option(..., "--nations", help="Nations in seat (turn) order, comma-separated."),
+    edition: str = typer.Option("classic", "--edition", help="The edition: classic (antike) is the one there is."),
+    board: str = typer.Option("antike-east", "--board", help="Board id (a file in maps/)."),
+    game_id: Optional[str] = typer.Option(None, "--id", help="Game id; defaults to the file name's stem."),
+    first: Optional[str] = typer.Option(None, "--first", help="Start nation (default: Phoenicians with 4 nations, else the first seat)."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", help="expert | military | longer (repeatable)."),
+    goal: Optional[int] = typer.Option(None, "--goal", help="Personages to win; a 3-nation game may choose 12."),
+    players: Optional[int] = typer.Option(None, "--players", help="Number of players: 2 (four nations, two each) or one per nation."),
+    player: Optional[List[str]] = typer.Option(None, "--player", help="NATION=Name <e-mail> (repeatable)."),
+    start: Optional[List[str]] = typer.Option(None, "--start", help="NATION=CITY,CITY,CITY start cities (repeatable)."),
+    secrets_out: Optional[Path] = typer.Option(None, "--secrets-out", help="Where the plain passwords go (default GAME.secrets.json)."),
+    password: Optional[List[str]] = typer.Option(None, "--password", help="NATION=PASSWORD instead of a generated one (repeatable)."),
+    seed: Optional[str] = typer.Option(None, "--seed", help="Seed stored in the game (salts, bots); random by default."),
+    kdf_iterations: Optional[int] = typer.Option(
+        None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS", show_envvar=False,
+        help="Cost of the password hashes (PBKDF2 iterations, stored with each hash; default 60000, "
+             "at least 1000). Lower it only for throw-away games."),
+    force: bool = typer.Option(False, "--force", help="Overwrite an existing game file."),
+    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help="Also write the set-up's report (turn 0) into this folder."),
+    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+) -> None:
+    """Create a game.
+
+    Example: antike-ref new game.json --nations persians,phoenicians,arabs,greeks
+    """
+
+    def go():
+        from pbem import editions
+        from pbem.kernel.setup import SetupOptions
+        from pbem.service import passwords, store
+        from pbem.service.boards import known_boards
+        from pbem.service.service import GameService
+
+        chosen = editions.get(edition)
+        if board not in known_boards():
+            raise UsageError(f"--board {board}: unknown board (known: {', '.join(known_boards())})")
+        secrets = secrets_out or store.sibling(game, ".secrets.json")
+        if secrets.resolve() == game.resolve():
+            raise UsageError(f"--secrets-out {secrets}: that is the game file")
+        for path in (game, secrets):
+            if not path.resolve().parent.is_dir():
+                raise UsageError(f"{path}: folder {path.parent} does not exist")
+        starts = {n: [c.strip() for c in v.split(",") if c.strip()]
+                  for n, v in pairs(start, "--start").items()}
+        opts = SetupOptions(
+            game_id=game_id or game.stem, board=board,
+            nations=[n.strip() for n in nations.split(",") if n.strip()], first=first,
+            variants=list(variant or []), goal=goal, players=players,
+            player=pairs(player, "--player"), start=starts, seed=seed)
+        write = reporter(report_dir, report_format)
+        outcome = GameService(game).create(
+            chosen, opts, pairs(password, "--password"), secrets,
+            passwords.ITERATIONS if kdf_iterations is None else kdf_iterations, force, reporter=write)
+        created = outcome.after
+        print(f"created {game} ({len(opts.nations)} nations, {created.state.status.active} to play turn 1)")
+        print(f"passwords for the GM only: {secrets}")
+        print_reports(outcome.reports)
+
+    run(go)
+
+
+@app.command()
+def show(
+    game: Path = typer.Argument(..., help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
+    viewer: Optional[str] = typer.Option(None, "--as", help="Show only what this nation may see (every edition's "
+                                         "public view is the default)."),
+) -> None:
+    """Show whose turn it is, every nation's holdings and the board.
+
+    Example: antike-ref show game.json --json
+    """
+
+    def go():
+        from pbem.service.service import GameService
+        from pbem.service.view import show_json
+
+        loaded = GameService(game).load()
+        if viewer is not None and viewer not in loaded.seats:
+            raise UsageError(f"--as {viewer}: not a nation of this game (one of {', '.join(loaded.seats)})")
+        if as_json:
+            print_json(show_json(loaded, viewer))
+        else:
+            from rich.console import Console
+
+            from pbem.cli.show import print_summary
+
+            print_summary(loaded, Console(), viewer)
+
+    run(go)
+
+
+@app.command("gm-edit")
+def gm_edit(
+    game: Path = typer.Argument(..., help="The game file."),
+    edit: Path = typer.Argument(..., help="The edit file (docs/orders.md, 'GM edit file')."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the result here instead of GAME."),
+    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
+    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+) -> None:
+    """Apply a GM edit file: all edits or none, logged in the history with its reason.
+
+    Example: antike-ref gm-edit game.json fix.json
+    """
+
+    def go():
+        from pbem.service.service import GameService, read_input
+
+        write = reporter(report_dir, report_format)
+        outcome = GameService(game).gm_edit(read_input(edit), output, write)
+        entry = outcome.added[0]
+        print(f"applied {len(entry['edits'])} edit(s) to {outcome.saved_to}: {entry['reason']}")
+        print_reports(outcome.reports)
+
+    run(go)
+
+
+def _turn_output(before, result, nation: str, as_json: bool, verb: str) -> None:
+    """Print the outcome of an accepted order file (check and process)."""
+    turn = before.state.status.turn
+    ns = result.state.nations[nation]
+    holds = {**{r: ns.resources[r] for r in ("marble", "iron", "gold")}, "coin": ns.coins}
+    if as_json:
+        # ``holds`` (what the nation has afterwards) is an addition to docs/orders.md's object.
+        print_json({"ok": True, "turn": turn, "nation": nation, "echo": result.echo,
+                    "events": result.events, "holds": holds}, sort_keys=False)
+        return
+    from pbem.report.text import event_line
+
+    what = f"turn {turn}" if result.kind == "turn" else "standing orders"
+    print(f"{verb}: {what} for {nation}")
+    print("orders as understood:")
+    print(json.dumps(result.echo, ensure_ascii=False, indent=1))
+    print("what happens:")
+    for ev in result.events:
+        print(f"  - {event_line(ev)}")
+    res = ", ".join(f"{holds[r]} {r}" for r in ("marble", "iron", "gold"))
+    print(f"{nation} then holds {res}, {holds['coin']} coin(s)")
+
+
+def _orders_failure(exc: Exception, as_json: bool) -> None:
+    """With ``--json``, print the refusal as docs/orders.md's object on stdout; then re-raise
+    (``run`` writes the message to stderr and sets the exit code)."""
+    if as_json and isinstance(exc, (Refused, InputError)):
+        from pbem.kernel.rejections import reject
+
+        if isinstance(exc, Refused):
+            found = exc.rejections
+        else:
+            found = [reject("input/invalid", p.path, source=exc.source, message=p.message)
+                     for p in exc.problems]
+        print_json({"ok": False, "rejections": [r.to_json() for r in found]}, sort_keys=False)
+    raise exc
+
+
+@app.command()
+def check(
+    game: Path = typer.Argument(..., help="The game file (not changed)."),
+    orders: Path = typer.Argument(..., help="The order file."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
+) -> None:
+    """Check an order file against the game without writing anything.
+
+    Example: antike-ref check game.json greeks-12.json
+    """
+
+    def go():
+        from pbem.service.service import GameService, read_input
+
+        try:
+            loaded, result = GameService(game).check(read_input(orders))
+        except PbemError as exc:
+            _orders_failure(exc, as_json)
+        _turn_output(loaded, result, result.echo["nation"], as_json, "would be accepted")
+
+    run(go)
+
+
+@app.command()
+def process(
+    game: Path = typer.Argument(..., help="The game file; rewritten atomically."),
+    orders: Path = typer.Argument(..., help="The order file."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the next game file here instead of GAME."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
+    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help="Also write this turn's reports into this folder (GAMEID-turn-NNN.EXT)."),
+    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+) -> None:
+    """Apply an order file: check it, then write the next game file (and reports).
+
+    Example: antike-ref process game.json greeks-12.json --report-dir reports
+    """
+
+    def go():
+        from pbem.service.service import GameService, read_input
+
+        write = reporter(report_dir, report_format)
+        try:
+            outcome = GameService(game).process(read_input(orders), output, write)
+        except PbemError as exc:
+            _orders_failure(exc, as_json)
+        _turn_output(outcome.before, outcome.result, outcome.result.echo["nation"], as_json,
+                     f"processed into {output or game}")
+        print_reports(outcome.reports, to_stderr=as_json)
+
+    run(go)
+
+
+@app.command()
+def schema(
+    kind: str = typer.Argument(..., help="game | orders | edit | map"),
+    edition: str = typer.Option("classic", "--edition", help="The edition whose vocabulary fills the schema."),
+) -> None:
+    """Print a JSON Schema, complete for one edition.
+
+    Example: antike-ref schema orders --edition classic
+    """
+
+    def go():
+        from pbem import editions
+        from pbem.service.schemas import EDITION_KINDS, KINDS, compose
+
+        if kind not in KINDS:
+            raise UsageError(f"unknown schema {kind!r}: one of {', '.join(KINDS)}")
+        chosen = editions.get(edition)
+        print_json(compose(kind, chosen if kind in EDITION_KINDS else None))
+
+    run(go)
+
+
+@map_app.command("check")
+def map_check(file: Path = typer.Argument(..., help="A map file.")) -> None:
+    """Check a map file and name every problem.
+
+    Example: antike-ref map check maps/antike-east.json
+    """
+
+    def go():
+        from pbem.service.boards import check_map_file
+
+        problems = check_map_file(file)
+        if problems:
+            raise InputError(str(file), problems)
+        print(f"{file}: ok")
+
+    run(go)
+

@@ -1,0 +1,241 @@
+"""GM moderation commands: verify, history, undo, default-turn, options, bot."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from pbem.cli import app, print_json, print_reports, reporter, run
+from pbem.cli.game import FORMAT_HELP, REPORT_DIR_HELP
+from pbem.errors import UsageError
+
+
+@app.command()
+def verify(
+    game: Path = typer.Argument(..., help="The game file."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Replay the whole history from the set-up and check every hash.
+
+    Example: antike-ref verify game.json
+    """
+
+    def go():
+        from pbem.service.service import GameService
+
+        service = GameService(game)
+        loaded = service.load()
+        total = len(loaded.history) - 1
+        if quiet or total < 50 or not sys.stderr.isatty():
+            result = service.verify()
+        else:
+            from rich.progress import Progress
+
+            with Progress(transient=True) as bar:
+                task = bar.add_task("replaying", total=total)
+                result = service.verify(progress=lambda i, n: bar.update(task, completed=i))
+        print(f"{game}: ok, {result.entries} history entries replay exactly")
+
+    run(go)
+
+
+def _row_line(row: dict) -> str:
+    t = f"turn {row['turn']:>3}" if row["turn"] else " " * 8
+    return f"#{row['seq']:<4} {t}  {row['kind']:<12} {row['nation'] or '':<12} {row['summary']}".rstrip()
+
+
+@app.command("history")
+def history_cmd(
+    game: Path = typer.Argument(..., help="The game file."),
+    turn: Optional[int] = typer.Option(None, "--turn", help="Show one turn's orders and events."),
+    as_json: bool = typer.Option(False, "--json", help="JSON on stdout."),
+) -> None:
+    """List the history, or show one turn's orders and events.
+
+    Example: antike-ref history game.json --turn 12
+    """
+
+    def go():
+        from pbem.report.text import event_line
+        from pbem.service.service import GameService
+        from pbem.service.view import entry_row
+
+        loaded = GameService(game).load()
+        if turn is None:
+            rows = [entry_row(e) for e in loaded.history]
+            if as_json:
+                print_json(rows, sort_keys=False)
+                return
+            for r in rows:
+                print(_row_line(r))
+            return
+        entry = next((e for e in loaded.history if e.get("turn") == turn), None)
+        if entry is None:
+            raise UsageError(f"turn {turn} has not been played (the game is at turn {loaded.state.status.turn})")
+        if as_json:
+            print_json(entry, sort_keys=False)
+            return
+        print(f"turn {turn}: {entry['nation']} ({entry['kind']})")
+        print(json.dumps(entry["orders"], ensure_ascii=False, indent=1))
+        for ev in entry["events"]:
+            print(f"  - {event_line(ev)}")
+
+    run(go)
+
+
+@app.command()
+def undo(
+    game: Path = typer.Argument(..., help="The game file."),
+    turns: int = typer.Option(1, "--turns", "--entries",
+                              help="How many history entries to take back, counted as `history` lists "
+                                   "them: turns, GM edits and standing-order changes alike."),
+    reason: str = typer.Option("", "--reason", help="Why (written to the audit log)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Only list what would be taken back."),
+    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
+    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+) -> None:
+    """GM: take back the last history entries by replaying the history; logged in GAME.audit.jsonl.
+
+    Lists exactly what it takes back. Example: antike-ref undo game.json --turns 1 --reason "wrong order file"
+    """
+
+    def go():
+        from pbem.service.service import GameService
+        from pbem.service.view import entry_row
+
+        service = GameService(game)
+        write = reporter(report_dir, report_format)
+        outcome = service.undo(turns, reason, dry_run=dry_run, reporter=write)
+        status = outcome.after.state.status
+        where = f"turn {status.turn}, {status.active} to play"
+        if dry_run:
+            print(f"would take back {len(outcome.removed)} history entr{'y' if len(outcome.removed) == 1 else 'ies'} "
+                  f"(nothing is changed); {game} would be back at {where}:")
+        else:
+            print(f"took back {len(outcome.removed)} history entr{'y' if len(outcome.removed) == 1 else 'ies'}; "
+                  f"{game} is back at {where}; logged in {service.audit_path()}:")
+        for entry in outcome.removed:
+            print(f"  {_row_line(entry_row(entry))}")
+        print_reports(outcome.reports)
+
+    run(go)
+
+
+@app.command("default-turn")
+def default_turn(
+    game: Path = typer.Argument(..., help="The game file."),
+    nation: str = typer.Argument(..., help="The (active) nation whose player is missing."),
+    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
+    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+) -> None:
+    """GM: play the default turn (D15) for a missing player; logged in the history.
+
+    Example: antike-ref default-turn game.json greeks
+    """
+
+    def go():
+        from pbem.report.text import event_line
+        from pbem.service.service import GameService
+
+        outcome = GameService(game).default_turn(nation, reporter(report_dir, report_format))
+        print(f"default turn for {nation}:")
+        for ev in outcome.result.events:
+            print(f"  - {event_line(ev)}")
+        print_reports(outcome.reports)
+
+    run(go)
+
+
+@app.command()
+def options(
+    game: Path = typer.Argument(..., help="The game file."),
+    as_json: bool = typer.Option(False, "--json", help="JSON on stdout."),
+) -> None:
+    """What the active nation can do: each rondel target, its cost and what it allows.
+
+    Example: antike-ref options game.json
+    """
+
+    def go():
+        from pbem.play.options import options as compute
+        from pbem.service.service import GameService
+
+        data = compute(GameService(game).load())
+        if as_json:
+            print_json(data, sort_keys=False)
+            return
+        print(f"turn {data['turn']}: {data['nation']} holds "
+              + ", ".join(f"{v} {k}" for k, v in data["resources"].items()) + f", {data['coins']} coin(s)")
+        for t in data["targets"]:
+            cost = "free" if t["cost"] == 0 else f"{t['cost']} resource(s)"
+            if not t["legal"]:
+                print(f"  {t['index']} {t['wedge'].upper():<9} {t['steps']} step(s), {cost}: cannot afford")
+                continue
+            print(f"  {t['index']} {t['wedge'].upper():<9} {t['steps']} step(s), {cost}: {_effect_line(t['effect'])}")
+        print("order-file template:")
+        print(json.dumps(data["template"], ensure_ascii=False, indent=1))
+
+    run(go)
+
+
+def _effect_line(effect: dict) -> str:
+    if "produce" in effect:
+        (res, n), = effect["produce"].items()
+        return f"produce {n} {res}"
+    if "cities" in effect:
+        return f"up to {effect['affordable']} temple(s) in {', '.join(effect['cities']) or 'no city'}"
+    if "places" in effect:
+        return f"arm up to {effect['affordable']} unit(s) (stock {effect['stock']['legion']} legions, {effect['stock']['galley']} galleys)"
+    if "knowhow" in effect:
+        offers = [f"{o['name']} {o['price']}" for o in effect["knowhow"] if o["affordable"]]
+        return "buy " + (", ".join(offers) if offers else "nothing affordable")
+    groups = len(effect["groups"])
+    targets = ", ".join(f"{c['city']} (defence {c['defence']})" for c in effect["conquerable"])
+    return f"{groups} unit group(s) can move; conquerable: {targets or 'none'}"
+
+
+@app.command()
+def bot(
+    game: Path = typer.Argument(..., help="The game file."),
+    mode: str = typer.Option("greedy", "--mode", help="random | greedy"),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the order file here (default: stdout)."),
+    apply: bool = typer.Option(False, "--apply", help="GM: play the bot's turn at once (recorded as a bot turn)."),
+    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP + " With --apply."),
+    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+) -> None:
+    """Let the bot write a legal turn for the active nation (for an absent player, or practice).
+
+    Example: antike-ref bot game.json --mode greedy -o orders.json
+    """
+
+    def go():
+        from pbem.play.bot import MODES, play_turn
+        from pbem.service.schemas import dumps
+        from pbem.service.service import GameService
+
+        if mode not in MODES:
+            raise UsageError(f"--mode {mode!r}: one of {', '.join(MODES)}")
+        service = GameService(game)
+        if apply:
+            if output is not None:
+                raise UsageError("-o and --apply: the bot's turn is either written out or played")
+            outcome = service.bot_turn(mode, lambda g: play_turn(g, mode), reporter(report_dir, report_format))
+            entry = outcome.added[0]
+            print(f"bot ({mode}) played turn {entry['turn']} for {entry['nation']}")
+            print_reports(outcome.reports)
+            return
+        if report_dir is not None:
+            raise UsageError("--report-dir goes with --apply: without it nothing is played")
+        orders = {**play_turn(service.load(), mode), "password": "YOUR-PASSWORD"}
+        text = dumps(orders)
+        if output:
+            output.write_text(text, encoding="utf-8")
+            print(f"wrote {output}; put the nation's password in before sending it")
+        else:
+            sys.stdout.write(text)
+
+    run(go)

@@ -1,0 +1,91 @@
+"""``show`` without ``--json``: the game as rich tables that fit 80 columns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.kernel.vocab import RESOURCES, UNITS
+from pbem.service.game import Game
+from pbem.service.view import RECENT_TURNS, recent_entries, show_json
+
+
+def _table(title: str, *columns: str, right: int = 0):
+    """A borderless rich table that fits 80 columns; the last ``right`` columns are numbers."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                  title_justify="left", padding=(0, 1), collapse_padding=True)
+    for i, col in enumerate(columns):
+        numeric = i >= len(columns) - right
+        # "fold": a long word breaks onto the next line instead of losing its end to "…".
+        table.add_column(col, justify="right" if numeric else "left", no_wrap=numeric, overflow="fold")
+    return table
+
+
+def print_summary(game: Game, console, viewer: str | None = None) -> None:
+    """A readable terminal summary with rich tables, laid out for 80 columns."""
+    edition = game.edition
+    st = edition.player_view(game.state, viewer)
+    view = show_json(game, viewer)
+    status = f"winner: [bold]{st.status.winner}[/]" if st.status.winner else f"active: [bold]{st.status.active}[/]"
+    variants = f", variants: {', '.join(st.table.variants)}" if st.table.variants else ""
+    console.print(f"[bold]{game.game_id}[/] — {edition.name} on {game.board.name}{variants}")
+    console.print(f"turn {st.status.turn}, round {st.status.round}, {status}, goal {game.goal}"
+                  f" {edition.score_unit(st)}")
+    active = None if st.status.winner else st.status.active
+    table = _table("Nations (seat order)", "nation", "marble", "iron", "gold",
+                   "coins", "cities", "temples", "legions", "galleys", "score", right=9)
+    for n in game.seats:
+        v = view["nations"][n]
+        table.add_row(n, *(str(v["resources"][r]) for r in RESOURCES), str(v["coins"]),
+                      str(len(v["cities"])), str(len(v["temples"])),
+                      *(str(st.units_on_board(n, u)) for u in UNITS),
+                      f"{v['score']}/{game.goal}", style="bold" if n == active else None)
+    console.print(table)
+    progress = _table("Rondel, know-how and personages", "nation", "rondel", "know-how", "personages")
+    for n in game.seats:
+        v = view["nations"][n]
+        pers = ", ".join(f"{c} {p}" for p, c in v["personages"].items() if c) or "-"
+        progress.add_row(n, v["rondel"]["wedge"] if v["rondel"] else "-", ", ".join(v["knowhow"]) or "-", pers)
+    console.print(progress)
+    board = _table("Provinces with a city or units", "province", "resource", "owner", "temple", "units")
+    for pid, prov in view["provinces"].items():
+        units = "; ".join(f"{n} {c['legion']}L {c['galley']}G" for n, c in prov["units"].items()) or "-"
+        board.add_row(game.board.province(pid).name, game.board.province(pid).resource,
+                      prov["owner"] or "-", "yes" if prov["temple"] else "", units)
+    console.print(board)
+    orders = _table("Standing orders (public)", "nation", "battle", "bonus stack, first choice first", "no coin")
+    for n in game.seats:
+        so = st.standing[n]
+        stances = sorted(so.battle.items(), key=lambda kv: (kv[0] != "default", kv[0]))
+        battle = "\n".join(f"{k}: {v}" for k, v in stances)
+        orders.add_row(n, battle, ", ".join(so.bonus_stack), so.coin_substitute)
+    console.print(orders)
+    bank = st.bank
+    stacks = ", ".join(f"{p} {bank.personages[p]}" for p in edition.personages)
+    console.print(f"Bank: {bank.coins} coins, {bank.temples} temples; personages: {stacks}")
+    recent = recent_entries(game, RECENT_TURNS)
+    if recent:
+        from pbem.report.text import event_line
+
+        console.print(f"[bold]The last {len(recent)} entries of the history[/]")
+        for entry in recent:
+            title = entry_title(entry)
+            console.print(f"{title}:", highlight=False)
+            for ev in entry.get("events", []):
+                console.print(f"  - {event_line(ev)}", highlight=False, soft_wrap=False)
+
+
+def entry_title(entry: dict[str, Any]) -> str:
+    """A history entry's heading: ``turn 12, greeks``, ``GM edit: reason``, ..."""
+    kind = entry["kind"]
+    if kind in ("turn", "default-turn", "bot-turn"):
+        extra = {"default-turn": " (GM default turn)",
+                 "bot-turn": f" (played by the {entry.get('bot')} bot for the GM)"}.get(kind, "")
+        return f"turn {entry['turn']}, {entry['nation']}{extra}"
+    if kind == "gm-edit":
+        return f"GM edit: {entry['reason']}"
+    if kind == "standing":
+        return f"{entry['nation']} change their standing orders"
+    return kind

@@ -1,0 +1,96 @@
+"""The edition registry: find an edition by its id or any alias.
+
+Built-in editions are imported only when asked for. Another package can add an edition
+in two ways: call :func:`register` with an :class:`~pbem.kernel.edition.Edition` (tests
+do), or declare an entry point in the group ``antike_ref.editions`` whose object is the
+edition (an installed plug-in; looked up only when a name is not found among the known
+ones, so start-up stays fast).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from pbem.errors import UsageError
+from pbem.kernel.edition import Edition
+
+BUILT_IN: dict[str, str] = {"antike": "pbem.editions.classic"}
+"""Edition id -> the module whose ``EDITION`` it is."""
+ENTRY_POINTS = "antike_ref.editions"
+
+_registry: dict[str, Edition] = {}
+
+
+class UnknownEdition(UsageError):
+    """No edition has that name; the message lists the known ones."""
+
+
+def register(edition: Edition) -> Edition:
+    """Make ``edition`` findable by its id and aliases; return it (usable as a decorator
+    on an instance). Registering another edition under a taken name is an error."""
+    for name in (edition.id, *edition.aliases):
+        current = _lookup(name.lower())
+        if current is not None and current is not edition:
+            raise ValueError(f"edition name {name!r} is taken by {current!r}")
+    _registry[edition.id] = edition
+    return edition
+
+
+def _lookup(name: str) -> Edition | None:
+    for edition in _registry.values():
+        if name == edition.id.lower() or name in (a.lower() for a in edition.aliases):
+            return edition
+    return None
+
+
+def _load_built_in(edition_id: str) -> Edition:
+    module = importlib.import_module(BUILT_IN[edition_id])
+    edition = module.EDITION
+    if edition.id not in _registry:
+        register(edition)
+    return _registry[edition.id]
+
+
+def _load_entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINTS):
+        edition = ep.load()
+        if _lookup(edition.id.lower()) is None:
+            register(edition)
+
+
+def get(name: str) -> Edition:
+    """The edition called ``name`` (its id or an alias, any case), or
+    :class:`UnknownEdition` listing the ones there are."""
+    key = name.strip().lower()
+    found = _lookup(key)
+    if found is not None:
+        return found
+    for edition_id, module in BUILT_IN.items():
+        if edition_id not in _registry:
+            edition = _load_built_in(edition_id)
+            if key in (edition.id.lower(), *(a.lower() for a in edition.aliases)):
+                return edition
+    _load_entry_points()
+    found = _lookup(key)
+    if found is not None:
+        return found
+    raise UnknownEdition(f"unknown edition {name!r}: one of {', '.join(names())}")
+
+
+def names() -> list[str]:
+    """Every edition's id and aliases, as ``new --edition`` accepts them."""
+    for edition_id in BUILT_IN:
+        if edition_id not in _registry:
+            _load_built_in(edition_id)
+    out: list[str] = []
+    for edition in _registry.values():
+        out += [edition.id, *edition.aliases]
+    return out
+
+
+def registered() -> list[Edition]:
+    """The editions known so far (built-ins loaded), in registration order."""
+    names()
+    return list(_registry.values())

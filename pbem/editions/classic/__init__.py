@@ -1,0 +1,122 @@
+"""Classic Antike (Mac Gerdts, 2005): the edition the referee was first built for.
+
+Its rule table (:mod:`.rules`), personages and end of the game (:mod:`.personages`),
+set-up (:mod:`.setup`), and here its rondel and vocabulary with display names. The shared
+rules (production, temples, arming, know-how, the maneuver, founding, trade) come from the
+kernel's actions; classic adds nothing to them.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from pbem.editions.classic import personages, setup
+from pbem.editions.classic.rules import FREE_STEPS, RULES
+from pbem.kernel.actions import Arm, BuildTemples, BuyKnowHow, Maneuver, Produce
+from pbem.kernel.edition import Edition, Extras, NationInfo
+from pbem.kernel.rondel import Field, Rondel
+
+NATIONS = MappingProxyType({
+    "greeks": NationInfo("Greeks", "#2f6fce"),
+    "persians": NationInfo("Persians", "#c8352b"),
+    "arabs": NationInfo("Arabs", "#2e9a47"),
+    "phoenicians": NationInfo("Phoenicians", "#e0b21c"),
+    "egyptians": NationInfo("Egyptians", "#8a5a2b"),
+    "babylonians": NationInfo("Babylonians", "#7d4fb3"),
+    "romans": NationInfo("Romans", "#c8352b"),
+    "germans": NationInfo("Germans", "#555555"),
+    "carthaginians": NationInfo("Carthaginians", "#e07a1c"),
+})
+"""Both board sides' nations: the East side seats the first six, the West side Greeks,
+Romans, Germanic tribes, Phoenicians, Carthaginians and Persians."""
+
+_MANEUVER = Maneuver()
+RONDEL = Rondel(
+    fields=(  # clockwise from index 0 (docs/rulings.md, "Rondel"; 000 L309-334, L447-453)
+        Field("iron", "Iron", Produce("iron"), "#c9d6e3"),
+        Field("temple", "Temple", BuildTemples(), "#e4dcef"),
+        Field("gold", "Gold", Produce("gold"), "#f3e2a6"),
+        Field("maneuver", "Maneuver", _MANEUVER, "#f0c9c1"),
+        Field("arming", "Arming", Arm(), "#d9d2c5"),
+        Field("marble", "Marble", Produce("marble"), "#f4f4f1"),
+        Field("knowhow", "Know-how", BuyKnowHow(), "#cfe5cf"),
+        Field("maneuver", "Maneuver", _MANEUVER, "#f0c9c1"),
+    ),
+    free_steps=FREE_STEPS,
+)
+
+
+class Classic(Edition):
+    """Classic Antike on either side of its board, 3 to 6 nations (2 players play 4)."""
+
+    id = "antike"
+    name = "Antike"
+    aliases = ("classic",)
+    rules = RULES
+    rondel = RONDEL
+    nations = NATIONS
+    knowhows = MappingProxyType({
+        "wheel": "Wheel", "roads": "Roads", "sailing": "Sailing", "navigation": "Navigation",
+        "market": "Market", "currency": "Currency", "monarchy": "Monarchy", "democracy": "Democracy",
+    })
+    personages = MappingProxyType({
+        "king": "King", "scholar": "Scholar", "general": "General", "citizen": "Citizen",
+        "navigator": "Navigator",
+    })
+    variants = MappingProxyType({
+        "expert": "No extra personage for all eight know-hows (000 L1033-1037).",
+        "military": "Generals score 2 victory points; other goals; no all-eight personage (000 L1039-1047).",
+        "longer": "Each nation starts with one city (000 L964-967).",
+    })
+    default_bonus_stack = ("general", "king", "citizen", "navigator", "scholar")
+    """D5 (docs/rulings.md): generals are scarce late and worth 2 in the military variant."""
+    extras = Extras(
+        nation={"all8_bonus": False},
+        status={"all_awarded_turn": None},
+        state={},
+        standing={},
+    )
+
+    def setup(self, options, board):
+        return setup.setup(self, options, board)
+
+    def seating_problem(self, players: int, nations: int) -> str | None:
+        if players != nations and not (players == 2 and nations == 4):
+            return (f"{players} players cannot play {nations} nations "
+                    "(one player per nation, or 2 players with 4 nations)")
+        return None
+
+    def end_of_turn(self, t) -> None:
+        personages.end_of_turn(t)
+
+    def score(self, state, nation: str) -> int:
+        return personages.score(state, nation)
+
+    def bonus_cards(self, state, nation: str) -> int:
+        """The all-eight-know-hows personage is the one card not won by a threshold."""
+        return 1 if state.nations[nation].extra["all8_bonus"] else 0
+
+    def score_unit(self, state) -> str:
+        return "victory points" if state.table.has("military") else "personages"
+
+    def schema_extensions(self, kind: str) -> dict[str, dict[str, Any]]:
+        if kind == "game":
+            return {
+                "nation_state": {"properties": {"all8_bonus": {
+                    "description": "Whether the all-eight-know-hows personage was already received.",
+                    "type": "boolean"}}, "required": ["all8_bonus"]},
+                "status": {"properties": {"all_awarded_turn": {
+                    "description": "The turn in which the last personage card left the bank "
+                                   "(docs/rulings.md Q28), or null.",
+                    "oneOf": [{"type": "null"}, {"type": "integer", "minimum": 1}]}},
+                    "required": ["all_awarded_turn"]},
+            }
+        if kind == "edit":
+            return {"nation_edit": {"properties": {"all8_bonus": {
+                "description": "Whether the all-eight-know-hows personage was already received.",
+                "type": "boolean"}}}}
+        return {}
+
+
+EDITION = Classic()

@@ -1,0 +1,304 @@
+"""What a wedge does, and the other steps of a turn: founding cities and trading.
+
+An edition's rondel gives each field one :class:`Action`. The actions here carry the rules
+the editions share: production, temples, arming, know-how and the maneuver, each named by
+what it does and the order key it takes (``temples``, ``arm``, ``knowhow``, ``maneuver``),
+never by a wedge. Each action runs a step of the turn (``run``) and says what it would allow
+now (``preview``, for ``options`` and the bots), both from the same rule queries
+(:mod:`pbem.kernel.queries`). An edition with a different rule gives its field an action of
+its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pbem.kernel import queries
+from pbem.kernel.payments import Cost
+from pbem.kernel.vocab import UNITS
+
+if TYPE_CHECKING:
+    from pbem.kernel.board import Board
+    from pbem.kernel.edition import Edition
+    from pbem.kernel.state import GameState
+    from pbem.kernel.turn import Turn
+
+
+class Action:
+    """A wedge's action. ``keys`` are the order keys it takes (none for production)."""
+
+    keys: tuple[str, ...] = ()
+    produces: str | None = None
+    """The resource a production action yields."""
+    spends: str | None = None
+    """The chip the action pays with: kept on a tie when paying for the rondel move (D7)."""
+
+    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+        """Carry out the action for the orders given; put its canonical echo into ``echo``."""
+        raise NotImplementedError
+
+    def preview(self, state: GameState, edition: Edition, board: Board, nation: str,
+                budget: dict[str, int]) -> dict[str, Any]:
+        """What the action would yield or allow now, with ``budget`` (chips and ``coin``)
+        left after the rondel move."""
+        raise NotImplementedError
+
+
+class Produce(Action):
+    """Production: the nation's cities of one resource yield it (000 L356-362)."""
+
+    def __init__(self, resource: str):
+        self.produces = resource
+
+    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+        amount = queries.production(t.state, t.edition, t.board, t.nation, self.produces)
+        t.ns.resources[self.produces] += amount
+        t.emit("produce", resource=self.produces, amount=amount)
+
+    def preview(self, state, edition, board, nation, budget):
+        return {"produce": {self.produces: queries.production(state, edition, board, nation, self.produces)}}
+
+
+class BuildTemples(Action):
+    """Temples: marble each, one per own city, from the bank (000 L390-404)."""
+
+    keys = ("temples",)
+    spends = "marble"
+
+    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+        if "temples" in orders:
+            echo["temples"] = self.build(t, orders["temples"])
+
+    def build(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        echo = []
+        seen: set[str] = set()
+        price = t.rules.temple_marble
+        for i, entry in enumerate(entries):
+            path = f"$.temples[{i}]"
+            city = entry["city"]
+            out = dict(entry)
+            echo.append(out)
+            prov = t.state.provinces.get(city)
+            if city in seen:
+                t.reject("temple/twice", f"{path}.city", city=city)
+                continue
+            seen.add(city)
+            if prov is None or prov.owner != t.nation:
+                t.reject("temple/not-own-city", f"{path}.city", city=city, nation=t.nation)
+                continue
+            if prov.temple:
+                t.reject("temple/already", f"{path}.city", city=city)
+                continue
+            if t.state.bank.temples <= 0:
+                t.reject("temple/bank-empty", f"{path}.city")
+                continue
+            paid = t.pay(Cost.of(marble=price), entry.get("pay"), f"a temple in {city}", path)
+            if paid is None:
+                continue
+            out["pay"] = paid
+            t.state.bank.temples -= 1
+            prov.temple = True
+            t.emit("temple", city=city, paid=paid)
+        return echo
+
+    def preview(self, state, edition, board, nation, budget):
+        price = edition.rules.temple_marble
+        cities = [c for c in state.cities(nation) if not state.provinces[c].temple]
+        can = min(len(cities), state.bank.temples, (budget["marble"] + budget["coin"]) // price)
+        return {"cities": cities, "affordable": can, "price": {"marble": price}}
+
+
+class Arm(Action):
+    """Arming: iron per unit, at most 1 per own city (3 with a temple), within the caps.
+
+    000 L407-428: galleys only where a sea border exists, legions only where a land border
+    exists; foreign units do not block arming.
+    """
+
+    keys = ("arm",)
+    spends = "iron"
+
+    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+        if "arm" in orders:
+            echo["arm"] = self.arm(t, orders["arm"])
+
+    def arm(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        echo = []
+        used: dict[str, int] = {}
+        for i, entry in enumerate(entries):
+            path = f"$.arm[{i}]"
+            unit, at, count = entry["unit"], entry["at"], entry["count"]
+            out = dict(entry)
+            echo.append(out)
+            prov = t.state.provinces.get(at)
+            if prov is None or prov.owner != t.nation:
+                t.reject("arm/not-own-city", f"{path}.at", at=at, nation=t.nation)
+                continue
+            if not t.board.can_arm(at, unit):
+                t.reject("arm/wrong-terrain", f"{path}.unit", unit=unit, at=at,
+                         kind=t.board.province(at).kind.replace("_", "-"))
+                continue
+            limit = queries.arm_limit(t.state, t.edition, at)
+            if used.get(at, 0) + count > limit:
+                t.reject("arm/limit", f"{path}.count", at=at, limit=limit, asked=used.get(at, 0) + count)
+                continue
+            left = queries.stock(t.state, t.edition, t.nation, unit)
+            if count > left:
+                t.reject("arm/no-stock", f"{path}.count", nation=t.nation, left=left, unit=unit, asked=count)
+                continue
+            paid = t.pay(Cost.of(iron=t.rules.arming_iron).times(count), entry.get("pay"),
+                         f"{count} {unit}(s) in {at}", path)
+            if paid is None:
+                continue
+            out["pay"] = paid
+            used[at] = used.get(at, 0) + count
+            prov.add(t.nation, unit, count)
+            t.emit("arm", unit=unit, at=at, count=count, paid=paid)
+        return echo
+
+    def preview(self, state, edition, board, nation, budget):
+        places = [{"city": c, "limit": queries.arm_limit(state, edition, c),
+                   "units": [u for u in UNITS if board.can_arm(c, u)]} for c in state.cities(nation)]
+        stock = {u: queries.stock(state, edition, nation, u) for u in UNITS}
+        price = edition.rules.arming_iron
+        can = min(sum(p["limit"] for p in places), (budget["iron"] + budget["coin"]) // price)
+        return {"places": places, "stock": stock, "affordable": can, "price": {"iron": price}}
+
+
+class BuyKnowHow(Action):
+    """Know-how: bought in order with gold, a basic before its secondary (000 L455-497)."""
+
+    keys = ("knowhow",)
+    spends = "gold"
+
+    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+        if "knowhow" in orders:
+            echo["knowhow"] = self.buy(t, orders["knowhow"])
+
+    def buy(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        echo = []
+        named: list[str] = []
+        for i, entry in enumerate(entries):
+            path = f"$.knowhow[{i}]"
+            name = entry["name"]
+            out = dict(entry)
+            echo.append(out)
+            earlier = list(named)
+            named.append(name)
+            if name in earlier:
+                t.reject("knowhow/twice", f"{path}.name", name=name)
+                continue
+            if name in t.ns.knowhow:
+                t.reject("knowhow/owned", f"{path}.name", nation=t.nation, name=name)
+                continue
+            offer = queries.knowhow_offer(t.state, t.edition, t.nation, name)
+            # A basic named earlier in the list is not missing: its own problem, if any, is
+            # reported there, and this entry is still priced and checked.
+            if offer.needs is not None and offer.needs not in earlier:
+                t.reject("knowhow/needs", f"{path}.name", name=name, requires=offer.needs)
+                continue
+            paid = t.pay(Cost.of(gold=offer.price), entry.get("pay"), f"{name} ({offer.price} gold)", path)
+            if paid is None:
+                continue
+            out["pay"] = paid
+            t.ns.knowhow = sorted(t.ns.knowhow + [name])
+            if offer.first:
+                t.firsts.append(name)
+            t.emit("knowhow", name=name, price=offer.price, paid=paid, first=offer.first)
+        return echo
+
+    def preview(self, state, edition, board, nation, budget):
+        owned = state.nations[nation].knowhow
+        offers = []
+        for name in edition.rules.knowhows:
+            if name in owned:
+                continue
+            offer = queries.knowhow_offer(state, edition, nation, name)
+            offers.append({"name": name, "price": offer.price, "needs": offer.needs,
+                           "affordable": offer.needs is None and offer.price <= budget["gold"] + budget["coin"]})
+        return {"knowhow": offers}
+
+
+class Maneuver(Action):
+    """Maneuver: movement and battles, then conquests (:mod:`pbem.kernel.maneuver`)."""
+
+    keys = ("maneuver",)
+
+    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+        if "maneuver" in orders:
+            from pbem.kernel.maneuver import run_maneuver
+
+            echo["maneuver"] = run_maneuver(t, orders["maneuver"])
+
+    def preview(self, state, edition, board, nation, budget):
+        groups = []
+        for pid in sorted(state.provinces):
+            for unit in UNITS:
+                n = state.provinces[pid].count(nation, unit)
+                if not n:
+                    continue
+                moves = queries.allowance(state, edition, nation, unit)
+                reach = queries.reachable(board, pid, unit, moves)
+                groups.append({"at": pid, "unit": unit, "count": n, "actions": moves,
+                               "reach": dict(sorted(reach.items()))})
+        return {"groups": groups, "conquerable": queries.conquerable(state, edition, board, nation)}
+
+
+def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Found cities after the action (000 L336-345): an own unit there, the founding cost."""
+    echo = []
+    seen: set[str] = set()
+    for i, entry in enumerate(entries):
+        path = f"$.found[{i}]"
+        city = entry["city"]
+        out = dict(entry)
+        echo.append(out)
+        if not t.board.is_province(city):
+            t.reject("found/not-a-province", f"{path}.city", city=city)
+            continue
+        if city in seen:
+            t.reject("found/twice", f"{path}.city", city=city)
+            continue
+        seen.add(city)
+        prov = t.state.provinces.get(city)
+        if prov is not None and prov.owner is not None:
+            t.reject("found/occupied", f"{path}.city", city=city, owner=prov.owner)
+            continue
+        if prov is None or not any(prov.count(t.nation, u) for u in UNITS):
+            t.reject("found/no-unit", f"{path}.city", nation=t.nation, city=city)
+            continue
+        stones = len(t.state.cities(t.nation))
+        if stones >= t.rules.city_stones:
+            t.reject("found/no-stone", f"{path}.city", nation=t.nation, stones=stones)
+            continue
+        paid = t.pay(Cost.of(**t.rules.found_cost), entry.get("pay"), f"a city in {city}", path)
+        if paid is None:
+            continue
+        out["pay"] = paid
+        prov.owner = t.nation
+        t.emit("found", city=city, paid=paid)
+    return echo
+
+
+def trade(t: Turn, trades: list[dict[str, Any]]) -> None:
+    """Trades with the bank, 2 chips for 1, before the rondel move (000 L512-514; Q25)."""
+    problem = t.edition.trade_problem(t.state, t.nation)
+    if problem is not None:
+        t.fail(problem)
+        return
+    for i, deal in enumerate(trades):
+        path = f"$.trade[{i}]"
+        given = sum(deal["give"].values())
+        if given != 2:
+            t.reject("trade/ratio", f"{path}.give", given=given)
+            continue
+        short = [c for c, n in deal["give"].items() if t.ns.resources[c] < n]
+        for chip in short:
+            t.reject("trade/not-enough", f"{path}.give.{chip}", nation=t.nation,
+                     held=t.ns.resources[chip], chip=chip, give=deal["give"][chip])
+        if short:
+            continue
+        for chip, n in deal["give"].items():
+            t.ns.resources[chip] -= n
+        t.ns.resources[deal["get"]] += 1
+        t.emit("trade", give=dict(deal["give"]), get=deal["get"])

@@ -1,0 +1,184 @@
+"""The interface every edition implements, and the defaults for the rules they share.
+
+An edition (classic Antike, Antike II, Duellum, or a variant defined elsewhere) is one
+object: its rule table, its rondel, its vocabulary with display names, its set-up, its
+end-of-turn steps, its schema parts and its view of the game for one player. The kernel
+is handed an edition and asks it; it never imports one. Editions are found by name in the
+registry (:mod:`pbem.editions`), like python-chess finds a variant.
+
+A method here either must be given by the edition (it raises ``NotImplementedError``) or
+carries the rule shared by the editions that keep it; an edition whose rule differs
+overrides that one method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pbem.errors import Problem
+from pbem.kernel.rejections import Rejection, reject
+from pbem.kernel.bank import round_coins
+from pbem.kernel.orders import ORDER_KEYS
+from pbem.kernel.state import GameState, Standing
+from pbem.kernel.vocab import ACTION_KEYS
+
+if TYPE_CHECKING:
+    from pbem.kernel.board import Board
+    from pbem.kernel.rondel import Rondel
+    from pbem.kernel.rules import RuleTable
+    from pbem.kernel.setup import SetupOptions
+    from pbem.kernel.turn import Turn
+
+
+@dataclass(frozen=True, slots=True)
+class NationInfo:
+    """How a nation is shown: its name and its colour (``#rrggbb``)."""
+
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class Extras:
+    """The state an edition keeps beside the shared fields, each key with its default.
+
+    Keys are written into the same JSON objects as the shared fields (a nation's, a
+    province's, the status, the state, the standing orders) and must appear in the
+    edition's game schema (:meth:`Edition.schema_extensions`).
+    """
+
+    nation: Mapping[str, Any]
+    status: Mapping[str, Any]
+    state: Mapping[str, Any]
+    standing: Mapping[str, Any]
+
+
+NO_EXTRAS = Extras({}, {}, {}, {})
+
+
+class Edition:
+    """One edition of the game. Subclasses set the attributes and override what differs."""
+
+    id: str
+    """The edition's id in game files (``rules.edition``)."""
+    name: str
+    """Its printed name."""
+    aliases: tuple[str, ...] = ()
+    """Other names ``new --edition`` accepts."""
+    rules: RuleTable
+    rondel: Rondel
+    nations: Mapping[str, NationInfo]
+    """Every nation the edition has, in the order its vocabulary lists them."""
+    knowhows: Mapping[str, str]
+    """Know-how id -> display name, in display order."""
+    personages: Mapping[str, str]
+    """Personage id -> display name, in display order."""
+    variants: Mapping[str, str]
+    """Variant id -> what it changes, in one line."""
+    default_bonus_stack: tuple[str, ...]
+    """Standing order D5: which personage stack to take first on a tie (all of them)."""
+    order_keys: tuple[str, ...] = ORDER_KEYS
+    """The keys of a canonical order file, in the order they are written."""
+    action_keys: tuple[str, ...] = ACTION_KEYS
+    """Order keys that carry a wedge's action in this edition (each wedge takes some)."""
+    codes: Mapping[str, str] = {}
+    """Rejection codes of the edition's own rules, with their message templates."""
+    extras: Extras = NO_EXTRAS
+    players: tuple[int, int] = (3, 6)
+    """The fewest and most nations a game seats."""
+
+    def __repr__(self) -> str:
+        return f"<Edition {self.id}>"
+
+    # -- vocabulary ------------------------------------------------------------------
+
+    def nation_name(self, nation: str) -> str:
+        info = self.nations.get(nation)
+        return info.name if info else nation.capitalize()
+
+    def wedge_label(self, name: str) -> str:
+        return next((f.label for f in self.rondel.fields if f.name == name), name)
+
+    def knowhow_label(self, name: str) -> str:
+        return self.knowhows.get(name, name)
+
+    def personage_label(self, name: str) -> str:
+        return self.personages.get(name, name)
+
+    def score_unit(self, state: GameState) -> str:
+        """What the score counts, in words (``personages``)."""
+        return "personages"
+
+    # -- set-up ----------------------------------------------------------------------
+
+    def setup(self, options: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
+        """The state at the start of a game, the events of its set-up (a first round's
+        coins), and the options as recorded (start nation and seed filled in).
+        Raise :class:`pbem.errors.UsageError` naming the option at fault."""
+        raise NotImplementedError
+
+    def seating_problem(self, players: int, nations: int) -> str | None:
+        """Why ``players`` players cannot play ``nations`` nations, or ``None``."""
+        if players != nations:
+            return f"{players} players cannot play {nations} nations (one player per nation)"
+        return None
+
+    def default_standing(self) -> Standing:
+        """A nation's standing orders before it changes them (docs/rulings.md)."""
+        return Standing({"default": "home"}, list(self.default_bonus_stack), "lowest",
+                        dict(self.extras.standing))
+
+    # -- the turn --------------------------------------------------------------------
+
+    def start_round(self, state: GameState, events: list[dict[str, Any]]) -> None:
+        """What happens when a new round starts: with ``coin_each_round``, a coin for every
+        nation in turn order (000 L289-292)."""
+        events.append({"type": "round", "round": state.status.round})
+        if self.rules.coin_each_round:
+            round_coins(state, events)
+
+    def end_of_turn(self, t: Turn) -> None:
+        """Personages and the end of the game, after the action and the foundings."""
+        raise NotImplementedError
+
+    def score(self, state: GameState, nation: str) -> int:
+        """What counts towards the goal: personages held."""
+        return state.nations[nation].personage_count()
+
+    def bonus_cards(self, state: GameState, nation: str) -> int:
+        """Personage cards a nation may hold beyond the thresholds it earned (a card won
+        for something other than a threshold)."""
+        return 0
+
+    def defence_bonus(self, state: GameState, city: str) -> int:
+        """Defence an edition adds beyond city, temple, units and know-how."""
+        return 0
+
+    def trade_problem(self, state: GameState, nation: str) -> Rejection | None:
+        """Why ``nation`` may not trade with the bank now (a rejection), or ``None``:
+        trading needs every know-how, owned since an earlier turn (000 L512-514, Q25)."""
+        owned = len(state.nations[nation].knowhow)
+        total = len(self.rules.knowhows)
+        if owned < total:
+            return reject("trade/not-allowed", "$.trade", nation=nation, owned=owned, total=total)
+        return None
+
+    # -- views, files and checks -------------------------------------------------------
+
+    def player_view(self, state: GameState, nation: str | None) -> GameState:
+        """What ``nation`` may see of the game (``None``: the public view). Everything is
+        public unless an edition has secrets (docs/rulings.md D18)."""
+        return state
+
+    def schema_extensions(self, kind: str) -> dict[str, dict[str, Any]]:
+        """Additions to the shared schema ``kind`` (``game``, ``orders``, ``edit``): for a
+        ``$defs`` entry that is an object, ``{"properties": {...}, "required": [...]}`` to
+        merge into it. The vocabulary (nations, wedges, know-hows, personages, variants)
+        is filled in from the attributes above and needs nothing here."""
+        return {}
+
+    def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:
+        """Problems of a loaded state that only this edition's rules can see."""
+        return []

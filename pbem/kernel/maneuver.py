@@ -1,0 +1,278 @@
+"""The maneuver action: movement and battles (phase 1), then conquests (phase 2).
+
+000 L565-710 and L911-953; docs/rulings.md Q14-Q16, Q30 and "Military". The active nation's
+units carry their remaining maneuver actions through the turn; other nations' units are
+plain counts. Non-active nations demand battles on entry by their public standing orders.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pbem.kernel import queries
+from pbem.kernel.vocab import UNITS
+
+if TYPE_CHECKING:
+    from pbem.kernel.turn import Turn
+
+
+class Forces:
+    """The active nation's units with the maneuver actions each has left this turn.
+
+    ``pool[(province, unit)]`` is a sorted list of actions left, one entry per unit, kept
+    in step with the unit counts in the state.
+    """
+
+    def __init__(self, t: Turn):
+        self.t = t
+        self.pool: dict[tuple[str, str], list[int]] = {}
+        self.allowance = {u: queries.allowance(t.state, t.edition, t.nation, u) for u in UNITS}
+
+    def units(self, at: str, unit: str) -> list[int]:
+        key = (at, unit)
+        if key not in self.pool:
+            prov = self.t.state.provinces.get(at)
+            n = prov.count(self.t.nation, unit) if prov else 0
+            self.pool[key] = [self.allowance[unit]] * n
+        return self.pool[key]
+
+    def take(self, at: str, unit: str, actions: list[int]) -> None:
+        """Remove units with exactly these action counts from ``at`` (state included)."""
+        group = self.units(at, unit)
+        for a in actions:
+            group.remove(a)
+        self.t.state.province(at).add(self.t.nation, unit, -len(actions))
+
+    def put(self, at: str, unit: str, actions: list[int]) -> None:
+        group = self.units(at, unit)
+        group.extend(actions)
+        group.sort()
+        self.t.state.province(at).add(self.t.nation, unit, len(actions))
+
+    def lose(self, at: str, unit: str, n: int) -> None:
+        """Lose ``n`` units, those with the fewest actions left first (docs/rulings.md)."""
+        self.take(at, unit, self.units(at, unit)[:n])
+
+    def standing(self, at: str, unit: str) -> int:
+        """Units still upright (at least one action left): the ones that may conquer."""
+        return sum(1 for a in self.units(at, unit) if a >= 1)
+
+
+def _demanders(t: Turn, at: str, unit: str) -> list[str]:
+    """Non-active nations that demand a battle when the active nation's units enter ``at``.
+
+    D1 stances: ``always``; ``home`` only where the demander owns the city; ``never``.
+    Several demanders act in turn order after the active nation.
+    """
+    order = t.state.table.turn_order()
+    i = order.index(t.nation)
+    prov = t.state.provinces.get(at)
+    if prov is None:
+        return []
+    out = []
+    for other in order[i + 1:] + order[:i]:
+        if not prov.count(other, unit):
+            continue
+        stance = t.state.standing[other].stance(t.nation)
+        if stance == "always" or (stance == "home" and prov.owner == other):
+            out.append(other)
+    return out
+
+
+def _battle_event(t: Turn, at: str, unit: str, other: str, count: int, started_by: str) -> None:
+    t.emit("battle", at=at, unit=unit, against=other, count=count, started_by=started_by)
+
+
+def _move(t: Turn, f: Forces, step: dict[str, Any], path: str) -> None:
+    unit, count, start, route = step["move"], step["count"], step["from"], step["path"]
+    board = t.board
+    for j, pid in enumerate([start] + route):
+        if not board.is_province(pid):
+            where = f"{path}.from" if j == 0 else f"{path}.path[{j - 1}]"
+            t.reject("move/not-a-province", where, province=pid)
+            return
+    bad = board.path_ok(unit, start, route)
+    if bad is not None:
+        a = start if bad == 0 else route[bad - 1]
+        t.reject("move/no-border", f"{path}.path[{bad}]", unit=unit, a=a, b=route[bad])
+        return
+    need = len(route)
+    able = [a for a in f.units(start, unit) if a >= need]
+    if len(able) < count:
+        t.reject("move/not-enough-units", f"{path}.count", nation=t.nation, have=len(able),
+               unit=unit, at=start, need=need, count=count)
+        return
+    moving = sorted(able[:count])  # the fewest actions left that still suffice (docs/orders.md)
+    f.take(start, unit, moving)
+    here = start
+    for j, pid in enumerate(route):
+        moving = [a - 1 for a in moving]
+        f.put(pid, unit, moving)
+        here = pid
+        for other in _demanders(t, pid, unit):
+            k = min(len(moving), t.state.provinces[pid].count(other, unit))
+            if k == 0:
+                continue
+            t.state.province(pid).add(other, unit, -k)
+            lost = moving[:k]
+            f.take(pid, unit, lost)
+            moving = moving[k:]
+            _battle_event(t, pid, unit, other, k, started_by=other)
+        if not moving:
+            break
+        if j < len(route) - 1:  # passing through (a path may come back to a province)
+            f.take(pid, unit, moving)
+    t.emit("move", unit=unit, count=count, **{"from": start}, path=list(route), to=here,
+           arrived=len(moving))
+
+
+def _battle(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:
+    unit, at, other = step["battle"], step["at"], step["against"]
+    echo = dict(step)
+    if not t.board.is_province(at):
+        t.reject("move/not-a-province", f"{path}.at", province=at)
+        return echo
+    if other == t.nation:
+        t.reject("battle/self", f"{path}.against")
+        return echo
+    own = len(f.units(at, unit))
+    prov = t.state.provinces.get(at)
+    theirs = prov.count(other, unit) if prov else 0
+    if not own:
+        t.reject("battle/no-units", f"{path}.at", nation=t.nation, unit=unit, at=at)
+        return echo
+    if not theirs:
+        t.reject("battle/no-enemy", f"{path}.against", against=other, unit=unit, at=at)
+        return echo
+    most = min(own, theirs)
+    count = step.get("count", most)
+    if count > most:
+        t.reject("battle/too-many", f"{path}.count", most=most, unit=unit, at=at, count=count)
+        return echo
+    echo["count"] = count
+    f.lose(at, unit, count)
+    t.state.province(at).add(other, unit, -count)
+    _battle_event(t, at, unit, other, count, started_by=t.nation)
+    return echo
+
+
+def defence(t: Turn, city: str) -> int:
+    """The defence of ``city`` in the turn's working state."""
+    return queries.defence(t.state, t.edition, city)
+
+
+def _default_give_up(t: Turn, city: str) -> str:
+    """The city a conqueror with no stone left gives up when its orders do not say (D11):
+    one without a temple first, then the lowest defence, then the least production (1, or 3
+    with a temple), then the first by id (000 L729-733; docs/rulings.md, "Military")."""
+    rules = t.rules
+
+    def key(pid: str) -> tuple[bool, int, int, str]:
+        temple = t.state.provinces[pid].temple
+        production = rules.production_per_temple_city if temple else rules.production_per_city
+        return temple, defence(t, pid), production, pid
+
+    return min((p for p in t.state.cities(t.nation) if p != city), key=key)
+
+
+def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:
+    city = step["conquer"]
+    echo = dict(step)
+    if not t.board.is_province(city):
+        t.reject("move/not-a-province", f"{path}.conquer", province=city)
+        return echo
+    prov = t.state.provinces.get(city)
+    if prov is None or prov.owner is None:
+        t.reject("conquer/no-city", f"{path}.conquer", city=city)
+        return echo
+    owner = prov.owner
+    if owner == t.nation:
+        t.reject("conquer/own-city", f"{path}.conquer", city=city, nation=t.nation)
+        return echo
+    if not queries.can_be_conquered(t.state, city):
+        t.reject("conquer/last-city", f"{path}.conquer", city=city, owner=owner)
+        return echo
+    strength = defence(t, city)
+    upright = {u: f.standing(city, u) for u in UNITS}
+    if "with" in step:
+        used = {u: step["with"].get(u, 0) for u in UNITS}
+        if sum(used.values()) != strength:
+            t.reject("conquer/wrong-strength", f"{path}.with", city=city, defence=strength,
+                   used=sum(used.values()))
+            return echo
+        short = [u for u in UNITS if used[u] > upright[u]]
+        for u in short:
+            t.reject("conquer/not-enough-units", f"{path}.with.{u}", nation=t.nation,
+                   have=upright[u], unit=u, city=city, need=used[u])
+        if short:
+            return echo
+    else:
+        if sum(upright.values()) < strength:
+            t.reject("conquer/cannot-reach", f"{path}.conquer", nation=t.nation,
+                   have=sum(upright.values()), city=city, defence=strength)
+            return echo
+        # D4 (KEEP_GALLEYS): legions go first, galleys count towards navigators.
+        legions = min(upright["legion"], strength)
+        used = {"legion": legions, "galley": strength - legions}
+    stones = len(t.state.cities(t.nation))
+    give_up = step.get("give_up")
+    if stones >= t.rules.city_stones and give_up is None:
+        give_up = _default_give_up(t, city)
+    elif give_up is not None:
+        if stones < t.rules.city_stones:
+            t.reject("conquer/give-up-not-needed", f"{path}.give_up", nation=t.nation,
+                   stones=t.rules.city_stones)
+            return echo
+        gp = t.state.provinces.get(give_up)
+        if give_up == city or gp is None or gp.owner != t.nation:
+            t.reject("conquer/give-up-invalid", f"{path}.give_up", give_up=give_up, nation=t.nation)
+            return echo
+    echo = {"conquer": city, "with": used}
+    if give_up is not None:
+        echo["give_up"] = give_up
+    for u in UNITS:
+        # Each conquering unit uses one action and is removed (000 L689-692, L944-948).
+        upright_units = [a for a in f.units(city, u) if a >= 1]
+        f.take(city, u, upright_units[:used[u]])
+    lost = {u: prov.count(owner, u) for u in UNITS}
+    for u in UNITS:
+        prov.add(owner, u, -lost[u])
+    temple = prov.temple
+    if temple:
+        prov.temple = False
+        t.state.bank.temples += 1
+        t.temples_destroyed += 1
+    if give_up is not None:
+        gp = t.state.provinces[give_up]
+        if gp.temple:
+            gp.temple = False
+            t.state.bank.temples += 1
+        gp.owner = None
+    prov.owner = t.nation
+    t.emit("conquer", city=city, defender=owner, defence=strength, used=used,
+           defender_lost=lost, temple_destroyed=temple, give_up=give_up)
+    return echo
+
+
+def run_maneuver(t: Turn, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run the maneuver script in order; all movement and battles before any conquest (Q30)."""
+    f = Forces(t)
+    echo = []
+    conquering = False
+    for i, step in enumerate(steps):
+        path = f"$.maneuver[{i}]"
+        if "conquer" in step:
+            conquering = True
+            echo.append(_conquer(t, f, step, path))
+            continue
+        if conquering:
+            t.reject("move/after-conquest", path)
+            echo.append(dict(step))
+            continue
+        if "move" in step:
+            _move(t, f, step, path)
+            echo.append(dict(step))
+        else:
+            echo.append(_battle(t, f, step, path))
+    t.state.prune()
+    return echo

@@ -1,0 +1,104 @@
+"""Paying costs: check a spelled-out payment, or make one up by D7 (docs/rulings.md).
+
+A cost is either *typed* (``{"marble": 5}``: each chip only for its own type, coins for
+any of them, 000 L293-294) or *any* (``n`` resources of the payer's choice, the rondel's
+extra steps, 000 L318-321).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.kernel.rejections import Rejection, reject
+from pbem.kernel.state import NationState
+from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What is owed: typed chips, or ``any`` resources of free choice."""
+
+    typed: tuple[tuple[str, int], ...] = ()
+    any: int = 0
+    spare: str | None = None
+    """For "any" costs: the chip type to keep on a tie (the one the coming action uses)."""
+
+    @classmethod
+    def of(cls, **chips: int) -> Cost:
+        return cls(tuple((r, chips[r]) for r in RESOURCES if chips.get(r)))
+
+    @property
+    def total(self) -> int:
+        return self.any + sum(n for _, n in self.typed)
+
+    def times(self, k: int) -> Cost:
+        return Cost(tuple((r, n * k) for r, n in self.typed), self.any * k)
+
+
+def _tidy(pay: dict[str, int]) -> dict[str, int]:
+    return {k: pay[k] for k in PAYMENT_KEYS if pay.get(k)}
+
+
+def default_payment(ns: NationState, cost: Cost) -> dict[str, int] | None:
+    """D7: exact chips first, coins for a shortfall; for "any", the chip held most, coins last.
+
+    Ties among the chips held most go marble, iron, gold, except that ``cost.spare`` (the
+    chip the coming action needs) is kept when another type is held as often.
+
+    Returns ``None`` when the nation cannot pay at all.
+    """
+    pay = {k: 0 for k in PAYMENT_KEYS}
+    for chip, need in cost.typed:
+        use = min(ns.resources[chip], need)
+        pay[chip] += use
+        pay["coin"] += need - use
+    left = {r: ns.resources[r] - pay[r] for r in RESOURCES}
+    for _ in range(cost.any):
+        best = max(RESOURCES, key=lambda r: (left[r], r != cost.spare, -RESOURCES.index(r)))
+        if left[best] > 0:
+            left[best] -= 1
+            pay[best] += 1
+        else:
+            pay["coin"] += 1
+    if pay["coin"] > ns.coins:
+        return None
+    return _tidy(pay)
+
+
+def check_payment(ns: NationState, nation: str, cost: Cost, pay: dict[str, int] | None,
+                  what: str, path: str) -> tuple[dict[str, int] | None, list[Rejection]]:
+    """Validate ``pay`` (or make up the default) for ``cost``; return it and any rejections."""
+    if pay is None:
+        made = default_payment(ns, cost)
+        if made is None:
+            held = ns.coins + sum(
+                min(ns.resources[c], n) for c, n in cost.typed) + (sum(ns.resources.values()) if cost.any else 0)
+            return None, [reject("pay/cannot-afford", path, what=what, cost=cost.total, nation=nation, held=held)]
+        return made, []
+    out: list[Rejection] = []
+    paid = sum(pay.values())
+    if paid != cost.total:
+        out.append(reject("pay/wrong-total", f"{path}.pay", what=what, cost=cost.total, paid=paid))
+    if not cost.any:
+        typed = dict(cost.typed)
+        for chip in RESOURCES:
+            if pay.get(chip, 0) > typed.get(chip, 0):
+                if chip in typed:
+                    out.append(reject("pay/too-many", f"{path}.pay.{chip}", what=what, need=typed[chip], chip=chip))
+                else:
+                    out.append(reject("pay/wrong-chip", f"{path}.pay.{chip}", what=what, chip=chip))
+    for chip in PAYMENT_KEYS:
+        need = pay.get(chip, 0)
+        held = ns.coins if chip == "coin" else ns.resources[chip]
+        if need > held:
+            out.append(reject("pay/not-enough", f"{path}.pay.{chip}", what=what, nation=nation,
+                              held=held, chip=chip, need=need))
+    return (None, out) if out else (_tidy(pay), [])
+
+
+def spend(ns: NationState, pay: dict[str, int]) -> int:
+    """Take a checked payment from the nation; return the coins paid (they go to the bank)."""
+    for chip in RESOURCES:
+        ns.resources[chip] -= pay.get(chip, 0)
+    ns.coins -= pay.get("coin", 0)
+    return pay.get("coin", 0)

@@ -1,0 +1,116 @@
+"""Rejections are data: a stable namespaced code, a message, and the JSON path at fault.
+
+Every code is defined once with its message template, so codes stay stable and the
+catalogue doubles as documentation (``docs/rejections.md`` is generated from it). An
+edition with rules of its own adds its codes through :attr:`Edition.codes
+<pbem.kernel.edition.Edition.codes>`; :func:`catalogue` merges them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+CODES: dict[str, str] = {
+    # a file that cannot be read or has the wrong shape (exit code 3, not a rule refusal)
+    "input/invalid": "{source}: {message}",
+    # the order file as a whole
+    "orders/wrong-game": "these orders are for game {got!r}, this is game {want!r}",
+    "orders/wrong-nation": "it is the turn of {active}, not of {nation}",
+    "orders/unknown-nation": "{nation} does not play in this game",
+    "orders/wrong-turn": "these orders are for turn {got}, the game is at turn {want}",
+    "orders/missing-turn": "a turn's orders must say which turn they are for (the game is at turn {want})",
+    "orders/wrong-password": "wrong password for {nation}",
+    "orders/game-over": "the game is over: {winner} has won",
+    "orders/wrong-action": "{key!r} does not fit the {wedge} wedge",
+    "orders/action-without-rondel": "{key!r} needs a rondel move in the same file",
+    # rondel
+    "rondel/wrong-steps": "{steps} steps from {start} do not lead to {to} (that would be {lands})",
+    # payments
+    "pay/wrong-total": "{what} costs {cost}; the payment adds up to {paid}",
+    "pay/wrong-chip": "{what} cannot be paid with {chip}",
+    "pay/not-enough": "{what}: {nation} has {held} {chip}, needs {need}",
+    "pay/cannot-afford": "{what} costs {cost}; {nation} has only {held} in chips and coins that could pay it",
+    "pay/too-many": "{what} needs only {need} {chip}; pay the rest with coins or the right chips",
+    # temples
+    "temple/not-own-city": "{city} is not a city of {nation}",
+    "temple/already": "{city} already has a temple",
+    "temple/twice": "{city} is named twice",
+    "temple/bank-empty": "the bank has no temple left",
+    # arming
+    "arm/not-own-city": "{at} is not a city of {nation}",
+    "arm/limit": "{at} may arm {limit} unit(s) this turn ({asked} asked)",
+    "arm/wrong-terrain": "a {unit} cannot be armed in {at} ({kind})",
+    "arm/no-stock": "{nation} has {left} {unit}(s) left in stock, {asked} asked",
+    # know-how
+    "knowhow/owned": "{nation} already owns {name}",
+    "knowhow/needs": "{name} needs {requires} first",
+    "knowhow/twice": "{name} is named twice",
+    # founding
+    "found/not-a-province": "{city!r} is not a province of this board",
+    "found/occupied": "{city} already has a city ({owner})",
+    "found/no-unit": "{nation} has no legion or galley in {city}",
+    "found/no-stone": "{nation} has no city stone left ({stones} cities)",
+    "found/twice": "{city} is named twice",
+    # trade
+    "trade/not-allowed": "{nation} owns {owned} of the {total} know-hows; trading with the bank needs all {total}, owned since an earlier turn",
+    "trade/ratio": "a trade gives 2 chips for 1; this one gives {given}",
+    "trade/not-enough": "{nation} has {held} {chip}, the trade gives {give}",
+    # maneuver
+    "move/not-a-province": "{province!r} is not a province of this board",
+    "move/not-enough-units": "{nation} has {have} {unit}(s) in {at} that can still move {need} step(s); {count} asked",
+    "move/no-border": "a {unit} cannot cross from {a} to {b}",
+    "move/after-conquest": "all movement and battles come before any conquest",
+    "battle/no-units": "{nation} has no {unit} in {at}",
+    "battle/no-enemy": "{against} has no {unit} in {at}",
+    "battle/too-many": "at most {most} {unit} pairs can fight in {at}; {count} asked",
+    "battle/self": "a nation cannot fight itself",
+    "conquer/no-city": "there is no city in {city}",
+    "conquer/own-city": "{city} is already a city of {nation}",
+    "conquer/last-city": "{city} is {owner}'s last city and cannot be conquered",
+    "conquer/wrong-strength": "{city} has defence {defence}; the conquest uses {used}",
+    "conquer/not-enough-units": "{nation} has {have} {unit}(s) with an action left in {city}; {need} needed",
+    "conquer/cannot-reach": "{nation} has {have} unit(s) with an action left in {city}; its defence is {defence}",
+    "conquer/give-up-not-needed": "{nation} still has city stones; 'give_up' is only for a nation with {stones} cities",
+    "conquer/give-up-invalid": "{give_up} is not another city of {nation}",
+    # standing orders and edits
+    "standing/unknown-nation": "{nation} does not play in this game",
+    "standing/self": "a nation has no battle stance towards itself",
+    "standing/game-over": "the game is over: {winner} has won",
+    "edit/wrong-game": "this edit is for game {got!r}, this is game {want!r}",
+    "edit/unknown-nation": "{nation} does not play in this game",
+    "edit/unknown-province": "{province!r} is not a province of this board",
+    "edit/bank-short": "the bank has {held} {what}; the edit needs {need}",
+    "edit/temple-without-city": "a temple needs a city in {province}",
+    "edit/unit-terrain": "a {unit} cannot stand in {province}",
+    "edit/inconsistent": "{detail}",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """One illegal step: why (``code``, ``message``) and where (``path``)."""
+
+    code: str
+    message: str
+    path: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "path": self.path, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message} [{self.code}]"
+
+
+def reject(code: str, path: str, codes: Mapping[str, str] = CODES, **values: Any) -> Rejection:
+    """Build a :class:`Rejection` from the catalogue ``codes``; an unknown code is a bug."""
+    return Rejection(code, codes[code].format(**values), path)
+
+
+def catalogue(extra: Mapping[str, str]) -> dict[str, str]:
+    """The kernel's codes with an edition's own; an edition may not redefine a kernel code."""
+    clash = sorted(set(extra) & set(CODES))
+    if clash:
+        raise ValueError(f"rejection codes defined twice: {', '.join(clash)}")
+    return {**CODES, **extra}

@@ -1,0 +1,86 @@
+"""What ``new`` asks for, and the parts of setting up a game every edition shares.
+
+:class:`SetupOptions` is recorded in the game's first history entry, so that replaying a
+game starts from exactly the same set-up. The edition turns options into a state
+(:meth:`Edition.setup <pbem.kernel.edition.Edition.setup>`); passwords and player
+identities are the game service's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pbem.errors import UsageError
+from pbem.kernel.state import Bank, GameState, NationState, ProvinceState, Status, Table
+
+if TYPE_CHECKING:
+    from pbem.kernel.edition import Edition
+
+GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+"""The game ids a game file accepts (``$.game_id``)."""
+
+
+@dataclass
+class SetupOptions:
+    """Everything ``new`` needs; recorded in the history so the set-up can be replayed."""
+
+    game_id: str
+    board: str
+    nations: list[str]
+    first: str | None = None
+    variants: list[str] = field(default_factory=list)
+    goal: int | None = None
+    players: int | None = None
+    player: dict[str, str] = field(default_factory=dict)
+    start: dict[str, list[str]] = field(default_factory=dict)
+    seed: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id, "board": self.board, "nations": list(self.nations),
+            "first": self.first, "variants": sorted(self.variants), "goal": self.goal,
+            "players": self.players, "player": dict(sorted(self.player.items())),
+            "start": {n: list(c) for n, c in sorted(self.start.items())}, "seed": self.seed,
+        }
+
+    def replace(self, **changes: Any) -> SetupOptions:
+        return SetupOptions(**{**self.__dict__, **changes})
+
+
+def check_common(opts: SetupOptions, edition: Edition) -> None:
+    """What every edition asks of ``new``: a usable game id, known nations each once, known
+    variants, and a player for every nation named in ``--player`` or ``--start``."""
+    if not GAME_ID.match(opts.game_id):
+        raise UsageError(f"game id {opts.game_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
+                         "starting with a letter or digit (give --id)")
+    for n in opts.nations:
+        if n not in edition.nations:
+            raise UsageError(f"--nations: unknown nation {n!r} (one of {', '.join(sorted(edition.nations))})")
+    twice = sorted({n for n in opts.nations if opts.nations.count(n) > 1})
+    if twice:
+        raise UsageError(f"--nations: {', '.join(twice)} listed twice")
+    for v in opts.variants:
+        if v not in edition.variants:
+            raise UsageError(f"--variant: unknown variant {v!r} (one of {', '.join(edition.variants)})")
+    for n in list(opts.player) + list(opts.start):
+        if n not in opts.nations:
+            raise UsageError(f"{n!r} named in --player/--start is not among --nations")
+
+
+def initial_state(table: Table, edition: Edition, cities: dict[str, list[str]]) -> GameState:
+    """The state before the first round: the bank full, each nation with its start chips
+    and cities, nothing else (000 L92-170)."""
+    rules = edition.rules
+    personages = tuple(rules.personage_stacks)
+    return GameState(
+        table=table,
+        bank=Bank(rules.bank_coins, rules.bank_temples, dict(rules.personage_stacks)),
+        nations={n: NationState.fresh(dict(rules.start_resources), personages, dict(edition.extras.nation))
+                 for n in table.seats},
+        provinces={c: ProvinceState(owner=n) for n, cs in cities.items() for c in cs},
+        status=Status(active=table.first, extra=dict(edition.extras.status)),
+        standing={n: edition.default_standing() for n in table.seats},
+        extra=dict(edition.extras.state),
+    )

@@ -1,0 +1,310 @@
+"""The game state as typed values, to and from the JSON of the game file's state parts.
+
+Everything the rules read or change lives here: the :class:`Table` fixed at creation (who
+plays, in which order, to what goal), the bank, each nation's holdings, the provinces, whose
+turn it is and the public standing orders. Passwords, player identities and the history
+are not part of it (the game service keeps them).
+
+An edition may keep state of its own beside the shared fields (a card hand, a wall, the
+holder of a token): each value type has an ``extra`` dict whose keys the edition declares
+with their defaults (:attr:`Edition.extras <pbem.kernel.edition.Edition.extras>`). Extra
+keys are written beside the shared ones in the same JSON object, so an edition without
+extras writes exactly the shared fields.
+
+The kernel works on a :meth:`GameState.copy` and never on a state it was given, so a
+refused order file cannot leave a half-changed state behind; serialising never changes a
+state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.kernel.vocab import RESOURCES, UNITS
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON-like value (dicts, lists and scalars), faster than ``deepcopy``."""
+    if isinstance(value, dict):
+        return {k: copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_json(v) for v in value]
+    return value
+
+
+def _split(data: dict[str, Any], shared: tuple[str, ...]) -> dict[str, Any]:
+    """The keys of ``data`` that are not ``shared``: an edition's own (copied)."""
+    return {k: copy_json(v) for k, v in data.items() if k not in shared}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What is fixed when the game is created: edition, who plays in which seat, the goal."""
+
+    game_id: str
+    edition: str
+    variants: tuple[str, ...]
+    goal: int
+    players: int
+    seats: tuple[str, ...]
+    first: str
+
+    def turn_order(self) -> tuple[str, ...]:
+        """Seats rotated so that the start nation comes first."""
+        i = self.seats.index(self.first)
+        return self.seats[i:] + self.seats[:i]
+
+    def has(self, variant: str) -> bool:
+        return variant in self.variants
+
+
+@dataclass(slots=True)
+class Standing:
+    """A nation's public standing orders (docs/rulings.md, "Standing orders are public")."""
+
+    battle: dict[str, str]
+    bonus_stack: list[str]
+    coin_substitute: str = "lowest"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _SHARED = ("battle", "bonus_stack", "coin_substitute")
+
+    def stance(self, rival: str) -> str:
+        """The battle stance (always / never / home) towards ``rival``."""
+        return self.battle.get(rival, self.battle.get("default", "home"))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"battle": dict(self.battle), "bonus_stack": list(self.bonus_stack),
+                "coin_substitute": self.coin_substitute, **copy_json(self.extra)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Standing:
+        return cls(dict(data["battle"]), list(data["bonus_stack"]), data["coin_substitute"],
+                   _split(data, cls._SHARED))
+
+    def copy(self) -> Standing:
+        return Standing(dict(self.battle), list(self.bonus_stack), self.coin_substitute,
+                        copy_json(self.extra))
+
+
+@dataclass(slots=True)
+class NationState:
+    """What one nation holds."""
+
+    resources: dict[str, int]
+    coins: int
+    rondel: int | None
+    knowhow: list[str]
+    personages: dict[str, int]
+    earned: dict[str, int]
+    """Threshold counters behind the personages: spent thresholds are never earned again."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _SHARED = ("resources", "coins", "rondel", "knowhow", "personages", "earned")
+
+    @classmethod
+    def fresh(cls, resources: dict[str, int], personages: tuple[str, ...],
+              extra: dict[str, Any] | None = None) -> NationState:
+        """A nation at the start: these chips, no coin, no know-how, no personage."""
+        return cls(dict(resources), 0, None, [], dict.fromkeys(personages, 0),
+                   dict.fromkeys(personages, 0), copy_json(extra or {}))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "resources": {r: self.resources[r] for r in RESOURCES},
+            "coins": self.coins,
+            "rondel": self.rondel,
+            "knowhow": sorted(self.knowhow),
+            "personages": dict(self.personages),
+            "earned": dict(self.earned),
+            **copy_json(self.extra),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> NationState:
+        return cls(
+            resources={r: data["resources"][r] for r in RESOURCES},
+            coins=data["coins"],
+            rondel=data["rondel"],
+            knowhow=sorted(data["knowhow"]),
+            personages=dict(data["personages"]),
+            earned=dict(data["earned"]),
+            extra=_split(data, cls._SHARED),
+        )
+
+    def copy(self) -> NationState:
+        return NationState(dict(self.resources), self.coins, self.rondel, list(self.knowhow),
+                           dict(self.personages), dict(self.earned), copy_json(self.extra))
+
+    def personage_count(self) -> int:
+        return sum(self.personages.values())
+
+
+@dataclass(slots=True)
+class ProvinceState:
+    """A province with a city, a temple or units in it."""
+
+    owner: str | None = None
+    temple: bool = False
+    units: dict[str, dict[str, int]] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _SHARED = ("owner", "temple", "units")
+
+    def count(self, nation: str, unit: str) -> int:
+        return self.units.get(nation, {}).get(unit, 0)
+
+    def add(self, nation: str, unit: str, n: int) -> None:
+        held = self.units.setdefault(nation, dict.fromkeys(UNITS, 0))
+        held[unit] += n
+        if held[unit] < 0:
+            raise ValueError(f"negative {unit} count for {nation}")
+        if not any(held.values()):
+            del self.units[nation]
+
+    def is_empty(self) -> bool:
+        return self.owner is None and not self.temple and not self.units and not self.extra
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "owner": self.owner,
+            "temple": self.temple,
+            "units": {n: {u: self.units[n][u] for u in UNITS} for n in sorted(self.units)},
+            **copy_json(self.extra),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ProvinceState:
+        units = {n: {u: c.get(u, 0) for u in UNITS} for n, c in data.get("units", {}).items()}
+        return cls(data.get("owner"), data.get("temple", False),
+                   {n: c for n, c in units.items() if any(c.values())}, _split(data, cls._SHARED))
+
+    def copy(self) -> ProvinceState:
+        return ProvinceState(self.owner, self.temple, {n: dict(c) for n, c in self.units.items()},
+                             copy_json(self.extra))
+
+
+@dataclass(slots=True)
+class Bank:
+    """The bank's limited pieces; resource chips are unlimited (docs/rulings.md Q5)."""
+
+    coins: int
+    temples: int
+    personages: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"coins": self.coins, "temples": self.temples, "personages": dict(self.personages)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Bank:
+        return cls(data["coins"], data["temples"], dict(data["personages"]))
+
+    def copy(self) -> Bank:
+        return Bank(self.coins, self.temples, dict(self.personages))
+
+
+@dataclass(slots=True)
+class Status:
+    """Whose turn it is and how far the game has come."""
+
+    active: str
+    round: int = 1
+    turn: int = 1
+    """The number of the turn being played: processed turns + 1."""
+    winner: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _SHARED = ("active", "round", "turn", "winner")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"active": self.active, "round": self.round, "turn": self.turn,
+                "winner": self.winner, **copy_json(self.extra)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Status:
+        return cls(data["active"], data["round"], data["turn"], data["winner"],
+                   _split(data, cls._SHARED))
+
+    def copy(self) -> Status:
+        return Status(self.active, self.round, self.turn, self.winner, copy_json(self.extra))
+
+
+@dataclass(slots=True)
+class GameState:
+    """Everything the rules read or change."""
+
+    table: Table
+    bank: Bank
+    nations: dict[str, NationState]
+    provinces: dict[str, ProvinceState]
+    status: Status
+    standing: dict[str, Standing]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _SHARED = ("bank", "nations", "provinces")
+
+    def copy(self) -> GameState:
+        return GameState(
+            self.table,
+            self.bank.copy(),
+            {n: s.copy() for n, s in self.nations.items()},
+            {p: s.copy() for p, s in self.provinces.items()},
+            self.status.copy(),
+            {n: s.copy() for n, s in self.standing.items()},
+            copy_json(self.extra),
+        )
+
+    def province(self, pid: str) -> ProvinceState:
+        """The province's state, created empty on first use (removed again by :meth:`prune`)."""
+        prov = self.provinces.get(pid)
+        if prov is None:
+            prov = self.provinces[pid] = ProvinceState()
+        return prov
+
+    def prune(self) -> None:
+        """Forget provinces with nothing in them."""
+        for pid in [p for p, s in self.provinces.items() if s.is_empty()]:
+            del self.provinces[pid]
+
+    def cities(self, nation: str) -> list[str]:
+        return sorted(p for p, s in self.provinces.items() if s.owner == nation)
+
+    def temples(self, nation: str) -> list[str]:
+        return sorted(p for p, s in self.provinces.items() if s.owner == nation and s.temple)
+
+    def units_on_board(self, nation: str, unit: str) -> int:
+        return sum(s.count(nation, unit) for s in self.provinces.values())
+
+    def provinces_json(self) -> dict[str, Any]:
+        """Every province with something in it, by id."""
+        return {p: self.provinces[p].to_json() for p in sorted(self.provinces)
+                if not self.provinces[p].is_empty()}
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``state`` object of the game file (status and standing orders live beside it)."""
+        return {
+            "bank": self.bank.to_json(),
+            "nations": {n: self.nations[n].to_json() for n in sorted(self.nations)},
+            "provinces": self.provinces_json(),
+            **copy_json(self.extra),
+        }
+
+    def status_json(self) -> dict[str, Any]:
+        return self.status.to_json()
+
+    def standing_json(self) -> dict[str, Any]:
+        return {n: self.standing[n].to_json() for n in sorted(self.standing)}
+
+    @classmethod
+    def from_json(cls, table: Table, state: dict[str, Any], status: dict[str, Any],
+                  standing: dict[str, Any]) -> GameState:
+        return cls(
+            table,
+            Bank.from_json(state["bank"]),
+            {n: NationState.from_json(d) for n, d in state["nations"].items()},
+            {p: ProvinceState.from_json(d) for p, d in state["provinces"].items()},
+            Status.from_json(status),
+            {n: Standing.from_json(d) for n, d in standing.items()},
+            _split(state, cls._SHARED),
+        )

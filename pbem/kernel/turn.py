@@ -1,0 +1,241 @@
+"""The referee's core: one order file applied to a game state. Pure.
+
+:func:`resolve` takes a state, canonical orders, the edition and the board, and returns the
+next state with its events and the canonical echo of the orders, or raises
+:class:`pbem.errors.Refused` with **every** problem found (docs/rulings.md, "Orders are
+all-or-nothing"). An illegal step is skipped and the simulation goes on, so later problems
+are reported too. It reads no file, checks no password (who sent the orders is the game
+service's question), writes no history and changes neither the state nor the orders it is
+given.
+
+A turn runs: trades, the rondel move and the wedge's action (each wedge's action is the
+edition's, :mod:`pbem.kernel.actions`), foundings, the edition's end-of-turn steps
+(personages, the end of the game), passing the turn on (a new round starts eagerly), and
+last the standing orders the file changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pbem.errors import Refused
+from pbem.kernel.payments import Cost, check_payment, spend
+from pbem.kernel.rejections import Rejection, reject
+from pbem.kernel.state import GameState, NationState, copy_json
+
+if TYPE_CHECKING:
+    from pbem.kernel.board import Board
+    from pbem.kernel.edition import Edition
+
+
+@dataclass
+class Turn:
+    """The working context of one turn: the state copy, what happened, what went wrong."""
+
+    state: GameState
+    nation: str
+    edition: Edition
+    board: Board
+    events: list[dict[str, Any]] = field(default_factory=list)
+    rejections: list[Rejection] = field(default_factory=list)
+    firsts: list[str] = field(default_factory=list)
+    """Know-hows this nation acquired first this turn."""
+    temples_destroyed: int = 0
+    """Temples this nation destroyed this turn."""
+
+    @property
+    def rules(self):
+        return self.edition.rules
+
+    @property
+    def ns(self) -> NationState:
+        return self.state.nations[self.nation]
+
+    def fail(self, rejection: Rejection) -> None:
+        self.rejections.append(rejection)
+
+    def reject(self, code: str, path: str, **values: Any) -> None:
+        """Record a problem by its code, from the kernel's or the edition's catalogue."""
+        codes = self.edition.codes
+        self.fail(reject(code, path, codes=codes, **values) if code in codes else reject(code, path, **values))
+
+    def emit(self, kind: str, **data: Any) -> None:
+        self.events.append({"type": kind, "nation": self.nation, **data})
+
+    def pay(self, cost: Cost, pay: dict | None, what: str, path: str) -> dict | None:
+        """Check and take a payment; ``None`` (and a rejection) if it cannot be made."""
+        made, problems = check_payment(self.ns, self.nation, cost, pay, what, path)
+        if problems:
+            self.rejections.extend(problems)
+            return None
+        self.state.bank.coins += spend(self.ns, made)
+        return made
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResult:
+    """A legal order file: the state after it, its events, and the canonical echo."""
+
+    state: GameState
+    events: list[dict[str, Any]]
+    echo: dict[str, Any]
+    kind: str
+    """``turn`` for a rondel turn, ``standing`` for a standing-orders-only file."""
+
+
+def public_echo(orders: dict[str, Any]) -> dict[str, Any]:
+    """The orders as echoed and stored: canonical, and never with the password."""
+    return {k: copy_json(v) for k, v in orders.items() if k != "password"}
+
+
+def header_problems(state: GameState, orders: dict[str, Any]) -> list[Rejection]:
+    """Whole-file checks but the password: game, nation, finished game, whose turn, turn number."""
+    out: list[Rejection] = []
+    if orders["game"] != state.table.game_id:
+        out.append(reject("orders/wrong-game", "$.game", got=orders["game"], want=state.table.game_id))
+    nation = orders["nation"]
+    if nation not in state.nations:
+        return out + [reject("orders/unknown-nation", "$.nation", nation=nation)]
+    status = state.status
+    if status.winner is not None:
+        code = "orders/game-over" if "rondel" in orders else "standing/game-over"
+        return out + [reject(code, "$", winner=status.winner)]
+    if "rondel" in orders:
+        if nation != status.active:
+            out.append(reject("orders/wrong-nation", "$.nation", active=status.active, nation=nation))
+        if "turn" not in orders:
+            out.append(reject("orders/missing-turn", "$", want=status.turn))
+        elif orders["turn"] != status.turn:
+            out.append(reject("orders/wrong-turn", "$.turn", got=orders["turn"], want=status.turn))
+    return out
+
+
+def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: Board) -> TurnResult:
+    """Apply canonical ``orders`` to ``state``; raise :class:`Refused` with every problem."""
+    problems = header_problems(state, orders)
+    if problems:
+        raise Refused(problems)
+    orders = copy_json(orders)
+    t = Turn(state.copy(), orders["nation"], edition, board)
+    echo = public_echo(orders)
+    standing = orders.get("standing", {})
+    if "rondel" not in orders:
+        for key in (*edition.action_keys, "trade", "found"):
+            if key in orders:
+                t.reject("orders/action-without-rondel", f"$.{key}", key=key)
+        _check_standing(t, standing)
+        if t.rejections:
+            raise Refused(t.rejections)
+        _change_standing(t, standing)
+        return TurnResult(t.state, t.events, echo, "standing")
+
+    from pbem.kernel import actions
+
+    if "trade" in orders:
+        actions.trade(t, orders["trade"])
+    echo["rondel"], field_ = _rondel(t, orders["rondel"])
+    _action(t, field_, orders, echo)
+    if "found" in orders:
+        echo["found"] = actions.found(t, orders["found"])
+    _check_standing(t, standing)
+    if t.rejections:
+        raise Refused(t.rejections)
+    edition.end_of_turn(t)
+    _advance(t)
+    # Standing orders change after everything this file sets off, including the round
+    # start it may trigger (docs/rulings.md: "from the next event after the file").
+    _change_standing(t, standing)
+    return TurnResult(t.state, t.events, echo, "turn")
+
+
+def _check_standing(t: Turn, change: dict[str, Any]) -> None:
+    """Battle stances may name only rival nations of this game."""
+    for rival in change.get("battle", {}):
+        if rival == "default":
+            continue
+        if rival == t.nation:
+            t.reject("standing/self", f"$.standing.battle.{rival}")
+        elif rival not in t.state.nations:
+            t.reject("standing/unknown-nation", f"$.standing.battle.{rival}", nation=rival)
+
+
+def merge_standing(current, change: dict[str, Any]) -> None:
+    """Apply a (canonical) ``standing`` change to a nation's standing orders."""
+    for key, value in change.items():
+        if key == "battle":
+            current.battle.update(value)
+        elif key == "bonus_stack":
+            current.bonus_stack = list(value)
+        elif key == "coin_substitute":
+            current.coin_substitute = value
+        else:
+            current.extra[key] = copy_json(value)
+
+
+def _change_standing(t: Turn, change: dict[str, Any]) -> None:
+    """Standing orders change after the turn (docs/rulings.md: 'from the next event')."""
+    if not change:
+        return
+    merge_standing(t.state.standing[t.nation], change)
+    t.emit("standing", standing=change)
+
+
+def _rondel(t: Turn, move: dict[str, Any]):
+    """Move the stone and pay for the extra steps (000 L312-326; docs/rulings.md Rondel).
+
+    Returns the echo and the field aimed at, so that the action is still checked, and its
+    problems reported, when the move is refused (with wrong ``steps``: the first field of
+    the wedge named).
+    """
+    rondel = t.edition.rondel
+    current = t.ns.rondel
+    target, steps, problem = rondel.target(current, move)
+    echo = dict(move)
+    if problem:
+        t.fail(problem)
+        return echo, rondel[rondel.first_index(rondel.canonical(move["to"]))]
+    field_ = rondel[target]
+    landing = rondel.landing(current, target)
+    # Canonical key order: to, steps, pay. A first move shows ``steps`` only when given
+    # (they pick between fields of the same name), so that replaying the echo lands the same.
+    echo = {"to": move["to"]}
+    if not landing.first or "steps" in move:
+        echo["steps"] = steps
+    what = "the first rondel move" if landing.first else f"a rondel move of {steps} steps"
+    if landing.cost == 0 and move.get("pay") and sum(move["pay"].values()):
+        t.reject("pay/wrong-total", "$.rondel.pay", what=what, cost=0, paid=sum(move["pay"].values()))
+        return echo, field_
+    paid: dict = {}
+    if landing.cost:
+        made = t.pay(Cost(any=landing.cost, spare=field_.action.spends), move.get("pay"), what, "$.rondel")
+        if made is None:
+            return echo, field_
+        paid = made
+    echo["pay"] = paid
+    t.ns.rondel = target
+    t.emit("rondel", **{"from": current}, to=target, wedge=field_.name,
+           steps=steps, paid=paid, first=landing.first)
+    return echo, field_
+
+
+def _action(t: Turn, field_, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+    """Carry out the chosen field's action; action keys of other wedges do not fit it."""
+    for key in t.edition.action_keys:
+        if key in orders and key not in field_.action.keys:
+            t.reject("orders/wrong-action", f"$.{key}", key=key, wedge=orders["rondel"]["to"])
+    field_.action.run(t, orders, echo)
+
+
+def _advance(t: Turn) -> None:
+    """Pass the turn on; a new round starts eagerly (docs/rulings.md)."""
+    status = t.state.status
+    status.turn += 1
+    if status.winner is not None:
+        return
+    order = t.state.table.turn_order()
+    nxt = order[(order.index(t.nation) + 1) % len(order)]
+    status.active = nxt
+    if nxt == order[0]:
+        status.round += 1
+        t.edition.start_round(t.state, t.events)

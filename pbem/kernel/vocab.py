@@ -1,0 +1,72 @@
+"""The vocabulary every edition shares: resources, units, order-file keys, standing orders.
+
+Wedges, know-hows, personages, nations and variants belong to an edition
+(:class:`pbem.kernel.edition.Edition`); nothing here names one. Members are ``StrEnum``
+so that they compare equal to the lowercase ids used in files.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Resource(StrEnum):
+    """Resource chips (unlimited; docs/rulings.md Q5)."""
+
+    MARBLE = "marble"
+    """White marble."""
+    IRON = "iron"
+    """Blue iron."""
+    GOLD = "gold"
+    """Yellow gold."""
+
+
+RESOURCES: tuple[str, ...] = ("marble", "iron", "gold")
+"""Chip types in the tie-break order of D6 and D7 (docs/rulings.md)."""
+PAYMENT_KEYS: tuple[str, ...] = RESOURCES + ("coin",)
+"""What a ``pay`` object may name: the chips, and coins standing in for any chip."""
+
+
+class Unit(StrEnum):
+    """Military unit types."""
+
+    LEGION = "legion"
+    """Crosses land (red) and combined borders."""
+    GALLEY = "galley"
+    """Crosses sea (blue) and combined borders."""
+
+
+UNITS: tuple[str, ...] = ("legion", "galley")
+TERRAIN: dict[str, str] = {"legion": "land", "galley": "sea"}
+"""Which border layer each unit type crosses (combined borders are in both layers)."""
+
+
+class BattleStance(StrEnum):
+    """Standing order: when a non-active nation demands a battle (D1)."""
+
+    ALWAYS = "always"
+    """Whenever a rival's units of a type it has there enter the province."""
+    NEVER = "never"
+    """Never."""
+    HOME = "home"
+    """Only in provinces where it owns the city."""
+
+
+class CoinSubstitute(StrEnum):
+    """Standing order: which chip to take when the bank has no coin (D6)."""
+
+    LOWEST = "lowest"
+    """The type held least; ties marble, iron, gold."""
+    MARBLE = "marble"
+    """Always marble."""
+    IRON = "iron"
+    """Always iron."""
+    GOLD = "gold"
+    """Always gold."""
+
+
+HEADER_KEYS: tuple[str, ...] = ("game", "nation", "turn", "password")
+"""Who sends an order file and for which turn; checked before anything it orders."""
+ACTION_KEYS: tuple[str, ...] = ("temples", "arm", "knowhow", "maneuver")
+"""Order keys that carry a wedge's action, named by what they do, the same in every
+edition; an edition's rondel says which of them each wedge takes."""

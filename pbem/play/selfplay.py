@@ -1,0 +1,107 @@
+"""Bot self-play: whole games of any edition with invariants checked after every turn.
+
+Used by the self-play tests and ``bench/bench_selfplay.py``. Each turn the bot's orders
+go through the same checked entry point as ``antike-ref check`` (password included);
+after every turn the conservation laws must hold; at the end the game must verify by
+replay. A game that has no winner after :data:`STALEMATE_TURNS` turns is a stalemate.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from pbem import editions
+from pbem.kernel.orders import canonical_orders
+from pbem.kernel.setup import SetupOptions
+from pbem.kernel.vocab import UNITS
+from pbem.play.bot import play_turn
+from pbem.service import turns
+from pbem.service.boards import load_board
+from pbem.service.game import Game, consistency_problems
+from pbem.service.passwords import MIN_ITERATIONS
+from pbem.service.replay import verify
+from pbem.service.setup import new_game
+from pbem.service.store import game_text
+
+STALEMATE_TURNS = 800
+"""A game without a winner after this many turns counts as a documented stalemate."""
+
+LINEUPS = {
+    3: ["greeks", "persians", "arabs"],
+    4: ["persians", "phoenicians", "arabs", "greeks"],
+    5: ["greeks", "persians", "arabs", "phoenicians", "egyptians"],
+    6: ["greeks", "persians", "arabs", "phoenicians", "egyptians", "babylonians"],
+}
+
+
+@dataclass
+class GameRecord:
+    """How one self-play game went."""
+
+    seed: str
+    nations: int
+    mode: str
+    variants: tuple[str, ...]
+    turns: int
+    winner: str | None
+
+
+def check_invariants(game: Game) -> None:
+    """Conservation and consistency after a turn; raises AssertionError naming the breach."""
+    problems = consistency_problems(game)
+    assert not problems, problems
+    st = game.state
+    rules = game.edition.rules
+    coins = st.bank.coins + sum(ns.coins for ns in st.nations.values())
+    assert coins == rules.bank_coins, f"coins not conserved: {coins}"
+    temples = st.bank.temples + sum(1 for p in st.provinces.values() if p.temple)
+    assert temples == rules.bank_temples, f"temples not conserved: {temples}"
+    for p, stack in rules.personage_stacks.items():
+        total = st.bank.personages[p] + sum(ns.personages[p] for ns in st.nations.values())
+        assert total == stack, f"{p} cards not conserved: {total}"
+    for n, ns in st.nations.items():
+        beyond = sum(max(0, ns.personages[p] - ns.earned[p]) for p in ns.personages)
+        assert beyond <= game.edition.bonus_cards(st, n), f"{n} holds more personage cards than it earned"
+    for n in st.nations:
+        for u in UNITS:
+            assert st.units_on_board(n, u) <= rules.unit_cap
+        assert st.cities(n), f"{n} lost its last city"
+
+
+def start_game(game_id: str, nations: list[str], seed: str, edition: str = "antike",
+               board: str = "antike-east", variants: tuple[str, ...] = (),
+               iterations: int = MIN_ITERATIONS) -> tuple[Game, dict[str, str]]:
+    """A new game for bots, in memory, with passwords ``pw-NATION`` (cheaply hashed unless
+    ``iterations`` says otherwise)."""
+    plain = {n: f"pw-{n}" for n in nations}
+    opts = SetupOptions(game_id=game_id, board=board, nations=list(nations), variants=list(variants), seed=seed)
+    game, _ = new_game(editions.get(edition), opts, load_board(board), plain, iterations=iterations)
+    return game, plain
+
+
+def bot_turn(game: Game, plain: dict[str, str], mode: str = "greedy") -> tuple[Game, dict]:
+    """The bot's turn for the active nation, sent with the nation's password like a
+    player's; returns the next game and the orders as sent."""
+    orders = {**play_turn(game, mode), "password": plain[game.state.status.active]}
+    new, _ = turns.play(game, canonical_orders(orders, game.edition))
+    return new, orders
+
+
+def play_game(seed: str, nations: int = 4, mode: str = "greedy", variants: tuple[str, ...] = (),
+              check_every_turn: bool = True,
+              verify_at_end: bool = True, edition: str = "antike", board: str = "antike-east",
+              lineup: list[str] | None = None) -> tuple[Game, GameRecord]:
+    """Play one whole game between bots; return the final game and its record."""
+    lineup = lineup or LINEUPS[nations]
+    game, plain = start_game(f"self-{seed}", lineup, seed, edition, board, variants)
+    played = 0
+    while game.state.status.winner is None and played < STALEMATE_TURNS:
+        game, _ = bot_turn(game, plain, mode)
+        played += 1
+        if check_every_turn:
+            check_invariants(game)
+    if verify_at_end:
+        text = game_text(game)
+        verify(game, json.loads(text))
+    return game, GameRecord(seed, len(lineup), mode, tuple(variants), played, game.state.status.winner)

@@ -1,0 +1,129 @@
+"""The whole game file in memory: the rules' state, who plays, the seed and the history.
+
+:func:`game_from_json` checks consistency beyond the schema (caps, owners, whose turn)
+and names the offending field; :meth:`Game.to_json` is deterministic and changes nothing.
+The board is handed in by whoever reads the file (:mod:`pbem.service.store`): this
+module reads no file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.errors import InconsistentGame, Problem
+from pbem.kernel.board import Board
+from pbem.kernel.consistency import state_problems
+from pbem.kernel.edition import Edition
+from pbem.kernel.state import GameState, Table
+
+FORMAT = 1
+"""The game file format this release writes (``$.format``)."""
+SCHEMA_ID = "https://antike-ref.invalid/schemas/game.schema.json"
+
+
+@dataclass(slots=True)
+class NationMeta:
+    """Who plays a nation: public identity and the salted password hash."""
+
+    player: str | None
+    email: str | None
+    colour: str
+    password: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "email": self.email, "colour": self.colour,
+                "password": self.password}
+
+
+@dataclass(slots=True)
+class Game:
+    """A game file in memory."""
+
+    state: GameState
+    edition: Edition
+    board: Board
+    seed: str
+    meta: dict[str, NationMeta]
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def table(self) -> Table:
+        return self.state.table
+
+    @property
+    def game_id(self) -> str:
+        return self.state.table.game_id
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.state.table.seats
+
+    @property
+    def goal(self) -> int:
+        return self.state.table.goal
+
+    def turn_order(self) -> tuple[str, ...]:
+        return self.state.table.turn_order()
+
+    def score(self, nation: str, state: GameState | None = None) -> int:
+        """What counts towards the goal (personages, or victory points), in ``state``
+        (default: the game's own)."""
+        return self.edition.score(state or self.state, nation)
+
+    def to_json(self) -> dict[str, Any]:
+        st = self.state
+        table = st.table
+        return {
+            "$schema": SCHEMA_ID,
+            "format": FORMAT,
+            "game_id": table.game_id,
+            "rules": {"edition": table.edition, "variants": sorted(table.variants),
+                      "goal": table.goal, "players": table.players},
+            "board": {"id": self.board.id, "sha256": self.board.sha256},
+            "seed": self.seed,
+            "seats": list(table.seats),
+            "first": table.first,
+            "nations": {n: self.meta[n].to_json() for n in sorted(self.meta)},
+            "state": st.to_json(),
+            "status": st.status_json(),
+            "standing_orders": st.standing_json(),
+            "history": self.history,
+        }
+
+    def copy_with(self, state: GameState, history: list[dict[str, Any]]) -> Game:
+        return Game(state, self.edition, self.board, self.seed, dict(self.meta), history)
+
+
+def table_from_json(data: dict[str, Any]) -> Table:
+    rules = data["rules"]
+    return Table(data["game_id"], rules["edition"], tuple(rules["variants"]), rules["goal"],
+                 rules["players"], tuple(data["seats"]), data["first"])
+
+
+def game_from_json(data: dict[str, Any], edition: Edition, board: Board, source: str) -> Game:
+    """Build a :class:`Game` of ``edition`` on ``board`` from JSON valid against the
+    edition's game schema; raise :class:`InconsistentGame` if it breaks an invariant."""
+    if data["board"]["sha256"] != board.sha256:
+        raise InconsistentGame(source, [Problem(
+            "$.board.sha256",
+            f"the game was created on a different version of board {board.id!r} "
+            f"(file {data['board']['sha256'][:12]}…, installed {board.sha256[:12]}…)")])
+    meta = {n: NationMeta(m["player"], m["email"], m["colour"], m["password"])
+            for n, m in data["nations"].items()}
+    state = GameState.from_json(table_from_json(data), data["state"], data["status"],
+                                data["standing_orders"])
+    game = Game(state, edition, board, data["seed"], meta, data["history"])
+    problems = consistency_problems(game)
+    if problems:
+        raise InconsistentGame(source, problems)
+    return game
+
+
+def consistency_problems(game: Game) -> list[Problem]:
+    """Every broken invariant of ``game``, each with the JSON path of the field at fault."""
+    out = []
+    seats = set(game.seats)
+    if set(game.meta) != seats:
+        out.append(Problem("$.nations", f"nations {sorted(game.meta)} do not match the seats {sorted(seats)}"))
+    return out + state_problems(game.state, game.edition, game.board)

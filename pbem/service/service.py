@@ -1,0 +1,221 @@
+"""The game service: the one transaction through which every change to a game goes.
+
+Lock, load, authenticate, apply, append to the history, save atomically, write reports:
+``process``, ``gm-edit``, ``undo``, ``default-turn`` and ``bot --apply`` all run
+:meth:`GameService.change`, and so will the mail and forum commands. Adapters (the
+command line, mail) parse their input, call a method here and print what comes back;
+they never open a game file themselves.
+
+Reports are written after the save, so that a rendering failure never costs a turn; the
+adapter hands in how to write them (a :data:`Reporter`), which keeps this layer below the
+report layer. The clock is not read here yet: nothing in a change depends on the time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import UsageError
+from pbem.kernel.edition import Edition
+from pbem.kernel.orders import canonical_edit, canonical_orders
+from pbem.kernel.setup import SetupOptions
+from pbem.kernel.turn import TurnResult
+from pbem.service import store, turns
+from pbem.service.game import Game
+from pbem.service.history import canonical
+from pbem.service.replay import game_after, verify
+from pbem.service.schemas import dumps, read_json, validate
+
+Reporter = Callable[[Game], list[Path]]
+"""Writes the reports of a game's latest history entry; returns the files written."""
+OrderSource = Callable[[Game], dict[str, Any]]
+"""Makes canonical orders for the game as loaded under the lock (a bot, the GM default)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """An order or edit file as read, before its shape is checked: the data and where it
+    came from (named in every message)."""
+
+    data: Any
+    source: str
+
+
+def read_input(path: str | os.PathLike) -> Input:
+    """Read a JSON input file (orders, an edit); :class:`InputError` if it cannot be read
+    or is not JSON."""
+    return Input(read_json(path, str(path)), str(path))
+
+
+def parse_orders(edition: Edition, given: Input) -> dict[str, Any]:
+    """Orders checked against the edition's order schema, in canonical form."""
+    validate("orders", given.data, given.source, edition)
+    return canonical_orders(given.data, edition)
+
+
+def parse_edit(edition: Edition, given: Input) -> dict[str, Any]:
+    """A GM edit checked against the edition's edit schema, in canonical form."""
+    validate("edit", given.data, given.source, edition)
+    return canonical_edit(given.data, edition)
+
+
+@dataclass
+class Outcome:
+    """What a change did: the game before and after, the turn's result if orders were
+    played, the history entries added or taken back, and the report files written."""
+
+    before: Game
+    after: Game
+    result: TurnResult | None = None
+    added: list[dict[str, Any]] = field(default_factory=list)
+    removed: list[dict[str, Any]] = field(default_factory=list)
+    reports: list[Path] = field(default_factory=list)
+    saved_to: Path | None = None
+
+
+class GameService:
+    """Every read and change of one game file (and of its lock and audit log)."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+
+    # -- reading ------------------------------------------------------------------------
+
+    def load(self) -> Game:
+        """The game as it is on disk (schema and consistency checked)."""
+        return store.load_game(self.path)
+
+    def raw(self) -> dict[str, Any]:
+        return read_json(self.path)
+
+    def check(self, orders: Input) -> tuple[Game, TurnResult]:
+        """What the orders would do; nothing is locked or written."""
+        game = self.load()
+        return game, turns.check(game, parse_orders(game.edition, orders))
+
+    def verify(self, progress=None):
+        """Replay the whole history and compare it with the file."""
+        game = self.load()
+        return verify(game, self.raw(), progress=progress)
+
+    # -- the one transaction -----------------------------------------------------------
+
+    def change(self, step: Callable[[Game], Outcome], output: Path | None = None,
+               reporter: Reporter | None = None) -> Outcome:
+        """Lock the game (and ``output``), load it, let ``step`` make the next game, save
+        it atomically (to ``output`` if given), then write its reports."""
+        target = output or self.path
+        with store.locked_files(self.path, output):
+            game = self.load()
+            outcome = step(game)
+            store.save_game(outcome.after, target)
+        outcome.saved_to = target
+        if reporter is not None:
+            outcome.reports = reporter(outcome.after)
+        return outcome
+
+    def process(self, orders: Input, output: Path | None = None,
+                reporter: Reporter | None = None) -> Outcome:
+        """A player's order file: checked (password included), applied, recorded."""
+
+        def step(game: Game) -> Outcome:
+            new, result = turns.play(game, parse_orders(game.edition, orders))
+            return Outcome(game, new, result, added=[new.history[-1]])
+
+        return self.change(step, output, reporter)
+
+    def gm_edit(self, edit: Input, output: Path | None = None,
+                reporter: Reporter | None = None) -> Outcome:
+        """A GM edit file: all edits or none, logged in the history with its reason."""
+
+        def step(game: Game) -> Outcome:
+            new = turns.edit(game, parse_edit(game.edition, edit))
+            return Outcome(game, new, added=[new.history[-1]])
+
+        return self.change(step, output, reporter)
+
+    def bot_turn(self, mode: str, make: OrderSource, reporter: Reporter | None = None) -> Outcome:
+        """A bot's turn for the active nation's absent player (``make`` writes the orders
+        from the game as loaded): recorded as the bot's, never as the player's."""
+
+        def step(game: Game) -> Outcome:
+            new, result = turns.play(game, make(game), turns.bot(mode))
+            return Outcome(game, new, result, added=[new.history[-1]])
+
+        return self.change(step, reporter=reporter)
+
+    def default_turn(self, nation: str, reporter: Reporter | None = None) -> Outcome:
+        """The default turn (D15) for the active nation's missing player."""
+
+        def step(game: Game) -> Outcome:
+            new, result = turns.default_turn(game, nation)
+            return Outcome(game, new, result, added=[new.history[-1]])
+
+        return self.change(step, reporter=reporter)
+
+    def undo(self, count: int, reason: str = "", dry_run: bool = False,
+             reporter: Reporter | None = None) -> Outcome:
+        """Take back the last ``count`` history entries (turns, GM edits, standing-order
+        changes, as ``history`` lists them) by replay; logged in the audit log.
+
+        The game file becomes exactly what it was before them, so processing the same
+        orders again gives the same bytes. With ``dry_run`` nothing is written."""
+
+        def step(game: Game) -> Outcome:
+            earlier, removed = take_back(game, count)
+            return Outcome(game, earlier, removed=removed)
+
+        if dry_run:
+            return step(self.load())
+        outcome = self.change(step, reporter=reporter)
+        before = outcome.before
+        record = {"action": "undo", "turns": count, "reason": reason,
+                  "from_turn": before.state.status.turn, "to_turn": outcome.after.state.status.turn,
+                  "head_before": before.history[-1]["hash"], "removed": outcome.removed}
+        store.append_audit(self.path, canonical(record))
+        return outcome
+
+    # -- creating ---------------------------------------------------------------------
+
+    def create(self, edition: Edition, opts: SetupOptions, passwords: dict[str, str], secrets: Path,
+               iterations: int, force: bool = False, reporter: Reporter | None = None) -> Outcome:
+        """Create the game file and the GM's secrets file (plain passwords, mode 600);
+        ``after`` is the new game."""
+        from pbem.service.boards import load_board
+        from pbem.service.game import consistency_problems
+        from pbem.service.schemas import problems
+        from pbem.service.setup import new_game
+
+        created, plain = new_game(edition, opts, load_board(opts.board), passwords, iterations)
+        wrong = problems("game", created.to_json(), edition) + consistency_problems(created)
+        if wrong:
+            raise RuntimeError(f"new would write a game file that does not load: {wrong[0]}")
+        with store.locked(self.path, must_exist=False):
+            for path in (self.path, secrets):
+                if path.exists() and not force:
+                    raise UsageError(f"{path} exists already (use --force to overwrite)")
+            store.write_atomic(secrets, dumps(plain), mode=0o600)
+            store.save_game(created, self.path)
+        outcome = Outcome(created, created, added=list(created.history), saved_to=self.path)
+        if reporter is not None:
+            outcome.reports = reporter(created)
+        return outcome
+
+    def audit_path(self) -> Path:
+        return store.audit_path(self.path)
+
+
+def take_back(game: Game, count: int) -> tuple[Game, list[dict[str, Any]]]:
+    """The game before its last ``count`` history entries, and those entries."""
+    if count < 1:
+        raise UsageError("--turns must be at least 1")
+    entries = len(game.history) - 1
+    if entries < count:
+        raise UsageError(f"only {entries} history entr{'y' if entries == 1 else 'ies'} after the set-up; "
+                         f"cannot take back {count}")
+    cut = len(game.history) - count
+    return game_after(game, cut - 1), game.history[cut:]

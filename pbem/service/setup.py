@@ -1,0 +1,78 @@
+"""Creating a game (``antike-ref new``): the edition's set-up, who plays, their passwords.
+
+The edition decides the state at the start (:meth:`Edition.setup
+<pbem.kernel.edition.Edition.setup>`); this module adds what is not the rules' business:
+player names and addresses, the seed, and the password hashes, and records the set-up
+as the first history entry so that the game can be replayed from it.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets as _secrets
+
+from pbem.errors import UsageError
+from pbem.kernel.board import Board
+from pbem.kernel.edition import Edition
+from pbem.kernel.setup import SetupOptions
+from pbem.service import history, passwords
+from pbem.service.game import Game, NationMeta
+
+_PLAYER = re.compile(r"^\s*(?P<name>[^<>]*?)\s*(?:<(?P<email>[^<>\s]+@[^<>\s]+)>)?\s*$")
+
+
+def parse_player(text: str) -> tuple[str | None, str | None]:
+    """``"Ann <ann@example.org>"`` -> (name, e-mail); either part may be missing."""
+    m = _PLAYER.match(text)
+    if not m:
+        raise UsageError(f"player {text!r}: expected 'Name <e-mail>'")
+    return (m["name"] or None), m["email"]
+
+
+def _check_passwords(given: dict[str, str], nations: list[str]) -> None:
+    for n, pw in given.items():
+        if n not in nations:
+            raise UsageError(f"--password {n}: {n!r} is not among --nations")
+        if not pw or pw != pw.strip():
+            raise UsageError(f"--password {n}: a password must not be empty or start or end with a space")
+
+
+def start(edition: Edition, opts: SetupOptions, board: Board) -> tuple[Game, dict]:
+    """The game as the edition sets it up, before anyone plays, with identities but no
+    password hashes and no history yet; and the body of the ``new`` entry that records
+    the set-up (:func:`record`)."""
+    opts = opts if opts.seed else opts.replace(seed=_secrets.token_hex(8))
+    state, events, recorded = edition.setup(opts, board)
+    meta = {}
+    for n in state.table.seats:
+        name, email = parse_player(opts.player[n]) if n in opts.player else (None, None)
+        meta[n] = NationMeta(name, email, edition.nations[n].colour, "")
+    game = Game(state, edition, board, recorded.seed, meta, [])
+    return game, {"kind": "new", "setup": recorded.to_json(), "events": events}
+
+
+def record(game: Game, entry: dict) -> Game:
+    """Start ``game``'s history with its ``new`` entry (once its identities are final)."""
+    game.history = []
+    history.append(game, entry)
+    return game
+
+
+def new_game(edition: Edition, opts: SetupOptions, board: Board,
+             given_passwords: dict[str, str] | None = None,
+             iterations: int = passwords.ITERATIONS) -> tuple[Game, dict[str, str]]:
+    """Create the game; return it with the plain passwords (for the GM's secrets file).
+
+    Passwords not given are generated; each is stored only as a salted hash of cost
+    ``iterations`` (salts derive from the seed, so the same options give the same file).
+    """
+    if iterations < passwords.MIN_ITERATIONS:
+        raise UsageError(f"--kdf-iterations {iterations}: at least {passwords.MIN_ITERATIONS}")
+    plain = dict(given_passwords or {})
+    _check_passwords(plain, list(opts.nations))
+    created, entry = start(edition, opts, board)
+    for n in created.seats:
+        plain.setdefault(n, passwords.generate())
+        salt = passwords.salt_for(created.seed, n)
+        created.meta[n].password = passwords.hash_password(plain[n], salt, iterations)
+    return record(created, entry), {n: plain[n] for n in created.seats}

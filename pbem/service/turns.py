@@ -1,0 +1,126 @@
+"""A game in memory moved on by one history entry: orders played, or a GM edit applied.
+
+This is where who sent the orders is checked (the password) and where what happened is
+recorded (the history's hash chain); the rules themselves are the kernel's
+(:func:`pbem.kernel.turn.resolve`, :func:`pbem.kernel.edit.apply_edit`). Nothing here
+reads or writes a file: the game service (:mod:`pbem.service.service`) does, around these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import Refused
+from pbem.kernel.edit import apply_edit
+from pbem.kernel.queries import default_orders
+from pbem.kernel.rejections import Rejection, reject
+from pbem.kernel.turn import TurnResult, header_problems, resolve
+from pbem.service import history, passwords
+from pbem.service.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    """Who a history entry's orders come from: the nation's player (checked by password),
+    the GM's default turn (D15), or a bot the GM let play (``mode``)."""
+
+    kind: str
+    """``player``, ``gm`` or ``bot``."""
+    mode: str | None = None
+
+    @property
+    def trusted(self) -> bool:
+        """Orders the GM plays need no password: the GM holds the game file."""
+        return self.kind != "player"
+
+    def entry_kind(self, result: TurnResult) -> str:
+        """The history entry's kind: ``turn`` / ``standing`` for a player's file,
+        ``default-turn`` for the GM's, ``bot-turn`` for a bot's."""
+        if self.kind == "gm":
+            return "default-turn"
+        if self.kind == "bot":
+            return "bot-turn"
+        return result.kind
+
+
+PLAYER = Author("player")
+GM = Author("gm")
+
+
+def bot(mode: str) -> Author:
+    return Author("bot", mode)
+
+
+TURN_KINDS = ("turn", "default-turn", "bot-turn")
+"""History entries that are a nation's turn."""
+ORDER_KINDS = TURN_KINDS + ("standing",)
+"""History entries that carry orders."""
+
+
+def authenticate(game: Game, orders: dict[str, Any]) -> list[Rejection]:
+    """The password problem of an order file, if any (none for a nation not in the game:
+    the kernel names that)."""
+    nation = orders["nation"]
+    meta = game.meta.get(nation)
+    if meta is not None and not passwords.verify(orders.get("password", ""), meta.password):
+        return [reject("orders/wrong-password", "$.password", nation=nation)]
+    return []
+
+
+def check(game: Game, orders: dict[str, Any], author: Author = PLAYER) -> TurnResult:
+    """What canonical ``orders`` would do, or :class:`Refused` with every problem: who
+    sends them (game, nation, password) is named before what they are for."""
+    if not author.trusted:
+        wrong = authenticate(game, orders)
+        if wrong:
+            header = header_problems(game.state, orders)
+            who = [r for r in header if r.code in ("orders/wrong-game", "orders/unknown-nation")]
+            raise Refused(who + wrong + [r for r in header if r not in who])
+    return resolve(game.state, orders, game.edition, game.board)
+
+
+def play(game: Game, orders: dict[str, Any], author: Author = PLAYER) -> tuple[Game, TurnResult]:
+    """Apply canonical ``orders``; return the next game, its history entry appended."""
+    result = check(game, orders, author)
+    new = game.copy_with(result.state, list(game.history))
+    body: dict[str, Any] = {"kind": author.entry_kind(result), "nation": orders["nation"], "orders": result.echo,
+                            "events": result.events}
+    if author.kind == "bot":
+        body["bot"] = author.mode
+    if result.kind == "turn":
+        body["turn"] = game.state.status.turn
+    history.append(new, body)
+    return new, result
+
+
+def replay_orders(game: Game, entry: dict[str, Any]) -> Game:
+    """Apply a stored entry's orders again, as they were recorded (kind and author kept;
+    the password was checked when they were first applied)."""
+    result = resolve(game.state, dict(entry["orders"]), game.edition, game.board)
+    new = game.copy_with(result.state, list(game.history))
+    body: dict[str, Any] = {"kind": entry["kind"], "nation": entry["orders"]["nation"],
+                            "orders": result.echo, "events": result.events}
+    if "bot" in entry:
+        body["bot"] = entry["bot"]
+    if result.kind == "turn":
+        body["turn"] = game.state.status.turn
+    history.append(new, body)
+    return new
+
+
+def default_turn(game: Game, nation: str) -> tuple[Game, TurnResult]:
+    """The default turn (D15) for ``nation``, which must be the active nation; recorded as
+    the GM's."""
+    active = game.state.status.active
+    if game.state.status.winner is None and nation != active:
+        raise Refused([reject("orders/wrong-nation", "$.nation", active=active, nation=nation)])
+    return play(game, default_orders(game.state, game.edition, game.board, nation), GM)
+
+
+def edit(game: Game, change: dict[str, Any]) -> Game:
+    """Apply a canonical GM edit; return the next game with the edit in its history."""
+    state = apply_edit(game.state, change, game.edition, game.board)
+    new = game.copy_with(state, list(game.history))
+    history.append(new, {"kind": "gm-edit", "reason": change["reason"], "edits": change["edits"], "events": []})
+    return new

@@ -1,0 +1,72 @@
+"""Views of a game for readers: the ``show --json`` object (docs/orders.md) and the rows
+that ``history`` and ``undo`` list.
+
+A view is built from what the viewer may see (:meth:`Edition.player_view
+<pbem.kernel.edition.Edition.player_view>`): everything in classic Antike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.kernel import queries
+from pbem.kernel.vocab import RESOURCES, UNITS
+from pbem.service.game import Game
+
+RECENT_TURNS = 4
+"""How many history entries ``show`` lists at its end."""
+
+
+def show_json(game: Game, viewer: str | None = None) -> dict[str, Any]:
+    """The ``show --json`` object exactly as docs/orders.md specifies it, as ``viewer``
+    (a nation, or ``None`` for the public view) may see it."""
+    edition = game.edition
+    st = edition.player_view(game.state, viewer)
+    nations = {}
+    for n in game.seats:
+        ns = st.nations[n]
+        nations[n] = {
+            "resources": {r: ns.resources[r] for r in RESOURCES},
+            "coins": ns.coins,
+            "rondel": None if ns.rondel is None else {"index": ns.rondel, "wedge": edition.rondel[ns.rondel].name},
+            "knowhow": sorted(ns.knowhow),
+            "personages": dict(ns.personages),
+            "score": edition.score(st, n),
+            "goal": st.table.goal,
+            "cities": st.cities(n),
+            "temples": st.temples(n),
+            "stock": {u: queries.stock(st, edition, n, u) for u in UNITS},
+            "standing": st.standing[n].to_json(),
+        }
+    return {
+        "game": game.game_id,
+        "edition": st.table.edition,
+        "board": game.board.id,
+        "variants": sorted(st.table.variants),
+        "turn": st.status.turn,
+        "round": st.status.round,
+        "active": st.status.active,
+        "winner": st.status.winner,
+        "bank": st.bank.to_json(),
+        "nations": nations,
+        "provinces": st.provinces_json(),
+        # an addition to the contract: the last few history entries' events
+        "recent": [{k: e[k] for k in ("seq", "kind", "turn", "nation", "reason", "events") if k in e}
+                   for e in recent_entries(game, RECENT_TURNS)],
+    }
+
+
+def recent_entries(game: Game, count: int) -> list[dict[str, Any]]:
+    """The last ``count`` history entries after the set-up, oldest first."""
+    return game.history[1:][-count:]
+
+
+def entry_row(entry: dict[str, Any]) -> dict[str, Any]:
+    """One history entry as ``history`` lists it: number, kind, turn, nation, a summary
+    (the wedge chosen, or the GM's reason) and how many events it had."""
+    orders = entry.get("orders") or {}
+    summary = entry.get("reason") or orders.get("rondel", {}).get("to", "")
+    if entry.get("kind") == "bot-turn":
+        summary = f"{summary} (by the {entry.get('bot')} bot)"
+    return {"seq": entry["seq"], "kind": entry["kind"], "turn": entry.get("turn"),
+            "nation": entry.get("nation"), "summary": summary, "events": len(entry.get("events", []))}
