@@ -8,7 +8,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli import app, map_app, pairs, print_json, print_reports, reporter, run
+from pbem.cli.app import app, map_app, pairs, print_json, print_reports, reporter, run
 from pbem.errors import InputError, PbemError, Refused, UsageError
 
 REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."
@@ -102,11 +102,9 @@ def show(
         if as_json:
             print_json(show_json(loaded, viewer))
         else:
-            from rich.console import Console
+            from pbem.cli.show import console, print_summary
 
-            from pbem.cli.show import print_summary
-
-            print_summary(loaded, Console(), viewer)
+            print_summary(loaded, console(), viewer)
 
     run(go)
 

@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli import app, print_json, print_reports, reporter, run
+from pbem.cli.app import app, print_json, print_reports, reporter, run
 from pbem.cli.game import FORMAT_HELP, REPORT_DIR_HELP
 from pbem.errors import UsageError
 

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli import app, run
+from pbem.cli.app import app, run
 from pbem.errors import UsageError
 
 

@@ -9,6 +9,18 @@ from pbem.service.game import Game
 from pbem.service.view import RECENT_TURNS, recent_entries, show_json
 
 
+def console():
+    """A rich console whose closed pipe is handled like every other command's (quietly,
+    exit 0) rather than by rich's own exit code 1."""
+    from rich.console import Console
+
+    class PipeConsole(Console):
+        def on_broken_pipe(self) -> None:
+            raise BrokenPipeError
+
+    return PipeConsole()
+
+
 def _table(title: str, *columns: str, right: int = 0):
     """A borderless rich table that fits 80 columns; the last ``right`` columns are numbers."""
     from rich import box

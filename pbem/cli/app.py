@@ -1,0 +1,126 @@
+"""The Typer application and what every command shares: error handling and exit codes,
+option parsing helpers, JSON printing, report writers."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import typer
+
+from pbem.errors import ExitCode, InconsistentGame, InputError, PbemError, Refused, UsageError
+
+app = typer.Typer(
+    name="antike-ref",
+    help="Play-by-email referee for Mac Gerdts' Antike.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+map_app = typer.Typer(help="Board map files.", no_args_is_help=True)
+app.add_typer(map_app, name="map")
+
+
+def err(message: str) -> None:
+    print(f"antike-ref: {message}", file=sys.stderr)
+
+
+def _fail(exc: Exception) -> None:
+    """Print ``exc`` on stderr (one line per problem, the first saying what and where) and
+    exit with its code."""
+    if isinstance(exc, Refused):
+        items = [str(r) for r in exc.rejections]
+        head = "refused"
+    elif isinstance(exc, InputError):
+        items = [p.message if p.path == "$" else str(p) for p in exc.problems]
+        head = f"{exc.source}: {'inconsistent game' if isinstance(exc, InconsistentGame) else 'bad input'}"
+    else:
+        items, head = [], str(exc)
+    if len(items) == 1:
+        err(f"{head}: {items[0]}")
+    else:
+        err(f"{head} ({len(items)} problems):" if items else head)
+        for item in items:
+            print(f"  {item}", file=sys.stderr)
+    raise typer.Exit(int(getattr(exc, "exit_code", ExitCode.INTERNAL)))
+
+
+def _quiet_stdout() -> None:
+    """Send what is left of stdout nowhere: its reader has gone (a closed pipe)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def run(fn):
+    """Call ``fn`` and turn every error into a message and an exit code.
+
+    Output cut short by a closed pipe (``antike-ref history game.json | head -1``) ends
+    quietly with exit code 0: the reader had what it wanted, and whatever the command was
+    to change was saved before it printed."""
+    try:
+        result = fn()
+        sys.stdout.flush()
+        return result
+    except typer.Exit:
+        raise
+    except BrokenPipeError:
+        _quiet_stdout()
+        raise typer.Exit(0) from None
+    except PbemError as exc:
+        _fail(exc)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    except Exception as exc:  # a bug: say so, ask for a report
+        err(f"internal error (a bug in antike-ref, please report it with the files used): "
+            f"{type(exc).__name__}: {exc}")
+        raise typer.Exit(int(ExitCode.INTERNAL)) from None
+
+
+def pairs(values: list[str] | None, option: str) -> dict[str, str]:
+    """``["greeks=a", ...]`` -> ``{"greeks": "a"}``; a nation given twice is a usage error."""
+    out: dict[str, str] = {}
+    for v in values or []:
+        key, sep, rest = v.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise UsageError(f"{option} {v!r}: expected NATION=VALUE")
+        if key in out:
+            raise UsageError(f"{option} {key}: given twice")
+        out[key] = rest
+    return out
+
+
+def print_json(data, sort_keys: bool = True) -> None:
+    print(json.dumps(data, sort_keys=sort_keys, ensure_ascii=False, indent=1))
+
+
+def reporter(report_dir: Path | None, formats: list[str] | None):
+    """A report writer for the service (``None`` without ``--report-dir``): it writes the
+    reports of the game's latest history entry. The formats are checked at once, so a bad
+    ``--format`` is refused before the game is touched."""
+    if report_dir is None:
+        return None
+    from pbem.report import parse_formats, write_latest
+
+    chosen = parse_formats(formats)
+    return lambda game: write_latest(game, report_dir, chosen)
+
+
+def print_reports(paths: list[Path], to_stderr: bool = False) -> None:
+    """Say which report files were written: ``reports: DIR/GAME-turn-007.{svg,pdf,...}``."""
+    if not paths:
+        return
+    stem = paths[0].with_suffix("")
+    exts = ",".join(p.suffix.lstrip(".") for p in paths)
+    print(f"reports: {stem}.{{{exts}}}", file=sys.stderr if to_stderr else sys.stdout)
+
+
+def main() -> None:
+    """The console script."""
+    app()
+
