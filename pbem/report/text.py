@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from pbem.kernel.vocab import PAYMENT_KEYS
+
 Namer = Callable[[str], str]
 
 
@@ -16,9 +18,12 @@ def _same(x: str) -> str:
 
 
 def _pay(paid: dict[str, int] | None) -> str:
+    """A payment in words, chips before coins (``1 iron, 2 coins``) whatever order the dict
+    has: events read back from a game file have their keys sorted."""
     if not paid:
         return "free"
-    return ", ".join(f"{n} {k}{'s' if k == 'coin' and n != 1 else ''}" for k, n in paid.items())
+    return ", ".join(f"{paid[k]} {k}{'s' if k == 'coin' and paid[k] != 1 else ''}"
+                     for k in PAYMENT_KEYS if paid.get(k))
 
 
 def standing_text(change: dict[str, Any], name: Namer = _same) -> str:

@@ -1,0 +1,73 @@
+"""Games in progress are never broken: files written by earlier releases load, verify,
+render as they did, and play on.
+
+``tests/data/legacy/`` holds game files written by antike-ref 0.1.0 (format 1): the demo
+after 16 turns, and the same game after a GM edit, a standing-orders change, a GM default
+turn and three bot turns. No migration is needed for format 1: the file layout of a
+classic game is unchanged, so every hash in their history chains still replays.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import cli_run, write_json
+from pbem.service.game import FORMAT
+
+DATA = Path(__file__).parent / "data" / "legacy"
+FILES = ["demo-16.json", "moderated.json"]
+
+
+@pytest.fixture(params=FILES)
+def legacy(request, tmp_path) -> Path:
+    path = tmp_path / request.param
+    shutil.copy(DATA / request.param, path)
+    return path
+
+
+def test_the_legacy_files_are_format_1():
+    for name in FILES:
+        assert json.loads((DATA / name).read_text())["format"] == 1 == FORMAT
+
+
+def test_a_legacy_game_loads_and_verifies(legacy):
+    before = legacy.read_bytes()
+    assert cli_run("verify", legacy).exit_code == 0
+    shown = json.loads(cli_run("show", legacy, "--json").stdout)
+    assert shown["edition"] == "antike" and shown["board"] == "antike-east"
+    assert legacy.read_bytes() == before
+
+
+def test_a_legacy_game_plays_on(legacy, tmp_path):
+    """The next turn, written by the bot and sent with the player's password, is processed;
+    the game then still verifies, and undo restores the old file byte for byte."""
+    before = legacy.read_bytes()
+    shown = json.loads(cli_run("show", legacy, "--json").stdout)
+    nation = shown["active"]
+    made = cli_run("bot", legacy, "--mode", "greedy")
+    assert made.exit_code == 0, made.stderr
+    orders = write_json(tmp_path / "o.json", {**json.loads(made.stdout), "password": f"demo-{nation}"})
+    assert cli_run("check", legacy, orders).exit_code == 0
+    played = cli_run("process", legacy, orders)
+    assert played.exit_code == 0, played.stderr
+    assert cli_run("verify", legacy).exit_code == 0
+    assert json.loads(cli_run("show", legacy, "--json").stdout)["turn"] == shown["turn"] + 1
+    assert cli_run("undo", legacy, "--turns", "1", "--reason", "test").exit_code == 0
+    assert legacy.read_bytes() == before
+
+
+def test_a_legacy_report_renders_as_it_did(tmp_path):
+    """0.1.0's text report of the demo's turn 16, rendered again from the old file."""
+    out = tmp_path / "r"
+    assert cli_run("render", DATA / "demo-16.json", "--turn", "16", "--format", "txt", "--out", out).exit_code == 0
+    assert (out / "demo-turn-016.txt").read_bytes() == (DATA / "demo-turn-016.txt").read_bytes()
+
+
+def test_old_bot_turns_stay_what_they_were_recorded_as():
+    """0.1.0 recorded ``bot --apply`` as a GM default turn; history is never rewritten."""
+    kinds = [e["kind"] for e in json.loads((DATA / "moderated.json").read_text())["history"]]
+    assert kinds[-4:] == ["default-turn"] * 4 and "gm-edit" in kinds and "standing" in kinds
