@@ -1,6 +1,6 @@
-"""Exception types and the exit code each maps to (ORDERS.md, "Exit codes").
+"""Exception types and the exit code each maps to (docs/orders.md, "Exit codes").
 
-Rule violations inside an order file are *data* (:class:`pbem.rejections.Rejection`);
+Rule violations inside an order file are *data* (:class:`pbem.kernel.rejections.Rejection`);
 exceptions are for unreadable files, schema failures, refusals as a whole, locks and bugs.
 """
 

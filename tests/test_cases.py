@@ -1,7 +1,7 @@
 """The rule-case suite: every ``tests/cases/<section>/NAME.json`` run through the public CLI.
 
 Like the Diplomacy adjudicator test cases, each case is a small data file written only in
-the public contract (ORDERS.md): ``new`` options, a ``gm-edit`` list for the position,
+the public contract (docs/orders.md): ``new`` options, a ``gm-edit`` list for the position,
 order files, and the expected outcome (rejection codes, events, a subset of
 ``show --json``). ``tests/cases/README.md`` describes the format; this one parametrised
 test runs them all with ``typer.testing.CliRunner`` on ``pbem.cli.app``:

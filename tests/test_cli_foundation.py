@@ -197,7 +197,7 @@ def test_python_dash_m(tmp_path):
 # --- show --------------------------------------------------------------------------------
 
 def test_show_json_shape(tmp_path, game):
-    """ORDERS.md, "antike-ref show GAME --json": keys, nulls, sorted lists, top-level variants."""
+    """docs/orders.md, "antike-ref show GAME --json": keys, nulls, sorted lists, top-level variants."""
     view = json.loads(cli_run("show", game, "--json").stdout)
     assert set(view) == {"game", "edition", "board", "variants", "turn", "round", "active", "winner",
                          "bank", "nations", "provinces", "recent"}

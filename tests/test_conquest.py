@@ -108,7 +108,7 @@ def test_tyros_conquered_by_a_legion_and_a_galley_or_by_two_legions():
 
 
 def test_tyros_default_units_are_legions_first():
-    """RULINGS.md/D4 (KEEP_GALLEYS): without ``with`` the conqueror gives up legions first;
+    """D4 in docs/rulings.md (KEEP_GALLEYS): without ``with`` the conqueror gives up legions first;
     the echo shows the units used (000 L689-692: "may be legions or galleys")."""
     g = position(*TYROS, {"province": "tyros", "units": {"arabs": {"legion": 1}, "phoenicians": {"legion": 2, "galley": 1}}})
     g, res = maneuver(g, {"conquer": "tyros"})
@@ -161,7 +161,7 @@ def test_alexandria_with_sailing_the_tipped_galley_battles_first():
     """000 L773-777, L827-831: if green has a galley instead of the legion, the galley from
     Attalia eliminates it in a mutual destruction battle, and the upright galley conquers.
     Green's stance is ``never`` here, so yellow starts the battle itself; it loses the tipped
-    galley, the one with the fewest actions left (RULINGS.md)."""
+    galley, the one with the fewest actions left (docs/rulings.md)."""
     g = position(*SAILING, {"province": "alexandria", "units": {"arabs": {"galley": 1}}},
                  {"nation": "arabs", "standing": {"battle": "never"}})
     g, res = maneuver(g, move("galley", 1, "attalia", "paphos", "alexandria"),
@@ -330,7 +330,7 @@ def test_units_that_conquered_cannot_conquer_again():
 
 def test_conquer_problems():
     """000 L649-659: a city of another nation, with the defence matched exactly by standing
-    units of the types named (ORDERS.md: ``with`` adds up to the defence)."""
+    units of the types named (docs/orders.md: ``with`` adds up to the defence)."""
     g = position({"province": "pella", "units": {"phoenicians": {"legion": 1, "galley": 1}}},
                  {"province": "napoca", "units": {"phoenicians": {"legion": 1}}})
     assert maneuver_codes(g, {"conquer": "napoca"}, {"conquer": "alexandria"},
@@ -367,7 +367,7 @@ def test_at_25_cities_a_city_must_be_given_up():
 
 
 def test_give_up_default_and_problems():
-    """D11 (adopted by RULINGS.md): without ``give_up`` the own city with the lowest defence
+    """D11 (adopted by docs/rulings.md): without ``give_up`` the own city with the lowest defence
     and no temple goes; ``give_up`` is refused below the cap or for a city not one's own."""
     g = position(*_with_cities(25), {"province": "pella", "units": {"phoenicians": {"legion": 1}}},
                  {"province": "alexandria", "temple": True},

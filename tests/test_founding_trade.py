@@ -1,5 +1,5 @@
 """Founding cities (000 L336-346, L154-159, L729-733) and the all-eight bank trade
-(000 L508-514, L889-895; rules-digest 1.6, 2.12, Q25; RULINGS.md "Smaller rulings")."""
+(000 L508-514, L889-895; docs/rulings.md Q25 and "Smaller rulings")."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def test_founding_payment_problems():
 def test_rulebook_trade_example():
     """000 L891-895 "it can, for example, trade 3 gold and 1 marble units for 2 iron
     units, with which it can then set up 2 military units"; trades run before the rondel
-    move (RULINGS.md), so the iron pays for the arming."""
+    move (docs/rulings.md), so the iron pays for the arming."""
     g = edit(ready(make_game(), marble=1, iron=0, gold=3, coins=0),
              {"nation": PH, "knowhow": ALL8, "all8_bonus": True})
     g2, result = play(g, trade=[{"give": {"gold": 2}, "get": "iron"}, {"give": {"gold": 1, "marble": 1}, "get": "iron"}],
@@ -118,7 +118,7 @@ def test_trade_needs_all_eight_know_hows():
 
 
 def test_no_trade_in_the_turn_the_eighth_is_bought():
-    """000 L512-514 with rules-digest Q25/Q31 and RULINGS.md: trading is possible from the
+    """000 L512-514 with Q25/Q31 in docs/rulings.md: trading is possible from the
     turn after the eighth know-how was acquired (trades run before the purchase)."""
     g = edit(ready(make_game(), gold=10), {"nation": PH, "knowhow": ALL8[:7]})
     assert codes(g, trade=[{"give": {"gold": 2}, "get": "iron"}], rondel="knowhow",
@@ -141,7 +141,7 @@ def test_trade_is_two_for_one_from_chips_held():
 
 
 def test_trade_and_founding_need_a_turn():
-    """ORDERS.md: a file without a rondel move changes standing orders only (000 L306-307:
+    """docs/orders.md: a file without a rondel move changes standing orders only (000 L306-307:
     founding follows the rondel action)."""
     g = with_units(ready(make_game(), marble=3, iron=3, gold=3), cyrene={"legion": 1})
     rejections = refusal(g, found=["cyrene"], trade=[{"give": {"gold": 2}, "get": "iron"}])

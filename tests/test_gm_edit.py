@@ -1,4 +1,4 @@
-"""``antike-ref gm-edit``: ORDERS.md "GM edit file" — in order, all or nothing, consistent,
+"""``antike-ref gm-edit``: docs/orders.md "GM edit file" — in order, all or nothing, consistent,
 logged with its reason; bank pieces move with the edit."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def apply(game: Path, *edits, reason="test", game_id="demo"):
 # --- round trips -----------------------------------------------------------------------
 
 def test_contract_example_round_trip(game):
-    """The edit file printed in ORDERS.md (Corniclanum is on our East map) applies to a new
+    """The edit file printed in docs/orders.md (Corniclanum is on our East map) applies to a new
     4-nation game, and show --json shows exactly the numbers it sets."""
     before = json.loads(cli_run("show", game, "--json").stdout)
     result = cli_run("gm-edit", game, CONTRACT)
@@ -92,7 +92,7 @@ def test_position_round_trip(game):
 
 
 def test_history_records_the_edit(game):
-    """ORDERS.md: "logged in the history with its reason"; the entry chains to the last."""
+    """docs/orders.md: "logged in the history with its reason"; the entry chains to the last."""
     result, _ = apply(game, {"nation": "greeks", "coins": 3}, reason="lost coin in round 2")
     assert result.exit_code == 0
     history = json.loads(game.read_text())["history"]
@@ -136,7 +136,7 @@ def test_units_are_the_full_list():
 
 
 def test_owner_null_removes_city_and_returns_temple():
-    """ORDERS.md: ``null`` removes the city and its temple; the temple goes back to the bank."""
+    """docs/orders.md: ``null`` removes the city and its temple; the temple goes back to the bank."""
     g = edit(make_game(), {"province": "athen", "temple": True, "units": {"greeks": {"legion": 1}}})
     assert g.state.bank.temples == 19
     g = edit(g, {"province": "athen", "owner": None})
@@ -176,7 +176,7 @@ def test_cards_come_from_and_go_back_to_the_bank():
 
 
 def test_personages_set_the_counters_unless_earned_is_given():
-    """ORDERS.md: ``personages`` sets the cards held and, unless ``earned`` says otherwise,
+    """docs/orders.md: ``personages`` sets the cards held and, unless ``earned`` says otherwise,
     the threshold counters; ``earned`` alone sets only the counters."""
     g = edit(make_game(), {"nation": "greeks", "personages": {"king": 1, "citizen": 1}})
     ns = g.state.nations["greeks"]
@@ -189,7 +189,7 @@ def test_personages_set_the_counters_unless_earned_is_given():
 
 
 def test_bank_edit_sets_pieces_directly():
-    """ORDERS.md: ``bank`` sets what is left; a GM may take coins out of the game."""
+    """docs/orders.md: ``bank`` sets what is left; a GM may take coins out of the game."""
     g = edit(make_game(), {"bank": {"coins": 3, "temples": 5, "personages": {"general": 2}}})
     assert (g.state.bank.coins, g.state.bank.temples, g.state.bank.personages["general"]) == (3, 5, 2)
     assert g.state.bank.personages["king"] == 9

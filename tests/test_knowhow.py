@@ -1,5 +1,5 @@
 """KNOW-HOW: prices, prerequisites, several in one turn, the scholar (000 L455-514,
-L1077-1078; rules-digest 2.5, Q1; RULINGS.md "Classic Antike numbers")."""
+L1077-1078; docs/rulings.md Q1 and "Classic Antike numbers")."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def test_basic_owned_by_another_costs_three():
 def test_secondary_costs_ten_new_and_five_owned(others, price):
     """000 L485-492 "10 per each NEW secondary know-how ... five for each secondary
     know-how that one or more of the nations already possess"; not the 9/5 of the
-    half-map variant (rules-digest Q1)."""
+    half-map variant (docs/rulings.md Q1)."""
     g = edit(ready(make_game(), gold=10), {"nation": PH, "knowhow": ["sailing"]},
              {"nation": "arabs", "knowhow": others})
     echo, _, _ = bought(g, "navigation")
@@ -78,7 +78,7 @@ def test_secondary_needs_its_basic():
 
 def test_basic_after_its_secondary_in_the_list_is_refused():
     """000 L467-469: the basic must be owned already when the secondary is bought, and the
-    list runs in order (ORDERS.md)."""
+    list runs in order (docs/orders.md)."""
     g = ready(make_game(), gold=30)
     assert codes(g, rondel="knowhow", knowhow=["roads", "wheel"]) == ["knowhow/needs"]
 
@@ -120,7 +120,7 @@ def test_named_twice_even_when_the_first_cannot_be_paid():
 
 
 def test_unpaid_basic_does_not_also_make_its_secondary_missing():
-    """000 L467-474 and RULINGS.md (every problem listed): when the basic named first
+    """000 L467-474 and docs/rulings.md (every problem listed): when the basic named first
     cannot be paid, that is the one problem; the secondary is still priced (10 gold)."""
     g = ready(make_game(), gold=6, coins=0)
     rejections = refusal(g, rondel="knowhow", knowhow=["market", "currency"])

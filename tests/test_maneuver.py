@@ -47,7 +47,7 @@ def test_galley_crosses_sea_and_combined_borders_but_not_land():
 
 
 def test_unknown_province_is_refused():
-    """ORDERS.md: provinces are the ids of the board file."""
+    """docs/orders.md: provinces are the ids of the board file."""
     g = position({"province": "athen", "units": {"phoenicians": {"legion": 1}}})
     assert codes(g, rondel="maneuver", maneuver=[move("legion", 1, "athen", "roma")]) == ["move/not-a-province"]
 
@@ -98,7 +98,7 @@ def test_actions_are_tracked_per_unit_through_the_turn():
 
 
 def test_the_units_with_fewest_actions_that_suffice_move():
-    """ORDERS.md move step: among the units in ``from``, those with the fewest actions left
+    """docs/orders.md move step: among the units in ``from``, those with the fewest actions left
     that still suffice move, so the fresh legion stays able to go two borders (000 L630-640)."""
     g = position({"province": "napoca", "units": {"phoenicians": {"legion": 1}}},
                  {"province": "pella", "units": {"phoenicians": {"legion": 1}}},
@@ -118,7 +118,7 @@ def test_moving_more_units_than_are_there_is_refused():
 
 
 def test_every_problem_is_listed():
-    """RULINGS.md, orders are all-or-nothing: each illegal step is reported, the rest simulated."""
+    """docs/rulings.md, orders are all-or-nothing: each illegal step is reported, the rest simulated."""
     g = position({"province": "napoca", "units": {"phoenicians": {"legion": 1}}})
     assert codes(g, rondel="maneuver", maneuver=[
         move("legion", 1, "napoca", "knossos"), move("legion", 1, "napoca", "pella", "athen"),
@@ -188,7 +188,7 @@ def test_battle_problems():
 
 
 def test_active_nation_loses_its_units_with_fewest_actions_first():
-    """RULINGS.md: when the active nation starts a battle it loses its units with the fewest
+    """docs/rulings.md: when the active nation starts a battle it loses its units with the fewest
     actions left; the fresh legion that was already in Pella can still conquer (000 L653-659)."""
     g = position({"province": "pella", "owner": "greeks", "units": {"phoenicians": {"legion": 1}, "greeks": {"legion": 1}}},
                  {"province": "napoca", "units": {"phoenicians": {"legion": 1}}},
@@ -202,7 +202,7 @@ def test_active_nation_loses_its_units_with_fewest_actions_first():
 # --- battles demanded by non-active nations (standing orders) ---------------------------
 
 def test_home_stance_demands_in_own_city_only():
-    """000 L921-926, RULINGS.md D1 default ``home``: the Greeks fight entering galleys in
+    """000 L921-926, docs/rulings.md D1 default ``home``: the Greeks fight entering galleys in
     Athen (their city) but not in Knossos (no city of theirs)."""
     g = position({"province": "ephesos", "units": {"phoenicians": {"galley": 2}}},
                  {"province": "knossos", "units": {"greeks": {"galley": 1}}},
@@ -228,7 +228,7 @@ def test_always_stance_demands_when_passing_through():
 
 
 def test_never_stance_and_per_rival_stances():
-    """RULINGS.md D1: the stance is set per rival nation with a default; ``never`` lets the
+    """docs/rulings.md D1: the stance is set per rival nation with a default; ``never`` lets the
     units pass; an exception for the Phoenicians overrides the default."""
     start = ({"province": "tomis", "units": {"phoenicians": {"legion": 2}}},
              {"province": "pella", "units": {"greeks": {"legion": 1}}})
@@ -294,7 +294,7 @@ def test_demand_losses_are_the_moving_units_with_fewest_actions():
 
 
 def test_standing_orders_changed_in_a_turn_apply_from_the_next_file():
-    """RULINGS.md: standing orders take effect after the file that sets them; they are echoed
+    """docs/rulings.md: standing orders take effect after the file that sets them; they are echoed
     and public (show --json, game file)."""
     g = position({"province": "napoca", "units": {"phoenicians": {"legion": 1}}})
     g, res = maneuver(g, move("legion", 1, "napoca", "pella"),
@@ -306,7 +306,7 @@ def test_standing_orders_changed_in_a_turn_apply_from_the_next_file():
 
 
 def test_standing_orders_only_file_from_a_non_active_nation():
-    """ORDERS.md: a file without ``rondel`` changes only the standing orders, at any time."""
+    """docs/orders.md: a file without ``rondel`` changes only the standing orders, at any time."""
     g = position()
     g, res = play(g, "greeks", standing={"battle": "always"})
     assert res.kind == "standing" and g.state.status.active == "phoenicians"

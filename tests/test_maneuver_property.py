@@ -4,7 +4,7 @@ STYLE.md habit 9. For each accepted script, the units that left the board are ex
 those the events account for: battles cost both sides ``count`` units of the battle's type
 (000 L605-609), a conquest removes the conqueror's units ``used`` and the defender's
 ``defender_lost`` (000 L689-702), and moving never creates or destroys a unit. Refused
-scripts leave the game untouched (RULINGS.md, all-or-nothing).
+scripts leave the game untouched (docs/rulings.md, all-or-nothing).
 """
 
 from __future__ import annotations

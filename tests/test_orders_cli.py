@@ -1,5 +1,5 @@
-"""`check` and `process` through the command line (ORDERS.md "check and process output",
-"Exit codes"; RULINGS.md "Orders are all-or-nothing").
+"""`check` and `process` through the command line (docs/orders.md "check and process output",
+"Exit codes"; docs/rulings.md "Orders are all-or-nothing").
 
 Every refusal: its exit code, its code, message and JSON path (with --json on stdout, as
 one line on stderr otherwise), and the game file byte-for-byte unchanged.
@@ -33,7 +33,7 @@ def show(path):
 
 
 def test_check_echoes_canonical_orders_payments_and_holdings_without_writing(game, tmp_path):
-    """ORDERS.md: check validates without writing and echoes the canonical orders with
+    """docs/orders.md: check validates without writing and echoes the canonical orders with
     every payment (000 L407-409: one iron per unit; L293-294: coins substitute)."""
     before = game.read_bytes()
     orders = order_file(tmp_path, rondel="arming", arm=[{"unit": "legion", "at": "tyros"}, {"unit": "galley", "at": "paphos"}])
@@ -52,7 +52,7 @@ def test_check_echoes_canonical_orders_payments_and_holdings_without_writing(gam
 
 
 def test_check_prints_the_orders_what_happens_and_the_holdings(game, tmp_path):
-    """ORDERS.md: human lines by default, with every payment and the resulting resources."""
+    """docs/orders.md: human lines by default, with every payment and the resulting resources."""
     result = cli_run("check", game, order_file(tmp_path, rondel="temple", temples=["alexandria"]))
     assert result.exit_code == 4
     result = cli_run("check", game, order_file(tmp_path, rondel="gold"))
@@ -64,7 +64,7 @@ def test_check_prints_the_orders_what_happens_and_the_holdings(game, tmp_path):
 
 
 def test_process_applies_the_turn_and_rewrites_the_game(game, tmp_path):
-    """ORDERS.md: process applies the orders and rewrites GAME; the next nation in turn
+    """docs/orders.md: process applies the orders and rewrites GAME; the next nation in turn
     order is active (000 L298)."""
     result = cli_run("process", game, order_file(tmp_path, rondel="gold"), "--json")
     assert result.exit_code == 0, result.stderr
@@ -78,7 +78,7 @@ def test_process_applies_the_turn_and_rewrites_the_game(game, tmp_path):
 
 
 def test_process_to_another_file_leaves_the_game_alone(game, tmp_path):
-    """ORDERS.md: `process GAME ORDERS -o NEW` writes the next game to NEW."""
+    """docs/orders.md: `process GAME ORDERS -o NEW` writes the next game to NEW."""
     before = game.read_bytes()
     new = tmp_path / "next.json"
     result = cli_run("process", game, order_file(tmp_path, rondel="gold"), "-o", new)
@@ -88,7 +88,7 @@ def test_process_to_another_file_leaves_the_game_alone(game, tmp_path):
 
 
 def test_standing_orders_file_from_a_nation_not_active(game, tmp_path):
-    """ORDERS.md: a standing-orders-only file may be sent at any time by any nation; its
+    """docs/orders.md: a standing-orders-only file may be sent at any time by any nation; its
     turn is ignored and it changes only that nation's standing orders."""
     before = show(game)
     orders = write_json(tmp_path / "so.json", {"game": "demo", "nation": "greeks", "turn": 40,
@@ -133,7 +133,7 @@ REFUSALS = {
 @pytest.mark.parametrize("command", ["check", "process"])
 @pytest.mark.parametrize("case", list(REFUSALS))
 def test_refusals_exit_4_name_code_path_and_leave_the_game_unchanged(game, tmp_path, command, case):
-    """ORDERS.md "Exit codes": 4 for orders refused by the rules; RULINGS.md: stable code,
+    """docs/orders.md "Exit codes": 4 for orders refused by the rules; docs/rulings.md: stable code,
     message, JSON path, and the game file byte-for-byte unchanged."""
     fields, code, path, message = REFUSALS[case]
     orders = order_file(tmp_path, **fields)
@@ -150,7 +150,7 @@ def test_refusals_exit_4_name_code_path_and_leave_the_game_unchanged(game, tmp_p
 
 
 def test_all_problems_of_a_file_are_reported_together(game, tmp_path):
-    """RULINGS.md: the whole file is rejected with every problem listed."""
+    """docs/rulings.md: the whole file is rejected with every problem listed."""
     orders = order_file(tmp_path, rondel="arming", arm=[{"unit": "legion", "at": "paphos"},
                                                        {"unit": "legion", "at": "athen"}],
                         found=["cyrene"])
@@ -164,7 +164,7 @@ def test_all_problems_of_a_file_are_reported_together(game, tmp_path):
 
 
 def test_orders_for_a_finished_game_are_refused(tmp_path):
-    """ORDERS.md: orders and standing-orders-only files are refused once the game is over
+    """docs/orders.md: orders and standing-orders-only files are refused once the game is over
     (000 L231-234: the first nation with the personages needed wins)."""
     g = edit(make_game(game_id="demo"), {"nation": PH, "personages": {"king": 9}})
     g, _ = play(g, rondel="iron")
@@ -182,7 +182,7 @@ def test_orders_for_a_finished_game_are_refused(tmp_path):
 
 @pytest.mark.parametrize("command", ["check", "process"])
 def test_an_order_file_that_is_not_json_exits_3(game, tmp_path, command):
-    """ORDERS.md "Exit codes": 3 when an input file is not JSON."""
+    """docs/orders.md "Exit codes": 3 when an input file is not JSON."""
     bad = tmp_path / "orders.json"
     bad.write_text('{"game": "demo",', encoding="utf-8")
     before = game.read_bytes()
@@ -196,7 +196,7 @@ def test_an_order_file_that_is_not_json_exits_3(game, tmp_path, command):
 
 @pytest.mark.parametrize("command", ["check", "process"])
 def test_an_order_file_of_the_wrong_shape_exits_3_with_its_path(game, tmp_path, command):
-    """ORDERS.md "Exit codes": 3 for the wrong shape (schema: unknown wedge, unknown key)."""
+    """docs/orders.md "Exit codes": 3 for the wrong shape (schema: unknown wedge, unknown key)."""
     orders = order_file(tmp_path, rondel={"to": "forum"}, tribute=3)
     before = game.read_bytes()
     result = cli_run(command, game, orders, "--json")
@@ -211,7 +211,7 @@ def test_an_order_file_of_the_wrong_shape_exits_3_with_its_path(game, tmp_path, 
 
 @pytest.mark.parametrize("command", ["check", "process"])
 def test_missing_files_exit_3(game, tmp_path, command):
-    """ORDERS.md "Exit codes": 3 when an input file is unreadable."""
+    """docs/orders.md "Exit codes": 3 when an input file is unreadable."""
     result = cli_run(command, game, tmp_path / "none.json", "--json")
     assert result.exit_code == 3 and json.loads(result.stdout)["ok"] is False
     result = cli_run(command, tmp_path / "nogame.json", order_file(tmp_path, rondel="iron"), "--json")

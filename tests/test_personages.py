@@ -160,7 +160,7 @@ def test_navigators_at_seven_and_fourteen_provinces_with_galleys():
 # --- empty stacks -----------------------------------------------------------------------
 
 def test_threshold_reached_with_an_empty_stack_is_spent():
-    """000 L348-351, RULINGS.md: no card when the stack is empty, and the threshold is spent:
+    """000 L348-351, docs/rulings.md: no card when the stack is empty, and the threshold is spent:
     a king put back into the bank later is not handed out for the same five cities."""
     g = position(RICH, *cities("phoenicians", "cyrene"), {"province": "memphis", "units": {"phoenicians": {"legion": 1}}},
                  {"nation": "greeks", "personages": {"king": 9}})

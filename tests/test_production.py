@@ -1,4 +1,4 @@
-"""Production on MARBLE, IRON and GOLD (000 L356-388, L534-545; rules-digest 1.3, Q8).
+"""Production on MARBLE, IRON and GOLD (000 L356-388, L534-545; docs/rulings.md Q8).
 
 The Phoenicians (active first in the four-nation game) start with Alexandria (marble),
 Tyros (iron) and Paphos (gold).
@@ -74,7 +74,7 @@ def test_market_and_currency_apply_to_every_production_wedge(wedge):
 
 def test_bonus_applies_without_a_city_of_that_type():
     """000 L534-540 ties the bonus to "producing on MARBLE, IRON, or GOLD", not to cities
-    (rules-digest Q8): with no iron city, IRON still gives the MARKET unit."""
+    (docs/rulings.md Q8): with no iron city, IRON still gives the MARKET unit."""
     g = edit(make_game(), {"province": "tyros", "owner": None})
     assert produced(g, "iron") == 0
     g = edit(g, {"nation": PHOENICIANS, "knowhow": ["market"]})
@@ -89,7 +89,7 @@ def test_only_own_cities_of_that_type_count():
 
 
 def test_a_production_wedge_takes_no_action_key():
-    """ORDERS.md: production is automatic, so no action key fits a production wedge
+    """docs/orders.md: production is automatic, so no action key fits a production wedge
     (000 L442-445: production wedges produce, utilization wedges use)."""
     g = ready(make_game(), marble=5)
     assert codes(g, rondel="marble", temples=["alexandria"]) == ["orders/wrong-action"]

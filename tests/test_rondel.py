@@ -1,4 +1,4 @@
-"""Moving on the rondel and paying for it (000 L309-334; RULINGS.md "Rondel", D7).
+"""Moving on the rondel and paying for it (000 L309-334; docs/rulings.md "Rondel", D7).
 
 Wedges clockwise: IRON 0, TEMPLE 1, GOLD 2, MANEUVER 3, ARMING 4, MARBLE 5, KNOW-HOW 6,
 MANEUVER 7. Steps = (target - current) mod 8 (0 means 8); cost = max(0, steps - 3).
@@ -66,7 +66,7 @@ def test_rulebook_example_from_iron(target, steps, cost):
 @pytest.mark.parametrize("steps", range(1, 9))
 def test_cost_is_one_resource_per_step_beyond_three(start, steps):
     """000 L316-321 "one, two or three wedges ... free of charge ... per each additional
-    wedge, one resource"; RULINGS.md: cost = max(0, steps - 3), 0 steps meaning 8."""
+    wedge, one resource"; docs/rulings.md: cost = max(0, steps - 3), 0 steps meaning 8."""
     g = ready(make_game(), rondel=start, marble=0, iron=0, gold=0, coins=10)
     target = (start + steps) % 8
     result = apply_orders(g, orders_for(g, rondel={"to": RONDEL[target], "steps": steps}))
@@ -99,7 +99,7 @@ def test_same_wedge_refused_when_five_cannot_be_paid():
 
 
 def test_the_two_maneuver_wedges_are_distinct():
-    """000 L453 "The Maneuver wedge which is printed twice"; RULINGS.md: the two MANEUVER
+    """000 L453 "The Maneuver wedge which is printed twice"; docs/rulings.md: the two MANEUVER
     wedges are distinct fields, so MANEUVER to MANEUVER is 4 steps and costs 1."""
     g = ready(make_game(), rondel=MANEUVER, marble=0, iron=0, gold=1, coins=0)
     assert rondel_echo(g, "maneuver") == ({"to": "maneuver", "steps": 4, "pay": {"gold": 1}}, MANEUVER2)
@@ -111,7 +111,7 @@ def test_the_two_maneuver_wedges_are_distinct():
 
 
 def test_maneuver_means_the_nearer_one_and_steps_pick_the_farther():
-    """ORDERS.md: 'maneuver' is the nearer MANEUVER wedge clockwise, steps pick the other;
+    """docs/orders.md: 'maneuver' is the nearer MANEUVER wedge clockwise, steps pick the other;
     000 L316-321 prices each."""
     g = ready(make_game(), rondel=GOLD, marble=0, iron=0, gold=0, coins=4)
     assert rondel_echo(g, "maneuver") == ({"to": "maneuver", "steps": 1, "pay": {}}, MANEUVER)
@@ -124,7 +124,7 @@ def test_maneuver_means_the_nearer_one_and_steps_pick_the_farther():
 
 def test_default_payment_takes_the_chip_held_most_then_coins():
     """000 L318-321 "one resource of the nation's choice, i.e., a marble, iron or gold chip
-    or a coin"; RULINGS.md D7: the chip type held most (ties marble, iron, gold), coins last."""
+    or a coin"; docs/rulings.md D7: the chip type held most (ties marble, iron, gold), coins last."""
     g = ready(make_game(), rondel=IRON, marble=1, iron=2, gold=2, coins=3)
     # 5 resources, one at a time from the largest pile: iron, gold, iron, gold, marble
     echo, _ = rondel_echo(g, "iron")
@@ -146,7 +146,7 @@ def test_explicit_payment_may_use_coins_and_any_chip():
 
 
 def test_explicit_payment_problems_are_named():
-    """000 L318-321: the surcharge is one resource per extra step, exactly; RULINGS.md:
+    """000 L318-321: the surcharge is one resource per extra step, exactly; docs/rulings.md:
     every pay object must add up to the cost, and the nation must hold what it names."""
     g = ready(make_game(), rondel=IRON, marble=1, iron=0, gold=0, coins=1)
     rejections = refusal(g, rondel={"to": "marble", "pay": {"marble": 2, "coin": 1}})
@@ -167,7 +167,7 @@ def test_paying_for_a_free_move_is_refused():
 
 
 def test_a_refused_move_still_reports_the_action_problems():
-    """RULINGS.md "Orders are all-or-nothing": every problem is listed, so an unpayable
+    """docs/rulings.md "Orders are all-or-nothing": every problem is listed, so an unpayable
     move (000 L316-321) does not hide a problem of the action after it."""
     g = ready(make_game(), rondel=IRON, marble=0, iron=0, gold=0, coins=0)
     rejections = refusal(g, rondel="arming", arm=[{"unit": "legion", "at": "athen"}])

@@ -166,16 +166,21 @@ def test_a_bad_format_is_refused_before_the_game_is_touched(tmp_path):
 
 
 def test_output_cut_by_a_closed_pipe_ends_quietly(tmp_path):
-    """``antike-ref history game.json | head -1``: no traceback, exit 0."""
+    """``antike-ref history game.json | head -1``: no traceback, exit 0; a refusal whose
+    JSON nobody reads still exits 4 with its message on stderr."""
     path = _game_with_every_kind(tmp_path)
     exe = str(Path(sys.executable).with_name("antike-ref"))
-    for args in (["history", str(path)], ["show", str(path)], ["show", str(path), "--json"]):
+    bad = write_json(tmp_path / "late.json", {"game": "game", "nation": "greeks", "turn": 1,
+                                              "password": PASSWORDS["greeks"], "rondel": "gold"})
+    for args, code in ((["history", str(path)], 0), (["show", str(path)], 0), (["show", str(path), "--json"], 0),
+                       (["check", str(path), str(bad), "--json"], 4)):
         proc = subprocess.Popen([exe, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         proc.stdout.close()  # the reader is gone before anything was written
         err = proc.stderr.read()
         proc.stderr.close()
-        assert proc.wait(timeout=60) == 0, err
-        assert err == b""
+        assert proc.wait(timeout=60) == code, err
+        assert b"Traceback" not in err and b"internal error" not in err
+        assert (err == b"") == (code == 0)
 
 
 def test_password_hashes_carry_their_cost(tmp_path):

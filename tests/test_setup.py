@@ -1,7 +1,7 @@
 """Setting up classic Antike on the East board (``antike-ref new``).
 
 Each rule test cites the English rulebook (key 000, line as ``cat -n`` prints it) or
-RULINGS.md. Usage errors at the end: bad ``new`` options exit 2 and write nothing.
+docs/rulings.md. Usage errors at the end: bad ``new`` options exit 2 and write nothing.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def test_wrong_nations_for_the_count_are_refused(nations):
 
 
 def test_nations_keep_seat_order():
-    """000 L298: turns go clockwise; ``--nations`` is the seat order (RULINGS.md)."""
+    """000 L298: turns go clockwise; ``--nations`` is the seat order (docs/rulings.md)."""
     game = setup(["arabs", "greeks", "persians"])
     assert list(game.seats) == ["arabs", "greeks", "persians"]
     assert list(game.turn_order()) == ["arabs", "greeks", "persians"]
@@ -98,7 +98,7 @@ def test_start_lines_differ_by_count():
 
 
 def test_explicit_start_cities():
-    """000 L162-163 with RULINGS.md (start lines are inferred, so ``--start`` may replace them):
+    """000 L162-163 with docs/rulings.md (start lines are inferred, so ``--start`` may replace them):
     any marble, iron and gold city not taken by another nation."""
     game = setup(FOUR, start={"greeks": ["sparta", "knossos", "athen"]})
     assert game.state.cities("greeks") == ["athen", "knossos", "sparta"]
@@ -151,7 +151,7 @@ def test_bank(count):
 
 def test_phoenicians_start_with_four_nations():
     """000 L281-287: "With four nations participating, for example, the Phoenicians start";
-    RULINGS.md: without ``--first`` the Phoenicians with 4 nations, otherwise the first seat."""
+    docs/rulings.md: without ``--first`` the Phoenicians with 4 nations, otherwise the first seat."""
     assert setup(FOUR).state.status.active == "phoenicians"
     assert setup(["arabs", "greeks", "persians"]).state.status.active == "arabs"
     six = ["babylonians"] + [n for n in EAST[6] if n != "babylonians"]
@@ -159,14 +159,14 @@ def test_phoenicians_start_with_four_nations():
 
 
 def test_first_option_sets_the_start_nation():
-    """000 L281-287 and RULINGS.md: ``--first`` names the start nation; turns go on clockwise."""
+    """000 L281-287 and docs/rulings.md: ``--first`` names the start nation; turns go on clockwise."""
     game = setup(FOUR, first="arabs")
     assert game.state.status.active == "arabs" and game.table.first == "arabs"
     assert list(game.turn_order()) == ["arabs", "greeks", "persians", "phoenicians"]
 
 
 def test_round_one_coin_in_turn_order():
-    """000 L289-292 and RULINGS.md ("Coin"): every round, round 1 included, each nation gets a
+    """000 L289-292 and docs/rulings.md ("Coin"): every round, round 1 included, each nation gets a
     coin from the bank, in seat order from the start nation."""
     game = setup(FOUR)
     assert all(game.state.nations[n].coins == 1 for n in FOUR)
@@ -213,7 +213,7 @@ def test_military_two_players():
 
 def test_longer_game_one_start_city():
     """000 L964-970: each nation starts with just one city, chosen from its card's three;
-    RULINGS.md: without ``--start`` the first city of the line."""
+    docs/rulings.md: without ``--start`` the first city of the line."""
     board = load_board("antike-east")
     game = setup(FOUR, variants=["longer"], start={"greeks": ["athen"]})
     assert game.state.cities("greeks") == ["athen"]
@@ -223,7 +223,7 @@ def test_longer_game_one_start_city():
 
 
 def test_variants_are_recorded_sorted_and_once():
-    """RULINGS.md ("Setting up a game"): variants are fixed at creation and recorded."""
+    """docs/rulings.md ("Setting up a game"): variants are fixed at creation and recorded."""
     game = setup(FOUR, variants=["longer", "expert", "expert"])
     assert list(game.table.variants) == ["expert", "longer"]
     assert show_json(game)["variants"] == ["expert", "longer"]
@@ -234,7 +234,7 @@ def test_variants_are_recorded_sorted_and_once():
 
 def test_passwords_only_hashed_and_secrets_owner_only(tmp_path):
     """The game file keeps salted hashes only; the plain passwords go once to a file that
-    only its owner can read (ORDERS.md, "Creating a game")."""
+    only its owner can read (docs/orders.md, "Creating a game")."""
     path = tmp_path / "g.json"
     result = cli_run("new", path, "--nations", ",".join(FOUR), "--password", "greeks=open-sesame")
     assert result.exit_code == 0, result.stderr

@@ -1,4 +1,4 @@
-"""TEMPLE and ARMING (000 L390-434, L154-159, L878-884; rules-digest 1.4, 1.5, Q26).
+"""TEMPLE and ARMING (000 L390-434, L154-159, L878-884; docs/rulings.md Q26).
 
 The Phoenicians (active first) own Alexandria (marble, coastal), Tyros (iron, coastal)
 and Paphos (gold, sea-only); the Persians' cities are all land-only.
@@ -23,7 +23,7 @@ def test_temple_costs_five_marble():
 
 def test_coins_make_up_for_missing_marble():
     """000 L293-294 "These coins can substitute at all times for 1-unit marble, iron, or
-    gold chips"; RULINGS.md D7: exact chips first, coins for the shortfall."""
+    gold chips"; docs/rulings.md D7: exact chips first, coins for the shortfall."""
     g = ready(make_game(), marble=3, coins=2)
     g2, result = play(g, rondel="temple", temples=["alexandria"])
     assert result.echo["temples"] == [{"city": "alexandria", "pay": {"marble": 3, "coin": 2}}]
@@ -118,7 +118,7 @@ def test_the_limit_counts_new_units_only_and_foreign_units_do_not_block():
 def test_sea_only_provinces_take_galleys_and_land_only_legions():
     """000 L426-428 "Only galleys can be set up in provinces with only blue sea borders;
     only legions can be set up in provinces with only red land borders"; coastal provinces
-    take both (rules-digest Q26)."""
+    take both (docs/rulings.md Q26)."""
     g = ready(make_game(), iron=5)
     [r] = refusal(g, rondel="arming", arm=[{"unit": "legion", "at": "paphos"}])
     assert (r.code, r.path, r.message) == ("arm/wrong-terrain", "$.arm[0].unit",

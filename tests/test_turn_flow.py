@@ -1,8 +1,8 @@
 """Whose turn, rounds and their coin, standing-orders-only files, whole-file refusals.
 
 000 L282-296 (start player, coin each round), L298 (clockwise turns), L878-887 (the bank
-out of coins); rules-digest Q4, D6; RULINGS.md "Coin", "Standing orders are public";
-ORDERS.md "Order file".
+out of coins); docs/rulings.md Q4, D6; docs/rulings.md "Coin", "Standing orders are public";
+docs/orders.md "Order file".
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_turns_go_round_in_seat_order_from_the_start_nation():
 
 def test_every_nation_gets_a_coin_at_the_start_of_each_round():
     """000 L289-292 "At the start of each round of play ... each nation receives a coin
-    from the bank", round 1 included (rules-digest Q4, RULINGS.md)."""
+    from the bank", round 1 included (docs/rulings.md Q4, docs/rulings.md)."""
     g = make_game()
     assert coins(g) == dict.fromkeys(ORDER, 1) and g.state.bank.coins == 26
     for _ in range(3):
@@ -59,7 +59,7 @@ def test_coins_paid_go_back_to_the_bank_and_are_handed_out_again():
 
 def test_bank_without_coins_gives_the_chip_held_least():
     """000 L295-296 "When the bank has no more coins, players can request 1-unit marble,
-    iron or gold chips instead"; L885-887; RULINGS.md D6 default: the type held least,
+    iron or gold chips instead"; L885-887; docs/rulings.md D6 default: the type held least,
     ties marble, iron, gold."""
     g = pass_until(pass_turn(make_game()), "persians")
     g = edit(g, {"bank": {"coins": 2}},
@@ -79,7 +79,7 @@ def test_bank_without_coins_gives_the_chip_held_least():
 
 
 def test_standing_coin_substitute_is_used_when_the_bank_is_empty():
-    """000 L295-296 (the nation chooses the chip); RULINGS.md D6: a standing order names it.
+    """000 L295-296 (the nation chooses the chip); docs/rulings.md D6: a standing order names it.
     The standing-orders-only file comes from a nation that is not active."""
     g = pass_until(pass_turn(make_game()), "persians")
     g, result = play(g, nation="arabs", standing={"coin_substitute": "gold"})
@@ -91,8 +91,8 @@ def test_standing_coin_substitute_is_used_when_the_bank_is_empty():
 
 
 def test_standing_orders_only_file_from_any_nation_at_any_time():
-    """ORDERS.md: a file without rondel may come from any nation at any time, its turn is
-    ignored, and it changes nothing but that nation's standing orders (RULINGS.md D1)."""
+    """docs/orders.md: a file without rondel may come from any nation at any time, its turn is
+    ignored, and it changes nothing but that nation's standing orders (docs/rulings.md D1)."""
     g = make_game()
     orders = canonical_orders({"game": "t", "nation": "greeks", "turn": 99, "password": PASSWORDS["greeks"],
                                "standing": {"battle": {"default": "never", "persians": "always"}}})
@@ -108,7 +108,7 @@ def test_standing_orders_only_file_from_any_nation_at_any_time():
 
 
 def test_standing_orders_name_real_rivals():
-    """RULINGS.md D1: a stance per rival nation; not oneself, not a nation not playing."""
+    """docs/rulings.md D1: a stance per rival nation; not oneself, not a nation not playing."""
     g = make_game()
     rejections = refusal(g, nation="greeks", standing={"battle": {"greeks": "always", "romans": "never"}})
     assert [(r.code, r.path) for r in rejections] == [
@@ -116,7 +116,7 @@ def test_standing_orders_name_real_rivals():
 
 
 def test_standing_change_in_a_turn_file_applies_after_the_turn():
-    """RULINGS.md: standing orders take effect "from the next event after the file that
+    """docs/rulings.md: standing orders take effect "from the next event after the file that
     sets them is processed", so not yet at the round start that this turn triggers."""
     g = edit(pass_until(make_game(), "persians"), {"bank": {"coins": 0}},
              {"nation": "persians", "resources": {"marble": 0, "iron": 2, "gold": 2}})
@@ -130,8 +130,8 @@ def test_standing_change_in_a_turn_file_applies_after_the_turn():
 
 
 def test_header_refusals_are_reported_together():
-    """ORDERS.md: game, nation, turn and password must match or the whole file is
-    rejected; RULINGS.md: every problem is listed."""
+    """docs/orders.md: game, nation, turn and password must match or the whole file is
+    rejected; docs/rulings.md: every problem is listed."""
     g = make_game()
     orders = canonical_orders({"game": "other", "nation": "greeks", "turn": 7, "password": "nope", "rondel": "iron"})
     with pytest.raises(Refused) as info:
@@ -145,7 +145,7 @@ def test_header_refusals_are_reported_together():
 
 
 def test_a_turn_needs_its_turn_number():
-    """ORDERS.md: `turn` is the number of the turn being played and must match."""
+    """docs/orders.md: `turn` is the number of the turn being played and must match."""
     g = make_game()
     orders = canonical_orders({"game": "t", "nation": "phoenicians", "password": PASSWORDS["phoenicians"],
                                "rondel": "iron"})
@@ -157,7 +157,7 @@ def test_a_turn_needs_its_turn_number():
 
 
 def test_a_nation_not_in_the_game():
-    """ORDERS.md: `nation` must be one of the game's nations."""
+    """docs/orders.md: `nation` must be one of the game's nations."""
     orders = canonical_orders({"game": "t", "nation": "romans", "turn": 1, "password": "x", "rondel": "iron"})
     with pytest.raises(Refused) as info:
         apply_orders(make_game(), orders)
@@ -165,7 +165,7 @@ def test_a_nation_not_in_the_game():
 
 
 def test_nothing_is_accepted_once_the_game_is_won():
-    """000 L231-234 (the first nation with the personages needed wins); ORDERS.md: orders
+    """000 L231-234 (the first nation with the personages needed wins); docs/orders.md: orders
     and standing-orders-only files are refused once the game is over."""
     g = edit(make_game(), {"nation": "phoenicians", "personages": {"king": 9}})
     g, result = play(g, rondel="iron")

@@ -1,7 +1,7 @@
 """The end of the game: goals, the military variant, the all-35 ending, a finished game.
 
 000 L184-185, L227-240 (goals, all 35 awarded), L972-978 (3 nations to 12),
-L1039-1047 (military variant); rules-digest Q27-Q29; RULINGS.md.
+L1039-1047 (military variant); docs/rulings.md Q27-Q29; docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def test_all_35_out_a_conquest_without_temple_does_not_win():
 
 
 def test_all_35_rule_starts_the_turn_after_the_last_card():
-    """RULINGS.md: the all-35 ending applies from the turn after the one in which the last card
+    """docs/rulings.md: the all-35 ending applies from the turn after the one in which the last card
     was handed out. The Phoenicians' temple destruction wins the 35th card (a general), which
     does not win the game; the Egyptians, next, destroy a temple and win."""
     one_short = [e if e["nation"] != "phoenicians" else

@@ -47,7 +47,7 @@ def _fail(exc: Exception) -> None:
     raise typer.Exit(int(getattr(exc, "exit_code", ExitCode.INTERNAL)))
 
 
-def _quiet_stdout() -> None:
+def quiet_stdout() -> None:
     """Send what is left of stdout nowhere: its reader has gone (a closed pipe)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -69,7 +69,7 @@ def run(fn):
     except typer.Exit:
         raise
     except BrokenPipeError:
-        _quiet_stdout()
+        quiet_stdout()
         raise typer.Exit(0) from None
     except PbemError as exc:
         _fail(exc)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from pbem.cli.app import app, map_app, pairs, print_json, print_reports, reporter, run
+from pbem.cli.app import app, map_app, pairs, print_json, print_reports, quiet_stdout, reporter, run
 from pbem.errors import InputError, PbemError, Refused, UsageError
 
 REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."
@@ -168,7 +169,11 @@ def _orders_failure(exc: Exception, as_json: bool) -> None:
         else:
             found = [reject("input/invalid", p.path, source=exc.source, message=p.message)
                      for p in exc.problems]
-        print_json({"ok": False, "rejections": [r.to_json() for r in found]}, sort_keys=False)
+        try:
+            print_json({"ok": False, "rejections": [r.to_json() for r in found]}, sort_keys=False)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            quiet_stdout()  # the reader has gone; the refusal still sets the exit code
     raise exc
 
 

@@ -76,7 +76,7 @@ def _unit(unit: str) -> str:
 
 
 class Board:
-    """One board side, checked and ready for the engine.
+    """One board side, checked and ready for the rules.
 
     Instances are shared (the game service caches them): treat every attribute as read-only.
     """
@@ -143,7 +143,7 @@ class Board:
 
         Only galleys in provinces with only blue borders, only legions in provinces with
         only red borders (rulebook 000 L426-428); coastal provinces take both. Who owns
-        the city is the engine's business.
+        the city is the rules' business (the kernel's actions).
         """
         province = self.province(pid)
         if TERRAIN[_unit(unit)] == "land":
@@ -155,7 +155,7 @@ class Board:
 
         ``path`` lists the provinces entered one by one after ``start``. A step is legal
         when it crosses a border of the unit's type (combined borders serve both). Only
-        the graph is checked here; stops forced by rival units are the engine's business.
+        the graph is checked here; stops forced by rival units are the maneuver's business.
         An unknown ``start`` makes the first step illegal.
         """
         _unit(unit)

@@ -142,7 +142,7 @@ def canonical_orders(data: Mapping[str, Any], edition: Edition) -> dict[str, Any
     know-how name -> ``{"city": ...}`` / ``{"name": ...}``, a bare battle stance ->
     ``{"default": ...}``) and ``count`` is filled in (1) for ``arm`` entries and moves.
     ``$schema`` and ``comment`` are dropped. Nothing else is invented: absent payments,
-    ``steps``, battle counts and conquest units stay absent, because the engine decides
+    ``steps``, battle counts and conquest units stay absent, because the turn decides
     them from the game. Keys follow the edition's :attr:`order_keys
     <pbem.kernel.edition.Edition.order_keys>` (by default :data:`ORDER_KEYS`), so the echo
     of equal orders is equal text; a key of the edition's own is copied as given. The input

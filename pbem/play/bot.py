@@ -36,7 +36,7 @@ def _legal(game, orders: dict[str, Any]):
 
 
 class _Builder:
-    """Grows one order file, keeping only additions the engine accepts."""
+    """Grows one order file, keeping only additions the rules accept."""
 
     def __init__(self, game, nation: str, rondel: dict[str, Any]):
         self.game = game

@@ -116,7 +116,7 @@ def game_at(game: Game, index: int) -> Game:
     """The game right after history entry ``index``, its history ending there.
 
     The latest entry is the game itself; an earlier one is rebuilt by replaying the history
-    through the engine, each entry checked against its stored hash (:mod:`pbem.replay`),
+    through the rules, each entry checked against its stored hash (:mod:`pbem.service.replay`),
     so a past report is exactly what was sent at the time.
     """
     if index == len(game.history) - 1:
