@@ -58,7 +58,7 @@ def print_summary(game: Game, console, viewer: str | None = None) -> None:
     progress = _table("Rondel, know-how and personages", "nation", "rondel", "know-how", "personages")
     for n in game.seats:
         v = view["nations"][n]
-        pers = ", ".join(f"{c} {p}" for p, c in v["personages"].items() if c) or "-"
+        pers = ", ".join(f"{c} {edition.personage_label(p)}" for p, c in v["personages"].items() if c) or "-"
         progress.add_row(n, v["rondel"]["wedge"] if v["rondel"] else "-", ", ".join(v["knowhow"]) or "-", pers)
     console.print(progress)
     board = _table("Provinces with a city or units", "province", "resource", "owner", "temple", "units")

@@ -26,8 +26,12 @@ class UnknownEdition(UsageError):
 
 
 def register(edition: Edition) -> Edition:
-    """Make ``edition`` findable by its id and aliases; return it (usable as a decorator
-    on an instance). Registering another edition under a taken name is an error."""
+    """Make ``edition`` findable by its id and aliases; return it. Registering another
+    edition under a taken name, or one whose description does not fit together
+    (:meth:`Edition.problems`), is an error."""
+    problems = edition.problems()
+    if problems:
+        raise ValueError(f"edition {edition.id!r}: " + "; ".join(problems))
     for name in (edition.id, *edition.aliases):
         current = _lookup(name.lower())
         if current is not None and current is not edition:

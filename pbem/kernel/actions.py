@@ -34,14 +34,31 @@ class Action:
     """The chip the action pays with: kept on a tie when paying for the rondel move (D7)."""
 
     def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
-        """Carry out the action for the orders given; put its canonical echo into ``echo``."""
+        """Carry out the action for the orders given; put its canonical echo into ``echo``.
+
+        By default: for each of the action's keys present in the orders, :meth:`apply` its
+        entries, and echo what it returns under the same key."""
+        for key in self.keys:
+            if key in orders:
+                echo[key] = self.apply(t, orders[key])
+
+    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Carry out the entries of the action's key, in order; return their echo."""
         raise NotImplementedError
 
     def preview(self, state: GameState, edition: Edition, board: Board, nation: str,
                 budget: dict[str, int]) -> dict[str, Any]:
         """What the action would yield or allow now, with ``budget`` (chips and ``coin``)
-        left after the rondel move."""
+        left after the rondel move; a production action says ``{"produce": {RESOURCE: N}}``."""
         raise NotImplementedError
+
+    def yields(self, state: GameState, edition: Edition, board: Board, nation: str) -> int | None:
+        """How much a production action would produce now (``None``: not a production
+        action); what the GM's default turn (D15) compares."""
+        if self.produces is None:
+            return None
+        budget = {**state.nations[nation].resources, "coin": state.nations[nation].coins}
+        return self.preview(state, edition, board, nation, budget)["produce"][self.produces]
 
 
 class Produce(Action):
@@ -51,9 +68,7 @@ class Produce(Action):
         self.produces = resource
 
     def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
-        amount = queries.production(t.state, t.edition, t.board, t.nation, self.produces)
-        t.ns.resources[self.produces] += amount
-        t.emit("produce", resource=self.produces, amount=amount)
+        t.produce(self.produces, queries.production(t.state, t.edition, t.board, t.nation, self.produces))
 
     def preview(self, state, edition, board, nation, budget):
         return {"produce": {self.produces: queries.production(state, edition, board, nation, self.produces)}}
@@ -65,11 +80,7 @@ class BuildTemples(Action):
     keys = ("temples",)
     spends = "marble"
 
-    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
-        if "temples" in orders:
-            echo["temples"] = self.build(t, orders["temples"])
-
-    def build(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         echo = []
         seen: set[str] = set()
         price = t.rules.temple_marble
@@ -118,11 +129,7 @@ class Arm(Action):
     keys = ("arm",)
     spends = "iron"
 
-    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
-        if "arm" in orders:
-            echo["arm"] = self.arm(t, orders["arm"])
-
-    def arm(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         echo = []
         used: dict[str, int] = {}
         for i, entry in enumerate(entries):
@@ -171,11 +178,7 @@ class BuyKnowHow(Action):
     keys = ("knowhow",)
     spends = "gold"
 
-    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
-        if "knowhow" in orders:
-            echo["knowhow"] = self.buy(t, orders["knowhow"])
-
-    def buy(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         echo = []
         named: list[str] = []
         for i, entry in enumerate(entries):
@@ -224,11 +227,10 @@ class Maneuver(Action):
 
     keys = ("maneuver",)
 
-    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
-        if "maneuver" in orders:
-            from pbem.kernel.maneuver import run_maneuver
+    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        from pbem.kernel.maneuver import run_maneuver
 
-            echo["maneuver"] = run_maneuver(t, orders["maneuver"])
+        return run_maneuver(t, entries)
 
     def preview(self, state, edition, board, nation, budget):
         groups = []

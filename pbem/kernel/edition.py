@@ -77,8 +77,9 @@ class Edition:
     """Personage id -> display name, in display order."""
     variants: Mapping[str, str]
     """Variant id -> what it changes, in one line."""
-    default_bonus_stack: tuple[str, ...]
-    """Standing order D5: which personage stack to take first on a tie (all of them)."""
+    default_bonus_stack: tuple[str, ...] = ()
+    """Standing order D5: which personage stack to take first on a tie (all of them; empty:
+    the personages in display order)."""
     order_keys: tuple[str, ...] = ORDER_KEYS
     """The keys of a canonical order file, in the order they are written."""
     action_keys: tuple[str, ...] = ACTION_KEYS
@@ -88,9 +89,29 @@ class Edition:
     extras: Extras = NO_EXTRAS
     players: tuple[int, int] = (3, 6)
     """The fewest and most nations a game seats."""
+    seating_note: str = ""
+    """Said after the number of nations ``new`` needs (classic: " (2 players play 4)")."""
 
     def __repr__(self) -> str:
         return f"<Edition {self.id}>"
+
+    def problems(self) -> list[str]:
+        """What does not fit together in the edition's own description (checked when it is
+        registered): the vocabulary and the rule table must name the same know-hows and
+        personages, the bonus stack all personages once, the rondel every action key."""
+        out = []
+        if list(self.personages) != list(self.rules.personage_stacks):
+            out.append(f"personages {list(self.personages)} but stacks for {list(self.rules.personage_stacks)}")
+        if list(self.knowhows) != list(self.rules.knowhows):
+            out.append(f"know-hows {list(self.knowhows)} but rules for {list(self.rules.knowhows)}")
+        if self.default_bonus_stack and sorted(self.default_bonus_stack) != sorted(self.personages):
+            out.append(f"default bonus stack {list(self.default_bonus_stack)} is not the personages, each once")
+        keys = {k for f in self.rondel.fields for k in f.action.keys}
+        if not keys <= set(self.action_keys):
+            out.append(f"rondel actions take {sorted(keys - set(self.action_keys))}, not among the action keys")
+        if not set(self.action_keys) <= set(self.order_keys):
+            out.append("every action key must be an order key")
+        return out
 
     # -- vocabulary ------------------------------------------------------------------
 
@@ -125,9 +146,13 @@ class Edition:
             return f"{players} players cannot play {nations} nations (one player per nation)"
         return None
 
+    def goal(self, options: SetupOptions, nations: int, players: int) -> int:
+        """What a nation needs to win (for a set-up like classic's, which asks it)."""
+        raise NotImplementedError
+
     def default_standing(self) -> Standing:
         """A nation's standing orders before it changes them (docs/rulings.md)."""
-        return Standing({"default": "home"}, list(self.default_bonus_stack), "lowest",
+        return Standing({"default": "home"}, list(self.default_bonus_stack or self.personages), "lowest",
                         dict(self.extras.standing))
 
     # -- the turn --------------------------------------------------------------------

@@ -207,10 +207,10 @@ def default_orders(state: GameState, edition: Edition, board: Board, nation: str
     """
     best = None
     for tg in rondel_targets(state, edition, nation):
-        resource = edition.rondel[tg.index].action.produces
-        if resource is None or tg.cost > 0:
+        amount = edition.rondel[tg.index].action.yields(state, edition, board, nation)
+        if amount is None or tg.cost > 0:
             continue
-        key = (-production(state, edition, board, nation, resource), tg.steps, tg.index)
+        key = (-amount, tg.steps, tg.index)
         if best is None or key < best[0]:
             best = (key, tg)
     if best is not None:

@@ -43,6 +43,8 @@ class Turn:
     """Know-hows this nation acquired first this turn."""
     temples_destroyed: int = 0
     """Temples this nation destroyed this turn."""
+    produced: dict[str, int] = field(default_factory=dict)
+    """Chips this nation produced this turn, by resource."""
 
     @property
     def rules(self):
@@ -62,6 +64,12 @@ class Turn:
 
     def emit(self, kind: str, **data: Any) -> None:
         self.events.append({"type": kind, "nation": self.nation, **data})
+
+    def produce(self, resource: str, amount: int) -> None:
+        """The nation receives ``amount`` chips of ``resource`` as production."""
+        self.ns.resources[resource] += amount
+        self.produced[resource] = self.produced.get(resource, 0) + amount
+        self.emit("produce", resource=resource, amount=amount)
 
     def pay(self, cost: Cost, pay: dict | None, what: str, path: str) -> dict | None:
         """Check and take a payment; ``None`` (and a rejection) if it cannot be made."""

@@ -22,6 +22,8 @@ HEIGHT = 1629
 HEADER = 50
 MARGIN = 12
 FONT = "DejaVu Sans"
+HEAD_SIZE = 12.5
+"""The font size of table headers (``.head`` in the SVG templates)."""
 
 SEA = "#cfe2ef"
 LAND = "#f1e8cf"
@@ -552,6 +554,12 @@ def _scores(model: dict[str, Any]) -> dict[str, Any]:
     types = model["personage_types"]
     col_w = (w - 16 - name_w - 70) / len(types)
     header = [_cell(x + 10 + name_w + col_w * (i + 0.5), t["label"], "middle") for i, t in enumerate(types)]
+    # labels too wide for their columns go on two header lines, like the progress chart's
+    crowded = any((text_width(a["label"], HEAD_SIZE) + text_width(b["label"], HEAD_SIZE)) / 2 > col_w - 4
+                  for a, b in zip(types, types[1:]))
+    if crowded:
+        for i, cell in enumerate(header):
+            cell["dy"] = "-15" if i % 2 == 0 else "0"
     header.append(_cell(x + w - 12, "Score", "end", True))
     rows = []
     goal = model["game"]["goal"]
@@ -567,7 +575,8 @@ def _scores(model: dict[str, Any]) -> dict[str, Any]:
         bank.append(_cell(x + 10 + name_w + col_w * (i + 0.5), t["left"], "middle", False, "#555555"))
     rows.append({"cells": bank, "swatch": None})
     unit = "points" if model["game"]["goal_unit"] == "victory points" else "personages"
-    return _table(x, ROW_B, w, ROW_B_H, f"Score card: {unit} against the goal of {goal}", header, rows)
+    return _table(x, ROW_B, w, ROW_B_H, f"Score card: {unit} against the goal of {goal}", header, rows,
+                  head_h=40 if crowded else 26)
 
 
 LOG_SIZE = 13.5

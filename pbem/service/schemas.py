@@ -75,6 +75,7 @@ def vocabulary(edition: Edition) -> dict[str, dict[str, Any]]:
         "rondel_steps": {"type": "integer", "minimum": 1, "maximum": fields},
         "seats": {"type": "array", "items": {"$ref": "#/$defs/nation"}, "minItems": low,
                   "maxItems": high, "uniqueItems": True},
+        "players": {"type": "integer", "minimum": 2, "maximum": high},
     }
 
 

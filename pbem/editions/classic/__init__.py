@@ -71,6 +71,7 @@ class Classic(Edition):
     })
     default_bonus_stack = ("general", "king", "citizen", "navigator", "scholar")
     """D5 (docs/rulings.md): generals are scarce late and worth 2 in the military variant."""
+    seating_note = " (2 players play 4)"
     extras = Extras(
         nation={"all8_bonus": False},
         status={"all_awarded_turn": None},
@@ -81,11 +82,18 @@ class Classic(Edition):
     def setup(self, options, board):
         return setup.setup(self, options, board)
 
+    def goal(self, options, nations: int, players: int) -> int:
+        return setup.goal(options, nations, players)
+
     def seating_problem(self, players: int, nations: int) -> str | None:
-        if players != nations and not (players == 2 and nations == 4):
-            return (f"{players} players cannot play {nations} nations "
-                    "(one player per nation, or 2 players with 4 nations)")
-        return None
+        """One player per nation, or two players with four nations each playing two
+        (000 L103-106)."""
+        if players == nations or (players == 2 and nations == 4):
+            return None
+        if players == 2:
+            return "two players play 4 nations, two each (000 L103-106)"
+        return (f"{players} players cannot play {nations} nations "
+                "(one player per nation, or 2 players with 4 nations)")
 
     def end_of_turn(self, t) -> None:
         personages.end_of_turn(t)

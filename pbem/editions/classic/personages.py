@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.editions.classic.rules import PERSONAGE_RULES as P
+from pbem.kernel.personages import award as _award
 
 if TYPE_CHECKING:
     from pbem.kernel.state import GameState
@@ -24,18 +25,6 @@ def score(state: GameState, nation: str) -> int:
     if state.table.has("military"):
         return sum(P.military_points[p] * held[p] for p in PERSONAGES)
     return sum(held.values())
-
-
-def _award(t: Turn, personage: str, due: int, reason: str) -> None:
-    """Spend ``due`` thresholds of ``personage``; each gives a card while the stack lasts."""
-    for _ in range(due):
-        t.ns.earned[personage] += 1
-        if t.state.bank.personages[personage] > 0:
-            t.state.bank.personages[personage] -= 1
-            t.ns.personages[personage] += 1
-            t.emit("personage", personage=personage, reason=reason)
-        else:
-            t.emit("personage-missed", personage=personage, reason=reason)
 
 
 def end_of_turn(t: Turn) -> None:
@@ -59,7 +48,7 @@ def end_of_turn(t: Turn) -> None:
         largest = max(stacks.values())
         if largest > 0:
             prefs = st.standing[t.nation].bonus_stack
-            choice = min((p for p in PERSONAGES if stacks[p] == largest), key=prefs.index)
+            choice = min((p for p in stacks if stacks[p] == largest), key=prefs.index)
             stacks[choice] -= 1
             ns.personages[choice] += 1
             t.emit("personage", personage=choice, reason="all eight know-hows")

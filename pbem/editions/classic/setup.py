@@ -1,6 +1,8 @@
 """Setting up classic Antike (``antike-ref new``): nations, start cities, goal, start nation.
 
 Every rule cites the English rulebook (key 000) and the project's rulings (docs/rulings.md).
+:func:`setup` asks the edition for its goal and its number of nations, so an edition that
+sets up like classic (a variant) calls it with itself.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from pbem.kernel.state import GameState, Table
 from pbem.kernel.vocab import RESOURCES
 
 if TYPE_CHECKING:
-    from pbem.editions.classic import Classic
     from pbem.kernel.board import Board
+    from pbem.kernel.edition import Edition
 
 
-def _goal(opts: SetupOptions, count: int, players: int) -> int:
+def goal(opts: SetupOptions, count: int, players: int) -> int:
+    """Classic's goal: personages (or victory points) by number of nations, 9 for two
+    players; a 3-nation game may choose 12 instead of 10."""
     military = "military" in opts.variants
     if players == 2:
         default = P.goals_military[4] if military else P.two_player_goal  # 000 L184-185
@@ -32,7 +36,7 @@ def _goal(opts: SetupOptions, count: int, players: int) -> int:
                      "the military variant (000 L972-978)")
 
 
-def _start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, list[str]]:
+def start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, list[str]]:
     """Each nation's start cities: ``--start`` if given, else its start line on the board.
 
     000 L161-170: one marble, one iron and one gold city from the line for the number of
@@ -72,11 +76,13 @@ def _start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, lis
     return cities
 
 
-def _check_nations(nations: list[str], board: Board) -> None:
-    """The nations in play are fixed by their number (000 L102-137)."""
+def check_nations(nations: list[str], board: Board, edition: Edition) -> None:
+    """As many nations as the edition seats, each on the board; the board may fix which
+    nations play at each number (000 L102-137)."""
     count = len(nations)
-    if not 3 <= count <= 6:
-        raise UsageError(f"--nations: classic Antike needs 3 to 6 nations (2 players play 4), got {count}")
+    low, high = edition.players
+    if not low <= count <= high:
+        raise UsageError(f"--nations: {edition.name} needs {low} to {high} nations{edition.seating_note}, got {count}")
     on_board = set().union(*board.nations.values()) if board.nations else set()
     for n in nations:
         if n not in on_board:
@@ -88,18 +94,18 @@ def _check_nations(nations: list[str], board: Board) -> None:
                          f"{', '.join(wanted)} (000 L106-137)")
 
 
-def setup(edition: Classic, opts: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
+def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
     """The classic start: 3-6 nations on their start lines, 2 chips of marble, 1 iron and
-    3 gold each, and the first round's coins (000 L92-170, L289-292)."""
+    3 gold each, and the first round's coins (000 L92-170, L289-292); the goal is the
+    edition's (:meth:`goal`)."""
     check_common(opts, edition)
     nations = list(opts.nations)
     count = len(nations)
-    _check_nations(nations, board)
+    check_nations(nations, board, edition)
     players = opts.players or count
-    if players == 2 and count != 4:
-        raise UsageError("--players 2: two players play 4 nations, two each (000 L103-106)")
-    if players not in (2, count):
-        raise UsageError(f"--players {players}: one player per nation, or 2 players with 4 nations")
+    problem = edition.seating_problem(players, count)
+    if problem:
+        raise UsageError(f"--players {players}: {problem}")
     opts = opts.replace(variants=sorted(set(opts.variants)))
     if opts.first is None:
         # docs/rulings.md: the Phoenicians start with 4 nations (000 L282-287), else the first seat.
@@ -109,8 +115,8 @@ def setup(edition: Classic, opts: SetupOptions, board: Board) -> tuple[GameState
         first = opts.first
     else:
         raise UsageError(f"--first {opts.first}: not among --nations")
-    goal = _goal(opts, count, players)
-    cities = _start_cities(opts, board, count)
+    goal = edition.goal(opts, count, players)
+    cities = start_cities(opts, board, count)
     table = Table(opts.game_id, edition.id, tuple(opts.variants), goal, players, tuple(nations), first)
     state = initial_state(table, edition, cities)
     events: list[dict[str, Any]] = []
