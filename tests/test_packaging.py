@@ -1,8 +1,11 @@
 """The wheel ships the data folders, and an installed wheel works away from the checkout.
 
 Builds the wheel, installs it into a new virtualenv and runs the console script from a
-folder outside the repository, so nothing can come from the source tree by accident.
-Needs the package index (the build backend and the dependencies are installed from it).
+folder outside the repository, so nothing can come from the source tree by accident. The
+new virtualenv takes the dependencies from the test environment (a path, not the
+project's editable install) instead of installing them again, which took most of this
+file's time; that the wheel declares them is checked against ``pyproject.toml``. Needs the
+package index for the isolated build (the build backend is installed from it).
 """
 
 from __future__ import annotations
@@ -46,10 +49,17 @@ def wheel(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory, wheel) -> dict:
     """A new virtualenv with the wheel installed; returns the environment to run it in."""
+    import sysconfig
+
     venv = tmp_path_factory.mktemp("venv")
-    run([sys.executable, "-m", "venv", venv])
+    run([sys.executable, "-m", "venv", "--without-pip", venv])
     python = venv / "bin" / "python"
-    run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel])
+    purelib = Path(run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).strip())
+    # the dependencies: the test environment's site-packages, as a plain path (its .pth
+    # files, the editable install of this checkout among them, are not read from there)
+    (purelib / "test-deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
+         "--no-compile", "--disable-pip-version-check", wheel])
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
@@ -69,6 +79,18 @@ def test_wheel_ships_data_folders(wheel):
     assert any(n.startswith("pbem/_data/templates/") for n in names)
     assert "pbem/cli/__init__.py" in names
     assert not [n for n in names if n.startswith(("tests/", "schemas/", "maps/"))]
+
+
+def test_wheel_declares_the_dependencies(wheel):
+    """The wheel's metadata asks for what pyproject.toml lists (an install elsewhere gets them)."""
+    import tomllib
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    metadata = next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".dist-info/METADATA"))
+    lines = zipfile.ZipFile(wheel).read(metadata).decode().splitlines()
+    required = [line.removeprefix("Requires-Dist: ") for line in lines
+                if line.startswith("Requires-Dist: ") and "extra ==" not in line]
+    assert sorted(r.replace(" ", "") for r in required) == sorted(d.replace(" ", "") for d in declared)
 
 
 def test_package_comes_from_the_wheel(installed, outside):

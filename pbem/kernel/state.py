@@ -26,6 +26,8 @@ from pbem.kernel.vocab import RESOURCES, UNITS
 
 def copy_json(value: Any) -> Any:
     """A deep copy of a JSON-like value (dicts, lists and scalars), faster than ``deepcopy``."""
+    if not value:
+        return {} if isinstance(value, dict) else [] if isinstance(value, list) else value
     if isinstance(value, dict):
         return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -182,7 +184,7 @@ class ProvinceState:
 
     def copy(self) -> ProvinceState:
         return ProvinceState(self.owner, self.temple, {n: dict(c) for n, c in self.units.items()},
-                             copy_json(self.extra))
+                             copy_json(self.extra) if self.extra else {})
 
 
 @dataclass(slots=True)
