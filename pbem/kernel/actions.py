@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.kernel import queries
+from pbem.kernel.maneuver import run_maneuver
 from pbem.kernel.payments import Cost
 from pbem.kernel.vocab import UNITS
 
@@ -228,8 +229,6 @@ class Maneuver(Action):
     keys = ("maneuver",)
 
     def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        from pbem.kernel.maneuver import run_maneuver
-
         return run_maneuver(t, entries)
 
     def preview(self, state, edition, board, nation, budget):

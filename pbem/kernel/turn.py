@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Refused
+from pbem.kernel import actions
 from pbem.kernel.payments import Cost, check_payment, spend
 from pbem.kernel.rejections import Rejection, reject
 from pbem.kernel.state import GameState, NationState, copy_json
@@ -137,8 +138,6 @@ def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: B
             raise Refused(t.rejections)
         _change_standing(t, standing)
         return TurnResult(t.state, t.events, echo, "standing")
-
-    from pbem.kernel import actions
 
     if "trade" in orders:
         actions.trade(t, orders["trade"])

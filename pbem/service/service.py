@@ -25,10 +25,12 @@ from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.kernel.turn import TurnResult
 from pbem.service import store, turns
-from pbem.service.game import Game
+from pbem.service.boards import load_board
+from pbem.service.game import Game, consistency_problems
 from pbem.service.history import canonical
 from pbem.service.replay import game_after, verify
-from pbem.service.schemas import dumps, read_json, validate
+from pbem.service.schemas import dumps, problems, read_json, validate
+from pbem.service.setup import new_game
 
 Reporter = Callable[[Game], list[Path]]
 """Writes the reports of a game's latest history entry; returns the files written."""
@@ -185,11 +187,6 @@ class GameService:
                iterations: int, force: bool = False, reporter: Reporter | None = None) -> Outcome:
         """Create the game file and the GM's secrets file (plain passwords, mode 600);
         ``after`` is the new game."""
-        from pbem.service.boards import load_board
-        from pbem.service.game import consistency_problems
-        from pbem.service.schemas import problems
-        from pbem.service.setup import new_game
-
         created, plain = new_game(edition, opts, load_board(opts.board), passwords, iterations)
         wrong = problems("game", created.to_json(), edition) + consistency_problems(created)
         if wrong:
