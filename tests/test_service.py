@@ -204,3 +204,13 @@ def test_new_games_get_the_strong_cost_by_default():
     assert passwords.ITERATIONS == 60_000
     assert all(m.password.startswith("pbkdf2-sha256$60000$") for m in game.meta.values())
     assert passwords.verify(PASSWORDS["greeks"], game.meta["greeks"].password)
+
+
+def test_show_as_a_nation_is_that_nations_view(tmp_path):
+    """Classic Antike has no secrets: a nation's view is the public one; an unknown nation
+    is a usage error naming the game's nations."""
+    path = new_game_file(tmp_path)
+    public = cli_run("show", path, "--json").stdout
+    assert cli_run("show", path, "--json", "--as", "greeks").stdout == public
+    wrong = cli_run("show", path, "--json", "--as", "romans")
+    assert wrong.exit_code == 2 and "one of persians, phoenicians, arabs, greeks" in wrong.stderr
