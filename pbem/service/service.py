@@ -107,15 +107,19 @@ class GameService:
     # -- the one transaction -----------------------------------------------------------
 
     def change(self, step: Callable[[Game], Outcome], output: Path | None = None,
-               reporter: Reporter | None = None) -> Outcome:
+               reporter: Reporter | None = None,
+               saved: Callable[[Outcome], None] | None = None) -> Outcome:
         """Lock the game (and ``output``), load it, let ``step`` make the next game, save
-        it atomically (to ``output`` if given), then write its reports."""
+        it atomically (to ``output`` if given), call ``saved`` while the lock is still held
+        (the audit log), then write the reports."""
         target = output or self.path
         with store.locked_files(self.path, output):
             game = self.load()
             outcome = step(game)
             store.save_game(outcome.after, target)
-        outcome.saved_to = target
+            outcome.saved_to = target
+            if saved is not None:
+                saved(outcome)
         if reporter is not None:
             outcome.reports = reporter(outcome.after)
         return outcome
@@ -171,15 +175,16 @@ class GameService:
             earlier, removed = take_back(game, count)
             return Outcome(game, earlier, removed=removed)
 
+        def log(outcome: Outcome) -> None:
+            before = outcome.before
+            record = {"action": "undo", "turns": count, "reason": reason,
+                      "from_turn": before.state.status.turn, "to_turn": outcome.after.state.status.turn,
+                      "head_before": before.history[-1]["hash"], "removed": outcome.removed}
+            store.append_audit(self.path, canonical(record))
+
         if dry_run:
             return step(self.load())
-        outcome = self.change(step, reporter=reporter)
-        before = outcome.before
-        record = {"action": "undo", "turns": count, "reason": reason,
-                  "from_turn": before.state.status.turn, "to_turn": outcome.after.state.status.turn,
-                  "head_before": before.history[-1]["hash"], "removed": outcome.removed}
-        store.append_audit(self.path, canonical(record))
-        return outcome
+        return self.change(step, reporter=reporter, saved=log)
 
     # -- creating ---------------------------------------------------------------------
 
