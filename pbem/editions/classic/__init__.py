@@ -65,9 +65,10 @@ class Classic(Edition):
         "navigator": "Navigator",
     })
     variants = MappingProxyType({
-        "expert": "No extra personage for all eight know-hows (000 L1033-1037).",
-        "military": "Generals score 2 victory points; other goals; no all-eight personage (000 L1039-1047).",
-        "longer": "Each nation starts with one city (000 L964-967).",
+        "expert": "No extra personage for all eight know-hows (rulebook p. XIII, 'Expert Variation').",
+        "military": "Generals score 2 victory points; other goals; no all-eight personage "
+                    "(rulebook p. XIII, 'Military variation').",
+        "longer": "Each nation starts with one city (rulebook p. XIII, 'Longer game').",
     })
     default_bonus_stack = ("general", "king", "citizen", "navigator", "scholar")
     """D5 (docs/rulings.md): generals are scarce late and worth 2 in the military variant."""
@@ -91,7 +92,7 @@ class Classic(Edition):
         if players == nations or (players == 2 and nations == 4):
             return None
         if players == 2:
-            return "two players play 4 nations, two each (000 L103-106)"
+            return "two players play 4 nations, two each (rulebook p. III, 'Distribute nation cards')"
         return (f"{players} players cannot play {nations} nations "
                 "(one player per nation, or 2 players with 4 nations)")
 

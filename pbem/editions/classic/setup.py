@@ -33,7 +33,7 @@ def goal(opts: SetupOptions, count: int, players: int) -> int:
     if count == 3 and players == 3 and not military and opts.goal in (P.goals[3], P.three_player_long_goal):
         return opts.goal  # 000 L972-978: the 3-nation game may be played to 12
     raise UsageError(f"--goal {opts.goal}: only a 3-nation game may choose its goal, 10 or 12, and not in "
-                     "the military variant (000 L972-978)")
+                     "the military variant (rulebook p. XIII, 'Antike for three players')")
 
 
 def start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, list[str]]:
@@ -91,7 +91,7 @@ def check_nations(nations: list[str], board: Board, edition: Edition) -> None:
     if wanted is not None and set(nations) != set(wanted):
         # 000 L106-137: "The number of nations determines which nations take part."
         raise UsageError(f"--nations: with {count} nations on {board.id} the nations are "
-                         f"{', '.join(wanted)} (000 L106-137)")
+                         f"{', '.join(wanted)} (rulebook p. III, 'Distribute nation cards')")
 
 
 def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
