@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Problem
@@ -84,7 +85,7 @@ class Edition:
     """The keys of a canonical order file, in the order they are written."""
     action_keys: tuple[str, ...] = ACTION_KEYS
     """Order keys that carry a wedge's action in this edition (each wedge takes some)."""
-    codes: Mapping[str, str] = {}
+    codes: Mapping[str, str] = MappingProxyType({})
     """Rejection codes of the edition's own rules, with their message templates."""
     extras: Extras = NO_EXTRAS
     players: tuple[int, int] = (3, 6)
@@ -118,12 +119,6 @@ class Edition:
     def nation_name(self, nation: str) -> str:
         info = self.nations.get(nation)
         return info.name if info else nation.capitalize()
-
-    def wedge_label(self, name: str) -> str:
-        return next((f.label for f in self.rondel.fields if f.name == name), name)
-
-    def knowhow_label(self, name: str) -> str:
-        return self.knowhows.get(name, name)
 
     def personage_label(self, name: str) -> str:
         return self.personages.get(name, name)

@@ -25,7 +25,8 @@ from pbem.service.schemas import dumps, read_json, validate
 
 def _edition_of(data: Any, source: str):
     """The edition a game file names; a file too broken to say is checked as classic."""
-    name = data.get("rules", {}).get("edition") if isinstance(data, dict) and isinstance(data.get("rules"), dict) else None
+    rules = data.get("rules") if isinstance(data, dict) else None
+    name = rules.get("edition") if isinstance(rules, dict) else None
     if not isinstance(name, str):
         return editions.get("antike")
     try:
