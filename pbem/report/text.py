@@ -93,4 +93,7 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same) ->
         return f"{n} WIN the game with {ev['score']} of {ev['goal']}{why}"
     if kind == "standing":
         return f"{n} change their standing orders: {standing_text(ev['standing'], name)}"
+    if kind == "player-replaced":
+        who = ev.get("player") or "a new player"
+        return f"{n} are now played by {who} (the GM replaced the player)"
     return f"{kind}: {ev}"

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 from pbem.errors import PbemError, VerifyFailed
 from pbem.kernel.setup import SetupOptions
 from pbem.service import turns
-from pbem.service.game import Game, NationMeta
+from pbem.service.game import Game
 from pbem.service.setup import record, start
 
 
@@ -25,7 +25,7 @@ def initial_game(game: Game) -> Game:
         raise VerifyFailed(0, "the history does not start with the set-up ('new') entry")
     setup = SetupOptions(**first["setup"])
     created, entry = start(game.edition, setup, game.board)
-    created.meta = {n: NationMeta(m.player, m.email, m.colour, m.password) for n, m in game.meta.items()}
+    created.meta = turns.original_meta(game)
     return record(created, {**entry, "setup": first["setup"]})
 
 
@@ -35,7 +35,10 @@ def apply_entry(game: Game, entry: dict[str, Any]) -> Game:
     if kind in turns.ORDER_KINDS:
         return turns.replay_orders(game, entry)
     if kind == "gm-edit":
-        return turns.edit(game, {"game": game.game_id, "reason": entry["reason"], "edits": entry["edits"]})
+        change = {"game": game.game_id, "reason": entry["reason"], "edits": entry["edits"]}
+        if "identities" in entry:
+            change["identities"] = entry["identities"]
+        return turns.edit(game, change)
     raise VerifyFailed(entry.get("seq", -1), f"unknown history entry kind {kind!r}")
 
 

@@ -17,7 +17,7 @@ from pbem.kernel.queries import default_orders
 from pbem.kernel.rejections import Rejection, reject
 from pbem.kernel.turn import TurnResult, header_problems, resolve
 from pbem.service import history, passwords
-from pbem.service.game import Game
+from pbem.service.game import Game, NationMeta
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +56,10 @@ TURN_KINDS = ("turn", "default-turn", "bot-turn")
 """History entries that are a nation's turn."""
 ORDER_KINDS = TURN_KINDS + ("standing",)
 """History entries that carry orders."""
+NOTES = ("bot", "mail", "deadline")
+"""Keys an order entry may carry besides its orders and events, kept as recorded on replay:
+the bot that played, the Message-ID of the mail the orders came in, the deadline whose
+passing made the GM's default or a bot play."""
 
 
 def authenticate(game: Game, orders: dict[str, Any]) -> list[Rejection]:
@@ -80,47 +84,87 @@ def check(game: Game, orders: dict[str, Any], author: Author = PLAYER) -> TurnRe
     return resolve(game.state, orders, game.edition, game.board)
 
 
-def play(game: Game, orders: dict[str, Any], author: Author = PLAYER) -> tuple[Game, TurnResult]:
-    """Apply canonical ``orders``; return the next game, its history entry appended."""
+def play(game: Game, orders: dict[str, Any], author: Author = PLAYER,
+         notes: dict[str, Any] | None = None) -> tuple[Game, TurnResult]:
+    """Apply canonical ``orders``; return the next game, its history entry appended (with
+    ``notes``, keys of :data:`NOTES`, such as the Message-ID of the mail they came in)."""
     result = check(game, orders, author)
-    new = game.copy_with(result.state, list(game.history))
-    body: dict[str, Any] = {"kind": author.entry_kind(result), "nation": orders["nation"], "orders": result.echo,
-                            "events": result.events}
+    extra = dict(notes or {})
     if author.kind == "bot":
-        body["bot"] = author.mode
-    if result.kind == "turn":
-        body["turn"] = game.state.status.turn
-    history.append(new, body)
-    return new, result
+        extra["bot"] = author.mode
+    return _record(game, result, author.entry_kind(result), orders["nation"], extra), result
 
 
-def replay_orders(game: Game, entry: dict[str, Any]) -> Game:
-    """Apply a stored entry's orders again, as they were recorded (kind and author kept;
-    the password was checked when they were first applied)."""
-    result = resolve(game.state, dict(entry["orders"]), game.edition, game.board)
+def _record(game: Game, result: TurnResult, kind: str, nation: str, notes: dict[str, Any]) -> Game:
     new = game.copy_with(result.state, list(game.history))
-    body: dict[str, Any] = {"kind": entry["kind"], "nation": entry["orders"]["nation"],
-                            "orders": result.echo, "events": result.events}
-    if "bot" in entry:
-        body["bot"] = entry["bot"]
+    body: dict[str, Any] = {"kind": kind, "nation": nation, "orders": result.echo, "events": result.events}
+    body.update((key, notes[key]) for key in NOTES if key in notes)
     if result.kind == "turn":
         body["turn"] = game.state.status.turn
     history.append(new, body)
     return new
 
 
-def default_turn(game: Game, nation: str) -> tuple[Game, TurnResult]:
+def mail_ids(game: Game) -> set[str]:
+    """The Message-IDs of every mail whose orders are in the history."""
+    return {entry["mail"] for entry in game.history if "mail" in entry}
+
+
+def replay_orders(game: Game, entry: dict[str, Any]) -> Game:
+    """Apply a stored entry's orders again, as they were recorded (kind, author and notes
+    kept; the password was checked when they were first applied)."""
+    result = resolve(game.state, dict(entry["orders"]), game.edition, game.board)
+    return _record(game, result, entry["kind"], entry["orders"]["nation"], entry)
+
+
+def default_turn(game: Game, nation: str, notes: dict[str, Any] | None = None) -> tuple[Game, TurnResult]:
     """The default turn (D15) for ``nation``, which must be the active nation; recorded as
     the GM's."""
     active = game.state.status.active
     if game.state.status.winner is None and nation != active:
         raise Refused([reject("orders/wrong-nation", "$.nation", active=active, nation=nation)])
-    return play(game, default_orders(game.state, game.edition, game.board, nation), GM)
+    return play(game, default_orders(game.state, game.edition, game.board, nation), GM, notes)
 
 
 def edit(game: Game, change: dict[str, Any]) -> Game:
-    """Apply a canonical GM edit; return the next game with the edit in its history."""
+    """Apply a canonical GM edit; return the next game with the edit in its history.
+
+    ``change`` may also carry ``identities`` (who plays a nation: a new player, address or
+    password hash, each with what it replaces under ``was``), as :func:`replace_player`
+    makes them; they are recorded with the edit and replayed with it."""
     state = apply_edit(game.state, change, game.edition, game.board)
     new = game.copy_with(state, list(game.history))
-    history.append(new, {"kind": "gm-edit", "reason": change["reason"], "edits": change["edits"], "events": []})
+    body: dict[str, Any] = {"kind": "gm-edit", "reason": change["reason"], "edits": change["edits"], "events": []}
+    identities = change.get("identities")
+    if identities:
+        for nation, who in identities.items():
+            new.meta[nation] = NationMeta(who["player"], who["email"], new.meta[nation].colour, who["password"])
+        body["identities"] = identities
+        body["events"] = [{"type": "player-replaced", "nation": n, "player": who["player"]}
+                          for n, who in identities.items()]
+    history.append(new, body)
     return new
+
+
+def replace_player(game: Game, nation: str, player: str | None, email: str | None,
+                   password_hash: str, reason: str) -> Game:
+    """A new player for ``nation`` (name, address, password hash), as a logged GM edit."""
+    if nation not in game.meta:
+        raise Refused([reject("orders/unknown-nation", "$.nation", nation=nation)])
+    old = game.meta[nation]
+    was = {"player": old.player, "email": old.email, "password": old.password}
+    who = {"player": player, "email": email, "password": password_hash, "was": was}
+    return edit(game, {"game": game.game_id, "reason": reason, "edits": [], "identities": {nation: who}})
+
+
+def original_meta(game: Game) -> dict[str, NationMeta]:
+    """Who played each nation when the game was created: the file's identities with every
+    replacement in the history taken back (what a replay starts from)."""
+    meta = {n: NationMeta(m.player, m.email, m.colour, m.password) for n, m in game.meta.items()}
+    for entry in reversed(game.history):
+        for nation, who in (entry.get("identities") or {}).items():
+            if nation in meta and isinstance(who, dict) and isinstance(who.get("was"), dict):
+                was = who["was"]
+                meta[nation] = NationMeta(was.get("player"), was.get("email"), meta[nation].colour,
+                                          was.get("password", ""))
+    return meta
