@@ -27,6 +27,8 @@ class ExitCode(IntEnum):
     """The game file is locked by another run."""
     VERIFY_FAILED = 6
     """The history does not replay."""
+    MAIL = 7
+    """A mail server could not be reached, or refused the login or a message."""
 
 
 class PbemError(Exception):

@@ -135,8 +135,9 @@ def gm_edit(
     run(go)
 
 
-def _turn_output(before, result, nation: str, as_json: bool, verb: str) -> None:
-    """Print the outcome of an accepted order file (check and process)."""
+def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: str = "json") -> None:
+    """Print the outcome of an accepted order file (check and process); the orders as
+    understood are echoed in the form they came in (JSON or the text syntax)."""
     turn = before.state.status.turn
     ns = result.state.nations[nation]
     holds = {**{r: ns.resources[r] for r in ("marble", "iron", "gold")}, "coin": ns.coins}
@@ -150,7 +151,12 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str) -> None:
     what = f"turn {turn}" if result.kind == "turn" else "standing orders"
     print(f"{verb}: {what} for {nation}")
     print("orders as understood:")
-    print(json.dumps(result.echo, ensure_ascii=False, indent=1))
+    if form == "text":
+        from pbem.service.service import echo_text
+
+        print(echo_text(before, result.echo), end="")
+    else:
+        print(json.dumps(result.echo, ensure_ascii=False, indent=1))
     print("what happens:")
     for ev in result.events:
         print(f"  - {event_line(ev)}")
@@ -180,7 +186,7 @@ def _orders_failure(exc: Exception, as_json: bool) -> None:
 @app.command()
 def check(
     game: Path = typer.Argument(..., help="The game file (not changed)."),
-    orders: Path = typer.Argument(..., help="The order file."),
+    orders: Path = typer.Argument(..., help="The order file: JSON, or the text syntax of docs/text-orders.md."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
 ) -> None:
     """Check an order file against the game without writing anything.
@@ -192,10 +198,11 @@ def check(
         from pbem.service.service import GameService, read_input
 
         try:
-            loaded, result = GameService(game).check(read_input(orders))
+            given = read_input(orders)
+            loaded, result = GameService(game).check(given)
         except PbemError as exc:
             _orders_failure(exc, as_json)
-        _turn_output(loaded, result, result.echo["nation"], as_json, "would be accepted")
+        _turn_output(loaded, result, result.echo["nation"], as_json, "would be accepted", given.form)
 
     run(go)
 
@@ -203,7 +210,7 @@ def check(
 @app.command()
 def process(
     game: Path = typer.Argument(..., help="The game file; rewritten atomically."),
-    orders: Path = typer.Argument(..., help="The order file."),
+    orders: Path = typer.Argument(..., help="The order file: JSON, or the text syntax of docs/text-orders.md."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the next game file here instead of GAME."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
     report_dir: Optional[Path] = typer.Option(None, "--report-dir", help="Also write this turn's reports into this folder (GAMEID-turn-NNN.EXT)."),
@@ -219,11 +226,12 @@ def process(
 
         write = reporter(report_dir, report_format)
         try:
-            outcome = GameService(game).process(read_input(orders), output, write)
+            given = read_input(orders)
+            outcome = GameService(game).process(given, output, write)
         except PbemError as exc:
             _orders_failure(exc, as_json)
         _turn_output(outcome.before, outcome.result, outcome.result.echo["nation"], as_json,
-                     f"processed into {output or game}")
+                     f"processed into {output or game}", given.form)
         print_reports(outcome.reports, to_stderr=as_json)
 
     run(go)

@@ -161,41 +161,19 @@ def options(
     """
 
     def go():
-        from pbem.play.options import options as compute
+        from pbem.play.options import option_lines, options as compute
         from pbem.service.service import GameService
 
         data = compute(GameService(game).load())
         if as_json:
             print_json(data, sort_keys=False)
             return
-        print(f"turn {data['turn']}: {data['nation']} holds "
-              + ", ".join(f"{v} {k}" for k, v in data["resources"].items()) + f", {data['coins']} coin(s)")
-        for t in data["targets"]:
-            cost = "free" if t["cost"] == 0 else f"{t['cost']} resource(s)"
-            if not t["legal"]:
-                print(f"  {t['index']} {t['wedge'].upper():<9} {t['steps']} step(s), {cost}: cannot afford")
-                continue
-            print(f"  {t['index']} {t['wedge'].upper():<9} {t['steps']} step(s), {cost}: {_effect_line(t['effect'])}")
+        for line in option_lines(data):
+            print(line)
         print("order-file template:")
         print(json.dumps(data["template"], ensure_ascii=False, indent=1))
 
     run(go)
-
-
-def _effect_line(effect: dict) -> str:
-    if "produce" in effect:
-        (res, n), = effect["produce"].items()
-        return f"produce {n} {res}"
-    if "cities" in effect:
-        return f"up to {effect['affordable']} temple(s) in {', '.join(effect['cities']) or 'no city'}"
-    if "places" in effect:
-        return f"arm up to {effect['affordable']} unit(s) (stock {effect['stock']['legion']} legions, {effect['stock']['galley']} galleys)"
-    if "knowhow" in effect:
-        offers = [f"{o['name']} {o['price']}" for o in effect["knowhow"] if o["affordable"]]
-        return "buy " + (", ".join(offers) if offers else "nothing affordable")
-    groups = len(effect["groups"])
-    targets = ", ".join(f"{c['city']} (defence {c['defence']})" for c in effect["conquerable"])
-    return f"{groups} unit group(s) can move; conquerable: {targets or 'none'}"
 
 
 @app.command()

@@ -45,3 +45,33 @@ def _template_wedge(edition) -> str:
     produces = [f for f in edition.rondel.fields if f.action.produces]
     gold = [f for f in produces if f.action.produces == "gold"]
     return (gold or produces or list(edition.rondel.fields))[0].name
+
+
+def option_lines(data: dict[str, Any]) -> list[str]:
+    """The text ``antike-ref options`` prints for :func:`options`' result (without the
+    template): what the nation holds, then one line per rondel target."""
+    lines = [f"turn {data['turn']}: {data['nation']} holds "
+             + ", ".join(f"{v} {k}" for k, v in data["resources"].items()) + f", {data['coins']} coin(s)"]
+    for t in data["targets"]:
+        cost = "free" if t["cost"] == 0 else f"{t['cost']} resource(s)"
+        head = f"  {t['index']} {t['wedge'].upper():<9} {t['steps']} step(s), {cost}: "
+        lines.append(head + (effect_line(t["effect"]) if t["legal"] else "cannot afford"))
+    return lines
+
+
+def effect_line(effect: dict[str, Any]) -> str:
+    """What a wedge would let the nation do, in a few words."""
+    if "produce" in effect:
+        (res, n), = effect["produce"].items()
+        return f"produce {n} {res}"
+    if "cities" in effect:
+        return f"up to {effect['affordable']} temple(s) in {', '.join(effect['cities']) or 'no city'}"
+    if "places" in effect:
+        stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
+        return f"arm up to {effect['affordable']} unit(s) (stock {stock})"
+    if "knowhow" in effect:
+        offers = [f"{o['name']} {o['price']}" for o in effect["knowhow"] if o["affordable"]]
+        return "buy " + (", ".join(offers) if offers else "nothing affordable")
+    groups = len(effect["groups"])
+    targets = ", ".join(f"{c['city']} (defence {c['defence']})" for c in effect["conquerable"])
+    return f"{groups} unit group(s) can move; conquerable: {targets or 'none'}"

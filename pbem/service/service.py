@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import UsageError
+from pbem.errors import ExitCode, InputError, PbemError, UsageError
+from pbem.kernel.board import Board
 from pbem.kernel.edition import Edition
 from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.setup import SetupOptions
@@ -29,8 +30,15 @@ from pbem.service.boards import load_board
 from pbem.service.game import Game, consistency_problems
 from pbem.service.history import canonical
 from pbem.service.replay import game_after, verify
-from pbem.service.schemas import dumps, problems, read_json, validate
+from pbem.service.schemas import dumps, parse_json, problems, read_json, validate
 from pbem.service.setup import new_game
+
+class AlreadyApplied(PbemError):
+    """A mail whose orders are in the history already (found again after a crash, or
+    delivered twice)."""
+
+    exit_code = ExitCode.REFUSED
+
 
 Reporter = Callable[[Game], list[Path]]
 """Writes the reports of a game's latest history entry; returns the files written."""
@@ -41,22 +49,56 @@ OrderSource = Callable[[Game], dict[str, Any]]
 @dataclass(frozen=True, slots=True)
 class Input:
     """An order or edit file as read, before its shape is checked: the data and where it
-    came from (named in every message)."""
+    came from (named in every message). ``form`` is ``json``, or ``text`` for orders in
+    the text syntax (``data`` is then the text; docs/text-orders.md)."""
 
     data: Any
     source: str
+    form: str = "json"
+
+
+def input_from_text(text: str, source: str) -> Input:
+    """An input given as text: JSON if it starts with ``{`` (after a byte-order mark and
+    blanks), otherwise orders in the text syntax."""
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if stripped.startswith(("{", "[")):
+        return Input(parse_json(stripped, source), source)
+    return Input(text, source, "text")
 
 
 def read_input(path: str | os.PathLike) -> Input:
-    """Read a JSON input file (orders, an edit); :class:`InputError` if it cannot be read
-    or is not JSON."""
-    return Input(read_json(path, str(path)), str(path))
+    """Read an input file (orders in JSON or the text syntax, an edit); :class:`InputError`
+    if it cannot be read."""
+    source = str(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        raise InputError(source, "file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(source, f"cannot read file: {exc}") from None
+    return input_from_text(text, source)
 
 
-def parse_orders(edition: Edition, given: Input) -> dict[str, Any]:
-    """Orders checked against the edition's order schema, in canonical form."""
-    validate("orders", given.data, given.source, edition)
-    return canonical_orders(given.data, edition)
+def parse_orders(edition: Edition, given: Input, board: Board | None = None) -> dict[str, Any]:
+    """Orders checked against the edition's order schema, in canonical form; orders in the
+    text syntax need the ``board`` their provinces are named on."""
+    data = given.data
+    if given.form == "text":
+        from pbem.service.textorders import parse_text_orders
+
+        if board is None:
+            raise UsageError(f"{given.source}: orders in the text syntax need the game's board")
+        data = parse_text_orders(data, edition, board, given.source)
+    validate("orders", data, given.source, edition)
+    return canonical_orders(data, edition)
+
+
+def echo_text(game: Game, orders: dict[str, Any]) -> str:
+    """Canonical orders in the text syntax (the echo for orders that came as text)."""
+    from pbem.service.textorders import format_text_orders
+
+    return format_text_orders(orders, game.edition, game.board)
 
 
 def parse_edit(edition: Edition, given: Input) -> dict[str, Any]:
@@ -97,7 +139,7 @@ class GameService:
     def check(self, orders: Input) -> tuple[Game, TurnResult]:
         """What the orders would do; nothing is locked or written."""
         game = self.load()
-        return game, turns.check(game, parse_orders(game.edition, orders))
+        return game, turns.check(game, parse_orders(game.edition, orders, game.board))
 
     def verify(self, progress=None):
         """Replay the whole history and compare it with the file."""
@@ -125,11 +167,18 @@ class GameService:
         return outcome
 
     def process(self, orders: Input, output: Path | None = None,
-                reporter: Reporter | None = None) -> Outcome:
-        """A player's order file: checked (password included), applied, recorded."""
+                reporter: Reporter | None = None, mail_id: str | None = None) -> Outcome:
+        """A player's order file: checked (password included), applied, recorded.
+
+        ``mail_id`` is the Message-ID of the mail the orders came in: it is recorded with
+        the entry, and a mail whose orders are in the history already is refused
+        (:class:`AlreadyApplied`), so no mail is ever applied twice."""
 
         def step(game: Game) -> Outcome:
-            new, result = turns.play(game, parse_orders(game.edition, orders))
+            if mail_id is not None and mail_id in turns.mail_ids(game):
+                raise AlreadyApplied(f"{orders.source}: mail {mail_id} was applied already")
+            notes = {"mail": mail_id} if mail_id is not None else None
+            new, result = turns.play(game, parse_orders(game.edition, orders, game.board), turns.PLAYER, notes)
             return Outcome(game, new, result, added=[new.history[-1]])
 
         return self.change(step, output, reporter)
@@ -144,24 +193,50 @@ class GameService:
 
         return self.change(step, output, reporter)
 
-    def bot_turn(self, mode: str, make: OrderSource, reporter: Reporter | None = None) -> Outcome:
+    def bot_turn(self, mode: str, make: OrderSource, reporter: Reporter | None = None,
+                 notes: dict[str, Any] | None = None) -> Outcome:
         """A bot's turn for the active nation's absent player (``make`` writes the orders
         from the game as loaded): recorded as the bot's, never as the player's."""
 
         def step(game: Game) -> Outcome:
-            new, result = turns.play(game, make(game), turns.bot(mode))
+            new, result = turns.play(game, make(game), turns.bot(mode), notes)
             return Outcome(game, new, result, added=[new.history[-1]])
 
         return self.change(step, reporter=reporter)
 
-    def default_turn(self, nation: str, reporter: Reporter | None = None) -> Outcome:
+    def default_turn(self, nation: str, reporter: Reporter | None = None,
+                     notes: dict[str, Any] | None = None) -> Outcome:
         """The default turn (D15) for the active nation's missing player."""
 
         def step(game: Game) -> Outcome:
-            new, result = turns.default_turn(game, nation)
+            new, result = turns.default_turn(game, nation, notes)
             return Outcome(game, new, result, added=[new.history[-1]])
 
         return self.change(step, reporter=reporter)
+
+    def replace_player(self, nation: str, player: str | None, email: str | None, reason: str,
+                       iterations: int, password: str | None = None) -> tuple[Outcome, str]:
+        """A new player for ``nation``: name, address and a new password (generated unless
+        given), logged as a GM edit; returns the outcome and the plain password, which is
+        also written to the GM's secrets file."""
+        from pbem.service import passwords
+
+        plain = password or passwords.generate()
+        if iterations < passwords.MIN_ITERATIONS:
+            raise UsageError(f"--kdf-iterations {iterations}: at least {passwords.MIN_ITERATIONS}")
+
+        def step(game: Game) -> Outcome:
+            salt = passwords.salt_for(f"{game.seed}:{len(game.history)}", nation)
+            hashed = passwords.hash_password(plain, salt, iterations)
+            new = turns.replace_player(game, nation, player, email, hashed, reason)
+            return Outcome(game, new, added=[new.history[-1]])
+
+        def remember(outcome: Outcome) -> None:
+            secrets = store.sibling(self.path, ".secrets.json")
+            known = read_json(secrets) if secrets.exists() else {}
+            store.write_atomic(secrets, dumps({**known, nation: plain}), mode=0o600)
+
+        return self.change(step, saved=remember), plain
 
     def undo(self, count: int, reason: str = "", dry_run: bool = False,
              reporter: Reporter | None = None) -> Outcome:
