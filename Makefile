@@ -8,7 +8,10 @@ VPY := $(VENV)/bin/python
 
 # libcairo2 for cairosvg, DejaVu for the fonts the SVG reports name,
 # poppler-utils (pdftoppm) for the report tests that look at PDF pages.
-SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils
+# dovecot-imapd (pulls in dovecot-core) for the mail tests: tests/mail/conftest.py
+# runs a private Dovecot IMAPS server on 127.0.0.1 from a throw-away config, so
+# the packaged system service is never started (see system-packages below).
+SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd
 
 .PHONY: venv system-packages test test-fast demo bench clean
 
@@ -16,6 +19,12 @@ venv: $(VENV)/.installed
 	@:
 
 # Installs only what is missing; `apt-get update` runs once, and only then.
+# Services that packages bring along (dovecot) must not start: the tests run
+# their own instances. A policy-rc.d that answers 101 ("action forbidden")
+# makes invoke-rc.d / deb-systemd-invoke skip the start in the postinst, which
+# also keeps the install working in containers without systemd or init; a
+# temporary one is put in place unless the machine already has one. On a host
+# booted with systemd the units that the install enabled are disabled again.
 system-packages:
 	@missing=""; \
 	for p in $(SYSTEM_PACKAGES); do \
@@ -29,9 +38,23 @@ system-packages:
 	sudo=""; \
 	if [ "$$(id -u)" -ne 0 ]; then sudo="sudo"; fi; \
 	echo "Installing system packages:$$missing"; \
+	policy=/usr/sbin/policy-rc.d; own_policy=""; \
+	if [ ! -e "$$policy" ]; then \
+	  own_policy=1; \
+	  printf '#!/bin/sh\n# temporary, from antike-ref make system-packages\nexit 101\n' \
+	    | $$sudo tee "$$policy" >/dev/null && $$sudo chmod 755 "$$policy"; \
+	fi; \
 	$$sudo apt-get update -qq \
 	  && $$sudo env DEBIAN_FRONTEND=noninteractive \
-	     apt-get install -y -qq --no-install-recommends $$missing >/dev/null
+	     apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	status=$$?; \
+	if [ -n "$$own_policy" ]; then $$sudo rm -f "$$policy"; fi; \
+	case " $$missing " in *" dovecot-"*) \
+	  if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then \
+	    $$sudo systemctl disable --now dovecot.service dovecot.socket >/dev/null 2>&1 || true; \
+	  fi;; \
+	esac; \
+	exit $$status
 
 $(VENV)/.installed: pyproject.toml
 	@$(MAKE) --no-print-directory system-packages

@@ -12,6 +12,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+MAIL_TESTS = str(Path(__file__).resolve().parent / "mail")
+if MAIL_TESTS not in sys.path:
+    sys.path.insert(0, MAIL_TESTS)
+
+# The real SMTP and IMAP servers of the mail tests (tests/mail/mailservers.py): a plugin,
+# not a second conftest.py, because every conftest.py would be imported as ``conftest``.
+pytest_plugins = ["mailservers"]
 
 # Test games hash their passwords at the lowest cost `new` accepts: the cost is stored with
 # each hash, so everything else works as with a real game, only faster.
