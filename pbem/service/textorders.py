@@ -1,0 +1,940 @@
+"""Order mails written by hand: the plain-text order syntax, its parser and its formatter.
+
+A player who writes orders in the body of a mail writes one order per line::
+
+    game demo
+    nation greeks
+    turn 12
+    password correct-horse
+    rondel maneuver pay 1 gold
+    move 2 legions pella -> athen
+    conquer athen with 2 legions
+
+:func:`parse_text_orders` turns such text into the raw data of an order file (the JSON
+shape of docs/orders.md, "Order file"), ready for the orders schema and
+:func:`~pbem.kernel.orders.canonical_orders`; :func:`format_text_orders` writes canonical
+orders back as text, one order per line, so an echo can be read, copied and sent again.
+docs/text-orders.md is the players' description of the syntax.
+
+Names (provinces, nations, wedges, know-hows, personages, stances) are matched
+forgivingly but never guessed: case and accents do not matter, a display name works as
+well as an id, and a unique prefix of at least :data:`MIN_PREFIX` letters is enough; an
+ambiguous or unknown name is an error that lists the candidates. Every name comes from the
+edition and the board; resources and units come from :mod:`pbem.kernel.vocab`.
+
+Every problem found is reported at once, each with its line and column in the original
+text (quoted replies and signatures, which :func:`strip_mail` drops, keep the numbering of
+the lines around them). The text is only read here: whether the orders fit the game is
+the turn's business, as for an order file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from pbem.errors import InputError, Problem
+from pbem.kernel.orders import ORDER_KEYS
+from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS, BattleStance, CoinSubstitute
+
+if TYPE_CHECKING:
+    from pbem.kernel.board import Board
+    from pbem.kernel.edition import Edition
+
+MIN_PREFIX = 3
+"""The fewest letters a shortened name must have."""
+
+ORDER_WORDS: tuple[str, ...] = (
+    "game", "nation", "turn", "password", "trade", "rondel", "temple", "arm",
+    "knowhow", "move", "battle", "conquer", "found", "standing",
+)
+"""The words an order line starts with, in the order they are written."""
+
+_WORD_ALIASES: dict[str, str] = {"temples": "temple"}
+"""Other spellings of order words (after hyphens and underscores are dropped: ``know-how``
+is ``knowhow``)."""
+
+_SINGLE = ("game", "nation", "turn", "password", "rondel")
+"""Order words that may appear on one line only."""
+
+_FILLERS = frozenset({
+    "to", "at", "in", "from", "against", "vs", "with", "give", "giveup", "pay", "steps",
+    "count", "and", "for", "nothing",
+})
+"""Words that are never the start of a name outside quotes: they separate the parts of
+an order (``from pella to athen``, ``with 2 legions``). A name that is one of them must be
+quoted."""
+
+_STANDING_KINDS: dict[str, str] = {
+    "battle": "battle", "bonus": "bonus_stack", "bonusstack": "bonus_stack",
+    "coin": "coin_substitute", "coins": "coin_substitute", "coinsubstitute": "coin_substitute",
+}
+"""The word after ``standing`` -> the standing order it sets."""
+
+_QUOTES: dict[str, str] = {'"': '"\u201c\u201d', "\u201c": '\u201d"', "\u201e": '\u201c\u201d"',
+                           "\u00ab": "\u00bb", "'": "'\u2019", "\u2018": "\u2019'"}
+"""Opening quote -> the characters that close it."""
+_ARROWS = ("->", "=>", "\u2192")
+_SEPARATORS = ",;:"
+_INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
+
+_TRAILER = re.compile(
+    r"(sent (from|with|via) |get outlook for |von meinem .*gesendet|gesendet von |"
+    r"envoy[ée] de |enviado desde )", re.IGNORECASE)
+"""A mail program's trailer line ('Sent from my phone'); it and everything after it go."""
+_FORWARD = re.compile(
+    r"(-{2,} ?(original message|forwarded message|urspr(ü|ue)ngliche nachricht|"
+    r"weitergeleitete nachricht|message d'origine) ?-{2,}|begin forwarded message:|_{10,})$",
+    re.IGNORECASE)
+"""The line above a message quoted without '>' (Outlook); it and everything after it go."""
+_WROTE = re.compile(r"\b(wrote|schrieb|a (é|e)crit|escribi(ó|o)|ha scritto|schreef)\b.*:$", re.IGNORECASE)
+"""The end of a reply header ('On Mon, 3 Nov 2026, Ann wrote:')."""
+_HEADER_START = re.compile(r"(on|am|le|el|il|op) ", re.IGNORECASE)
+
+
+# -- the lines of a mail ------------------------------------------------------------------
+
+
+def _clean(line: str) -> str:
+    """``line`` with every kind of space (tab, non-breaking, zero-width) a plain space; the
+    length stays the same, so columns are those of the original line."""
+    return "".join(" " if c.isspace() or c in _INVISIBLE else c for c in line)
+
+
+def _is_signature(line: str) -> bool:
+    return line.rstrip() == "--"
+
+
+def _is_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def strip_mail(text: str) -> list[tuple[int, str]]:
+    """The lines of a mail body that can hold orders, each with its 1-based line number in
+    the ORIGINAL text.
+
+    Dropped: blank lines; quoted reply lines (starting with '>' after optional spaces); the
+    signature (a line that is exactly '-- ' or '--', and everything after it); a mail
+    program's trailer ('Sent from my phone', 'Get Outlook for ...') and everything after
+    it; the marker of a message quoted without '>' ('-----Original Message-----') and
+    everything after it; a reply header ('On Mon, 3 Nov 2026, Ann wrote:', also when
+    wrapped over two lines) directly before quoted lines or at the end. ``\\r\\n`` and
+    ``\\r`` end lines as ``\\n`` does, a UTF-8 byte order mark at the start is dropped, and
+    tabs, non-breaking and zero-width spaces become plain spaces (one for one, so the
+    columns of the kept lines are those of the original). Trailing spaces are removed.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = [_clean(line) for line in re.split(r"\r\n|\r|\n", text)]
+    end = len(lines)
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if _is_signature(line) or _TRAILER.match(stripped) or _FORWARD.match(stripped):
+            end = i
+            break
+    kept: list[tuple[int, str]] = []
+    for i in range(end):
+        line = lines[i].rstrip()
+        if not line.strip() or _is_quoted(line):
+            continue
+        if _WROTE.search(line) and _before_quote(lines, i, end):
+            if not _HEADER_START.match(line.lstrip()) and kept and kept[-1][0] == i \
+                    and _HEADER_START.match(kept[-1][1].lstrip()):
+                kept.pop()  # the header's first line, wrapped before 'wrote:'
+            continue
+        kept.append((i + 1, line))
+    return kept
+
+
+def _before_quote(lines: list[str], i: int, end: int) -> bool:
+    """Whether the next non-blank line after ``i`` is quoted, or there is none before ``end``."""
+    for line in lines[i + 1:end]:
+        if line.strip():
+            return _is_quoted(line)
+    return True
+
+
+def _first_word(line: str) -> str:
+    """The order word a line starts with, as a keyword (``know how`` is one)."""
+    words = [_word_key(w) for w in line.replace(":", " ").split()[:2]]
+    if words[:2] == ["know", "how"]:
+        return "knowhow"
+    return words[0] if words else ""
+
+
+def _word_key(word: str) -> str:
+    """How a keyword is compared: lowercase, hyphens and underscores dropped."""
+    return word.lower().replace("-", "").replace("_", "")
+
+
+def looks_like_text_orders(text: str) -> bool:
+    """True if at least two of the lines :func:`strip_mail` keeps begin with two different
+    order words (``game``, ``nation``, ``turn``, ``password``, ``rondel``, ...): an order
+    mail (which needs several such lines), as opposed to a mail that is not for the referee
+    and happens to have one line beginning with "Game" or "Turn"."""
+    words = set(ORDER_WORDS) | set(_WORD_ALIASES)
+    seen = {_WORD_ALIASES.get(w, w) for w in (_first_word(line) for _, line in strip_mail(text)) if w in words}
+    return len(seen) >= 2
+
+
+# -- names --------------------------------------------------------------------------------
+
+
+def fold(text: str) -> str:
+    """How names are compared: lowercase, accents stripped (NFKD), ``_`` and ``-`` read as
+    spaces, runs of spaces as one."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
+
+class Names:
+    """One kind of name (provinces, nations, ...): ids with their display names, and
+    aliases, matched as the syntax allows (see the module)."""
+
+    def __init__(self, what: str, entries: Iterable[tuple[str, str]],
+                 aliases: Mapping[str, str] | None = None, listed: bool = True):
+        """``entries``: (id, display name) pairs; ``aliases``: other name -> id (an alias
+        written in full is kept as written, since the orders accept it as it is);
+        ``listed``: whether an unknown name's message lists every name (for short lists)."""
+        self.what = what
+        self.listed = listed
+        self.labels: dict[str, str] = {}
+        self._keys: dict[str, dict[str, tuple[int, str]]] = {}
+        for ident, display in entries:
+            self.labels[ident] = display
+            self._add(ident, ident, 0, ident)
+            self._add(display, ident, 1, ident)
+        for alias, ident in (aliases or {}).items():
+            self._add(alias, ident, 1, alias)
+        self.max_words = max((len(k.split()) for k in self._keys), default=1)
+
+    def _add(self, name: str, target: str, rank: int, value: str) -> None:
+        key = fold(name)
+        for variant in {key, key.replace(" ", "")}:
+            hits = self._keys.setdefault(variant, {})
+            if target not in hits or hits[target][0] > rank:
+                hits[target] = (rank, value)
+
+    def label(self, ident: str) -> str:
+        """How a candidate is shown in a message: ``Leptis Magna (leptis_magna)``."""
+        return f"{self.labels[ident]} ({ident})"
+
+    def exact(self, phrase: str) -> tuple[str | None, list[str]]:
+        """(the value written in full, or ``None``; the tied candidates if ambiguous)."""
+        key = fold(phrase)
+        hits = self._keys.get(key) or self._keys.get(key.replace(" ", ""))
+        if not hits:
+            return None, []
+        best = min(rank for rank, _ in hits.values())
+        found = [hits[t][1] for t in hits if hits[t][0] == best]
+        return (found[0], []) if len(found) == 1 else (None, sorted(hits))
+
+    def prefixed(self, phrase: str) -> list[str]:
+        """The ids of every name that starts with ``phrase``, in the edition's order."""
+        key = fold(phrase)
+        compact = key.replace(" ", "")
+        targets = {t for k, hits in self._keys.items() if key and (k.startswith(key) or k.startswith(compact))
+                   for t in hits}
+        return [t for t in self.labels if t in targets]
+
+    def lookup(self, phrase: str) -> tuple[str | None, str | None]:
+        """(the id or alias ``phrase`` names, or ``None``; the error message, or ``None``)."""
+        value, tied = self.exact(phrase)
+        if value is not None:
+            return value, None
+        if tied:
+            return None, f"'{phrase}' is ambiguous: {', '.join(tied)}"
+        candidates = self.prefixed(phrase)
+        letters = len(fold(phrase).replace(" ", ""))
+        if len(candidates) == 1 and letters >= MIN_PREFIX:
+            return candidates[0], None
+        if len(candidates) > 1:
+            return None, f"'{phrase}' is ambiguous: {', '.join(candidates)}; write more of the {self.what}'s name"
+        if candidates:
+            return None, (f"'{phrase}' is too short for a {self.what}: write at least {MIN_PREFIX} letters "
+                          f"(did you mean {self.label(candidates[0])}?)")
+        return None, f"unknown {self.what} '{phrase}'" + self._hint(phrase)
+
+    def _hint(self, phrase: str) -> str:
+        """' (did you mean ...?)' with the closest names (those nearly as close as the
+        closest), or the list of every name."""
+        key = fold(phrase)
+        scores: dict[str, float] = {}
+        for k in self._keys:
+            for written in {key, key.replace(" ", "")}:
+                ratio = difflib.SequenceMatcher(None, written, k).ratio()
+                for target in self._keys[k]:
+                    scores[target] = max(scores.get(target, 0.0), ratio)
+        best = max(scores.values(), default=0.0)
+        ranked = sorted(scores, key=lambda t: -scores[t])
+        targets = [t for t in ranked if scores[t] >= max(0.6, best - 0.1)][:3]
+        if targets:
+            return f" (did you mean {' or '.join(self.label(t) for t in targets)}?)"
+        if self.listed:
+            return f"; expected one of: {', '.join(self.labels)}"
+        return ""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every kind of name the orders of one edition on one board can use."""
+
+    provinces: Names
+    nations: Names
+    wedges: Names
+    knowhows: Names
+    personages: Names
+    stances: Names
+    coin_substitutes: Names
+    rondel_size: int
+    own_keys: tuple[str, ...]
+    """Order keys of the edition's own, which the text syntax cannot write."""
+    own_standing: tuple[str, ...]
+    """Standing orders of the edition's own, likewise."""
+
+
+def vocabulary(edition: Edition, board: Board) -> Vocabulary:
+    """The names of ``edition`` on ``board``, ready for matching."""
+    wedges = {f.name: f.label for f in edition.rondel.fields}
+    return Vocabulary(
+        provinces=Names("province", ((p.id, p.name) for p in board.provinces.values()), listed=False),
+        nations=Names("nation", ((n, info.name) for n, info in edition.nations.items())),
+        wedges=Names("wedge", wedges.items(), edition.rondel.aliases),
+        knowhows=Names("know-how", edition.knowhows.items()),
+        personages=Names("personage", edition.personages.items()),
+        stances=Names("battle stance", ((s.value, s.value) for s in BattleStance)),
+        coin_substitutes=Names("coin substitute", ((c.value, c.value) for c in CoinSubstitute)),
+        rondel_size=len(edition.rondel),
+        own_keys=tuple(k for k in edition.order_keys if k not in ORDER_KEYS),
+        own_standing=tuple(edition.extras.standing),
+    )
+
+
+# -- words of a line ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One word of an order line: as written (quotes taken off), where it starts (1-based
+    column of its first character, the quote for a quoted name) and ends (0-based index
+    just after it)."""
+
+    text: str
+    column: int
+    end: int
+    kind: str = "word"
+    """``word``, ``quoted`` (a name in quotes) or ``arrow`` (``->``)."""
+
+    @property
+    def key(self) -> str:
+        """The word as a keyword: lowercase, hyphens and underscores dropped; an arrow is
+        ``->`` and a quoted name is never a keyword."""
+        if self.kind == "word":
+            return _word_key(self.text)
+        return "->" if self.kind == "arrow" else ""
+
+
+class _Stop(Exception):
+    """The rest of a line cannot be read; its problem has been recorded."""
+
+
+def tokenize(line: str) -> tuple[list[Token], tuple[int, str] | None]:
+    """The words of ``line`` and the problem (column, message) that ended reading it early,
+    if any. Spaces, commas, semicolons and colons separate words; ``"..."`` (or other
+    quotes) holds a name with spaces; ``->`` separates like a space; a word starting with
+    ``#`` starts a comment that runs to the end of the line; a full stop ending the line is
+    dropped."""
+    out: list[Token] = []
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if c.isspace() or c in _SEPARATORS:
+            i += 1
+            continue
+        if c == "#":
+            break
+        if c in _QUOTES:
+            close = next((j for j in range(i + 1, n) if line[j] in _QUOTES[c]), None)
+            if close is None:
+                return out, (i + 1, f"the quote opened here is not closed (a name in quotes ends "
+                                    f"with a {_QUOTES[c][0]} on the same line)")
+            out.append(Token(" ".join(line[i + 1:close].split()), i + 1, close + 1, "quoted"))
+            i = close + 1
+            continue
+        arrow = next((a for a in _ARROWS if line.startswith(a, i)), None)
+        if arrow:
+            out.append(Token("->", i + 1, i + len(arrow), "arrow"))
+            i += len(arrow)
+            continue
+        j = i + 1
+        while j < n and not (line[j].isspace() or line[j] in _SEPARATORS
+                             or any(line.startswith(a, j) for a in _ARROWS)):
+            j += 1
+        out.append(Token(line[i:j], i + 1, j))
+        i = j
+    if out and out[-1].kind == "word" and out[-1].text.endswith(".") and len(out[-1].text) > 1:
+        last = out[-1]
+        out[-1] = Token(last.text[:-1], last.column, last.end - 1)
+    return out, None
+
+
+def _number(token: Token | None) -> int | None:
+    if token is not None and token.kind == "word" and re.fullmatch(r"[0-9]+", token.text):
+        return int(token.text)
+    return None
+
+
+def _plurals(names: Sequence[str]) -> dict[str, str]:
+    """Singular and plural word -> the name (``legions`` -> ``legion``)."""
+    return {**{n: n for n in names}, **{n + "s": n for n in names}}
+
+
+_UNIT_WORDS = _plurals(UNITS)
+_PAYMENT_WORDS = _plurals(PAYMENT_KEYS)
+_CHIP_WORDS = _plurals(RESOURCES)
+
+
+class _Line:
+    """A cursor over the words of one order line that records problems with their place."""
+
+    def __init__(self, number: int, text: str, tokens: list[Token], problems: list[tuple[int, int, str]],
+                 vocab: Vocabulary):
+        self.number = number
+        self.text = text
+        self.tokens = tokens
+        self.pos = 1
+        self.problems = problems
+        self.vocab = vocab
+
+    # the cursor
+    def at(self, offset: int = 0) -> Token | None:
+        i = self.pos + offset
+        return self.tokens[i] if i < len(self.tokens) else None
+
+    def take(self) -> Token:
+        token = self.tokens[self.pos]
+        self.pos += 1
+        return token
+
+    def accept(self, *keys: str) -> Token | None:
+        """Take the next word if it is one of ``keys``."""
+        token = self.at()
+        if token is not None and token.key in keys:
+            return self.take()
+        return None
+
+    def column(self, token: Token | None) -> int:
+        """Where ``token`` starts; for a missing word, the column just after the line's last word."""
+        if token is not None:
+            return token.column
+        return self.tokens[-1].end + 1 if self.tokens else 1
+
+    def note(self, token: Token | None, message: str) -> None:
+        self.problems.append((self.number, self.column(token), message))
+
+    def fail(self, token: Token | None, message: str) -> NoReturn:
+        self.note(token, message)
+        raise _Stop
+
+    def expected(self, what: str) -> NoReturn:
+        """Fail at the next word (or the end of the line), saying what should be there."""
+        token = self.at()
+        if token is None:
+            self.fail(None, f"the line ends too early: expected {what}")
+        self.fail(token, f"expected {what}, not '{token.text}'")
+
+    def end(self, what: str = "the end of the line") -> None:
+        token = self.at()
+        if token is not None:
+            self.fail(token, f"unexpected '{token.text}'; expected {what}")
+
+    # the parts of an order
+    def integer(self, what: str, low: int, high: int | None = None) -> int:
+        token = self.at()
+        value = _number(token)
+        if value is None:
+            self.expected(what)
+        self.take()
+        if value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"at least {low}"
+            self.note(token, f"{what} must be {span}, not {value}")
+        return value
+
+    def count(self) -> int | None:
+        """An optional count before a unit."""
+        if _number(self.at()) is None:
+            return None
+        return self.integer("a count", 1)
+
+    def word_of(self, words: Mapping[str, str], what: str) -> str:
+        token = self.at()
+        if token is None or token.kind != "word" or token.text.lower() not in words:
+            self.expected(what)
+        return words[self.take().text.lower()]
+
+    def unit(self) -> str:
+        return self.word_of(_UNIT_WORDS, f"a unit ({', '.join(UNITS)})")
+
+    def amounts(self, words: Mapping[str, str], example: str, after: Token) -> dict[str, int]:
+        """``2 gold 1 coin`` (``and`` between them allowed), or ``nothing``: the counts of ``words``."""
+        if self.accept("nothing"):
+            return {}
+        out: dict[str, int] = {}
+        names = ", ".join(dict.fromkeys(words.values()))
+        while True:
+            token = self.at()
+            if _number(token) is None:
+                if out:
+                    return out
+                self.expected(f"an amount after '{after.text}' such as '{example}' ({names}), or 'nothing'")
+            count = self.integer("an amount", 0)
+            word = self.at()
+            name = self.word_of(words, f"what the {count} counts ({names})")
+            if name in out:
+                self.note(word, f"{name} is named twice after '{after.text}'")
+            out[name] = count
+            self.accept("and")
+
+    def payment(self, after: Token) -> dict[str, int]:
+        return self.amounts(_PAYMENT_WORDS, f"2 {RESOURCES[-1]} 1 coin", after)
+
+    def name(self, names: Names, what: str) -> str | None:
+        """A name of ``names``: the longest run of words that names one exactly, else a
+        unique prefix; an unknown or ambiguous name is noted and ``None`` returned."""
+        token = self.at()
+        if token is None or token.kind == "arrow" or (token.kind == "word" and (
+                token.key in _FILLERS or _number(token) is not None)):
+            self.expected(what)
+        if token.kind == "quoted":
+            return self._found(names, [self.take()])
+        run = [token]
+        while len(run) < names.max_words:
+            nxt = self.at(len(run))
+            if nxt is None or nxt.kind != "word" or nxt.key in _FILLERS or _number(nxt) is not None:
+                break
+            run.append(nxt)
+        phrases = [(n, " ".join(t.text for t in run[:n])) for n in range(len(run), 0, -1)]
+        for n, phrase in phrases:  # a name written in full, the longest first
+            value, _ = names.exact(phrase)
+            if value is not None:
+                self.pos += n
+                return value
+        for n, phrase in phrases[:-1]:  # a unique prefix of several words
+            found = names.prefixed(phrase)
+            if len(found) == 1:
+                self.pos += n
+                return found[0]
+        return self._found(names, [self.take()])
+
+    def _found(self, names: Names, tokens: list[Token]) -> str | None:
+        value, problem = names.lookup(" ".join(t.text for t in tokens))
+        if problem:
+            self.note(tokens[0], problem)
+        return value
+
+    def province(self) -> str | None:
+        return self.name(self.vocab.provinces, "a province")
+
+
+# -- the orders -----------------------------------------------------------------------------
+
+
+class _Orders:
+    """The orders of a text as they are read, line by line."""
+
+    def __init__(self, vocab: Vocabulary):
+        self.vocab = vocab
+        self.data: dict[str, Any] = {}
+        self.seen: dict[str, int] = {}
+        self.stances: dict[str, int] = {}
+        self.problems: list[tuple[int, int, str]] = []
+
+    def once(self, line: _Line, key: str, what: str) -> None:
+        """Note a second line of an order that may be given once."""
+        if key in self.seen:
+            line.note(line.tokens[0], f"a second {what} line (the first is line {self.seen[key]}); "
+                                      f"give it once")
+        else:
+            self.seen[key] = line.number
+
+    def read(self, number: int, text: str) -> None:
+        """Read one order line."""
+        tokens, broken = tokenize(text)
+        if not tokens:
+            if broken:
+                self.problems.append((number, *broken))
+            return
+        line = _Line(number, text, tokens, self.problems, self.vocab)
+        first = tokens[0]
+        word = _WORD_ALIASES.get(first.key, first.key)
+        if word == "know" and line.accept("how"):
+            word = "knowhow"
+        try:
+            if first.kind != "word":
+                line.fail(first, self._unknown_word(first))
+            if word in ("game", "password"):
+                self.raw(line, word)
+            elif broken:
+                self.problems.append((number, *broken))
+            elif word in ORDER_WORDS:
+                getattr(self, f"_{word}")(line)
+            elif word in (_word_key(k) for k in self.vocab.own_keys):
+                line.fail(first, f"'{first.text}' orders belong to this edition only and cannot be "
+                                 "written as text orders; send them in an order file (JSON)")
+            else:
+                line.fail(first, self._unknown_word(first))
+        except _Stop:
+            pass
+
+    @staticmethod
+    def _unknown_word(token: Token) -> str:
+        close = difflib.get_close_matches(token.text.lower(), ORDER_WORDS, n=1, cutoff=0.7)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        return (f"unknown order word '{token.text}'{hint}; an order line starts with one of: "
+                f"{', '.join(ORDER_WORDS)}")
+
+    def raw(self, line: _Line, key: str) -> None:
+        """``game`` and ``password``: the rest of the line as written, trimmed (one colon
+        right after the word is dropped); a game id ends where a comment starts, a password
+        takes everything."""
+        rest = line.text[line.tokens[0].end:].strip()
+        if rest.startswith(":"):
+            rest = rest[1:].strip()
+        if key == "game":
+            rest = re.split(r"\s#", rest, maxsplit=1)[0].strip()
+        if not rest:
+            line.fail(None, f"the line ends too early: expected the {key} after '{line.tokens[0].text}'")
+        self.once(line, key, f"'{key}'")
+        self.data.setdefault(key, rest)
+
+    def _nation(self, line: _Line) -> None:
+        nation = line.name(self.vocab.nations, "a nation")
+        line.end()
+        self.once(line, "nation", "'nation'")
+        self.data.setdefault("nation", nation)
+
+    def _turn(self, line: _Line) -> None:
+        turn = line.integer("the turn number", 1)
+        line.end()
+        self.once(line, "turn", "'turn'")
+        self.data.setdefault("turn", turn)
+
+    def _trade(self, line: _Line) -> None:
+        give = line.amounts(_CHIP_WORDS, f"2 {RESOURCES[-1]}", line.tokens[0])
+        if not any(give.values()):
+            line.note(line.tokens[1], "a trade gives at least one chip")
+        if not line.accept("for", "->"):
+            line.expected(f"'for' and the chip you get (for {RESOURCES[1]})")
+        if _number(line.at()) is not None:
+            count = line.take()
+            if _number(count) != 1:
+                line.note(count, "each trade gets exactly one chip; write one trade per line")
+        get = line.word_of(_CHIP_WORDS, f"the chip you get ({', '.join(RESOURCES)})")
+        line.end()
+        self.data.setdefault("trade", []).append({"give": give, "get": get})
+
+    def _rondel(self, line: _Line) -> None:
+        line.accept("to")
+        move: dict[str, Any] = {"to": line.name(self.vocab.wedges, "a wedge")}
+        while line.at() is not None:
+            token = line.at()
+            if token.key == "steps" and "steps" not in move:
+                line.take()
+                move["steps"] = line.integer("the number of steps", 1, self.vocab.rondel_size)
+            elif token.key == "pay" and "pay" not in move:
+                move["pay"] = line.payment(line.take())
+            else:
+                line.end("'steps', 'pay' or the end of the line")
+        self.once(line, "rondel", "'rondel'")
+        self.data.setdefault("rondel", move)
+
+    def _with_pay(self, line: _Line, entry: dict[str, Any]) -> dict[str, Any]:
+        pay = line.accept("pay")
+        if pay:
+            entry["pay"] = line.payment(pay)
+        line.end("'pay' or the end of the line")
+        return entry
+
+    def _temple(self, line: _Line) -> None:
+        entry = {"city": line.province()}
+        if line.at() is not None and line.at().key != "pay":
+            line.end("'pay' or the end of the line (one temple per line)")
+        self.data.setdefault("temples", []).append(self._with_pay(line, entry))
+
+    def _found(self, line: _Line) -> None:
+        entry = {"city": line.province()}
+        if line.at() is not None and line.at().key != "pay":
+            line.end("'pay' or the end of the line (one city per line)")
+        self.data.setdefault("found", []).append(self._with_pay(line, entry))
+
+    def _arm(self, line: _Line) -> None:
+        count = line.count()
+        unit = line.unit()
+        line.accept("at", "in")
+        entry = {"unit": unit, "at": line.province(), "count": 1 if count is None else count}
+        self.data.setdefault("arm", []).append(self._with_pay(line, entry))
+
+    def _knowhow(self, line: _Line) -> None:
+        entry = {"name": line.name(self.vocab.knowhows, "a know-how")}
+        self.data.setdefault("knowhow", []).append(self._with_pay(line, entry))
+
+    def _move(self, line: _Line) -> None:
+        count = line.count()
+        unit = line.unit()
+        line.accept("from")
+        start = line.province()
+        path = []
+        while line.at() is not None:
+            line.accept("to", "->")
+            path.append(line.province())
+        if not path:
+            line.fail(None, "the line ends too early: expected the provinces to move to (pella -> athen)")
+        step = {"move": unit, "count": 1 if count is None else count, "from": start, "path": path}
+        self.data.setdefault("maneuver", []).append(step)
+
+    def _battle(self, line: _Line) -> None:
+        count = line.count()
+        unit = line.unit()
+        line.accept("at", "in")
+        at = line.province()
+        line.accept("against", "vs")
+        step: dict[str, Any] = {"battle": unit, "at": at, "against": line.name(self.vocab.nations, "a nation")}
+        word = line.accept("count")
+        if word is not None:
+            if count is not None:
+                line.note(word, "the count is given twice (before the unit and after 'count')")
+            count = line.integer("the count", 1)
+        line.end("'count' or the end of the line")
+        if count is not None:
+            step["count"] = count
+        self.data.setdefault("maneuver", []).append(step)
+
+    def _conquer(self, line: _Line) -> None:
+        step: dict[str, Any] = {"conquer": line.province()}
+        while line.at() is not None:
+            token = line.at()
+            if token.key == "with" and "with" not in step:
+                step["with"] = line.amounts(_UNIT_WORDS, f"2 {UNITS[0]}s", line.take())
+            elif token.key in ("give", "giveup") and "give_up" not in step:
+                line.take()
+                if token.key == "give" and not line.accept("up"):
+                    line.expected("'up' (give up CITY)")
+                step["give_up"] = line.province()
+            else:
+                line.end("'with', 'give up' or the end of the line")
+        self.data.setdefault("maneuver", []).append(step)
+
+    def _standing(self, line: _Line) -> None:
+        token = line.at()
+        kind = _STANDING_KINDS.get(token.key) if token is not None else None
+        if kind is None:
+            own = [k for k in self.vocab.own_standing if token is not None and _word_key(k) == token.key]
+            if own:
+                line.fail(token, f"the standing order '{token.text}' belongs to this edition only and "
+                                 "cannot be written as text orders; send it in an order file (JSON)")
+            line.expected("battle, bonus or coin after 'standing'")
+        line.take()
+        if kind == "bonus_stack":
+            line.accept("stack")
+        elif kind == "coin_substitute":
+            line.accept("substitute")
+        standing = self.data.setdefault("standing", {})
+        if kind == "battle":
+            self._battle_stances(line, standing.setdefault("battle", {}))
+            return
+        if kind == "coin_substitute":
+            value = line.name(self.vocab.coin_substitutes, "a coin substitute")
+            line.end()
+        else:
+            value = self._bonus_stack(line, token)
+        self.once(line, kind, f"'standing {token.text}'")
+        standing.setdefault(kind, value)
+
+    def _bonus_stack(self, line: _Line, after: Token) -> list[str | None]:
+        names = self.vocab.personages
+        stack: list[str | None] = []
+        while line.at() is not None:
+            stack.append(line.name(names, "a personage"))
+        if None not in stack:
+            missing = [p for p in names.labels if p not in stack]
+            twice = sorted({p for p in stack if stack.count(p) > 1})
+            if missing or twice:
+                why = "; ".join(filter(None, [f"missing {', '.join(missing)}" if missing else "",
+                                              f"twice {', '.join(twice)}" if twice else ""]))
+                line.note(after, f"the bonus stack names every personage once, in the order wanted ({why})")
+        return stack
+
+    def _battle_stances(self, line: _Line, battle: dict[str, Any]) -> None:
+        """``always`` (the default), or pairs ``default home`` / ``romans always``."""
+        if line.at() is None:
+            line.expected("a battle stance (always, never, home), or a nation and its stance")
+        if line.at(1) is None:
+            self._stance(line, battle, "default", line.at())
+            battle.setdefault("default", line.name(self.vocab.stances, "a battle stance"))
+            return
+        while line.at() is not None:
+            token = line.at()
+            if line.accept("default"):
+                key = "default"
+            else:
+                key = line.name(self.vocab.nations, "'default' or a nation")
+            self._stance(line, battle, key, token)
+            if line.at() is None:
+                line.expected(f"the battle stance for {token.text} (always, never, home)")
+            battle.setdefault(key, line.name(self.vocab.stances, "a battle stance"))
+
+    def _stance(self, line: _Line, battle: dict[str, Any], key: str | None, token: Token) -> None:
+        if key is None:
+            return
+        seen = self.stances
+        if key in seen:
+            line.note(token, f"a second battle stance for {key} (the first is on line {seen[key]}); give it once")
+        else:
+            seen[key] = line.number
+
+    def result(self) -> dict[str, Any]:
+        return {key: self.data[key] for key in ORDER_KEYS if key in self.data}
+
+
+def parse_text_orders(text: str, edition: Edition, board: Board, source: str = "<text>") -> dict[str, Any]:
+    """Raw order data read from ``text`` (an order mail's body or a text order file): the same
+    JSON shape an order file has, ready for the orders schema and
+    :func:`~pbem.kernel.orders.canonical_orders`.
+
+    The lines :func:`strip_mail` drops are ignored, and so are lines starting with ``#``.
+    Whether the orders are complete (``game``, ``nation``, ``password``) is the schema's
+    business, as for an order file. Raises :class:`~pbem.errors.InputError` naming
+    ``source`` and EVERY problem found, each as ``Problem("line L, column C", message)``
+    with the 1-based line in the original text and the column of the offending word.
+    """
+    reader = _Orders(vocabulary(edition, board))
+    kept = strip_mail(text)
+    for number, line in kept:
+        if not line.lstrip().startswith("#"):
+            reader.read(number, line)
+    if not reader.problems and not reader.data:
+        first = kept[0][0] if kept else 1
+        reader.problems.append((first, 1, "no orders found: an order mail has one order per line "
+                                          f"(starting with one of: {', '.join(ORDER_WORDS)})"))
+    if reader.problems:
+        found = sorted(dict.fromkeys(reader.problems), key=lambda p: (p[0], p[1]))
+        raise InputError(source, [Problem(f"line {n}, column {c}", m) for n, c, m in found])
+    return reader.result()
+
+
+# -- writing orders as text -----------------------------------------------------------------
+
+
+_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def _name(value: str) -> str:
+    """An id as written: bare, or in quotes if it could be read as something else."""
+    if _ID.fullmatch(value) and _word_key(value) not in _FILLERS:
+        return value
+    if '"' in value or "\n" in value:
+        raise ValueError(f"the name {value!r} cannot be written in the text syntax")
+    return f'"{value}"'
+
+
+def _amount_text(counts: Mapping[str, int]) -> str:
+    """``2 gold 1 coin``; units and coins in the plural unless one; ``nothing`` for none."""
+    words = []
+    for key, count in counts.items():
+        word = key if key in RESOURCES or count == 1 else key + "s"
+        words.append(f"{count} {word}")
+    return " ".join(words) or "nothing"
+
+
+def _pay(entry: Mapping[str, Any]) -> str:
+    return f" pay {_amount_text(entry['pay'])}" if "pay" in entry else ""
+
+
+def _units(unit: str, count: int | None) -> str:
+    return f"{count} {unit}" if count == 1 else f"{'' if count is None else f'{count} '}{unit}s"
+
+
+def _step_text(step: Mapping[str, Any]) -> str:
+    if "move" in step:
+        path = " -> ".join(_name(p) for p in step["path"])
+        return f"move {_units(step['move'], step['count'])} {_name(step['from'])} -> {path}"
+    if "battle" in step:
+        return (f"battle {_units(step['battle'], step.get('count'))} at {_name(step['at'])} "
+                f"against {_name(step['against'])}")
+    text = f"conquer {_name(step['conquer'])}"
+    if "with" in step:
+        text += f" with {_amount_text(step['with'])}"
+    if "give_up" in step:
+        text += f" give up {_name(step['give_up'])}"
+    return text
+
+
+def _raw(key: str, value: str) -> str:
+    """The ``game`` or ``password`` line (the rest of the line is the value)."""
+    if value != value.strip() or not value or _clean(value) != value or (
+            key == "game" and re.search(r"\s#", value)):
+        raise ValueError(f"the {key} {value!r} cannot be written in the text syntax (it starts or "
+                         "ends with a space, holds a line break, a tab or another kind of space, "
+                         "or a comment)")
+    return f"{key}: {value}" if value.startswith(":") else f"{key} {value}"
+
+
+def _standing_lines(standing: Mapping[str, Any]) -> list[str]:
+    extra = [k for k in standing if k not in ("battle", "bonus_stack", "coin_substitute")]
+    if extra:
+        raise ValueError(f"the standing order(s) {', '.join(extra)} cannot be written in the text syntax")
+    lines = [f"standing battle {_name(key)} {stance}" for key, stance in standing.get("battle", {}).items()]
+    if "bonus_stack" in standing:
+        lines.append("standing bonus " + " ".join(_name(p) for p in standing["bonus_stack"]))
+    if "coin_substitute" in standing:
+        lines.append(f"standing coin {standing['coin_substitute']}")
+    return lines
+
+
+def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board) -> str:
+    """The canonical text of CANONICAL ``orders`` (the output of
+    :func:`~pbem.kernel.orders.canonical_orders`): ids for every name, one order per line,
+    in the canonical key order, with a newline at the end; the password line only if the
+    orders have a password.
+
+    ``canonical_orders(parse_text_orders(format_text_orders(o))) == o`` for every canonical
+    ``o`` the syntax can write, and formatting is stable under a round trip. Raises
+    ``ValueError`` for orders it cannot write: an edition's own order keys or standing
+    orders, a game id or password that starts or ends with a space or spans lines.
+    """
+    lines: list[str] = []
+    keys = [k for k in edition.order_keys if k in orders] + [k for k in orders if k not in edition.order_keys]
+    for key in keys:
+        value = orders[key]
+        if key in ("game", "password"):
+            lines.append(_raw(key, value))
+        elif key == "nation":
+            lines.append(f"nation {_name(value)}")
+        elif key == "turn":
+            lines.append(f"turn {value}")
+        elif key == "trade":
+            lines += [f"trade {_amount_text(t['give'])} for {t['get']}" for t in value]
+        elif key == "rondel":
+            steps = f" steps {value['steps']}" if "steps" in value else ""
+            lines.append(f"rondel {_name(value['to'])}{steps}{_pay(value)}")
+        elif key == "temples":
+            lines += [f"temple {_name(t['city'])}{_pay(t)}" for t in value]
+        elif key == "arm":
+            lines += [f"arm {_units(a['unit'], a['count'])} at {_name(a['at'])}{_pay(a)}" for a in value]
+        elif key == "knowhow":
+            lines += [f"knowhow {_name(k['name'])}{_pay(k)}" for k in value]
+        elif key == "maneuver":
+            lines += [_step_text(step) for step in value]
+        elif key == "found":
+            lines += [f"found {_name(f['city'])}{_pay(f)}" for f in value]
+        elif key == "standing":
+            lines += _standing_lines(value)
+        else:
+            raise ValueError(f"'{key}' orders belong to the edition {edition.id} and cannot be written "
+                             "in the text syntax")
+    return "\n".join(lines) + "\n"
