@@ -9,6 +9,7 @@ not. From the bottom up:
     editions                one package per edition and the registry: imports the kernel
     service                 files, history, passwords, the game service: imports editions
     play, report            advisers and bots; reports: import the service and below
+    mail                    the mail adapter: imports play, report and below
     cli                     the adapters: may import everything
 
 Also: no import cycle anywhere in the package, and nothing outside ``pbem/editions``
@@ -34,7 +35,8 @@ ALLOWED: dict[str, set[str]] = {
     "service": {"errors", "paths", "kernel", "editions", "service"},
     "play": {"errors", "kernel", "editions", "service", "play"},
     "report": {"errors", "paths", "kernel", "editions", "service", "report"},
-    "cli": {"errors", "paths", "kernel", "editions", "service", "play", "report", "cli"},
+    "mail": {"errors", "paths", "kernel", "editions", "service", "play", "report", "mail"},
+    "cli": {"errors", "paths", "kernel", "editions", "service", "play", "report", "mail", "cli"},
     "__main__": {"cli"},
     "__init__": set(),
 }

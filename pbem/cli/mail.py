@@ -1,0 +1,169 @@
+"""Playing by e-mail: inbox, remind, mail run, player."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from pbem.cli.app import app, err, run
+from pbem.errors import ExitCode, UsageError
+
+mail_app = typer.Typer(help="The mail cycle a GM runs from cron (docs/mail.md).", no_args_is_help=True)
+app.add_typer(mail_app, name="mail")
+
+CONFIG_HELP = "The mail configuration (docs/mail.md); also from ANTIKE_REF_MAIL_CONFIG."
+OUTBOX_HELP = "Write the mails as .eml files into this folder instead of sending them."
+NOW_HELP = "The time to act at (ISO 8601, e.g. 2026-11-23T18:00:00Z); default: now. For tests and catching up."
+
+
+def _setup(config: Optional[Path], outbox: Optional[Path], now: Optional[str]):
+    """The configuration, the transport and the time, from the options."""
+    from datetime import datetime, timezone
+
+    from pbem.mail.config import MailConfig, load_config
+    from pbem.mail.cycle import parse_time
+    from pbem.mail.transport import Transport
+
+    cfg = load_config(config) if config is not None else MailConfig()
+    if outbox is None and cfg.smtp is None:
+        raise UsageError("no way to send mail: give --outbox DIR, or --config FILE with an [smtp] section")
+    try:
+        moment = parse_time(now) if now else datetime.now(timezone.utc).replace(microsecond=0)
+    except ValueError:
+        raise UsageError(f"--now {now!r}: expected a time like 2026-11-23T18:00:00Z") from None
+    return cfg, Transport(None if outbox is not None else cfg.smtp, outbox, cfg.sender), moment
+
+
+def _finish(summary, transport) -> None:
+    print(f"applied {summary.applied}, rejected {summary.rejected}, queued {summary.queued}, "
+          f"delivered {summary.sent} ({transport.describe()})")
+    if summary.failures:
+        worst = max(int(getattr(f, "exit_code", ExitCode.INTERNAL)) for f in summary.failures)
+        raise typer.Exit(worst)
+
+
+def _config_option():
+    return typer.Option(None, "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False, help=CONFIG_HELP)
+
+
+@app.command()
+def inbox(
+    game: Path = typer.Argument(..., help="The game file."),
+    source: str = typer.Argument(..., help="A Maildir folder, an mbox file, an .eml file or imaps://user@host/INBOX."),
+    config: Optional[Path] = _config_option(),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+) -> None:
+    """Read order mails for a game: apply the valid ones, answer every one, mail reports.
+
+    Mail that holds no orders is left alone; no mail is ever applied twice.
+
+    Example: antike-ref inbox game.json ~/Maildir --config mail.toml
+    """
+
+    def go():
+        from pbem.mail.cycle import Cycle
+
+        cfg, transport, moment = _setup(config, outbox, now)
+        cycle = Cycle(cfg, moment, transport, print)
+        _finish(cycle.run([cfg.game(game)], source=source, deadlines=False), transport)
+
+    run(go)
+
+
+@app.command()
+def remind(
+    game: Path = typer.Argument(..., help="The game file."),
+    config: Optional[Path] = _config_option(),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+) -> None:
+    """Mail the player whose turn it is a reminder (with what they can do).
+
+    Example: antike-ref remind game.json --config mail.toml
+    """
+
+    def go():
+        from pbem.mail.cycle import Cycle
+
+        cfg, transport, moment = _setup(config, outbox, now)
+        cycle = Cycle(cfg, moment, transport, print)
+        _finish(cycle.remind(cfg.game(game)), transport)
+
+    run(go)
+
+
+@mail_app.command("run")
+def mail_run(
+    games: Optional[List[Path]] = typer.Argument(None, help="Game files (default: every game of the configuration)."),
+    config: Optional[Path] = _config_option(),
+    source: Optional[str] = typer.Option(None, "--source", help="Read this mail source instead of the configured one."),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+) -> None:
+    """One whole cycle: read mail, apply and answer it, report, remind, keep deadlines.
+
+    Safe to run from cron every minute, twice at once, or again after a crash.
+
+    Example: antike-ref mail run --config mail.toml
+    """
+
+    def go():
+        from pbem.mail.cycle import Cycle
+
+        cfg, transport, moment = _setup(config, outbox, now)
+        chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
+        if not chosen:
+            raise UsageError("no games: name game files, or list them in the configuration ([[game]] file = ...)")
+        cycle = Cycle(cfg, moment, transport, print)
+        _finish(cycle.run(chosen, source=source), transport)
+
+    run(go)
+
+
+@app.command()
+def player(
+    game: Path = typer.Argument(..., help="The game file."),
+    nation: str = typer.Argument(..., help="The nation that gets a new player."),
+    who: str = typer.Option(..., "--player", help="The new player: 'Name <e-mail>'."),
+    reason: str = typer.Option("new player", "--reason", help="Why; logged in the history."),
+    config: Optional[Path] = _config_option(),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    kdf_iterations: Optional[int] = typer.Option(
+        None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS", show_envvar=False,
+        help="Cost of the new password's hash (default 60000)."),
+) -> None:
+    """GM: give a nation a new player (name, address, new password), as a logged edit.
+
+    The password goes into GAME.secrets.json and, with --config or --outbox, by mail to
+    the new player.
+
+    Example: antike-ref player game.json greeks --player "Bea <bea@example.org>" --config mail.toml
+    """
+
+    def go():
+        from pbem.service import passwords
+        from pbem.service.service import GameService
+        from pbem.service.setup import parse_player
+
+        name, email = parse_player(who)
+        if not email:
+            raise UsageError(f"--player {who!r}: give the address too, as 'Name <e-mail>'")
+        sending = config is not None or outbox is not None
+        cfg, transport, moment = _setup(config, outbox, now) if sending else (None, None, None)
+        service = GameService(game)
+        outcome, plain = service.replace_player(nation, name, email, reason,
+                                                kdf_iterations or passwords.ITERATIONS)
+        print(f"{nation} is now played by {name or email}; the new password is in "
+              f"{game.with_name(game.name.removesuffix('.json') + '.secrets.json')}")
+        if sending:
+            from pbem.mail.cycle import player_mail
+
+            player_mail(cfg, game, nation, plain, moment, transport, print)
+        else:
+            err("no --config or --outbox: send the new player their password yourself")
+
+    run(go)

@@ -1,0 +1,266 @@
+"""The mails the referee sends: receipts, turn reports, reminders, notices.
+
+Every mail is built from the game and the time handed in, so the same inputs give the
+same bytes. Message-IDs are derived from the game, the history entry and the recipient:
+a mail that is sent again after a crash has the same Message-ID as the first, and mail
+programs show it once. Every mail says ``Auto-Submitted`` (RFC 3834) so that players'
+auto-responders do not answer it, and carries the history's head hash, the reader's
+witness of the game so far.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import textwrap
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr
+from typing import Any
+
+from pbem.mail.config import MailConfig
+from pbem.service.game import Game
+from pbem.service.turns import TURN_KINDS
+
+WIDTH = 76
+MIME = {"pdf": ("application", "pdf"), "png": ("image", "png"), "svg": ("image", "svg+xml"),
+        "txt": ("text", "plain"), "md": ("text", "markdown"), "bbcode": ("text", "plain")}
+
+
+@dataclass
+class Recipient:
+    """One address and the nations it plays in a game."""
+
+    address: str
+    name: str | None
+    nations: tuple[str, ...]
+
+
+def recipients(game: Game) -> list[Recipient]:
+    """Every registered address of the game, once, with its nations in seat order."""
+    found: dict[str, Recipient] = {}
+    for n in game.seats:
+        meta = game.meta[n]
+        if not meta.email:
+            continue
+        key = meta.email.lower()
+        if key in found:
+            found[key].nations += (n,)
+        else:
+            found[key] = Recipient(meta.email, meta.player, (n,))
+    return list(found.values())
+
+
+def nations_of(game: Game, address: str) -> tuple[str, ...]:
+    """The nations ``address`` is registered for."""
+    address = address.lower()
+    return tuple(n for n in game.seats if (game.meta[n].email or "").lower() == address)
+
+
+def _wrap(text: str, indent: str = "") -> list[str]:
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+                         break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
+
+
+def _message(config: MailConfig, to: list[str], subject: str, body: list[str], now: datetime,
+             ident: str, game: Game | None = None, reply_to: Any = None) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = config.sender
+    msg["To"] = ", ".join(to)
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(now)
+    digest = hashlib.sha256(ident.encode()).hexdigest()[:20]
+    msg["Message-ID"] = f"<antike-ref.{digest}@{config.message_domain()}>"
+    msg["Auto-Submitted"] = "auto-replied" if reply_to is not None else "auto-generated"
+    if game is not None:
+        msg["X-Antike-Ref-Game"] = game.game_id
+        msg["X-Antike-Ref-Head"] = game.history[-1]["hash"]
+    if reply_to is not None:
+        msg["In-Reply-To"] = reply_to.message_id
+        msg["References"] = reply_to.message_id
+    msg.set_content("\n".join(body) + "\n", cte="quoted-printable")
+    return msg
+
+
+def _names(game: Game):
+    edition, board = game.edition, game.board
+
+    def place(pid: str) -> str:
+        return board.province(pid).name if board.is_province(pid) else pid
+
+    return edition.nation_name, place
+
+
+def entry_lines(game: Game, entry: dict[str, Any]) -> list[str]:
+    """A history entry as a heading and one line per event."""
+    from pbem.report.text import event_line
+
+    name, place = _names(game)
+    kind = entry.get("kind")
+    if kind in TURN_KINDS:
+        who = name(entry["nation"])
+        by = {"default-turn": " (the GM's default turn)", "bot-turn": f" (played by the {entry.get('bot')} bot)"}.get(kind, "")
+        if entry.get("deadline"):
+            by += f", deadline {entry['deadline']} missed"
+        head = f"Turn {entry['turn']}: {who}{by}"
+    elif kind == "standing":
+        head = f"{name(entry['nation'])} change their standing orders"
+    elif kind == "gm-edit":
+        head = f"GM edit: {entry.get('reason', '')}"
+    elif kind == "new":
+        head = "The game is set up"
+    else:
+        head = str(kind)
+    lines = _wrap(head)
+    for ev in entry.get("events", []):
+        lines += _wrap(event_line(ev, name, place), "  - ")
+    return lines
+
+
+def since_last_turn(game: Game, nations: tuple[str, ...], limit: int = 40) -> list[dict[str, Any]]:
+    """The history entries since the last turn the player of ``nations`` played themselves
+    (a default or bot turn played for them is news to them), all of them if there is none;
+    at most ``limit`` (the latest)."""
+    last = 0
+    for i, entry in enumerate(game.history):
+        if entry.get("kind") == "turn" and entry.get("nation") in nations:
+            last = i
+    return game.history[last + 1 if last else 0:][-limit:]
+
+
+def _status_lines(game: Game) -> list[str]:
+    st = game.state.status
+    name = game.edition.nation_name
+    if st.winner is not None:
+        return [f"The game is over: {name(st.winner)} won."]
+    player = game.meta[st.active].player
+    who = f"{name(st.active)}" + (f" ({player})" if player else "")
+    return [f"Next: turn {st.turn}, {who}."]
+
+
+def orders_template(game: Game, nation: str) -> list[str]:
+    from pbem.play.options import options
+    from pbem.service.textorders import format_text_orders
+
+    template = options(game)["template"]
+    template = {**template, "nation": nation}
+    return format_text_orders(template, game.edition, game.board).splitlines()
+
+
+def your_options(game: Game, nation: str) -> list[str]:
+    """For the player whose turn it is: what they can do and a template to answer with."""
+    from pbem.play.options import option_lines, options
+
+    lines = ["", f"It is your turn ({game.edition.nation_name(nation)}). What you can do:"]
+    lines += [line[:WIDTH] for line in option_lines(options(game))]
+    lines += ["", "Answer with your orders in the body of a mail (docs/text-orders.md),",
+              "or attach an order file (.json or .txt). A start:", ""]
+    lines += ["    " + line for line in orders_template(game, nation)]
+    return lines
+
+
+def _footer(game: Game) -> list[str]:
+    return ["", "-- ", f"antike-ref, game {game.game_id}. History head: {game.history[-1]['hash'][:16]}",
+            "(keep it: it is your witness of the game so far)."]
+
+
+def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
+                attachments: dict[str, bytes], names: dict[str, str]) -> EmailMessage:
+    """The report one player gets after the game moved on: what happened since their last
+    turn, whose turn it is, and for that player what they can do; the board attached."""
+    entries = since_last_turn(game, to.nations)
+    last = game.history[-1]
+    st = game.state.status
+    done = [e for e in game.history if e.get("kind") in TURN_KINDS]
+    title = f"turn {done[-1]['turn']}" if done else "set-up"
+    subject = f"[{game.game_id}] after {title}: " + (
+        f"{game.edition.nation_name(st.winner)} won" if st.winner is not None else
+        f"{game.edition.nation_name(st.active)} to play turn {st.turn}")
+    mine = ", ".join(game.edition.nation_name(n) for n in to.nations)
+    body = [f"Game {game.game_id}, report for {mine}.", ""]
+    body += ["What happened since your last turn:" if len(entries) < len(game.history) else "What happened so far:", ""]
+    for entry in entries:
+        body += entry_lines(game, entry) + [""]
+    body += _status_lines(game)
+    if st.winner is None and st.active in to.nations:
+        body += your_options(game, st.active)
+    if attachments:
+        body += ["", "Attached: " + ", ".join(names[f] for f in attachments) + "."]
+    msg = _message(config, [formataddr((to.name or "", to.address))], subject, body + _footer(game), now,
+                   f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game)
+    for fmt, data in attachments.items():
+        maintype, subtype = MIME[fmt]
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[fmt])
+    return msg
+
+
+def receipt_accepted(config: MailConfig, game: Game, incoming, entry: dict[str, Any], echo: str,
+                     now: datetime) -> EmailMessage:
+    """The answer to a mail whose orders were applied: the orders as understood."""
+    what = f"turn {entry['turn']}" if "turn" in entry else "standing orders"
+    subject = f"[{game.game_id}] accepted: {what} for {game.edition.nation_name(entry['nation'])}"
+    body = [f"Your orders for {what} ({game.edition.nation_name(entry['nation'])}) were accepted and applied.",
+            "", "Your orders as understood:", ""]
+    body += ["    " + line for line in echo.splitlines() if not line.lower().startswith("password")]
+    body += ["", "What happened:", ""] + entry_lines(game, entry)[1:] + [""] + _status_lines(game)
+    return _message(config, [incoming.sender], subject, body + _footer(game), now,
+                    f"receipt|{game.game_id}|{incoming.message_id}", game, incoming)
+
+
+def receipt_rejected(config: MailConfig, game: Game | None, game_id: str, incoming, reasons: list[str],
+                     now: datetime, advice: str = "") -> EmailMessage:
+    """The answer to a mail whose orders were not applied: every reason."""
+    subject = f"[{game_id}] NOT accepted: " + (incoming.subject or "your mail")[:60]
+    body = ["Your mail was not applied; nothing in the game has changed.", ""]
+    body += ["Why:" if len(reasons) == 1 else f"Why ({len(reasons)} problems):", ""]
+    for reason in reasons:
+        body += _wrap(reason, "  - ")
+    if advice:
+        body += [""] + _wrap(advice)
+    if game is not None:
+        body += [""] + _status_lines(game) + _footer(game)
+    return _message(config, [incoming.sender], subject, body, now,
+                    f"rejected|{game_id}|{incoming.message_id}", game, incoming)
+
+
+def reminder(config: MailConfig, game: Game, nation: str, due: datetime | None, now: datetime,
+             passed: bool = False, key: str = "") -> EmailMessage:
+    """To the player whose turn it is."""
+    meta = game.meta[nation]
+    st = game.state.status
+    when = due.strftime("%Y-%m-%d %H:%M UTC") if due else None
+    if passed:
+        subject = f"[{game.game_id}] deadline passed: turn {st.turn}, {game.edition.nation_name(nation)}"
+        body = [f"The deadline for turn {st.turn} ({when}) has passed.",
+                "Your orders are still welcome until the GM decides otherwise."]
+    else:
+        subject = f"[{game.game_id}] reminder: your turn {st.turn} ({game.edition.nation_name(nation)})"
+        body = [f"It is your turn {st.turn} in game {game.game_id}."
+                + (f" The deadline is {when}." if when else "")]
+    body += your_options(game, nation)
+    return _message(config, [formataddr((meta.player or "", meta.email or ""))], subject, body + _footer(game), now,
+                    f"remind|{game.game_id}|{game.history[-1]['hash']}|{nation}|{passed}|{key}", game)
+
+
+def gm_notice(config: MailConfig, game: Game, subject: str, lines: list[str], now: datetime, key: str) -> EmailMessage:
+    body: list[str] = []
+    for line in lines:
+        body += _wrap(line)
+    return _message(config, [config.gm or config.sender], f"[{game.game_id}] {subject}", body + _footer(game), now,
+                    f"gm|{game.game_id}|{key}", game)
+
+
+def new_password(config: MailConfig, game: Game, nation: str, password: str, now: datetime) -> EmailMessage:
+    """To a new player: the game, the nation and their password."""
+    meta = game.meta[nation]
+    name = game.edition.nation_name(nation)
+    body = [f"Welcome to game {game.game_id}: you now play the {name}.", "",
+            f"Your password: {password}", "",
+            "Put it in every order mail (a line 'password ...'). Keep it to yourself:",
+            "whoever knows it can give orders for your nation."]
+    body += _status_lines(game)
+    if game.state.status.active == nation and game.state.status.winner is None:
+        body += your_options(game, nation)
+    return _message(config, [formataddr((meta.player or "", meta.email or ""))],
+                    f"[{game.game_id}] you play the {name}", body + _footer(game), now,
+                    f"welcome|{game.game_id}|{game.history[-1]['hash']}|{nation}", game)

@@ -1,0 +1,203 @@
+"""The mail configuration: a TOML file the GM keeps outside every game file.
+
+Secrets (the SMTP and IMAP passwords) are never in it: it names an environment variable
+or a file readable by its owner only. docs/mail.md describes every key.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import tomllib
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import InputError, UsageError
+
+SECURITY = ("starttls", "ssl", "plain")
+SMTP_PASSWORD_ENV = "ANTIKE_REF_SMTP_PASSWORD"
+IMAP_PASSWORD_ENV = "ANTIKE_REF_IMAP_PASSWORD"
+"""Where the passwords are looked for when the configuration names no other place."""
+POLICIES = ("remind", "default", "bot", "wait")
+"""What happens when a deadline passes: only remind the player, the GM's default turn
+(D15), a bot's turn, or wait for the GM (who is told)."""
+
+
+@dataclass(frozen=True)
+class Secret:
+    """Where a password comes from: an environment variable or a 0600 file."""
+
+    env: str | None = None
+    file: str | None = None
+
+    def read(self, what: str) -> str:
+        if self.env:
+            value = os.environ.get(self.env)
+            if value:
+                return value
+            if not self.file:
+                raise UsageError(f"{what}: the environment variable {self.env} is not set")
+        if self.file:
+            return read_secret_file(Path(self.file).expanduser(), what)
+        raise UsageError(f"{what}: no password configured (password_env or password_file)")
+
+
+def read_secret_file(path: Path, what: str) -> str:
+    """The first line of a password file, which must be readable by its owner only."""
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise UsageError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
+    if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise UsageError(f"{what}: {path} may be read by others (mode {stat.S_IMODE(info.st_mode):o}); "
+                         f"run: chmod 600 {path}")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines or not lines[0].strip():
+        raise UsageError(f"{what}: {path} is empty")
+    return lines[0].strip()
+
+
+@dataclass(frozen=True)
+class Smtp:
+    host: str
+    port: int
+    security: str = "starttls"
+    user: str | None = None
+    password: Secret = field(default_factory=Secret)
+    ca_file: str | None = None
+    timeout: float = 30.0
+
+
+@dataclass(frozen=True)
+class Imap:
+    password: Secret = field(default_factory=lambda: Secret(IMAP_PASSWORD_ENV))
+    ca_file: str | None = None
+    timeout: float = 30.0
+
+
+@dataclass(frozen=True)
+class GameMail:
+    """How one game is run by mail."""
+
+    file: Path
+    source: str | None = None
+    deadline: timedelta | None = None
+    remind: timedelta | None = None
+    """How long before the deadline the late player is reminded."""
+    missed: str = "remind"
+    bot: str = "greedy"
+    attach: tuple[str, ...] = ("pdf", "png")
+
+
+@dataclass(frozen=True)
+class MailConfig:
+    sender: str = "antike-ref <antike-ref@localhost>"
+    gm: str | None = None
+    domain: str | None = None
+    smtp: Smtp | None = None
+    imap: Imap = field(default_factory=Imap)
+    source: str | None = None
+    games: tuple[GameMail, ...] = ()
+    defaults: GameMail | None = None
+    path: Path | None = None
+
+    def game(self, file: Path) -> GameMail:
+        """The settings of game file ``file``: its own entry, else the defaults."""
+        real = os.path.realpath(file)
+        for g in self.games:
+            if os.path.realpath(g.file) == real:
+                return g
+        base = self.defaults or GameMail(file)
+        return replace(base, file=Path(file))
+
+    def message_domain(self) -> str:
+        if self.domain:
+            return self.domain
+        m = re.search(r"@([A-Za-z0-9.-]+)", self.sender)
+        return m.group(1) if m else "localhost"
+
+
+_DURATION = re.compile(r"^\s*(\d+)\s*(m|min|h|d)\s*$")
+
+
+def duration(value: Any, where: str) -> timedelta:
+    """``"48h"``, ``"30m"``, ``"2d"`` (or a number of hours)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return timedelta(hours=value)
+    m = _DURATION.match(str(value))
+    if not m or int(m.group(1)) <= 0:
+        raise UsageError(f"{where}: {value!r} is not a duration like 48h, 90m or 2d")
+    n, unit = int(m.group(1)), m.group(2)
+    return timedelta(minutes=n) if unit in ("m", "min") else timedelta(hours=n) if unit == "h" else timedelta(days=n)
+
+
+def _secret(section: dict[str, Any], default_env: str) -> Secret:
+    if "password_env" not in section and "password_file" not in section:
+        return Secret(default_env)
+    return Secret(section.get("password_env"), section.get("password_file"))
+
+
+def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None) -> GameMail:
+    known = {"file", "source", "deadline", "remind", "missed", "bot", "attach"}
+    extra = set(raw) - known
+    if extra:
+        raise UsageError(f"{where}: unknown key(s) {', '.join(sorted(extra))} (known: {', '.join(sorted(known))})")
+    start = fallback or GameMail(Path())
+    missed = raw.get("missed", start.missed)
+    if missed not in POLICIES:
+        raise UsageError(f"{where}.missed: {missed!r} is not one of {', '.join(POLICIES)}")
+    bot = raw.get("bot", start.bot)
+    if bot not in ("greedy", "random"):
+        raise UsageError(f"{where}.bot: {bot!r} is not greedy or random")
+    attach = raw.get("attach", start.attach)
+    if isinstance(attach, str):
+        attach = [a.strip() for a in attach.split(",") if a.strip()]
+    bad = [a for a in attach if a not in ("pdf", "png", "svg", "md", "bbcode", "txt")]
+    if bad:
+        raise UsageError(f"{where}.attach: unknown format(s) {', '.join(bad)}")
+    file = raw.get("file")
+    return GameMail(
+        file=(base / Path(file).expanduser()) if file else start.file,
+        source=raw.get("source", start.source),
+        deadline=duration(raw["deadline"], f"{where}.deadline") if "deadline" in raw else start.deadline,
+        remind=duration(raw["remind"], f"{where}.remind") if "remind" in raw else start.remind,
+        missed=missed, bot=bot, attach=tuple(attach))
+
+
+def load_config(path: str | os.PathLike) -> MailConfig:
+    """Read and check a mail configuration file; a usage error names the bad key."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(str(path), "file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), f"cannot read file: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(str(path), f"not valid TOML: {exc}") from None
+    base = path.parent
+    mail = data.get("mail", {})
+    smtp = None
+    if "smtp" in data:
+        s = data["smtp"]
+        security = s.get("security", "starttls")
+        if security not in SECURITY:
+            raise UsageError(f"{path}: smtp.security {security!r} is not one of {', '.join(SECURITY)}")
+        if "host" not in s:
+            raise UsageError(f"{path}: smtp.host is missing")
+        port = int(s.get("port", {"ssl": 465, "starttls": 587, "plain": 25}[security]))
+        smtp = Smtp(s["host"], port, security, s.get("user"), _secret(s, SMTP_PASSWORD_ENV), s.get("ca_file"),
+                    float(s.get("timeout", 30)))
+    i = data.get("imap", {})
+    imap = Imap(_secret(i, IMAP_PASSWORD_ENV), i.get("ca_file"), float(i.get("timeout", 30)))
+    defaults = _game(data["defaults"], f"{path}: defaults", base, None) if "defaults" in data else None
+    games = tuple(_game(g, f"{path}: game[{k}]", base, defaults) for k, g in enumerate(data.get("game", [])))
+    for k, g in enumerate(games):
+        if g.file == Path():
+            raise UsageError(f"{path}: game[{k}].file is missing")
+    return MailConfig(sender=mail.get("from", MailConfig.sender), gm=mail.get("gm"),
+                      domain=mail.get("domain"), smtp=smtp, imap=imap,
+                      source=i.get("url") or mail.get("source"), games=games, defaults=defaults, path=path)

@@ -1,0 +1,480 @@
+"""One mail cycle: read new mail, apply the orders, answer, report, remind, keep deadlines.
+
+``inbox``, ``remind`` and ``mail run`` are this cycle with parts left out. For each game it
+runs under the game's mail lock (a second run at the same time leaves the game alone), and
+every step is recorded before the next begins, so a run may stop anywhere:
+
+1. *Read*: each mail not yet in the ledger is routed to the game it names and answered or
+   applied through the game service (which records its Message-ID in the history). The
+   answer is spooled, then the ledger notes the mail.
+2. *Report*: for history entries the ledger has not yet queued mails for (played by mail,
+   by the GM by hand, by a deadline), the receipts of applied mails and one report per
+   player are spooled; then the ledger moves on.
+3. *Clock*: a turn's deadline is counted from the moment the cycle first saw it; a reminder
+   and the policy for a missed deadline are applied once per turn.
+4. *Deliver*: the spool is emptied (SMTP, or the ``--outbox`` folder).
+
+The time is handed in (``now``); nothing here reads a clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import GameLocked, InputError, PbemError, Refused
+from pbem.mail import compose
+from pbem.mail.config import GameMail, MailConfig
+from pbem.mail.inbox import Incoming, Source, open_source
+from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
+from pbem.mail.transport import Transport, spool
+from pbem.service.game import Game
+from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, parse_orders
+from pbem.service.turns import mail_ids
+
+Log = Callable[[str], None]
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time (``2026-11-23T18:00:00Z``; no zone means UTC)."""
+    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+@dataclass
+class Found:
+    """What a mail offers as orders."""
+
+    given: Input | None
+    game_id: str | None
+    problem: str | None = None
+
+
+def find_orders(incoming: Incoming) -> Found | None:
+    """The orders in a mail: an attached ``.json`` / ``.txt`` file, else the plain-text
+    body. ``None`` for a mail that holds nothing that looks like orders (not for us)."""
+    from pbem.service.textorders import looks_like_text_orders, strip_mail
+
+    source = f"mail {incoming.message_id}"
+    if len(incoming.attachments) > 1:
+        names = ", ".join(n for n, _ in incoming.attachments)
+        return Found(None, None, f"more than one order file is attached ({names}); send one per mail")
+    if incoming.attachments:
+        name, data = incoming.attachments[0]
+        where = f"{name} ({source})"
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return Found(None, None, f"{name}: the attachment is not UTF-8 text")
+        try:
+            given = input_from_text(text, where)
+        except InputError as exc:
+            return Found(None, _text_game(text), "; ".join(str(p) for p in exc.problems) + f" (in {name})")
+        return Found(given, _game_of(given))
+    if incoming.text is not None:
+        kept = "\n".join(line for _, line in strip_mail(incoming.text)).strip()
+        if kept.startswith("{"):
+            try:
+                given = input_from_text(kept, f"the body of {source}")
+            except InputError as exc:
+                return Found(None, None, "; ".join(str(p) for p in exc.problems))
+            return Found(given, _game_of(given))
+        if looks_like_text_orders(incoming.text):
+            given = Input(incoming.text, f"the body of {source}", "text")
+            return Found(given, _game_of(given))
+        return None
+    if incoming.html_text is not None and (looks_like_text_orders(incoming.html_text) or '"nation"' in incoming.html_text):
+        return Found(None, _text_game(incoming.html_text),
+                     "the mail has only an HTML part; send your orders as plain text "
+                     "(in your mail program: plain text, not HTML) or attach an order file")
+    return None
+
+
+def _text_game(text: str) -> str | None:
+    from pbem.service.textorders import strip_mail
+
+    for _, line in strip_mail(text):
+        found = _GAME_LINE.match(line)
+        if found:
+            return found.group(1)
+    return None
+
+
+_GAME_LINE = re.compile(r"^\s*game\b\s*:?\s*(.*?)\s*(?:\s#.*)?$", re.IGNORECASE)
+"""A ``game`` line of text orders: the id is the rest of the line (docs/text-orders.md)."""
+
+
+def _game_of(given: Input) -> str | None:
+    if given.form == "text":
+        return _text_game(given.data)
+    return given.data.get("game") if isinstance(given.data, dict) and isinstance(given.data.get("game"), str) else None
+
+
+@dataclass
+class GameRun:
+    """One game during a cycle."""
+
+    settings: GameMail
+    service: GameService
+    ledger: Ledger
+    game: Game
+    spool: Path
+    stopped: str | None = None
+    """Why this game's mail is left for the next run (its file was locked)."""
+
+    @property
+    def game_id(self) -> str:
+        return self.game.game_id
+
+    def registered(self, address: str) -> bool:
+        return bool(compose.nations_of(self.game, address))
+
+
+@dataclass
+class Summary:
+    """What a cycle did, for the command line."""
+
+    applied: int = 0
+    rejected: int = 0
+    ignored: int = 0
+    queued: int = 0
+    sent: int = 0
+    failures: list[PbemError] = field(default_factory=list)
+
+
+class Cycle:
+    def __init__(self, config: MailConfig, now: datetime, transport: Transport, log: Log):
+        self.config = config
+        self.now = now
+        self.transport = transport
+        self.log = log
+        self.summary = Summary()
+
+    # -- the whole cycle ------------------------------------------------------------------
+
+    def run(self, games: list[GameMail], source: str | None = None, read: bool = True,
+            deadlines: bool = True) -> Summary:
+        """Run the cycle over ``games``; games that share a mail source read it once."""
+        groups: dict[str | None, list[GameMail]] = {}
+        for g in games:
+            groups.setdefault(source or g.source or self.config.source if read else None, []).append(g)
+        for spec, members in groups.items():
+            with ExitStack() as stack:
+                runs = [r for r in (self._open(stack, g) for g in members) if r is not None]
+                if spec is not None and runs:
+                    try:
+                        self.read(runs, open_source(spec, self.config.imap))
+                    except PbemError as exc:
+                        self._fail(f"reading {spec}", exc)
+                for run in runs:
+                    try:
+                        self.report(run)
+                        if deadlines:
+                            self.keep_time(run)
+                    except PbemError as exc:
+                        self._fail(run.game_id, exc)
+                    self.deliver(run)
+        return self.summary
+
+    def _fail(self, where: str, exc: PbemError) -> None:
+        self.summary.failures.append(exc)
+        self.log(f"{where}: {exc}")
+
+    def _open(self, stack: ExitStack, settings: GameMail) -> GameRun | None:
+        try:
+            stack.enter_context(mail_lock(settings.file))
+            service = GameService(settings.file)
+            run = GameRun(settings, service, load_ledger(settings.file), service.load(), spool_path(settings.file))
+        except GameLocked:
+            self.log(f"{settings.file}: another mail run is working on this game; left to it")
+            return None
+        except PbemError as exc:
+            self._fail(str(settings.file), exc)
+            return None
+        if run.ledger.queued < 0:
+            # First contact: a game just created gets its opening report mailed; the past
+            # of a game that was played without mail so far is not mailed again.
+            fresh = len(run.game.history) == 1
+            run.ledger.queued = len(run.game.history) - (2 if fresh else 1)
+        return run
+
+    # -- 1. read ----------------------------------------------------------------------------
+
+    def read(self, runs: list[GameRun], source: Source) -> None:
+        def known(message_id: str) -> bool:
+            return all(r.ledger.known(message_id) or r.stopped for r in runs)
+
+        by_id = {r.game_id: r for r in runs}
+        for incoming in source.messages(known):
+            found = None if incoming.automatic else find_orders(incoming)
+            target, wrong = self._route(incoming, found, runs, by_id)
+            for run in runs:
+                if run.stopped or run.ledger.known(incoming.message_id):
+                    continue
+                if run is target:
+                    self._handle(run, incoming, found, wrong)
+                else:
+                    why = "automatic mail" if incoming.automatic else "no orders" if found is None else "for another game"
+                    run.ledger.note(incoming.message_id, "ignored", why=why)
+                    self.summary.ignored += run is runs[0]
+                    run.ledger.save()
+
+    @staticmethod
+    def _route(incoming: Incoming, found: Found | None, runs: list[GameRun],
+               by_id: dict[str, GameRun]) -> tuple[GameRun | None, bool]:
+        """The game that answers a mail, and whether the mail names a game that is not
+        this one: the game it names, else the first game its sender plays in."""
+        if found is None:
+            return None, False
+        if found.game_id in by_id:
+            return by_id[found.game_id], False
+        for run in runs:
+            if run.registered(incoming.sender):
+                return run, found.game_id is not None
+        return None, False
+
+    def _handle(self, run: GameRun, incoming: Incoming, found: Found, wrong_game: bool) -> None:
+        game = run.game
+        mid = incoming.message_id
+        if mid in mail_ids(game):
+            run.ledger.note(mid, "applied", sender=incoming.sender)
+            run.ledger.save()
+            return
+        if found.problem:
+            return self._reject(run, incoming, [found.problem])
+        if wrong_game:
+            return self._reject(run, incoming, [
+                f"the mail names game {found.game_id!r}; this referee runs game {game.game_id!r} for you "
+                f"({', '.join(game.edition.nation_name(n) for n in compose.nations_of(game, incoming.sender))})"])
+        assert found.given is not None
+        try:
+            orders = parse_orders(game.edition, found.given, game.board)
+        except InputError as exc:
+            return self._reject(run, incoming, [str(p) for p in exc.problems])
+        nation = orders["nation"]
+        if nation in game.meta and incoming.sender not in {a.lower() for a in [game.meta[nation].email or ""]}:
+            return self._reject(run, incoming, [
+                f"orders for the {game.edition.nation_name(nation)} are accepted only from the address "
+                f"registered for them; {incoming.sender or 'this mail'} is not it"],
+                advice="If you have a new address, ask the GM to register it.")
+        try:
+            outcome = run.service.process(found.given, mail_id=mid)
+        except AlreadyApplied:
+            run.ledger.note(mid, "applied", sender=incoming.sender)
+            run.ledger.save()
+            return
+        except GameLocked as exc:
+            run.stopped = str(exc)
+            self.log(f"{run.game_id}: {exc}; its mail is read again on the next run")
+            return
+        except Refused as exc:
+            return self._reject(run, incoming, [str(r) for r in exc.rejections])
+        except InputError as exc:
+            return self._reject(run, incoming, [str(p) for p in exc.problems])
+        run.game = outcome.after
+        entry = outcome.added[0]
+        run.ledger.note(mid, "applied", sender=incoming.sender, seq=entry["seq"],
+                        subject=incoming.subject[:200], form=found.given.form)
+        run.ledger.save()
+        self.summary.applied += 1
+        what = f"turn {entry['turn']}" if "turn" in entry else "standing orders"
+        self.log(f"{run.game_id}: applied {what} for {nation} from {incoming.sender} ({mid})")
+
+    def _reject(self, run: GameRun, incoming: Incoming, reasons: list[str], advice: str = "") -> None:
+        if not advice:
+            advice = "Correct the orders and send them again (docs/text-orders.md shows every order)."
+        message = compose.receipt_rejected(self.config, run.game, run.game_id, incoming, reasons, self.now, advice)
+        digest = hashlib.sha256(incoming.message_id.encode()).hexdigest()[:12]
+        spool(run.spool, f"{len(run.game.history):06d}-rejected-{digest}", message)
+        run.ledger.note(incoming.message_id, "rejected", sender=incoming.sender, reasons=reasons[:20])
+        run.ledger.save()
+        self.summary.rejected += 1
+        self.summary.queued += 1
+        self.log(f"{run.game_id}: rejected mail {incoming.message_id} from {incoming.sender}: {reasons[0]}")
+
+    # -- 2. report --------------------------------------------------------------------------
+
+    def report(self, run: GameRun) -> None:
+        """Spool the receipts and reports of history entries not yet reported."""
+        hist = run.game.history
+        ledger = run.ledger
+        if ledger.head is not None and not any(e["hash"] == ledger.head for e in hist):
+            self.log(f"{run.game_id}: the history was taken back (undo); reporting the game as it is now")
+            ledger.queued = len(hist) - 2
+        ledger.queued = min(ledger.queued, len(hist) - 1)
+        new = hist[ledger.queued + 1:]
+        if not new:
+            return
+        from pbem.service.service import echo_text
+
+        for entry in new:
+            record = ledger.messages.get(entry.get("mail", ""), {})
+            if record.get("sender"):
+                incoming = Incoming(entry["mail"], record["sender"], "", record.get("subject", ""), b"")
+                message = compose.receipt_accepted(self.config, run.game, incoming, entry,
+                                                   echo_text(run.game, entry["orders"]), self.now)
+                spool(run.spool, f"{entry['seq']:06d}-receipt", message)
+                self.summary.queued += 1
+        self._reports(run)
+        ledger.queued = len(hist) - 1
+        ledger.head = hist[-1]["hash"]
+        ledger.save()
+
+    def _reports(self, run: GameRun) -> None:
+        from pbem.report import prepare
+
+        game = run.game
+        attachments: dict[str, bytes] = {}
+        names: dict[str, str] = {}
+        if run.settings.attach:
+            report = prepare(game, entry=len(game.history) - 1)
+            attachments = {fmt: report.render(fmt) for fmt in run.settings.attach}
+            names = {fmt: report.name(fmt) for fmt in run.settings.attach}
+        seq = game.history[-1]["seq"]
+        people = compose.recipients(game)
+        if self.config.gm and all(p.address.lower() != self.config.gm.lower() for p in people):
+            people.append(compose.Recipient(self.config.gm, "GM", ()))
+        for k, person in enumerate(people):
+            message = compose.turn_report(self.config, game, person, self.now, attachments, names)
+            spool(run.spool, f"{seq:06d}-report-{k:02d}", message)
+            self.summary.queued += 1
+        missing = [n for n in game.seats if not game.meta[n].email]
+        if missing:
+            self.log(f"{run.game_id}: no address registered for {', '.join(missing)}: they get no report")
+
+    # -- 3. the clock -----------------------------------------------------------------------
+
+    def keep_time(self, run: GameRun) -> None:
+        """Start the current turn's clock, remind, and apply the policy of a missed deadline."""
+        for _ in range(len(run.game.seats) + 1):
+            if not self._tick(run):
+                return
+
+    def _tick(self, run: GameRun) -> bool:
+        """One look at the clock; true if a turn was played for a missed deadline."""
+        game, ledger, settings = run.game, run.ledger, run.settings
+        st = game.state.status
+        if st.winner is not None:
+            if ledger.clock:
+                ledger.clock = {}
+                ledger.save()
+            return False
+        key = [st.turn, st.active]
+        if ledger.clock.get("key") != key:
+            ledger.clock = {"key": key, "since": iso(self.now), "reminded": False, "missed": False}
+            ledger.save()
+        if settings.deadline is None:
+            return False
+        due = parse_time(ledger.clock["since"]) + settings.deadline
+        if (settings.remind is not None and not ledger.clock["reminded"]
+                and due - settings.remind <= self.now < due):
+            self._remind(run, due)
+            return False
+        if self.now < due or ledger.clock["missed"]:
+            return False
+        nation = st.active
+        when = iso(due)
+        if settings.missed in ("remind", "wait"):
+            message = compose.reminder(self.config, game, nation, due, self.now, passed=True)
+            spool(run.spool, f"{len(game.history):06d}-late-{nation}", message)
+            lines = [f"The deadline of turn {st.turn} ({game.edition.nation_name(nation)}) passed at {when}."]
+            lines.append("The game waits for you: play a default turn (antike-ref default-turn) or a bot turn "
+                         "(antike-ref bot --apply), or wait." if settings.missed == "wait"
+                         else "The player was told; the game waits for their orders.")
+            if self.config.gm:
+                spool(run.spool, f"{len(game.history):06d}-late-gm",
+                      compose.gm_notice(self.config, game, f"deadline passed: turn {st.turn}", lines, self.now,
+                                        f"late|{game.history[-1]['hash']}"))
+            ledger.clock["missed"] = True
+            ledger.save()
+            self.log(f"{run.game_id}: the deadline of turn {st.turn} ({nation}) passed at {when}; {settings.missed}")
+            return False
+        notes = {"deadline": when}
+        if settings.missed == "default":
+            outcome = run.service.default_turn(nation, notes=notes)
+        else:
+            from pbem.play.bot import play_turn
+
+            mode = settings.bot
+            outcome = run.service.bot_turn(mode, lambda g: play_turn(g, mode), notes=notes)
+        run.game = outcome.after
+        self.log(f"{run.game_id}: the deadline of turn {st.turn} ({nation}) passed at {when}; "
+                 f"played a {'default' if settings.missed == 'default' else settings.bot + ' bot'} turn")
+        self.report(run)
+        return True
+
+    def _remind(self, run: GameRun, due: datetime | None, key: str = "") -> None:
+        game = run.game
+        nation = game.state.status.active
+        if not game.meta[nation].email:
+            self.log(f"{run.game_id}: no address registered for {nation}; no reminder sent")
+            return
+        message = compose.reminder(self.config, game, nation, due, self.now, key=key)
+        spool(run.spool, f"{len(game.history):06d}-remind-{nation}{'-' + key if key else ''}", message)
+        run.ledger.clock["reminded"] = True
+        run.ledger.save()
+        self.summary.queued += 1
+        self.log(f"{run.game_id}: reminded {nation} ({game.meta[nation].email}) of turn {game.state.status.turn}")
+
+    def remind(self, settings: GameMail) -> Summary:
+        """Remind the player whose turn it is, now (``antike-ref remind``)."""
+        with ExitStack() as stack:
+            run = self._open(stack, settings)
+            if run is None:
+                return self.summary
+            self.report(run)
+            self.keep_time(run)
+            if run.game.state.status.winner is not None:
+                self.log(f"{run.game_id}: the game is over; nobody to remind")
+            else:
+                due = None
+                if settings.deadline is not None and run.ledger.clock.get("since"):
+                    due = parse_time(run.ledger.clock["since"]) + settings.deadline
+                self._remind(run, due, key=iso(self.now).replace(":", ""))
+            self.deliver(run)
+        return self.summary
+
+    # -- 4. deliver -------------------------------------------------------------------------
+
+    def deliver(self, run: GameRun) -> None:
+        try:
+            sent = self.transport.deliver(run.spool)
+        except PbemError as exc:
+            self._fail(run.game_id, exc)
+            return
+        finally:
+            self.transport.close()
+        self.summary.sent += len(sent)
+        if sent:
+            self.log(f"{run.game_id}: {len(sent)} mail(s) delivered to {self.transport.describe()}")
+
+
+def player_mail(config: MailConfig, game_file: Path, nation: str, password: str, now: datetime,
+                transport: Transport, log: Log) -> None:
+    """Send a new player their password (after ``antike-ref player``)."""
+    with mail_lock(game_file):
+        game = GameService(game_file).load()
+        folder = spool_path(game_file)
+        spool(folder, f"{len(game.history) - 1:06d}-welcome-{nation}", compose.new_password(config, game, nation, password, now))
+        try:
+            sent = transport.deliver(folder)
+        finally:
+            transport.close()
+        log(f"{game.game_id}: {len(sent)} mail(s) delivered to {transport.describe()}")
+
+
+def ledger_summary(ledger: Ledger) -> dict[str, Any]:
+    counts: dict[str, int] = {}
+    for record in ledger.messages.values():
+        counts[record["outcome"]] = counts.get(record["outcome"], 0) + 1
+    return counts

@@ -1,0 +1,302 @@
+"""Mail in: messages read from a Maildir, an mbox, a single ``.eml`` file or an IMAP
+mailbox, and the orders found in each.
+
+Nothing here changes a mailbox: IMAP folders are opened read-only and fetched with
+``BODY.PEEK``, local files are only read. What has been handled is remembered in each
+game's ledger (:mod:`pbem.mail.ledger`), keyed by Message-ID.
+"""
+
+from __future__ import annotations
+
+import email
+import hashlib
+import html
+import imaplib
+import mailbox
+import re
+import ssl
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from email.utils import getaddresses, parseaddr
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from pbem.errors import ExitCode, InputError, PbemError, UsageError
+from pbem.mail.config import Imap
+
+ORDER_EXTENSIONS = (".json", ".txt")
+MAX_MESSAGE = 5 * 1024 * 1024
+"""Mails larger than this are not read for orders (answered as too large)."""
+
+
+@dataclass
+class Incoming:
+    """One mail as far as the referee cares."""
+
+    message_id: str
+    sender: str
+    """The From address, lowercased (empty if there is none)."""
+    sender_name: str
+    subject: str
+    raw: bytes
+    text: str | None = None
+    """The plain-text body (``None`` if the mail has no text part)."""
+    html_text: str | None = None
+    """The HTML body reduced to text, when there is one."""
+    attachments: list[tuple[str, bytes]] = field(default_factory=list)
+    """Attached order files (``.json`` / ``.txt``): name and content."""
+    automatic: bool = False
+    """A bounce, an auto-reply or list mail: never answered (no mail loops)."""
+    references: str = ""
+
+    @property
+    def html_only(self) -> bool:
+        return self.text is None and self.html_text is not None
+
+
+def normalise_id(value: str | None, raw: bytes) -> str:
+    """A Message-ID in angle brackets; a mail without one gets an id from its bytes."""
+    value = (value or "").strip()
+    if value:
+        m = re.search(r"<[^<>\s]+>", value)
+        return m.group(0) if m else f"<{value}>"
+    return f"<sha256-{hashlib.sha256(raw).hexdigest()[:32]}@antike-ref.invalid>"
+
+
+_TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]+>", re.S | re.I)
+_BREAK = re.compile(r"<\s*(br|/p|/div|/li|/tr|/h\d)\b[^>]*>", re.I)
+
+
+def html_to_text(markup: str) -> str:
+    """Rough text of an HTML body: enough to tell whether it holds orders."""
+    markup = _BREAK.sub("\n", markup)
+    return html.unescape(_TAG.sub("", markup))
+
+
+def _automatic(msg: EmailMessage, sender: str) -> bool:
+    auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
+    precedence = str(msg.get("Precedence", "")).strip().lower()
+    local = sender.split("@")[0]
+    return (auto not in ("", "no") or precedence in ("bulk", "list", "junk")
+            or local in ("mailer-daemon", "postmaster") or bool(msg.get("List-Id"))
+            or str(msg.get("Return-Path", "")).strip() == "<>")
+
+
+def _decoded(part) -> str:
+    try:
+        return part.get_content()
+    except (LookupError, UnicodeError, AssertionError):
+        payload = part.get_payload(decode=True) or b""
+        return payload.decode("utf-8", errors="replace")
+
+
+def read_message(raw: bytes) -> Incoming:
+    """Parse one mail."""
+    msg = email.message_from_bytes(raw, policy=default_policy)
+    name, addr = parseaddr(str(msg.get("From", "")))
+    addr = addr.strip().lower()
+    incoming = Incoming(
+        message_id=normalise_id(msg.get("Message-ID"), raw), sender=addr, sender_name=name,
+        subject=str(msg.get("Subject", "")), raw=raw, automatic=_automatic(msg, addr),
+        references=" ".join(str(msg.get(h, "")) for h in ("References", "In-Reply-To")).strip())
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        filename = part.get_filename()
+        ctype = part.get_content_type()
+        if filename:
+            if filename.lower().endswith(ORDER_EXTENSIONS):
+                incoming.attachments.append((filename, part.get_payload(decode=True) or b""))
+            continue
+        if part.get_content_disposition() == "attachment":
+            continue
+        if ctype == "text/plain" and incoming.text is None:
+            incoming.text = _decoded(part)
+        elif ctype == "text/html" and incoming.html_text is None:
+            incoming.html_text = html_to_text(_decoded(part))
+    return incoming
+
+
+# -- sources ---------------------------------------------------------------------------
+
+Known = Callable[[str], bool]
+"""Whether a Message-ID has been handled already (such mails are not fetched again)."""
+
+
+class Source:
+    """Where mail comes from; :meth:`messages` yields them in arrival order."""
+
+    name: str
+
+    def messages(self, known: Known) -> Iterator[Incoming]:
+        raise NotImplementedError
+
+
+class FileSource(Source):
+    """A single ``.eml`` file."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.name = str(path)
+
+    def messages(self, known: Known) -> Iterator[Incoming]:
+        raw = _read_bytes(self.path)
+        incoming = read_message(raw)
+        if not known(incoming.message_id):
+            yield incoming
+
+
+def _header_id(raw: bytes) -> str:
+    """The Message-ID of a mail, from its header alone (cheap: the body is not parsed)."""
+    from email.parser import BytesHeaderParser
+
+    return normalise_id(BytesHeaderParser(policy=default_policy).parsebytes(raw).get("Message-ID"), raw)
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        if path.stat().st_size > MAX_MESSAGE:
+            return f"Message-ID: <too-large-{path.name}@antike-ref.invalid>\n\n".encode()
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read mail: {exc.strerror or exc}") from None
+
+
+class MaildirSource(Source):
+    """A Maildir (``cur``, ``new``, ``tmp``): mails in ``new`` and ``cur``, oldest first
+    (Maildir file names begin with the delivery time)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.name = str(path)
+
+    def messages(self, known: Known) -> Iterator[Incoming]:
+        files = [f for sub in ("new", "cur") for f in (self.path / sub).iterdir() if f.is_file()
+                 and not f.name.startswith(".")]
+        for f in sorted(files, key=lambda f: (f.name.split(".")[0].zfill(12), f.name)):
+            raw = _read_bytes(f)
+            if known(_header_id(raw)):
+                continue
+            incoming = read_message(raw)
+            if not known(incoming.message_id):
+                yield incoming
+
+
+class MboxSource(Source):
+    """An mbox file, in file order."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.name = str(path)
+
+    def messages(self, known: Known) -> Iterator[Incoming]:
+        box = mailbox.mbox(self.path, create=False)
+        try:
+            for key in box.iterkeys():
+                raw = box.get_bytes(key)
+                if known(_header_id(raw)):
+                    continue
+                incoming = read_message(raw)
+                if not known(incoming.message_id):
+                    yield incoming
+        finally:
+            box.close()
+
+
+class ImapSource(Source):
+    """An IMAP mailbox, ``imaps://user@host[:port]/MAILBOX`` (implicit TLS) or
+    ``imap://…`` (STARTTLS, required). Opened read-only; only unknown mails are fetched
+    whole."""
+
+    def __init__(self, url: str, settings: Imap):
+        parts = urlparse(url)
+        if parts.scheme not in ("imap", "imaps") or not parts.hostname:
+            raise UsageError(f"{url}: expected imaps://user@host/MAILBOX")
+        if not parts.username:
+            raise UsageError(f"{url}: the user is missing (imaps://user@host/MAILBOX)")
+        self.url = url
+        self.name = f"{parts.scheme}://{parts.username}@{parts.hostname}{':' + str(parts.port) if parts.port else ''}{parts.path or '/INBOX'}"
+        self.scheme = parts.scheme
+        self.host = parts.hostname
+        self.port = parts.port or (993 if parts.scheme == "imaps" else 143)
+        self.user = unquote(parts.username)
+        self.mailbox = unquote(parts.path.lstrip("/")) or "INBOX"
+        self.settings = settings
+
+    def _connect(self) -> imaplib.IMAP4:
+        context = ssl.create_default_context(cafile=self.settings.ca_file)
+        password = self.settings.password.read(f"IMAP {self.name}")
+        try:
+            if self.scheme == "imaps":
+                conn = imaplib.IMAP4_SSL(self.host, self.port, ssl_context=context, timeout=self.settings.timeout)
+            else:
+                conn = imaplib.IMAP4(self.host, self.port, timeout=self.settings.timeout)
+                conn.starttls(ssl_context=context)
+            conn.login(self.user, password)
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise MailServerError(f"IMAP {self.name}: {exc}") from None
+        return conn
+
+    def messages(self, known: Known) -> Iterator[Incoming]:
+        conn = self._connect()
+        try:
+            status, _ = conn.select(_quote(self.mailbox), readonly=True)
+            if status != "OK":
+                raise MailServerError(f"IMAP {self.name}: cannot open mailbox {self.mailbox!r}")
+            status, data = conn.uid("SEARCH", None, "ALL")
+            uids = (data[0] or b"").split() if status == "OK" else []
+            wanted = []
+            for uid in uids:
+                status, head = conn.uid("FETCH", uid, "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+                header = b"".join(p[1] for p in head if isinstance(p, tuple))
+                found = email.message_from_bytes(header, policy=default_policy).get("Message-ID")
+                if not found or not known(normalise_id(found, b"")):
+                    wanted.append(uid)
+            for uid in wanted:
+                status, body = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+                raw = b"".join(p[1] for p in body if isinstance(p, tuple))
+                incoming = read_message(raw)
+                if not known(incoming.message_id):
+                    yield incoming
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise MailServerError(f"IMAP {self.name}: {exc}") from None
+        finally:
+            try:
+                conn.logout()
+            except (OSError, imaplib.IMAP4.error):
+                pass
+
+
+def _quote(mailbox_name: str) -> str:
+    return '"' + mailbox_name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class MailServerError(PbemError):
+    """A mail server could not be reached or refused us."""
+
+    exit_code = ExitCode.MAIL
+
+
+def open_source(spec: str, imap: Imap) -> Source:
+    """The mail source ``spec`` names: an IMAP URL, a Maildir folder, an mbox file or a
+    ``.eml`` file."""
+    if re.match(r"^imaps?://", spec):
+        return ImapSource(spec, imap)
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        if all((path / sub).is_dir() for sub in ("cur", "new")):
+            return MaildirSource(path)
+        raise UsageError(f"{spec}: a folder, but not a Maildir (no cur/ and new/ inside)")
+    if not path.exists():
+        raise InputError(spec, "mail source not found (a Maildir, an mbox, an .eml file or imaps://user@host/INBOX)")
+    with open(path, "rb") as fh:
+        head = fh.read(5)
+    if head == b"From ":
+        return MboxSource(path)
+    return FileSource(path)
+
+
+def addresses(value: str) -> list[str]:
+    return [a.lower() for _, a in getaddresses([value]) if a]

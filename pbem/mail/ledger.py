@@ -1,0 +1,82 @@
+"""What the mail cycle has done for one game, kept beside it in ``GAME.mail.json``.
+
+The history is the record of what was *applied* (each entry that came by mail carries its
+Message-ID); the ledger records the rest: every mail looked at and what became of it, up
+to which history entry the reports have been queued, and the clock of the current turn
+(when it began, whether the player was reminded, whether the deadline was dealt with).
+It is rewritten atomically, under the game's mail lock, after every step, so a crash
+costs at most the repetition of the step that was under way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from pbem.errors import InputError
+from pbem.service import store
+
+FORMAT = 1
+
+
+@dataclass
+class Ledger:
+    path: Path
+    messages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Message-ID -> {"outcome": applied|rejected|ignored|answered, ...}."""
+    queued: int = -1
+    """The last history entry (``seq``) whose mails are queued; -1: none yet."""
+    head: str | None = None
+    """The history head hash the reports were last queued for (an undo changes it)."""
+    clock: dict[str, Any] = field(default_factory=dict)
+    """The current turn: {"turn", "nation", "since", "reminded", "missed"}."""
+
+    def known(self, message_id: str) -> bool:
+        return message_id in self.messages
+
+    def note(self, message_id: str, outcome: str, **details: Any) -> None:
+        self.messages[message_id] = {"outcome": outcome, **details}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "messages": self.messages, "queued": self.queued,
+                "head": self.head, "clock": self.clock}
+
+    def save(self) -> None:
+        store.write_atomic(self.path, json.dumps(self.to_json(), sort_keys=True, indent=1,
+                                                 ensure_ascii=False) + "\n")
+
+
+def ledger_path(game: str | os.PathLike) -> Path:
+    return store.sibling(game, ".mail.json")
+
+
+def spool_path(game: str | os.PathLike) -> Path:
+    """The folder of mails waiting to be delivered: ``GAME.mail-queue/``."""
+    return store.sibling(game, ".mail-queue")
+
+
+def load_ledger(game: str | os.PathLike) -> Ledger:
+    path = ledger_path(game)
+    if not path.exists():
+        return Ledger(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:
+            raise ValueError(f"format {data.get('format')!r}, expected {FORMAT}")
+        return Ledger(path, dict(data["messages"]), int(data["queued"]), data.get("head"),
+                      dict(data.get("clock") or {}))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InputError(str(path), f"the mail ledger cannot be read ({exc}); move it away to start afresh") from None
+
+
+@contextmanager
+def mail_lock(game: str | os.PathLike) -> Iterator[None]:
+    """The lock of a game's mail cycle (``GAME.mail.json.lock``): one cycle per game at a
+    time; a second run finds it taken and leaves the game to the first
+    (:class:`pbem.errors.GameLocked`)."""
+    with store.locked(ledger_path(game), must_exist=False):
+        yield
