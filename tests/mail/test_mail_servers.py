@@ -1,0 +1,196 @@
+"""The mail cycle against real servers on loopback: Dovecot (IMAPS) for mail in, aiosmtpd
+(STARTTLS and SSL, with login) for mail out."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from mailkit import ADDRESSES, GM, game_with_players, json_orders, mail
+
+from conftest import cli_run
+
+NOW = "2026-11-23T10:00:00Z"
+
+
+def mail_config(folder, game, smtp, imap=None, extra=""):
+    text = (f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n\n'
+            f'[smtp]\nhost = "{smtp.host}"\nport = {smtp.port}\nsecurity = "{smtp.security}"\n'
+            f'user = "{smtp.user}"\npassword_env = "TEST_SMTP_PASSWORD"\nca_file = "{smtp.ca_file}"\n')
+    if imap is not None:
+        text += f'\n[imap]\nurl = "{imap.url}"\npassword_env = "TEST_IMAP_PASSWORD"\nca_file = "{imap.ca_file}"\n'
+    text += f'\n[[game]]\nfile = "{game}"\n{extra}'
+    path = folder / "mail.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def servers(tmp_path, smtp_server, imap_server, monkeypatch):
+    monkeypatch.setenv("TEST_SMTP_PASSWORD", smtp_server.password)
+    monkeypatch.setenv("TEST_IMAP_PASSWORD", imap_server.password)
+    game = game_with_players(tmp_path)
+    return tmp_path, game, mail_config(tmp_path, game, smtp_server, imap_server), smtp_server, imap_server
+
+
+def run_cycle(cfg, now=NOW):
+    result = cli_run("mail", "run", "--config", cfg, "--now", now)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    return result
+
+
+def active(game):
+    return json.loads(game.read_text())["status"]["active"]
+
+
+def addressed(received, address):
+    return [r for r in received if address in r.envelope_to]
+
+
+def test_a_turn_by_imap_and_smtp(servers, tmp_path):
+    folder, game, cfg, smtp, imap = servers
+    run_cycle(cfg)  # first contact: the opening report to everyone
+    opening = smtp.wait_for(5)
+    assert sorted(a for r in opening for a in r.envelope_to) == sorted([*ADDRESSES.values(), GM])
+    smtp.clear()
+    nation = active(game)
+    text = f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\nrondel gold\n"
+    imap.deliver(mail(ADDRESSES[nation], subject="my turn", body=text, message_id="<t1@players.example>"))
+    run_cycle(cfg, "2026-11-23T10:05:00Z")
+    received = smtp.wait_for(6)
+    assert len(received) == 6
+    (receipt,) = [r for r in received if "accepted" in str(r.message["Subject"])]
+    assert receipt.envelope_to == [ADDRESSES[nation]]
+    assert receipt.envelope_from == "referee@referee.example"
+    assert receipt.message["In-Reply-To"] == "<t1@players.example>"
+    assert "rondel gold" in receipt.message.get_body(("plain",)).get_content()
+    reports = [r for r in received if "after turn 1" in str(r.message["Subject"])]
+    assert sorted(a for r in reports for a in r.envelope_to) == sorted([*ADDRESSES.values(), GM])
+    for r in reports:
+        parts = {p.get_content_type(): p for p in r.message.iter_attachments()}
+        assert set(parts) == {"application/pdf", "image/png"}
+        pdf = tmp_path / "report.pdf"
+        pdf.write_bytes(parts["application/pdf"].get_content())
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True)
+        assert info.returncode == 0 and "Pages:" in info.stdout, info.stderr  # the PDF opens
+        from io import BytesIO
+
+        from PIL import Image
+
+        with Image.open(BytesIO(parts["image/png"].get_content())) as picture:
+            assert picture.format == "PNG" and picture.width >= 1000
+    # the mailbox is as it was: nothing deleted or flagged
+    assert len(imap.messages()) == 1
+    # a second run: nothing applied, nothing sent again
+    smtp.clear()
+    before = game.read_bytes()
+    run_cycle(cfg, "2026-11-23T10:10:00Z")
+    assert game.read_bytes() == before
+    assert smtp.messages == []
+    assert cli_run("verify", game).exit_code == 0
+
+
+def _quoted_reply(nation):
+    return (f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\nrondel gold\n\n"
+            "On Mon, 23 Nov 2026 at 10:00, Referee wrote:\n"
+            "> Game demo, report for you.\n> It is your turn.\n> rondel iron\n"
+            "-- \nsent at midnight\n")
+
+
+CASES = {
+    # name: (mail, applied?, words the answer must contain)
+    "attachment": (lambda n: mail(ADDRESSES[n], orders=json_orders(n, 1, rondel="gold")), True, "accepted"),
+    "quoted-reply": (lambda n: mail(ADDRESSES[n], subject="Re: [demo] your turn", body=_quoted_reply(n)), True, "accepted"),
+    "wrong-sender": (lambda n: mail("eve@elsewhere.example", orders=json_orders(n, 1, rondel="gold")), False, "registered"),
+    "wrong-password": (lambda n: mail(ADDRESSES[n], body=f"game demo\nnation {n}\nturn 1\npassword nope\nrondel gold\n"),
+                       False, "password"),
+    "html-only": (lambda n: mail(ADDRESSES[n], html=f"<div>game demo</div><div>nation {n}</div><div>rondel gold</div>"),
+                  False, "plain text"),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_order_mails_by_imap(servers, case):
+    folder, game, cfg, smtp, imap = servers
+    run_cycle(cfg)
+    smtp.wait_for(5)
+    smtp.clear()
+    nation = active(game)
+    make, applied, words = CASES[case]
+    imap.deliver(make(nation))
+    before = game.read_bytes()
+    run_cycle(cfg, "2026-11-23T10:05:00Z")
+    history = json.loads(game.read_text())["history"]
+    if applied:
+        assert history[-1]["kind"] == "turn" and history[-1]["nation"] == nation
+        answer = [r for r in smtp.wait_for(6) if "accepted" in str(r.message["Subject"])]
+    else:
+        assert game.read_bytes() == before
+        answer = smtp.wait_for(1)
+        assert len(smtp.messages) == 1
+        assert "NOT accepted" in str(answer[0].message["Subject"])
+    assert len(answer) == 1
+    assert words in answer[0].message.get_body(("plain",)).get_content()
+
+
+def test_replayed_and_doubled_mails_by_imap(servers):
+    """The same mail delivered twice, and a second mail for a turn already played: the
+    first is applied once, the others are answered."""
+    folder, game, cfg, smtp, imap = servers
+    run_cycle(cfg)
+    smtp.wait_for(5)
+    smtp.clear()
+    nation = active(game)
+    first = mail(ADDRESSES[nation], orders=json_orders(nation, 1, rondel="gold"), message_id="<dup@players.example>")
+    imap.deliver(first)
+    imap.deliver(first)  # the same Message-ID again (a resent mail)
+    imap.deliver(mail(ADDRESSES[nation], subject="changed my mind", orders=json_orders(nation, 1, rondel="iron")))
+    run_cycle(cfg, "2026-11-23T10:05:00Z")
+    history = json.loads(game.read_text())["history"]
+    assert [e["kind"] for e in history] == ["new", "turn"]
+    assert history[-1]["mail"] == "<dup@players.example>"
+    received = smtp.wait_for(7)
+    subjects = [str(r.message["Subject"]) for r in received]
+    assert sum("accepted" in s and "NOT" not in s for s in subjects) == 1
+    assert sum("NOT accepted" in s for s in subjects) == 1
+
+
+def test_smtp_over_ssl_and_a_server_that_is_down(tmp_path, smtp_ssl_server, monkeypatch):
+    monkeypatch.setenv("TEST_SMTP_PASSWORD", smtp_ssl_server.password)
+    game = game_with_players(tmp_path)
+    cfg = mail_config(tmp_path, game, smtp_ssl_server)
+    from mailkit import maildir
+
+    empty = maildir(tmp_path / "M")
+    result = cli_run("remind", game, "--config", cfg, "--now", NOW)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    got = smtp_ssl_server.wait_for(1)
+    assert any("reminder" in str(r.message["Subject"]) for r in got)
+    # a wrong password: the run says so (exit 7), the mail stays queued
+    smtp_ssl_server.clear()
+    monkeypatch.setenv("TEST_SMTP_PASSWORD", "wrong")
+    result = cli_run("remind", game, "--config", cfg, "--now", "2026-11-23T11:00:00Z")
+    assert result.exit_code == 7
+    assert "SMTP" in result.stdout + result.stderr
+    assert list((tmp_path / "game.mail-queue").glob("*.eml"))
+    monkeypatch.setenv("TEST_SMTP_PASSWORD", smtp_ssl_server.password)
+    assert cli_run("mail", "run", "--config", cfg, "--source", empty, "--now", "2026-11-23T11:05:00Z").exit_code == 0
+    assert len(smtp_ssl_server.wait_for(1)) == 1
+    assert not list((tmp_path / "game.mail-queue").glob("*.eml"))
+
+
+def test_imap_password_from_a_file_must_be_private(tmp_path, smtp_server, imap_server, monkeypatch):
+    monkeypatch.setenv("TEST_SMTP_PASSWORD", smtp_server.password)
+    game = game_with_players(tmp_path)
+    secret = tmp_path / "imap-password"
+    secret.write_text(imap_server.password + "\n")
+    secret.chmod(0o644)
+    cfg = mail_config(tmp_path, game, smtp_server)
+    text = cfg.read_text() + f'\n[imap]\nurl = "{imap_server.url}"\npassword_file = "{secret}"\nca_file = "{imap_server.ca_file}"\n'
+    cfg.write_text(text)
+    result = cli_run("mail", "run", "--config", cfg, "--now", NOW)
+    assert result.exit_code != 0
+    assert "chmod 600" in result.stdout + result.stderr
+    secret.chmod(0o600)
+    assert cli_run("mail", "run", "--config", cfg, "--now", NOW).exit_code == 0

@@ -1,0 +1,109 @@
+"""Helpers for the mail tests: games with registered addresses, mails, mailboxes."""
+
+from __future__ import annotations
+
+import json
+import mailbox
+from email.message import EmailMessage
+from email.policy import default as default_policy
+from pathlib import Path
+
+from conftest import FOUR, PASSWORDS, new_game_file
+
+ADDRESSES = {n: f"{n}@players.example" for n in FOUR}
+GM = "gm@referee.example"
+START = "2026-11-23T10:00:00Z"
+
+
+def game_with_players(folder: Path, name: str = "game.json", game_id: str = "demo") -> Path:
+    players = [a for n in FOUR for a in ("--player", f"{n}={n.capitalize()} Player <{ADDRESSES[n]}>")]
+    return new_game_file(folder, "--id", game_id, *players, name=name)
+
+
+def config(folder: Path, *games: Path, extra: str = "", defaults: str = "") -> Path:
+    """A mail configuration listing ``games`` (no SMTP: the tests use --outbox)."""
+    text = f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n'
+    if defaults:
+        text += f"\n[defaults]\n{defaults}\n"
+    for g in games:
+        text += f'\n[[game]]\nfile = "{g}"\n'
+    text += extra
+    path = folder / "mail.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+_count = [0]
+
+
+def mail(sender: str, subject: str = "orders", body: str | None = None, *, orders: dict | None = None,
+         attach_name: str = "orders.json", html: str | None = None, message_id: str | None = None,
+         headers: dict | None = None) -> bytes:
+    """One mail as bytes: a plain-text body, an order file attached (``orders``), an HTML part."""
+    _count[0] += 1
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = "referee@referee.example"
+    msg["Subject"] = subject
+    msg["Date"] = "Mon, 23 Nov 2026 10:00:00 +0000"
+    msg["Message-ID"] = message_id or f"<test-{_count[0]}-{abs(hash((sender, subject, body)))}@players.example>"
+    for key, value in (headers or {}).items():
+        msg[key] = value
+    if body is not None:
+        msg.set_content(body)
+        if html is not None:
+            msg.add_alternative(html, subtype="html")
+    elif html is not None:
+        msg.set_content(html, subtype="html")
+    else:
+        msg.set_content("see attachment")
+    if orders is not None:
+        msg.add_attachment(json.dumps(orders).encode(), maintype="application", subtype="json", filename=attach_name)
+    return msg.as_bytes()
+
+
+def json_orders(nation: str, turn: int, game_id: str = "demo", password: str | None = None, **fields) -> dict:
+    return {"game": game_id, "nation": nation, "turn": turn,
+            "password": PASSWORDS[nation] if password is None else password, **fields}
+
+
+def maildir(folder: Path, *mails: bytes) -> Path:
+    box = mailbox.Maildir(folder, create=True)
+    for raw in mails:
+        box.add(raw)
+    box.close()
+    return folder
+
+
+def add_to_maildir(folder: Path, *mails: bytes) -> None:
+    box = mailbox.Maildir(folder, create=False)
+    for raw in mails:
+        box.add(raw)
+    box.close()
+
+
+def mbox(path: Path, *mails: bytes) -> Path:
+    box = mailbox.mbox(path, create=True)
+    for raw in mails:
+        box.add(raw)
+    box.close()
+    return path
+
+
+def sent(outbox: Path) -> list:
+    """The mails in an outbox folder, parsed, in name order."""
+    import email
+
+    if not outbox.is_dir():
+        return []
+    return [email.message_from_bytes(p.read_bytes(), policy=default_policy)
+            for p in sorted(outbox.glob("*.eml"))]
+
+
+def to_whom(messages) -> list[str]:
+    return [str(m["To"]) for m in messages]
+
+
+def body(message) -> str:
+    part = message.get_body(("plain",))
+    return part.get_content() if part is not None else ""

@@ -1,0 +1,88 @@
+"""A whole game played through the mail cycle only: bots write their orders as text in the
+body of a reply to the report they got, the cycle reads them from a Maildir, applies
+them, and answers; from ``new`` to a win, then ``verify``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mailkit import add_to_maildir, body, config, mail, maildir, sent
+
+from conftest import PASSWORDS, cli_run, new_game_file
+
+NATIONS = ["greeks", "persians", "arabs"]
+ADDRESSES = {n: f"{n}@players.example" for n in NATIONS}
+
+
+@pytest.mark.slow
+def test_a_whole_game_by_mail(tmp_path):
+    from datetime import datetime, timedelta, timezone
+
+    from pbem.mail.config import load_config
+    from pbem.mail.cycle import Cycle
+    from pbem.mail.transport import Transport
+    from pbem.play.bot import play_turn
+    from pbem.service.service import GameService
+    from pbem.service.textorders import format_text_orders
+
+    players = [a for n in NATIONS for a in ("--player", f"{n}={n.title()} Bot <{ADDRESSES[n]}>")]
+    game = new_game_file(tmp_path, "--id", "bymail", "--seed", "mail-game", *players, nations=NATIONS)
+    cfg = load_config(config(tmp_path, game, defaults='attach = ""'))
+    box = maildir(tmp_path / "Maildir")
+    outbox = tmp_path / "out"
+    clock = datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc)
+    service = GameService(game)
+    log: list[str] = []
+
+    inboxes: dict[str, list] = {n: [] for n in NATIONS}
+
+    def cycle():
+        """One cron run; then every player reads their new mail (the outbox empties)."""
+        nonlocal clock
+        clock += timedelta(minutes=5)
+        summary = Cycle(cfg, clock, Transport(outbox=outbox), log.append).run(list(cfg.games), source=str(box))
+        assert not summary.failures, log[-5:]
+        for message in sent(outbox):
+            for n in NATIONS:
+                if ADDRESSES[n] in str(message["To"]):
+                    inboxes[n].append(message)
+        for f in outbox.glob("*.eml"):
+            f.unlink()
+        return summary
+
+    cycle()  # the opening report to everyone
+    turns = 0
+    while True:
+        current = service.load()  # each player's own copy of the game file
+        status = current.state.status
+        if status.winner is not None:
+            break
+        nation = status.active
+        # the player answers the latest report mail they received, quoting it
+        report = [m for m in inboxes[nation] if "after" in str(m["Subject"])][-1]
+        assert "It is your turn" in body(report)
+        orders = {**play_turn(current, "greedy"), "password": PASSWORDS[nation]}
+        text = format_text_orders(orders, current.edition, current.board)
+        quoted = "\n".join("> " + line for line in body(report).splitlines()[:12])
+        reply = f"{text}\nOn Monday the referee wrote:\n{quoted}\n-- \n{nation.title()} Bot\n"
+        add_to_maildir(box, mail(ADDRESSES[nation], subject=f"Re: {report['Subject']}", body=reply))
+        summary = cycle()
+        assert summary.applied == 1 and summary.rejected == 0, log[-5:]
+        turns += 1
+        assert turns < 400, "no winner"
+        receipts = [m for m in inboxes[nation] if "accepted" in str(m["Subject"])]
+        assert receipts and receipts[-1]["In-Reply-To"] is not None
+        inboxes[nation] = inboxes[nation][-3:]
+    data = json.loads(game.read_text())
+    assert data["status"]["winner"] in NATIONS
+    played = [e for e in data["history"] if e["kind"] == "turn"]
+    assert len(played) == turns and all("mail" in e for e in played)
+    assert len({e["mail"] for e in played}) == turns
+    result = cli_run("verify", game)
+    assert result.exit_code == 0, result.stderr
+    # a last mail after the end is answered, not applied
+    add_to_maildir(box, mail(ADDRESSES["greeks"], body="game bymail\nnation greeks\nturn 999\npassword pw-greeks\nrondel gold"))
+    before = game.read_bytes()
+    assert cycle().rejected == 1
+    assert game.read_bytes() == before
