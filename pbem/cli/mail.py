@@ -67,7 +67,7 @@ def inbox(
         from pbem.mail.cycle import Cycle
 
         cfg, transport, moment = _setup(config, outbox, now)
-        cycle = Cycle(cfg, moment, transport, print)
+        cycle = Cycle(cfg, moment, transport, print, err)
         _finish(cycle.run([cfg.game(game)], source=source, deadlines=False), transport)
 
     run(go)
@@ -89,7 +89,7 @@ def remind(
         from pbem.mail.cycle import Cycle
 
         cfg, transport, moment = _setup(config, outbox, now)
-        cycle = Cycle(cfg, moment, transport, print)
+        cycle = Cycle(cfg, moment, transport, print, err)
         _finish(cycle.remind(cfg.game(game)), transport)
 
     run(go)
@@ -117,7 +117,7 @@ def mail_run(
         chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
         if not chosen:
             raise UsageError("no games: name game files, or list them in the configuration ([[game]] file = ...)")
-        cycle = Cycle(cfg, moment, transport, print)
+        cycle = Cycle(cfg, moment, transport, print, err)
         _finish(cycle.run(chosen, source=source), transport)
 
     run(go)

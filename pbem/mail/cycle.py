@@ -153,11 +153,14 @@ class Summary:
 
 
 class Cycle:
-    def __init__(self, config: MailConfig, now: datetime, transport: Transport, log: Log):
+    def __init__(self, config: MailConfig, now: datetime, transport: Transport, log: Log,
+                 warn: Log | None = None):
+        """``log`` hears what was done, ``warn`` (default: ``log``) what went wrong."""
         self.config = config
         self.now = now
         self.transport = transport
         self.log = log
+        self.warn = warn or log
         self.summary = Summary()
 
     # -- the whole cycle ------------------------------------------------------------------
@@ -188,7 +191,12 @@ class Cycle:
 
     def _fail(self, where: str, exc: PbemError) -> None:
         self.summary.failures.append(exc)
-        self.log(f"{where}: {exc}")
+        if isinstance(exc, InputError):
+            what = "; ".join(p.message if p.path == "$" else str(p) for p in exc.problems)
+            message = f"{exc.source}: {what}"
+        else:
+            message = str(exc)
+        self.warn(message if message.startswith(where) else f"{where}: {message}")
 
     def _open(self, stack: ExitStack, settings: GameMail) -> GameRun | None:
         try:
