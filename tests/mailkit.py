@@ -67,26 +67,24 @@ def json_orders(nation: str, turn: int, game_id: str = "demo", password: str | N
             "password": PASSWORDS[nation] if password is None else password, **fields}
 
 
-def maildir(folder: Path, *mails: bytes) -> Path:
-    box = mailbox.Maildir(folder, create=True)
+def _fill(box, mails) -> None:
     for raw in mails:
         box.add(raw)
     box.close()
+
+
+def maildir(folder: Path, *mails: bytes) -> Path:
+    """A new Maildir holding ``mails``."""
+    _fill(mailbox.Maildir(folder, create=True), mails)
     return folder
 
 
 def add_to_maildir(folder: Path, *mails: bytes) -> None:
-    box = mailbox.Maildir(folder, create=False)
-    for raw in mails:
-        box.add(raw)
-    box.close()
+    _fill(mailbox.Maildir(folder, create=False), mails)
 
 
 def mbox(path: Path, *mails: bytes) -> Path:
-    box = mailbox.mbox(path, create=True)
-    for raw in mails:
-        box.add(raw)
-    box.close()
+    _fill(mailbox.mbox(path, create=True), mails)
     return path
 
 

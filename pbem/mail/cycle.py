@@ -26,7 +26,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from pbem.errors import GameLocked, InputError, PbemError, Refused
 from pbem.mail import compose
@@ -480,9 +479,3 @@ def player_mail(config: MailConfig, game_file: Path, nation: str, password: str,
             transport.close()
         log(f"{game.game_id}: {len(sent)} mail(s) delivered to {transport.describe()}")
 
-
-def ledger_summary(ledger: Ledger) -> dict[str, Any]:
-    counts: dict[str, int] = {}
-    for record in ledger.messages.values():
-        counts[record["outcome"]] = counts.get(record["outcome"], 0) + 1
-    return counts

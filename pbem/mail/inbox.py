@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import default as default_policy
-from email.utils import getaddresses, parseaddr
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -134,12 +134,16 @@ class Source:
         raise NotImplementedError
 
 
-class FileSource(Source):
-    """A single ``.eml`` file."""
+class LocalSource(Source):
+    """Mail in a file or folder on this machine."""
 
     def __init__(self, path: Path):
         self.path = path
         self.name = str(path)
+
+
+class FileSource(LocalSource):
+    """A single ``.eml`` file."""
 
     def messages(self, known: Known) -> Iterator[Incoming]:
         raw = _read_bytes(self.path)
@@ -164,13 +168,9 @@ def _read_bytes(path: Path) -> bytes:
         raise InputError(str(path), f"cannot read mail: {exc.strerror or exc}") from None
 
 
-class MaildirSource(Source):
+class MaildirSource(LocalSource):
     """A Maildir (``cur``, ``new``, ``tmp``): mails in ``new`` and ``cur``, oldest first
     (Maildir file names begin with the delivery time)."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.name = str(path)
 
     def messages(self, known: Known) -> Iterator[Incoming]:
         files = [f for sub in ("new", "cur") for f in (self.path / sub).iterdir() if f.is_file()
@@ -184,12 +184,8 @@ class MaildirSource(Source):
                 yield incoming
 
 
-class MboxSource(Source):
+class MboxSource(LocalSource):
     """An mbox file, in file order."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.name = str(path)
 
     def messages(self, known: Known) -> Iterator[Incoming]:
         box = mailbox.mbox(self.path, create=False)
@@ -297,6 +293,3 @@ def open_source(spec: str, imap: Imap) -> Source:
         return MboxSource(path)
     return FileSource(path)
 
-
-def addresses(value: str) -> list[str]:
-    return [a.lower() for _, a in getaddresses([value]) if a]

@@ -128,17 +128,22 @@ def validate(kind: str, data: Any, source: str, edition: Edition | None = None) 
         raise InputError(source, found)
 
 
-def read_json(path, source: str | None = None) -> Any:
-    """Read a JSON file; unreadable or malformed files raise :class:`InputError`."""
+def read_text(path, source: str | None = None) -> str:
+    """Read a UTF-8 text file; an unreadable one raises :class:`InputError`."""
     source = source or str(path)
     try:
         with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+            return fh.read()
     except FileNotFoundError:
         raise InputError(source, "file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(source, f"cannot read file: {exc}") from None
-    return parse_json(text, source)
+
+
+def read_json(path, source: str | None = None) -> Any:
+    """Read a JSON file; unreadable or malformed files raise :class:`InputError`."""
+    source = source or str(path)
+    return parse_json(read_text(path, source), source)
 
 
 def parse_json(text: str, source: str) -> Any:

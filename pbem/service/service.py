@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import ExitCode, InputError, PbemError, UsageError
+from pbem.errors import ExitCode, PbemError, UsageError
 from pbem.kernel.board import Board
 from pbem.kernel.edition import Edition
 from pbem.kernel.orders import canonical_edit, canonical_orders
@@ -30,7 +30,7 @@ from pbem.service.boards import load_board
 from pbem.service.game import Game, consistency_problems
 from pbem.service.history import canonical
 from pbem.service.replay import game_after, verify
-from pbem.service.schemas import dumps, parse_json, problems, read_json, validate
+from pbem.service.schemas import dumps, parse_json, problems, read_json, read_text, validate
 from pbem.service.setup import new_game
 
 class AlreadyApplied(PbemError):
@@ -70,14 +70,7 @@ def read_input(path: str | os.PathLike) -> Input:
     """Read an input file (orders in JSON or the text syntax, an edit); :class:`InputError`
     if it cannot be read."""
     source = str(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise InputError(source, "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(source, f"cannot read file: {exc}") from None
-    return input_from_text(text, source)
+    return input_from_text(read_text(path, source), source)
 
 
 def parse_orders(edition: Edition, given: Input, board: Board | None = None) -> dict[str, Any]:
