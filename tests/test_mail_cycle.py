@@ -423,3 +423,49 @@ def test_check_and_process_read_text_orders_and_echo_them_as_text(tmp_path):
     assert json.loads(as_json.stdout)["echo"]["rondel"]["to"] == "gold"
     done = cli_run("process", game, orders)
     assert done.exit_code == 0 and json.loads(game.read_text())["history"][-1]["turn"] == 1
+
+
+def test_hostile_mails_are_answered_or_left_alone_never_a_crash(table):
+    import email
+    from email.policy import default
+
+    folder, game, cfg = table
+    nation = active(game)
+    deep = email.message_from_bytes(mail(ADDRESSES[nation], body="x"), policy=default)
+    deep.add_attachment(("[" * 100000 + "]" * 100000).encode(), maintype="application", subtype="json",
+                        filename="orders.json")
+    cases = {
+        "deep": (deep.as_bytes(), 1),
+        "garbage": (b"\x00\xff\xfe garbage \r\n\r\n\x80\x81", 0),
+        "no sender": (mail("", body=f"game demo\nnation {nation}\nturn 1\nrondel gold"), 0),
+        "bad charset": (f"From: {ADDRESSES[nation]}\r\nMessage-ID: <cs@x>\r\nContent-Type: text/plain; "
+                        "charset=klingon\r\n\r\ngame demo\r\nnation x\r\nturn 1\r\n".encode(), 1),
+    }
+    before = game.read_bytes()
+    for name, (raw, answers) in cases.items():
+        result = inbox(game, maildir(folder / name, raw), cfg, folder / f"out-{name}")
+        assert result.exit_code == 0, (name, result.stderr)
+        assert game.read_bytes() == before, name
+        refused = [m for m in sent(folder / f"out-{name}") if "NOT accepted" in str(m["Subject"])]
+        assert len(refused) == answers, name
+
+
+def test_a_mail_that_trips_a_bug_is_noted_and_does_not_block_the_others(table, monkeypatch):
+    from pbem.mail import cycle
+
+    folder, game, cfg = table
+    nation = active(game)
+    poison = mail(ADDRESSES[nation], subject="poison", body="game demo\nnation x\nturn 1", message_id="<poison@x>")
+    good = mail(ADDRESSES[nation], orders=json_orders(nation, 1, rondel="gold"))
+    real = cycle.find_orders
+
+    def buggy(incoming):
+        if incoming.message_id == "<poison@x>":
+            raise KeyError("a bug")
+        return real(incoming)
+
+    monkeypatch.setattr(cycle, "find_orders", buggy)
+    result = inbox(game, maildir(folder / "M", poison, good), cfg, folder / "out")
+    assert result.exit_code == 1 and "internal error" in result.stderr and "<poison@x>" in result.stderr
+    assert json.loads(game.read_text())["history"][-1]["kind"] == "turn"  # the good mail went through
+    assert inbox(game, folder / "M", cfg, folder / "out2").exit_code == 0  # noted: not tried again

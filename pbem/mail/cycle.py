@@ -223,18 +223,33 @@ class Cycle:
 
         by_id = {r.game_id: r for r in runs}
         for incoming in source.messages(known):
-            found = None if incoming.automatic else find_orders(incoming)
-            target, wrong = self._route(incoming, found, runs, by_id)
-            for run in runs:
-                if run.stopped or run.ledger.known(incoming.message_id):
-                    continue
-                if run is target:
-                    self._handle(run, incoming, found, wrong)
-                else:
-                    why = "automatic mail" if incoming.automatic else "no orders" if found is None else "for another game"
-                    run.ledger.note(incoming.message_id, "ignored", why=why)
-                    self.summary.ignored += run is runs[0]
-                    run.ledger.save()
+            try:
+                self._dispatch(incoming, runs, by_id)
+            except Exception as exc:  # a bug: note the mail, so that it cannot stop every later run
+                failure = PbemError(f"mail {incoming.message_id} from {incoming.sender or 'nobody'}: internal error "
+                                    f"(a bug in antike-ref, please report it with the mail): {type(exc).__name__}: {exc}")
+                self._fail("reading", failure)
+                for run in runs:
+                    if not run.ledger.known(incoming.message_id):
+                        run.ledger.note(incoming.message_id, "failed", error=f"{type(exc).__name__}: {exc}"[:500])
+                        run.ledger.save()
+
+    def _dispatch(self, incoming: Incoming, runs: list[GameRun], by_id: dict[str, GameRun]) -> None:
+        """Hand one mail to the game that answers it; the other games note it as ignored.
+        Automatic mail and mail without a sender are never answered (no mail loops)."""
+        silent = incoming.automatic or not incoming.sender
+        found = None if silent else find_orders(incoming)
+        target, wrong = self._route(incoming, found, runs, by_id)
+        for run in runs:
+            if run.stopped or run.ledger.known(incoming.message_id):
+                continue
+            if run is target:
+                self._handle(run, incoming, found, wrong)
+            else:
+                why = "automatic or no sender" if silent else "no orders" if found is None else "for another game"
+                run.ledger.note(incoming.message_id, "ignored", why=why)
+                self.summary.ignored += run is runs[0]
+                run.ledger.save()
 
     @staticmethod
     def _route(incoming: Incoming, found: Found | None, runs: list[GameRun],

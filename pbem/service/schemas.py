@@ -156,6 +156,8 @@ def parse_json(text: str, source: str) -> Any:
         raise InputError(source, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:
         raise InputError(source, f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise InputError(source, "not valid JSON here: nested too deeply") from None
 
 
 def dumps(data: Any) -> str:
