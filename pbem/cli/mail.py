@@ -145,7 +145,7 @@ def player(
     """
 
     def go():
-        from pbem.service import passwords
+        from pbem.service import passwords, store
         from pbem.service.service import GameService
         from pbem.service.setup import parse_player
 
@@ -158,7 +158,7 @@ def player(
         outcome, plain = service.replace_player(nation, name, email, reason,
                                                 kdf_iterations or passwords.ITERATIONS)
         print(f"{nation} is now played by {name or email}; the new password is in "
-              f"{game.with_name(game.name.removesuffix('.json') + '.secrets.json')}")
+              f"{store.sibling(game, '.secrets.json')}")
         if sending:
             from pbem.mail.cycle import player_mail
 

@@ -63,7 +63,8 @@ def _wrap(text: str, indent: str = "") -> list[str]:
 
 
 def _message(config: MailConfig, to: list[str], subject: str, body: list[str], now: datetime,
-             ident: str, game: Game | None = None, reply_to: Any = None) -> EmailMessage:
+             ident: str, game: Game | None = None, answering: Any = None) -> EmailMessage:
+    """A text mail; ``answering`` is the incoming mail it answers (threaded under it)."""
     msg = EmailMessage()
     msg["From"] = config.sender
     msg["To"] = ", ".join(to)
@@ -71,13 +72,13 @@ def _message(config: MailConfig, to: list[str], subject: str, body: list[str], n
     msg["Date"] = format_datetime(now)
     digest = hashlib.sha256(ident.encode()).hexdigest()[:20]
     msg["Message-ID"] = f"<antike-ref.{digest}@{config.message_domain()}>"
-    msg["Auto-Submitted"] = "auto-replied" if reply_to is not None else "auto-generated"
+    msg["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
     if game is not None:
         msg["X-Antike-Ref-Game"] = game.game_id
         msg["X-Antike-Ref-Head"] = game.history[-1]["hash"]
-    if reply_to is not None:
-        msg["In-Reply-To"] = reply_to.message_id
-        msg["References"] = reply_to.message_id
+    if answering is not None:
+        msg["In-Reply-To"] = answering.message_id
+        msg["References"] = answering.message_id
     msg.set_content("\n".join(body) + "\n", cte="quoted-printable")
     return msg
 

@@ -284,7 +284,7 @@ class Cycle:
         except InputError as exc:
             return self._reject(run, incoming, [str(p) for p in exc.problems])
         nation = orders["nation"]
-        if nation in game.meta and incoming.sender not in {a.lower() for a in [game.meta[nation].email or ""]}:
+        if nation in game.meta and nation not in compose.nations_of(game, incoming.sender):
             return self._reject(run, incoming, [
                 f"orders for the {game.edition.nation_name(nation)} are accepted only from the address "
                 f"registered for them; {incoming.sender or 'this mail'} is not it"],

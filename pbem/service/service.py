@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import ExitCode, PbemError, UsageError
+from pbem.errors import ExitCode, InputError, PbemError, UsageError
 from pbem.kernel.board import Board
 from pbem.kernel.edition import Edition
 from pbem.kernel.orders import canonical_edit, canonical_orders
@@ -217,6 +217,10 @@ class GameService:
         plain = password or passwords.generate()
         if iterations < passwords.MIN_ITERATIONS:
             raise UsageError(f"--kdf-iterations {iterations}: at least {passwords.MIN_ITERATIONS}")
+        secrets = store.sibling(self.path, ".secrets.json")
+        known = read_json(secrets) if secrets.exists() else {}  # unreadable: refused before any change
+        if not isinstance(known, dict):
+            raise InputError(str(secrets), "expected an object of nation: password")
 
         def step(game: Game) -> Outcome:
             salt = passwords.salt_for(f"{game.seed}:{len(game.history)}", nation)
@@ -225,8 +229,6 @@ class GameService:
             return Outcome(game, new, added=[new.history[-1]])
 
         def remember(outcome: Outcome) -> None:
-            secrets = store.sibling(self.path, ".secrets.json")
-            known = read_json(secrets) if secrets.exists() else {}
             store.write_atomic(secrets, dumps({**known, nation: plain}), mode=0o600)
 
         return self.change(step, saved=remember), plain
