@@ -60,15 +60,15 @@ def test_founding_needs_an_own_unit_and_a_free_site():
         ("found/no-unit", "$.found[0].city"), ("found/occupied", "$.found[1].city"),
         ("found/occupied", "$.found[2].city"), ("found/not-a-province", "$.found[3].city")]
     assert [r.message for r in rejections] == [
-        "phoenicians has no legion or galley in cyrene", "athen already has a city (greeks)",
-        "tyros already has a city (phoenicians)", "'atlantis' is not a province of this board"]
+        "Phoenicians has no legion or galley in Cyrene", "Athen already has a city (Greeks)",
+        "Tyros already has a city (Phoenicians)", "'atlantis' is not a province of this board"]
 
 
 def test_the_same_site_twice_is_refused():
     """000 L75-76: each province has the site of one city."""
     g = with_units(ready(make_game(), marble=5, iron=5, gold=5), cyrene={"legion": 1})
     [r] = refusal(g, rondel="temple", found=["cyrene", "cyrene"])
-    assert (r.code, r.path, r.message) == ("found/twice", "$.found[1].city", "cyrene is named twice")
+    assert (r.code, r.path, r.message) == ("found/twice", "$.found[1].city", "Cyrene is named twice")
 
 
 def test_no_city_without_a_city_stone():
@@ -83,7 +83,7 @@ def test_no_city_without_a_city_stone():
     assert len(g2.state.cities(PH)) == 25
     [r] = refusal(g, rondel="temple", found=["cyrene", "knossos"])
     assert (r.code, r.path, r.message) == ("found/no-stone", "$.found[1].city",
-                                           "phoenicians has no city stone left (25 cities)")
+                                           "Phoenicians has no city stone left (25 cities)")
 
 
 def test_founding_payment_problems():
@@ -137,7 +137,7 @@ def test_trade_is_two_for_one_from_chips_held():
     assert [(r.code, r.path) for r in rejections] == [("trade/ratio", "$.trade[0].give"),
                                                       ("trade/not-enough", "$.trade[1].give.marble")]
     assert rejections[0].message == "a trade gives 2 chips for 1; this one gives 3"
-    assert rejections[1].message == "phoenicians has 1 marble, the trade gives 2"
+    assert rejections[1].message == "Phoenicians has 1 marble, the trade gives 2"
 
 
 def test_trade_and_founding_need_a_turn():

@@ -70,7 +70,7 @@ def test_secondary_needs_its_basic():
                              ("market", "currency"), ("monarchy", "democracy")]:
         [r] = refusal(g, rondel="knowhow", knowhow=[secondary])
         assert (r.code, r.path, r.message) == ("knowhow/needs", "$.knowhow[0].name",
-                                               f"{secondary} needs {basic} first")
+                                               f"{secondary.title()} needs {basic.title()} first")
     # the basic bought earlier in the same turn is enough (000 L458 "one or more")
     echo, _, _ = bought(g, "market", "currency")
     assert echo == [{"name": "market", "pay": {"gold": 7}}, {"name": "currency", "pay": {"gold": 10}}]
@@ -107,7 +107,7 @@ def test_owned_and_named_twice():
     rejections = refusal(g, rondel="knowhow", knowhow=["wheel", "sailing", "sailing"])
     assert [(r.code, r.path) for r in rejections] == [("knowhow/owned", "$.knowhow[0].name"),
                                                       ("knowhow/twice", "$.knowhow[2].name")]
-    assert [r.message for r in rejections] == ["phoenicians already owns wheel", "sailing is named twice"]
+    assert [r.message for r in rejections] == ["Phoenicians already owns Wheel", "Sailing is named twice"]
 
 
 def test_named_twice_even_when_the_first_cannot_be_paid():
@@ -126,7 +126,7 @@ def test_unpaid_basic_does_not_also_make_its_secondary_missing():
     rejections = refusal(g, rondel="knowhow", knowhow=["market", "currency"])
     assert [(r.code, r.path) for r in rejections] == [("pay/cannot-afford", "$.knowhow[0]"),
                                                       ("pay/cannot-afford", "$.knowhow[1]")]
-    assert rejections[1].message.startswith("currency (10 gold) costs 10; phoenicians has only 6")
+    assert rejections[1].message.startswith("Currency (10 gold) costs 10 gold; Phoenicians has only 6")
 
 
 def test_know_hows_are_paid_in_gold_or_coins():

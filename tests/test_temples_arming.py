@@ -44,7 +44,7 @@ def test_one_temple_per_city():
     rejections = refusal(g, rondel="temple", temples=["tyros", "alexandria", "alexandria"])
     assert [(r.code, r.path) for r in rejections] == [
         ("temple/already", "$.temples[0].city"), ("temple/twice", "$.temples[2].city")]
-    assert rejections[0].message == "tyros already has a temple"
+    assert rejections[0].message == "Tyros already has a temple"
 
 
 def test_temples_only_in_own_cities():
@@ -52,7 +52,7 @@ def test_temples_only_in_own_cities():
     g = ready(make_game(), marble=10)
     [r] = refusal(g, rondel="temple", temples=["athen"])
     assert (r.code, r.path, r.message) == ("temple/not-own-city", "$.temples[0].city",
-                                           "athen is not a city of phoenicians")
+                                           "Athen is not a city of Phoenicians")
     assert codes(g, rondel="temple", temples=["knossos"]) == ["temple/not-own-city"]
 
 
@@ -101,8 +101,8 @@ def test_one_unit_per_city_without_temple_three_with():
                                                   {"unit": "legion", "at": "alexandria", "count": 2}])
     assert [(r.code, r.path) for r in rejections] == [
         ("arm/limit", "$.arm[1].count"), ("arm/limit", "$.arm[2].count")]
-    assert rejections[0].message == "tyros may arm 3 unit(s) this turn (4 asked)"
-    assert rejections[1].message == "alexandria may arm 1 unit(s) this turn (2 asked)"
+    assert rejections[0].message == "Tyros may arm 3 unit(s) this turn (4 asked)"
+    assert rejections[1].message == "Alexandria may arm 1 unit(s) this turn (2 asked)"
 
 
 def test_the_limit_counts_new_units_only_and_foreign_units_do_not_block():
@@ -122,12 +122,12 @@ def test_sea_only_provinces_take_galleys_and_land_only_legions():
     g = ready(make_game(), iron=5)
     [r] = refusal(g, rondel="arming", arm=[{"unit": "legion", "at": "paphos"}])
     assert (r.code, r.path, r.message) == ("arm/wrong-terrain", "$.arm[0].unit",
-                                           "a legion cannot be armed in paphos (sea-only)")
+                                           "a legion cannot be armed in Paphos (sea-only)")
     g2, _ = play(g, rondel="arming", arm=[{"unit": "galley", "at": "paphos"}, {"unit": "legion", "at": "tyros"}])
     assert g2.state.provinces["paphos"].count(PH, "galley") == 1
     g = ready(pass_until(make_game(), "persians"), iron=5)
     [r] = refusal(g, rondel="arming", arm=[{"unit": "galley", "at": "susa"}])
-    assert (r.code, r.message) == ("arm/wrong-terrain", "a galley cannot be armed in susa (land-only)")
+    assert (r.code, r.message) == ("arm/wrong-terrain", "a galley cannot be armed in Susa (land-only)")
     g2, _ = play(g, rondel="arming", arm=[{"unit": "legion", "at": "susa"}])
     assert g2.state.provinces["susa"].count("persians", "legion") == 1
 
@@ -143,7 +143,7 @@ def test_no_more_than_seventeen_units_of_a_type():
     [r] = refusal(g, rondel="arming", arm=[{"unit": "legion", "at": "alexandria", "count": 2},
                                            {"unit": "legion", "at": "tyros"}])
     assert (r.code, r.path, r.message) == ("arm/no-stock", "$.arm[1].count",
-                                           "phoenicians has 0 legion(s) left in stock, 1 asked")
+                                           "Phoenicians has 0 legion(s) left in stock, 1 asked")
     g3, _ = play(g, rondel="arming", arm=[{"unit": "legion", "at": "alexandria", "count": 2},
                                           {"unit": "galley", "at": "tyros"}])
     assert g3.state.units_on_board(PH, "galley") == 1
@@ -156,7 +156,7 @@ def test_arming_only_in_own_cities():
                                                   {"unit": "legion", "at": "athen"}])
     assert [(r.code, r.path) for r in rejections] == [("arm/not-own-city", "$.arm[0].at"),
                                                       ("arm/not-own-city", "$.arm[1].at")]
-    assert rejections[1].message == "athen is not a city of phoenicians"
+    assert rejections[1].message == "Athen is not a city of Phoenicians"
 
 
 def test_arming_paid_with_coins_and_refused_when_unpaid():

@@ -201,7 +201,7 @@ class BuyKnowHow(Action):
             if offer.needs is not None and offer.needs not in earlier:
                 t.reject("knowhow/needs", f"{path}.name", name=name, requires=offer.needs)
                 continue
-            paid = t.pay(Cost.of(gold=offer.price), entry.get("pay"), f"{name} ({offer.price} gold)", path)
+            paid = t.pay(Cost.of(gold=offer.price), entry.get("pay"), f"{t.display(name)} ({offer.price} gold)", path)
             if paid is None:
                 continue
             out["pay"] = paid
@@ -255,7 +255,7 @@ def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out = dict(entry)
         echo.append(out)
         if not t.board.is_province(city):
-            t.reject("found/not-a-province", f"{path}.city", city=city)
+            t.reject("found/not-a-province", f"{path}.city", city=city, hint=t.board.hint(city))
             continue
         if city in seen:
             t.reject("found/twice", f"{path}.city", city=city)

@@ -138,6 +138,11 @@ class Board:
     def is_province(self, pid: str) -> bool:
         return pid in self.provinces
 
+    def hint(self, name: str) -> str:
+        """For a name that is no province: ``" (did you mean Athen (athen)?)"`` naming the
+        closest provinces by spelling, or ``""`` when none is close."""
+        return did_you_mean(name, {pid: p.name for pid, p in self.provinces.items()})
+
     def can_arm(self, pid: str, unit: str) -> bool:
         """Whether ``unit`` may be set up in ``pid`` as far as the board goes.
 
@@ -300,3 +305,28 @@ def _shape_problems(data: dict[str, Any]) -> list[Problem]:
         for pid in sorted(data.get("shapes", {}))
         if pid not in ids
     ]
+
+
+def _folded(text: str) -> str:
+    """Lowercase, accents stripped, ``_``/``-``/spaces dropped: how names are compared."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", str(text))
+    return "".join(c for c in text.lower() if c.isalnum() and not unicodedata.combining(c))
+
+
+def did_you_mean(name: str, names: dict[str, str]) -> str:
+    """``" (did you mean X (x) or Y (y)?)"`` for the up to three ``names`` (id -> display
+    name) spelled most like ``name``; ``""`` if none is close."""
+    import difflib
+
+    key = _folded(name)
+    scores = {}
+    for ident, display in names.items():
+        scores[ident] = max(difflib.SequenceMatcher(None, key, _folded(ident)).ratio(),
+                            difflib.SequenceMatcher(None, key, _folded(display)).ratio())
+    best = max(scores.values(), default=0.0)
+    close = [i for i in sorted(scores, key=lambda i: (-scores[i], i)) if scores[i] >= max(0.6, best - 0.1)][:3]
+    if not close:
+        return ""
+    return f" (did you mean {' or '.join(f'{names[i]} ({i})' for i in close)}?)"

@@ -39,7 +39,8 @@ def _take_from_bank(state: GameState, what: str, delta: int, path: str, out: lis
 def _nation_edit(st: GameState, edition: Edition, e: dict[str, Any], path: str, out: list[Rejection]) -> None:
     nation = e["nation"]
     if nation not in st.nations:
-        out.append(reject("edit/unknown-nation", f"{path}.nation", nation=nation))
+        out.append(reject("edit/unknown-nation", f"{path}.nation", nation=nation,
+                playing=", ".join(st.nations)))
         return
     ns = st.nations[nation]
     ns.resources.update(e.get("resources", {}))
@@ -62,20 +63,22 @@ def _nation_edit(st: GameState, edition: Edition, e: dict[str, Any], path: str, 
     if "standing" in e:
         for rival in e["standing"].get("battle", {}):
             if rival != "default" and rival not in st.nations:
-                out.append(reject("standing/unknown-nation", f"{path}.standing.battle.{rival}", nation=rival))
+                out.append(reject("standing/unknown-nation", f"{path}.standing.battle.{rival}", nation=rival,
+                playing=", ".join(st.nations)))
         merge_standing(st.standing[nation], e["standing"])
 
 
 def _province_edit(st: GameState, board: Board, e: dict[str, Any], path: str, out: list[Rejection]) -> None:
     pid = e["province"]
     if not board.is_province(pid):
-        out.append(reject("edit/unknown-province", f"{path}.province", province=pid))
+        out.append(reject("edit/unknown-province", f"{path}.province", province=pid, hint=board.hint(pid)))
         return
     prov = st.province(pid)
     if "owner" in e:
         owner = e["owner"]
         if owner is not None and owner not in st.nations:
-            out.append(reject("edit/unknown-nation", f"{path}.owner", nation=owner))
+            out.append(reject("edit/unknown-nation", f"{path}.owner", nation=owner,
+                playing=", ".join(st.nations)))
             return
         prov.owner = owner
         if owner is None and prov.temple and "temple" not in e:
@@ -91,7 +94,8 @@ def _province_edit(st: GameState, board: Board, e: dict[str, Any], path: str, ou
         new_units: dict[str, dict[str, int]] = {}
         for nation, counts in e["units"].items():
             if nation not in st.nations:
-                out.append(reject("edit/unknown-nation", f"{path}.units.{nation}", nation=nation))
+                out.append(reject("edit/unknown-nation", f"{path}.units.{nation}", nation=nation,
+                playing=", ".join(st.nations)))
                 continue
             full = {u: counts.get(u, 0) for u in UNITS}
             for u, n in full.items():
@@ -123,7 +127,8 @@ def apply_edit(state: GameState, edit: dict[str, Any], edition: Edition, board: 
             _bank_edit(st, e)
         elif "active" in e:
             if e["active"] not in st.nations:
-                out.append(reject("edit/unknown-nation", f"{path}.active", nation=e["active"]))
+                out.append(reject("edit/unknown-nation", f"{path}.active", nation=e["active"],
+                playing=", ".join(st.nations)))
             else:
                 st.status.active = e["active"]
         elif "province" in e:

@@ -79,6 +79,55 @@ def _demanders(t: Turn, at: str, unit: str) -> list[str]:
     return out
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _border_reason(t: Turn, unit: str, a: str, b: str) -> str:
+    """Why a unit cannot cross from ``a`` to ``b``: no border, or the wrong kind."""
+    here = t.board.province(a)
+    if b in here.land or b in here.sea:
+        kind = "land" if b in here.land else "sea"
+        crosses = "legions" if kind == "land" else "galleys"
+        return f" (their border is {kind} only: only {crosses} cross it)"
+    return f" ({t.display(a)} and {t.display(b)} do not border each other; each step goes to a neighbour)"
+
+
+def _choose(able: list[int], count: int, which: str | None) -> list[int]:
+    """The units that go: by default those with the fewest actions left that still suffice
+    (docs/orders.md); ``"which": "fresh"`` sends those with the most actions left first."""
+    ordered = sorted(able, reverse=which == "fresh")
+    return sorted(ordered[:count])
+
+
+def _why_not_moving(t: Turn, f: Forces, unit: str, at: str, need: int, able: int) -> str:
+    """The reason fewer units than asked can make the move, in a player's words."""
+    here = f.units(at, unit)
+    if not here:
+        elsewhere = sorted(p for p, prov in t.state.provinces.items() if p != at and prov.count(t.nation, unit))
+        where = ", ".join(t.display(p) for p in elsewhere)
+        return f"it has no {unit}s there" + (f" (its {unit}s are in {where})" if where else "")
+    allowance = f.allowance[unit]
+    if need > allowance:
+        owned = t.ns.knowhow
+        steps = sorted((n, k) for k, n in t.rules.movement.get(unit, {}).items() if k not in owned and n >= need)
+        more = "; ".join(f"{n} steps need {t.display(k)}" for n, k in steps)
+        return (f"a {unit} moves at most {_plural(allowance, 'step')} a turn"
+                + (f" ({more})" if more else ""))
+    spent = len(here) - able
+    return (f"only {able} of its {len(here)} {unit}s there can still move {_plural(need, 'step')}; "
+            f"{spent} {'has' if spent == 1 else 'have'} used {'its' if spent == 1 else 'their'} steps this turn")
+
+
+def _spent(f: Forces, at: str, units: tuple[str, ...]) -> str:
+    """`` (3 more there have used all their steps ...)`` when units in ``at`` are down."""
+    down = sum(1 for u in units for a in f.units(at, u) if a < 1)
+    if not down:
+        return ""
+    return (f" ({down} more there {'has' if down == 1 else 'have'} used all "
+            f"{'its' if down == 1 else 'their'} steps this turn, and a unit with no step left cannot conquer)")
+
+
 def _battle_event(t: Turn, at: str, unit: str, other: str, count: int, started_by: str) -> None:
     t.emit("battle", at=at, unit=unit, against=other, count=count, started_by=started_by)
 
@@ -89,20 +138,21 @@ def _move(t: Turn, f: Forces, step: dict[str, Any], path: str) -> None:
     for j, pid in enumerate([start] + route):
         if not board.is_province(pid):
             where = f"{path}.from" if j == 0 else f"{path}.path[{j - 1}]"
-            t.reject("move/not-a-province", where, province=pid)
+            t.reject("move/not-a-province", where, province=pid, hint=board.hint(pid))
             return
     bad = board.path_ok(unit, start, route)
     if bad is not None:
         a = start if bad == 0 else route[bad - 1]
-        t.reject("move/no-border", f"{path}.path[{bad}]", unit=unit, a=a, b=route[bad])
+        t.reject("move/no-border", f"{path}.path[{bad}]", unit=unit, a=a, b=route[bad],
+                 why=_border_reason(t, unit, a, route[bad]))
         return
     need = len(route)
     able = [a for a in f.units(start, unit) if a >= need]
     if len(able) < count:
-        t.reject("move/not-enough-units", f"{path}.count", nation=t.nation, have=len(able),
-               unit=unit, at=start, need=need, count=count)
+        t.reject("move/not-enough-units", f"{path}.count", nation=t.nation, unit=unit, at=start,
+                 need=need, count=count, reason=_why_not_moving(t, f, unit, start, need, len(able)))
         return
-    moving = sorted(able[:count])  # the fewest actions left that still suffice (docs/orders.md)
+    moving = _choose(able, count, step.get("which"))
     f.take(start, unit, moving)
     here = start
     for j, pid in enumerate(route):
@@ -130,7 +180,7 @@ def _battle(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, An
     unit, at, other = step["battle"], step["at"], step["against"]
     echo = dict(step)
     if not t.board.is_province(at):
-        t.reject("move/not-a-province", f"{path}.at", province=at)
+        t.reject("move/not-a-province", f"{path}.at", province=at, hint=t.board.hint(at))
         return echo
     if other == t.nation:
         t.reject("battle/self", f"{path}.against")
@@ -179,7 +229,7 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
     city = step["conquer"]
     echo = dict(step)
     if not t.board.is_province(city):
-        t.reject("move/not-a-province", f"{path}.conquer", province=city)
+        t.reject("move/not-a-province", f"{path}.conquer", province=city, hint=t.board.hint(city))
         return echo
     prov = t.state.provinces.get(city)
     if prov is None or prov.owner is None:
@@ -203,13 +253,13 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         short = [u for u in UNITS if used[u] > upright[u]]
         for u in short:
             t.reject("conquer/not-enough-units", f"{path}.with.{u}", nation=t.nation,
-                   have=upright[u], unit=u, city=city, need=used[u])
+                     have=upright[u], unit=u, city=city, need=used[u], why=_spent(f, city, (u,)))
         if short:
             return echo
     else:
         if sum(upright.values()) < strength:
             t.reject("conquer/cannot-reach", f"{path}.conquer", nation=t.nation,
-                   have=sum(upright.values()), city=city, defence=strength)
+                     have=sum(upright.values()), city=city, defence=strength, why=_spent(f, city, UNITS))
             return echo
         # D4 (KEEP_GALLEYS): legions go first, galleys count towards navigators.
         legions = min(upright["legion"], strength)

@@ -73,12 +73,15 @@ def _arm(entries: list) -> list[dict[str, Any]]:
 def _step(step: Mapping[str, Any]) -> dict[str, Any]:
     """One maneuver step; only ``move`` gets a default count (a battle's is 'all possible')."""
     if "move" in step:
-        return {
+        move = {
             "move": step["move"],
             "count": int(step.get("count", 1)),
             "from": step["from"],
             "path": list(step["path"]),
         }
+        if "which" in step:
+            move["which"] = step["which"]
+        return move
     if "battle" in step:
         battle: dict[str, Any] = {"battle": step["battle"], "at": step["at"], "against": step["against"]}
         if "count" in step:

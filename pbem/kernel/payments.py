@@ -65,20 +65,41 @@ def default_payment(ns: NationState, cost: Cost) -> dict[str, int] | None:
     return _tidy(pay)
 
 
+def describe_cost(cost: Cost) -> str:
+    """A cost as a player reads it: ``5 marble``, ``2 resources of any kind``."""
+    parts = [f"{n} {chip}" for chip, n in cost.typed]
+    if cost.any:
+        parts.append(f"{cost.any} resource{'s' if cost.any != 1 else ''} of any kind")
+    return " and ".join(parts) or "nothing"
+
+
+def describe_holdings(ns: NationState) -> str:
+    """What a nation holds to pay with: ``0 marble, 1 iron, 2 gold, 3 coins``."""
+    coins = f"{ns.coins} coin{'s' if ns.coins != 1 else ''}"
+    return ", ".join([*(f"{ns.resources[r]} {r}" for r in RESOURCES), coins])
+
+
 def check_payment(ns: NationState, nation: str, cost: Cost, pay: dict[str, int] | None,
                   what: str, path: str) -> tuple[dict[str, int] | None, list[Rejection]]:
-    """Validate ``pay`` (or make up the default) for ``cost``; return it and any rejections."""
+    """Validate ``pay`` (or make up the default) for ``cost``; return it and any rejections.
+
+    Every refusal says what the whole thing costs and what the nation holds, so that a
+    player can write a payment that works without looking anything up.
+    """
+    holds = describe_holdings(ns)
     if pay is None:
         made = default_payment(ns, cost)
         if made is None:
             held = ns.coins + sum(
                 min(ns.resources[c], n) for c, n in cost.typed) + (sum(ns.resources.values()) if cost.any else 0)
-            return None, [reject("pay/cannot-afford", path, what=what, cost=cost.total, nation=nation, held=held)]
+            return None, [reject("pay/cannot-afford", path, what=what, cost=cost.total, nation=nation, held=held,
+                                 spelled=describe_cost(cost), holds=holds)]
         return made, []
     out: list[Rejection] = []
     paid = sum(pay.values())
     if paid != cost.total:
-        out.append(reject("pay/wrong-total", f"{path}.pay", what=what, cost=cost.total, paid=paid))
+        out.append(reject("pay/wrong-total", f"{path}.pay", what=what, cost=cost.total, paid=paid,
+                          spelled=describe_cost(cost)))
     if not cost.any:
         typed = dict(cost.typed)
         for chip in RESOURCES:
@@ -92,7 +113,7 @@ def check_payment(ns: NationState, nation: str, cost: Cost, pay: dict[str, int] 
         held = ns.coins if chip == "coin" else ns.resources[chip]
         if need > held:
             out.append(reject("pay/not-enough", f"{path}.pay.{chip}", what=what, nation=nation,
-                              held=held, chip=chip, need=need))
+                              held=held, chip=chip, need=need, spelled=describe_cost(cost), holds=holds))
     return (None, out) if out else (_tidy(pay), [])
 
 

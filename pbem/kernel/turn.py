@@ -59,9 +59,27 @@ class Turn:
         self.rejections.append(rejection)
 
     def reject(self, code: str, path: str, **values: Any) -> None:
-        """Record a problem by its code, from the kernel's or the edition's catalogue."""
+        """Record a problem by its code, from the kernel's or the edition's catalogue.
+
+        Ids of provinces, nations and know-hows among the values are shown by their display
+        names (``Leptis Magna``, ``Phoenicians``, ``Wheel``), as the board and the report
+        name them; anything else (an unknown name, a number) is shown as given.
+        """
+        shown = {key: self.display(value) for key, value in values.items()}
         codes = self.edition.codes
-        self.fail(reject(code, path, codes=codes, **values) if code in codes else reject(code, path, **values))
+        self.fail(reject(code, path, codes=codes, **shown) if code in codes else reject(code, path, **shown))
+
+    def display(self, value: Any) -> Any:
+        """The display name of a province, nation or know-how id; other values unchanged."""
+        if not isinstance(value, str):
+            return value
+        province = self.board.provinces.get(value)
+        if province is not None:
+            return province.name
+        info = self.edition.nations.get(value)
+        if info is not None:
+            return info.name
+        return self.edition.knowhows.get(value, value)
 
     def emit(self, kind: str, **data: Any) -> None:
         self.events.append({"type": kind, "nation": self.nation, **data})
@@ -74,7 +92,7 @@ class Turn:
 
     def pay(self, cost: Cost, pay: dict | None, what: str, path: str) -> dict | None:
         """Check and take a payment; ``None`` (and a rejection) if it cannot be made."""
-        made, problems = check_payment(self.ns, self.nation, cost, pay, what, path)
+        made, problems = check_payment(self.ns, self.display(self.nation), cost, pay, what, path)
         if problems:
             self.rejections.extend(problems)
             return None
@@ -105,7 +123,7 @@ def header_problems(state: GameState, orders: dict[str, Any]) -> list[Rejection]
         out.append(reject("orders/wrong-game", "$.game", got=orders["game"], want=state.table.game_id))
     nation = orders["nation"]
     if nation not in state.nations:
-        return out + [reject("orders/unknown-nation", "$.nation", nation=nation)]
+        return out + [reject("orders/unknown-nation", "$.nation", nation=nation, playing=", ".join(state.nations))]
     status = state.status
     if status.winner is not None:
         code = "orders/game-over" if "rondel" in orders else "standing/game-over"
@@ -164,7 +182,8 @@ def _check_standing(t: Turn, change: dict[str, Any]) -> None:
         if rival == t.nation:
             t.reject("standing/self", f"$.standing.battle.{rival}")
         elif rival not in t.state.nations:
-            t.reject("standing/unknown-nation", f"$.standing.battle.{rival}", nation=rival)
+            t.reject("standing/unknown-nation", f"$.standing.battle.{rival}", nation=rival,
+                     playing=", ".join(t.state.nations))
 
 
 def merge_standing(current, change: dict[str, Any]) -> None:
@@ -211,7 +230,8 @@ def _rondel(t: Turn, move: dict[str, Any]):
         echo["steps"] = steps
     what = "the first rondel move" if landing.first else f"a rondel move of {steps} steps"
     if landing.cost == 0 and move.get("pay") and sum(move["pay"].values()):
-        t.reject("pay/wrong-total", "$.rondel.pay", what=what, cost=0, paid=sum(move["pay"].values()))
+        t.reject("pay/wrong-total", "$.rondel.pay", what=what, cost=0, paid=sum(move["pay"].values()),
+                 spelled="nothing")
         return echo, field_
     paid: dict = {}
     if landing.cost:

@@ -150,7 +150,7 @@ def replace_player(game: Game, nation: str, player: str | None, email: str | Non
                    password_hash: str, reason: str) -> Game:
     """A new player for ``nation`` (name, address, password hash), as a logged GM edit."""
     if nation not in game.meta:
-        raise Refused([reject("orders/unknown-nation", "$.nation", nation=nation)])
+        raise Refused([reject("orders/unknown-nation", "$.nation", nation=nation, playing=", ".join(game.meta))])
     old = game.meta[nation]
     was = {"player": old.player, "email": old.email, "password": old.password}
     who = {"player": player, "email": email, "password": password_hash, "was": was}
