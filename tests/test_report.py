@@ -87,7 +87,48 @@ def test_gm_edits_and_standing_changes_go_into_the_next_turns_log(final):
     lines = model["log"][1]["lines"]
     move = next(i for i, line in enumerate(lines) if "Knossos → Athen" in line)
     assert lines[move + 1].startswith("battle in Athen: Greeks demand it"), "the move is told before its battle"
-    assert prepare(final, 2).model["log"][0]["kind"] == "turn"
+    # turn 2: the Greeks play next and have not played yet, so they read everything since the set-up
+    assert [b["title"] for b in prepare(final, 2).model["log"]] == [
+        "GM edit: Test position: richer start, units placed", "Turn 1: Phoenicians", "Turn 2: Arabs"]
+
+
+def test_the_log_covers_a_whole_round_since_the_next_players_own_last_turn(final):
+    """Every reader sees everything since their own last turn: the turns of all the others."""
+    model = prepare(final, 6).model
+    assert model["next"]["name"] == "Greeks"
+    assert [b["title"] for b in model["log"]] == ["Turn 4: Persians", "Turn 5: Phoenicians", "Turn 6: Arabs"]
+    assert model["log_title"] == "Since turn 3, the last turn of the Greeks"
+    assert prepare(final, 0).model["log_title"] == "Set-up"
+
+
+def test_a_gm_edit_is_told_by_what_it_changed(final):
+    lines = prepare(final, 1).model["log"][0]["lines"]
+    assert "Persians: marble set to 6, iron set to 6, gold set to 10" in lines
+    assert "Athen: units set to Greeks 1 legion and 1 galley" in lines
+    assert "Phoenicians: know-how set to Sailing" in lines
+    assert not any("change" in line and "by the GM" in line for line in lines)
+
+
+def test_edit_lines_name_every_kind_of_edit():
+    from pbem.report.text import edit_lines
+
+    lines = edit_lines([
+        {"bank": {"coins": 20, "personages": {"king": 3}}},
+        {"active": "greeks"},
+        {"province": "athen", "owner": "persians", "temple": True, "units": {}},
+        {"province": "pella", "owner": None},
+        {"nation": "arabs", "coins": 4, "rondel": 3, "personages": {"scholar": 1}, "standing": {"battle": "always"}},
+        {"nation": "arabs", "rondel": None},
+    ], name=str.capitalize, wedge=lambda i, n: f"MANEUVER ({i})")
+    assert lines == [
+        "Bank: coins set to 20, king set to 3",
+        "Greeks are now the nation to play",
+        "athen: city of Persians, temple built, units set to none",
+        "pella: no city any more",
+        "Arabs: coins set to 4, personages set to 1 scholar, rondel stone put on MANEUVER (3), "
+        "standing orders: battle: always",
+        "Arabs: rondel stone taken off",
+    ]
 
 
 def test_turn_selection(final):
@@ -112,7 +153,8 @@ def test_the_latest_turn_after_a_standing_change_is_still_the_last_turn(final):
     assert prepare(later).render("txt") == prepare(final).render("txt")
     nxt, _ = play(later, rondel="gold")
     titles = [b["title"] for b in prepare(nxt).model["log"]]
-    assert titles == ["Standing orders: Persians", "Turn 7: Greeks"]
+    # the Persians play next: everything since their turn 4, the standing change included
+    assert titles == ["Turn 5: Phoenicians", "Turn 6: Arabs", "Standing orders: Persians", "Turn 7: Greeks"]
 
 
 def _page_images(pdf: bytes, tmp_path: Path) -> list[Path]:

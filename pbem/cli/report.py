@@ -1,14 +1,18 @@
-"""Report commands: ``render`` any turn's report again from the game's history."""
+"""Report commands: ``render`` any turn's report again from the game's history, ``post`` a
+turn's report as a forum post."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from pbem.cli.app import app, run
+from pbem.cli.app import IMAGE_BASE_HELP, app, run
 from pbem.errors import UsageError
+
+POST_FORMATS = {"bbcode": "bbcode", "markdown": "md", "md": "md"}
 
 
 @app.command()
@@ -21,6 +25,7 @@ def render(
         None, "--format", "-f",
         help="svg | pdf | png | txt | md | bbcode | all; repeatable or comma-separated (default: all)."),
     out: Path = typer.Option(Path("."), "--out", "-o", help="Folder for the files (created if missing)."),
+    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """Render a turn's report, byte-identical to the one written when it was processed.
 
@@ -30,13 +35,57 @@ def render(
     """
 
     def go():
-        from pbem.report import parse_formats, write_reports
+        from pbem.report import check_image_base, parse_formats, write_reports
         from pbem.service.service import GameService
 
         chosen = parse_formats(formats)
+        check_image_base(image_base)
         if turn is not None and entry is not None:
             raise UsageError("--turn or --entry, not both")
-        for path in write_reports(GameService(game).load(), out, chosen, turn=turn, entry=entry):
+        for path in write_reports(GameService(game).load(), out, chosen, turn=turn, entry=entry,
+                                  image_base=image_base):
             print(path)
+
+    run(go)
+
+
+@app.command()
+def post(
+    game: Path = typer.Argument(..., help="The game file (not changed)."),
+    turn: Optional[int] = typer.Option(None, "--turn", help="The turn to post (default: the latest; 0: the set-up)."),
+    entry: Optional[int] = typer.Option(None, "--entry", help="Or the history entry with this number (as `history` lists it)."),
+    fmt: str = typer.Option("bbcode", "--format", "-f", help="bbcode (phpBB and most forums) or markdown."),
+    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the post to this file instead of printing it."),
+) -> None:
+    """Print a forum post of a turn's report: the board picture and the report, ready to paste.
+
+    Players are named, never their e-mail addresses. Without --image-base the picture is
+    referred to by its file name (GAMEID-turn-NNN.png, from `render --format png`): upload
+    it with the post.
+
+    Example: antike-ref post game.json --turn 12 --image-base https://example.org/antike/game
+    """
+
+    def go():
+        from pbem.report import check_image_base, prepare
+        from pbem.service.service import GameService
+
+        kind = POST_FORMATS.get(fmt.strip().lower())
+        if kind is None:
+            raise UsageError(f"--format {fmt!r}: bbcode or markdown")
+        check_image_base(image_base)
+        if turn is not None and entry is not None:
+            raise UsageError("--turn or --entry, not both")
+        report = prepare(GameService(game).load(), turn, entry, image_base=image_base)
+        text = report.render(kind)
+        if out is not None:
+            out.write_bytes(text)
+            print(out)
+        else:
+            sys.stdout.write(text.decode("utf-8"))
+        if not image_base:
+            print(f"note: the post shows the picture {report.name('png')}: upload it with the post, "
+                  "or give --image-base", file=sys.stderr)
 
     run(go)

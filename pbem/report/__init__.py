@@ -27,6 +27,49 @@ PNG_SCALE = 1.25
 """The PNG is the board page at this scale (1440 pixels wide): sharp when zoomed on a phone."""
 PDF_PAGE_WIDTH_PT = 595.2756
 """A4 width in points; the board page's 1152 units are scaled to it."""
+TEXT_WIDTH = 78
+"""The plain-text report's lines are at most this many columns (e-mail)."""
+
+
+def image_url(image_base: str | None, name: str) -> str:
+    """How the Markdown and BBCode reports refer to the board picture ``name``: the file
+    name itself, or ``image_base`` + ``/`` + the name when the pictures are put on a web
+    server (``https://example.org/game/demo-turn-016.png``)."""
+    if not image_base:
+        return name
+    return image_base.rstrip("/") + "/" + name
+
+
+def check_image_base(image_base: str | None) -> str | None:
+    """``--image-base``: an absolute http or https address (a usage error otherwise)."""
+    if image_base is None:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(image_base)
+    unsafe = any(c.isspace() or c in "()<>[]\"'`\\" for c in image_base)
+    if parts.scheme not in ("http", "https") or not parts.netloc or unsafe or parts.query or parts.fragment:
+        raise UsageError(f"--image-base {image_base!r}: an http:// or https:// address of a folder, "
+                         "such as https://example.org/games/demo")
+    return image_base
+
+
+def wrap_text(text: str, width: int = TEXT_WIDTH) -> str:
+    """Every line of ``text`` at most ``width`` columns: a long line is wrapped at spaces,
+    its continuation indented two columns more than the line (under the text of a
+    ``  - item`` or past the start of a ``  Label: value``)."""
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        out.extend(textwrap.wrap(line, width, subsequent_indent=" " * (indent + 2), break_long_words=True,
+                                 break_on_hyphens=False, drop_whitespace=True) or [""])
+    return "\n".join(out)
 
 
 def report_name(game_id: str, turn: int, fmt: str, entry: int | None = None) -> str:
@@ -66,6 +109,9 @@ class Report:
     model: dict[str, Any]
     entry: int | None = None
     """The history entry reported, when it is not a turn (or the set-up)."""
+    image_base: str | None = None
+    """Where the board pictures are on the web (Markdown and BBCode refer to it), or
+    ``None``: by file name, next to the report."""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def name(self, fmt: str) -> str:
@@ -94,8 +140,10 @@ class Report:
         return [render_template("pages", page=page, width=WIDTH, height=HEIGHT, font=FONT)
                 for page in pages_layout(self.model)]
 
-    def render(self, fmt: str) -> bytes:
-        """The report in format ``fmt`` (one of :data:`FORMATS`)."""
+    def render(self, fmt: str, image_base: str | None = None) -> bytes:
+        """The report in format ``fmt`` (one of :data:`FORMATS`). ``image_base`` (or the
+        report's own) makes Markdown and BBCode refer to the board picture by its web
+        address (:func:`image_url`)."""
         from pbem.report import render as r
 
         if fmt == "svg":
@@ -107,14 +155,22 @@ class Report:
             return r.to_pdf(pages, dpi=72 * WIDTH / PDF_PAGE_WIDTH_PT)
         if fmt == "png":
             return r.to_png(self.board_drawing(), scale=PNG_SCALE)
-        if fmt in ("txt", "md", "bbcode"):
-            return r.render_template(fmt, m=self.model).encode("utf-8")
+        if fmt == "txt":
+            return wrap_text(r.render_template(fmt, m=self.model)).encode("utf-8")
+        if fmt in ("md", "bbcode"):
+            base = image_base if image_base is not None else self.image_base
+            model = self.model
+            if base and model.get("png"):
+                model = {**model, "png": image_url(base, model["png"])}
+            return r.render_template(fmt, m=model).encode("utf-8")
         raise UsageError(f"unknown report format {fmt!r}: one of {', '.join(FORMATS)}")
 
 
-def prepare(game, turn: int | None = None, entry: int | None = None) -> Report:
+def prepare(game, turn: int | None = None, entry: int | None = None,
+            image_base: str | None = None) -> Report:
     """The report for ``turn`` of ``game`` (default: the latest turn; 0: the set-up), or
-    for history entry ``entry`` (a turn's entry gets that turn's report)."""
+    for history entry ``entry`` (a turn's entry gets that turn's report); ``image_base``:
+    see :func:`image_url`."""
     from pbem.report.model import TURN_KINDS, build_model, entry_for_turn, game_at
 
     index = entry_for_turn(game, turn) if entry is None else entry_index(game, entry)
@@ -124,7 +180,7 @@ def prepare(game, turn: int | None = None, entry: int | None = None) -> Report:
     own = None if kind in TURN_KINDS or kind == "new" else index
     number = last["turn"] if kind in TURN_KINDS else (0 if kind == "new" else at.state.status.turn - 1)
     png = report_name(game.game_id, number, "png", own)
-    return Report(at, number, build_model(at, png_name=png), own)
+    return Report(at, number, build_model(at, png_name=png), own, image_base=image_base)
 
 
 def entry_index(game, entry: int) -> int:
@@ -148,23 +204,25 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-def write_latest(game, out_dir, formats: Iterable[str] = FORMATS) -> list[Path]:
+def write_latest(game, out_dir, formats: Iterable[str] = FORMATS,
+                 image_base: str | None = None) -> list[Path]:
     """The reports of ``game``'s latest history entry (what a command just changed)."""
-    return write_reports(game, out_dir, formats, entry=len(game.history) - 1)
+    return write_reports(game, out_dir, formats, entry=len(game.history) - 1, image_base=image_base)
 
 
 def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | None = None,
-                  entry: int | None = None) -> list[Path]:
+                  entry: int | None = None, image_base: str | None = None) -> list[Path]:
     """Render ``turn`` (default: the latest) or history entry ``entry`` in each format into
     ``out_dir``.
 
     Files are named ``<game>-turn-<NNN>.<ext>`` (``<game>-entry-<NNN>.<ext>`` for an entry
-    that is not a turn); returns their paths in format order.
+    that is not a turn); returns their paths in format order. ``image_base``: where the
+    Markdown and BBCode find the PNG (:func:`image_url`; default: next to them).
     """
     chosen = parse_formats(formats)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    report = prepare(game, turn, entry)
+    report = prepare(game, turn, entry, image_base=image_base)
     written = []
     for fmt in chosen:
         path = folder / report.name(fmt)

@@ -228,50 +228,224 @@ def _temple(x: float, y: float) -> dict[str, str]:
             "cols": [num(x - 3.5), num(x), num(x + 3.5)], "y1": num(y - 3), "y2": num(y + 7)}
 
 
+Box = tuple[float, float, float, float]
+"""An axis-parallel box: left, top, right, bottom (board coordinates)."""
+
+LABEL_H = 17
+LABEL_GAP = 5
+"""Labels keep at least this far apart side by side (names must not run into each other)."""
+CHIP_ROOM = 16
+"""A label is the resource chip, then the name: the chip takes this much before the name."""
+PILL_H = 17
+PILL_GAP = 2
+HARBOUR_W, HARBOUR_H = 34, 18
+"""Room kept free at a port's anchor: a galley badge (``Ph 2G``) sits there."""
+SEA_ONLY_INK = "#1f5fa8"
+"""Names of sea-only provinces (galleys only) are printed in the sea borders' blue."""
+LEGEND_BOX: Box = (14, 644, 614, 790)
+
+
+def overlaps(a: Box, b: Box, pad: float = 0) -> bool:
+    """Whether two boxes overlap (``pad``: how close they may come)."""
+    return a[0] < b[2] + pad and b[0] < a[2] + pad and a[1] < b[3] + pad and b[1] < a[3] + pad
+
+
+def _inside(box: Box, outer: Box) -> bool:
+    return box[0] >= outer[0] and box[1] >= outer[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+def marker_box(x: float, y: float) -> Box:
+    """What a city may show around its site: the city square, the temple on its right, the
+    battle star on its left and up to two legion badges below it."""
+    return (x - 22, y - 10, x + 26, y + 10 + 2 * PILL_H + PILL_GAP)
+
+
+def label_box(name: str, x0: float, y0: float) -> Box:
+    return (x0, y0, x0 + CHIP_ROOM + text_width(name, NAME_SIZE, bold=True) + 2, y0 + LABEL_H)
+
+
+def _label_candidates(name: str, x: float, y: float) -> list[tuple[float, float]]:
+    """Where a province's label may go (top-left corners), best first: above the city,
+    then beside it, then further up or down."""
+    w = CHIP_ROOM + text_width(name, NAME_SIZE, bold=True) + 2
+    above = y - 10 - LABEL_H
+    out = [(x - w / 2 + 2, above)]
+    for shift in range(6, int(w / 2) + 12, 6):  # above, sliding right, then left
+        out += [(x - w / 2 + 2 + shift, above), (x - w / 2 + 2 - shift, above)]
+    out += [(x + 28, y - 9), (x - 24 - w, y - 9), (x + 28, y - 20), (x - 24 - w, y - 20)]
+    for lift in (8, 16):
+        out += [(x - w / 2 + 2, above - lift), (x - 10, above - lift), (x + 10 - w, above - lift)]
+    out += [(x - w / 2, y + 48), (x + 28, y + 6), (x - 24 - w, y + 6)]
+    return out
+
+
+def _point_in_ring(px: float, py: float, ring) -> bool:
+    inside = False
+    n = len(ring)
+    for i in range(n):
+        (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+        if (y1 > py) != (y2 > py) and px < x1 + (py - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def _on_land(board: Board, px: float, py: float, boxes: dict[str, Box]) -> bool:
+    for pid, ring in board.shapes.items():
+        b = boxes[pid]
+        if b[0] <= px <= b[2] and b[1] <= py <= b[3] and _point_in_ring(px, py, ring):
+            return True
+    return False
+
+
+def _harbour(board: Board, pid: str, taken: list[Box], bounds: Box,
+             shape_boxes: dict[str, Box]) -> tuple[tuple[float, float], Box]:
+    """The nearest free spot of open water beside province ``pid``, looked for first in
+    the direction of its sea neighbours (so that a port's galleys lie in the sea they sail)."""
+    p = board.province(pid)
+    x, y = p.xy
+    vx = sum(board.province(q).xy[0] - x for q in sorted(p.sea))
+    vy = sum(board.province(q).xy[1] - y for q in sorted(p.sea))
+    toward = math.degrees(math.atan2(vy, vx)) if (vx or vy) else 90.0
+    ring = board.shapes.get(pid)
+    hw, hh = HARBOUR_W / 2, HARBOUR_H / 2
+    # open water beside the province; else open water near it; else any free spot
+    for strict, wet in ((True, 1.0), (False, 1.0), (True, 0.5), (False, 0.5), (False, 0.01), (False, 0.0)):
+        for radius in range(24, 140, 4):
+            for step in range(25):
+                ang = math.radians(toward + 15 * ((step + 1) // 2) * (1 if step % 2 else -1))
+                hx, hy = x + radius * math.cos(ang), y + radius * math.sin(ang)
+                box = (hx - hw, hy - hh, hx + hw, hy + hh)
+                if not _inside(box, bounds) or any(overlaps(box, t, 2) for t in taken):
+                    continue
+                if strict and ring and min(_segment_distance((hx, hy), ring[i], ring[(i + 1) % len(ring)])
+                                           for i in range(len(ring))) > hw + 8:
+                    continue  # open water, but not beside this province
+                # the badge in the water (at 0.5: its middle half, touching the coast)
+                points = [(hx + sx * hw * wet, hy + sy * hh * wet) for sx in (-1, 1) for sy in (-1, 1)] + [(hx, hy)]
+                if wet and any(_on_land(board, cx, cy, shape_boxes) for cx, cy in points):
+                    continue
+                return (hx, hy), box
+    return (x, y + 30), (x - hw, y + 30 - hh, x + hw, y + 30 + hh)
+
+
+@lru_cache(maxsize=8)
+def board_places(board: Board) -> dict[str, Any]:
+    """Where each province's label and (for a port) its anchor go, whatever the game's state.
+
+    Anchors first: each port (a province galleys may enter) gets the nearest free spot
+    of open water around its city, where its galleys are drawn. Then the labels, each at
+    the first of its candidate places (:func:`_label_candidates`) that covers no other
+    label, no city with its badges (:func:`marker_box`), no anchor and not the legend.
+    Placed once per board, in province-id order, so the result never varies.
+    """
+    bounds: Box = (2, 2, board.width - 2, board.height - 2)
+    shape_boxes = {pid: (min(x for x, _ in ring), min(y for _, y in ring), max(x for x, _ in ring),
+                         max(y for _, y in ring)) for pid, ring in board.shapes.items()}
+    sites = {pid: board.province(pid).xy for pid in sorted(board.provinces)}
+    markers = {pid: marker_box(x, y) for pid, (x, y) in sites.items()}
+    taken: list[Box] = [LEGEND_BOX, *markers.values()]
+    harbours: dict[str, tuple[float, float]] = {}
+    for pid in sorted(board.provinces):
+        p = board.province(pid)
+        if p.land_only:
+            continue
+        harbours[pid], box = _harbour(board, pid, taken, bounds, shape_boxes)
+        taken.append(box)
+    labels: dict[str, Box] = {}
+    for pid in sorted(board.provinces, key=lambda q: (-len(board.province(q).name), q)):
+        x, y = sites[pid]
+        name = board.province(pid).name
+        best = None
+        for k, (x0, y0) in enumerate(_label_candidates(name, x, y)):
+            box = label_box(name, x0, y0)
+            if not _inside(box, bounds):
+                continue
+            # how much of other things it covers (0: a free place)
+            cost = sum((min(box[2], t[2]) - max(box[0], t[0])) * (min(box[3], t[3]) - max(box[1], t[1]))
+                       for t in taken if overlaps(box, t))
+            if best is None or cost < best[0]:
+                best = (cost, box)
+            if cost == 0:
+                break
+        labels[pid] = best[1]
+        b = best[1]
+        taken.append((b[0] - LABEL_GAP, b[1] - 1, b[2] + LABEL_GAP, b[3] + 1))
+    return {"labels": labels, "harbours": harbours, "markers": markers}
+
+
+def _anchor(x: float, y: float) -> dict[str, str]:
+    """A small anchor centred on (x, y): ring, shank, stock and arms."""
+    return {"cx": num(x), "cy": num(y), "ring_cy": num(y - 4.5),
+            "shank": f"M{num(x)},{num(y - 2.5)} L{num(x)},{num(y + 5.5)} M{num(x - 3.5)},{num(y - 1)} "
+                     f"L{num(x + 3.5)},{num(y - 1)}",
+            "arms": f"M{num(x - 5.5)},{num(y + 1.5)} Q{num(x - 5)},{num(y + 6)} {num(x)},{num(y + 6)} "
+                    f"Q{num(x + 5)},{num(y + 6)} {num(x + 5.5)},{num(y + 1.5)}"}
+
+
 def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     colours = {n["id"]: n["colour"] for n in model["nations"]}
     nations = {n["id"]: n for n in model["nations"]}
     state = {p["id"]: p for p in model["provinces"]}
     geometry = _board_geometry(board)
+    places = board_places(board)
     out = []
     for pid in sorted(board.provinces):
         p = board.province(pid)
         x, y = p.xy
         s = state.get(pid)
         owner = s["owner"] if s else None
+        box = places["labels"][pid]
         name_w = text_width(p.name, NAME_SIZE, bold=True)
-        # keep the label (resource chip + name) inside the picture
-        lx = min(max(x + 5, name_w / 2 + 22), board.width - name_w / 2 - 4)
-        chip_x = lx - 5 - name_w / 2 - 9
+        base = box[1] + 13
         entry: dict[str, Any] = {
             "id": pid,
             "outline": geometry["outlines"][pid],
             "fill": tint(colours[owner], 0.55) if owner else LAND,
-            "name": p.name,
-            "name_x": num(lx), "name_y": num(y - 12),
-            "chip": {"cx": num(chip_x + 5), "cy": num(y - 17), "ty": num(y - 13.8), "fill": RESOURCE_COLOURS[p.resource],
+            "name": p.name, "name_ink": SEA_ONLY_INK if p.sea_only else INK,
+            "name_x": num(box[0] + CHIP_ROOM + name_w / 2), "name_y": num(base),
+            "chip": {"cx": num(box[0] + 7), "cy": num(base - 5), "ty": num(base - 1.8),
+                     "fill": RESOURCE_COLOURS[p.resource],
                      "ink": ink_for(RESOURCE_COLOURS[p.resource]), "letter": RESOURCE_LETTERS[p.resource]},
             "city": None, "site": {"cx": num(x), "cy": num(y)}, "temple": None, "units": [],
+            "harbour": None,
         }
         if owner:
             # the owner's initials too, so that a black-and-white print still tells them apart
-            entry["city"] = {"x": num(x - 7), "y": num(y - 6), "fill": colours[owner],
-                             "tx": num(x), "ty": num(y + 4), "text": nations[owner]["initial"],
+            entry["city"] = {"x": num(x - 7), "y": num(y - 7), "fill": colours[owner],
+                             "tx": num(x), "ty": num(y + 3), "text": nations[owner]["initial"],
                              "ink": nations[owner]["ink"]}
             if s["temple"]:
                 entry["temple"] = _temple(x + 17, y)
-        top = y + 10
         units = s["units"] if s else []
+        several = len(units) > 1
+        top = y + 10
+        harbour = places["harbours"].get(pid)
+        fleets = [u for u in units if u["galley"]]
         for u in units:
-            text = _pill_text(u)
-            if u["nation"] != owner or len(units) > 1:
+            if not u["legion"]:
+                continue
+            text = f"{u['legion']}L"
+            if u["nation"] != owner or several:
                 text = f"{nations[u['nation']]['initial']} {text}"
             w = text_width(text, UNIT_SIZE, bold=True) + 10
-            px = min(max(x, w / 2 + 4), board.width - w / 2 - 4)
-            entry["units"].append({"x": num(px - w / 2), "y": num(top), "w": num(w), "h": "17",
-                                   "tx": num(px), "ty": num(top + 13), "text": text,
+            entry["units"].append({"x": num(x - w / 2), "y": num(top), "w": num(w), "h": str(PILL_H),
+                                   "tx": num(x), "ty": num(top + 13), "text": text,
                                    "fill": u["colour"], "ink": u["ink"]})
-            top += 19
+            top += PILL_H + PILL_GAP
+        if harbour is not None:
+            hx, hy = harbour
+            entry["harbour"] = {"anchor": _anchor(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
+                                "busy": bool(fleets)}
+            htop = hy - PILL_H / 2 - (len(fleets) - 1) * (PILL_H + PILL_GAP) / 2
+            for u in fleets:
+                text = f"{u['galley']}G"
+                if u["nation"] != owner or several:
+                    text = f"{nations[u['nation']]['initial']} {text}"
+                w = text_width(text, UNIT_SIZE, bold=True) + 10
+                entry["units"].append({"x": num(hx - w / 2), "y": num(htop), "w": num(w), "h": str(PILL_H),
+                                       "tx": num(hx), "ty": num(htop + 13), "text": text,
+                                       "fill": u["colour"], "ink": u["ink"], "galley": True})
+                htop += PILL_H + PILL_GAP
         out.append(entry)
     return out
 
@@ -364,11 +538,11 @@ def _conquests(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
 
 
 def _legend() -> dict[str, Any]:
-    x0, y0 = 14, 668
-    rows = [y0 + 22 + 24 * i for i in range(4)]
-    cols = [x0 + 10, x0 + 190, x0 + 380]
+    x0, y0 = LEGEND_BOX[0], LEGEND_BOX[1]
+    rows = [y0 + 22 + 24 * i for i in range(5)]
+    cols = [x0 + 10, x0 + 200, x0 + 400]
     return {
-        "x": num(x0), "y": num(y0), "w": "556", "h": "122",
+        "x": num(x0), "y": num(y0), "w": num(LEGEND_BOX[2] - x0), "h": num(LEGEND_BOX[3] - y0),
         "title": {"x": num(x0 + 10), "y": num(y0 + 3)},
         "borders": [
             {"kind": kind, "label": label, "d": f"M{cols[0]},{rows[i] - 4} L{cols[0] + 34},{rows[i] - 4}",
@@ -378,8 +552,8 @@ def _legend() -> dict[str, Any]:
         ],
         "city": {"x": num(cols[1]), "y": num(rows[0] - 11), "tx": num(cols[1] + 22), "ty": num(rows[0])},
         "temple": dict(_temple(cols[1] + 7, rows[1] - 4), tx=num(cols[1] + 22), ty=num(rows[1])),
-        "units": {"x": num(cols[1] - 2), "y": num(rows[2] - 13), "tx": num(cols[1] + 15), "ty": num(rows[2]),
-                  "lx": num(cols[1] + 38)},
+        "units": {"x": num(cols[1] - 2), "y": num(rows[2] - 13), "w": "26", "tx": num(cols[1] + 11),
+                  "ty": num(rows[2]), "lx": num(cols[1] + 32)},
         "chips": [{"cx": num(cols[1] + 6 + 18 * i), "cy": num(rows[3] - 4), "ty": num(rows[3] - 0.8), "fill": RESOURCE_COLOURS[r],
                    "ink": ink_for(RESOURCE_COLOURS[r]), "letter": RESOURCE_LETTERS[r]}
                   for i, r in enumerate(("marble", "iron", "gold"))],
@@ -393,6 +567,11 @@ def _legend() -> dict[str, Any]:
                    "tx": num(cols[2] + 46), "ty": num(rows[1])},
         "conquest": {"cx": num(cols[2] + 16), "cy": num(rows[2] - 4), "tx": num(cols[2] + 46), "ty": num(rows[2])},
         "site": {"cx": num(cols[2] + 16), "cy": num(rows[3] - 4), "tx": num(cols[2] + 46), "ty": num(rows[3])},
+        "anchor": _anchor(cols[0] + 17, rows[4] - 4),
+        "anchor_label": {"x": num(cols[0] + 42), "y": num(rows[4])},
+        "sea_only": {"x": num(cols[1]), "y": num(rows[4]), "lx": num(cols[1] + 44), "ink": SEA_ONLY_INK},
+        "galleys": {"x": num(cols[2] + 3), "y": num(rows[4] - 13), "w": "26", "tx": num(cols[2] + 16),
+                    "ty": num(rows[4]), "lx": num(cols[2] + 46)},
     }
 
 
@@ -439,13 +618,17 @@ def _rondel(model: dict[str, Any]) -> dict[str, Any]:
         p1 = (cx + r * math.cos(a1), cy + r * math.sin(a1))
         mid = math.radians(-90 + step * i)
         lx, ly = cx + 0.62 * r * math.cos(mid), cy + 0.62 * r * math.sin(mid)
-        label = w["label"].upper()
+        label = w.get("short", w["label"]).upper()
         room = _wedge_room(cx, cy, r, mid, lx, ly, step / 2)
         size = min(12.0, math.floor(12 * 0.92 * room / text_width(label, 12, bold=True) * 2) / 2)
         wedges.append({
             "d": f"M{num(cx)},{num(cy)} L{num(p0[0])},{num(p0[1])} A{r},{r} 0 0,1 {num(p1[0])},{num(p1[1])} Z",
             "fill": w["colour"], "label": label, "size": num(size),
             "tx": num(lx), "ty": num(ly + size * 0.36),
+            # every wedge's number (as docs/orders.md counts them), by the rim; the two
+            # MANEUVER wedges are told apart by it: MANEUVER (3) and MANEUVER (7)
+            "num": {"x": num(cx + 0.86 * r * math.cos(mid)), "y": num(cy + 0.86 * r * math.sin(mid) + 4),
+                    "text": f"({i})" if w.get("twin") else str(i), "twin": bool(w.get("twin"))},
         })
         for k, n in enumerate(w["nations"]):
             ring, slot = divmod(k, 3)
@@ -579,8 +762,8 @@ def _scores(model: dict[str, Any]) -> dict[str, Any]:
                   head_h=40 if crowded else 26)
 
 
-LOG_SIZE = 13.5
-LOG_LINE = 17
+LOG_SIZE = 12.5
+LOG_LINE = 15
 
 
 def _log(model: dict[str, Any]) -> dict[str, Any]:
@@ -588,23 +771,33 @@ def _log(model: dict[str, Any]) -> dict[str, Any]:
     col_w = (w - 30) / 2
     per_col = int((ROW_C_H - 40) // LOG_LINE)
     indent = text_width("• ", LOG_SIZE)
-    lines: list[tuple[str, bool, float]] = []
+    blocks: list[list[tuple[str, bool, float]]] = []
     for block in model["log"]:
-        lines.append((block["title"], True, 0))
+        lines = [(block["title"], True, 0.0)]
         for line in block["lines"]:
             wrapped = wrap(line, LOG_SIZE, col_w - 16 - indent)
-            lines.append(("• " + wrapped[0], False, 0))
+            lines.append(("• " + wrapped[0], False, 0.0))
             lines.extend((more, False, indent) for more in wrapped[1:])
+        blocks.append(lines)
     capacity = per_col * 2
+    # the latest entries matter most here: older ones give way first (all are on page 2)
+    dropped = 0
+    while len(blocks) > 1 and sum(map(len, blocks)) > capacity - 1:
+        blocks.pop(0)
+        dropped += 1
+    lines = [line for b in blocks for line in b]
+    if dropped:
+        lines.insert(0, (f"… {dropped} earlier {'entry' if dropped == 1 else 'entries'}: "
+                         "see page 2 of the PDF or the text report", True, 0.0))
     if len(lines) > capacity:
         hidden = len(lines) - capacity + 1
-        lines = lines[: capacity - 1] + [(f"… and {hidden} more lines: see the text report or the PDF", True, 0)]
+        lines = lines[: capacity - 1] + [(f"… and {hidden} more lines: see the text report or the PDF", True, 0.0)]
     out = []
     for i, (text, bold, shift) in enumerate(lines):
         col, row = divmod(i, per_col)
         out.append({"x": num(x + 12 + col * (col_w + 10) + shift), "y": num(ROW_C + 44 + row * LOG_LINE),
                     "text": text, "weight": "bold" if bold else "normal"})
-    title = "Turn log" if model["turn"] else "Set-up"
+    title = model.get("log_title") or ("Turn log" if model["turn"] else "Set-up")
     return {"x": num(x), "y": num(ROW_C), "w": num(w), "h": num(ROW_C_H), "title": title,
             "title_x": num(x + 10), "title_y": num(ROW_C + 20), "lines": out}
 
@@ -701,10 +894,14 @@ class _Flow:
 
 
 def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
-    """The PDF's pages after the board page: the full log, nations, provinces, bank."""
+    """The PDF's pages after the board page: the whole log since the next player's last
+    turn and the nations' holdings, then the board's cities and units, the rondel, the
+    progress chart, the score card and the bank. A section that fits on one page is not
+    split across two."""
     g = model["game"]
+    names = {n["id"]: n["name"] for n in model["nations"]}
     flow = _Flow(fit(f"{g['edition']} · {g['id']} · {model['title']}", 14, 700))
-    flow.heading("Turn log" if model["turn"] else "Set-up", keep=PAGE_LINE * 2)
+    flow.heading(model.get("log_title") or ("Turn log" if model["turn"] else "Set-up"), keep=PAGE_LINE * 2)
     for block in model["log"]:
         flow.room(PAGE_LINE * 2)
         flow.text(PAGE_MARGIN, block["title"], bold=True)
@@ -714,7 +911,7 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
             flow.text(PAGE_MARGIN + 6, "•", advance=False)
             for part in wrapped:
                 flow.text(PAGE_MARGIN + 24, part)
-    flow.heading("Nations in turn order")
+    flow.heading("Nations in turn order", keep=PAGE_LINE * 10)
     for n in model["nations"]:
         flow.room(PAGE_LINE * (len(n["facts"]) + 2))
         flow.y += 6
@@ -723,9 +920,13 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
         flow.text(PAGE_MARGIN + 24, n["name"] + mark, 18, True)
         for fact in n["facts"]:
             flow.paragraph(fact["label"], fact["value"], indent=24)
-    flow.heading("Provinces with a city or units", keep=PAGE_LINE * 3)
-    cols = [(PAGE_MARGIN, "Province"), (PAGE_MARGIN + 190, "Resource"), (PAGE_MARGIN + 300, "City of"),
-            (PAGE_MARGIN + 450, "Temple"), (PAGE_MARGIN + 540, "Units")]
+    cols = [(PAGE_MARGIN, "Province"), (PAGE_MARGIN + 190, "Resource"), (PAGE_MARGIN + 300, "Kind"),
+            (PAGE_MARGIN + 400, "City of"), (PAGE_MARGIN + 540, "Temple"), (PAGE_MARGIN + 620, "Units")]
+    unit_w = WIDTH - PAGE_MARGIN - cols[5][0]
+    rows = [wrap(p["units_text"] or "—", PAGE_TEXT, unit_w) for p in model["provinces"]]
+    table_h = PAGE_LINE * (1 + sum(map(len, rows)))
+    flow.heading("Provinces with a city or units",
+                 keep=table_h if table_h < HEIGHT - 2 * PAGE_MARGIN - 120 else PAGE_LINE * 3)
 
     def header() -> None:
         for x, label in cols:
@@ -733,15 +934,28 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
         flow.y += PAGE_LINE
 
     header()
-    for p in model["provinces"]:
-        units = wrap(p["units_text"] or "—", PAGE_TEXT, WIDTH - PAGE_MARGIN - cols[4][0])
+    for p, units in zip(model["provinces"], rows):
         if flow.room(PAGE_LINE * len(units)):
             header()
-        values = [p["name"], p["resource"], p["owner_name"] or "—", "yes" if p["temple"] else ""]
+        values = [p["name"], p["resource"], p.get("kind_text") or "inland", p["owner_name"] or "—",
+                  "yes" if p["temple"] else ""]
         for (x, _), v in zip(cols, values):
             flow.text(x, v, advance=False)
         for line in units:
-            flow.text(cols[4][0], line)
+            flow.text(cols[5][0], line)
+    flow.heading(f"Rondel (wedges clockwise, numbered 0-{len(model['rondel']) - 1})",
+                 keep=PAGE_LINE * len(model["rondel"]))
+    for w in model["rondel"]:
+        flow.paragraph(f"{w['index']}  {w.get('short', w['label'])}",
+                       ", ".join(names[n] for n in w["nations"]) or "—")
+    flow.heading("Progress chart: know-how", keep=PAGE_LINE * len(model["knowhows"]))
+    for k in model["knowhows"]:
+        flow.paragraph(k["label"], ", ".join(names[n] for n in k["owners"]) or "—")
+    flow.heading(f"Score card (goal {g['goal']} {g['goal_unit']})", keep=PAGE_LINE * (len(model["nations"]) + 1))
+    for n in model["nations"]:
+        held = ", ".join(f"{n['personages'][t['id']]} {t['label']}" for t in model["personage_types"]
+                         if n["personages"][t["id"]]) or "no personages"
+        flow.paragraph(n["name"], f"{n['score']} of {g['goal']}: {held}")
     flow.heading("Bank", keep=PAGE_LINE)
     flow.paragraph("Left", model["bank"]["text"])
     return flow.finish()

@@ -4,7 +4,9 @@ Every format (SVG, PDF pages, text, Markdown, BBCode) is a template over this on
 no format repeats another's logic. Everything is listed in a fixed order (seats, board
 province ids, vocabulary order), never in the order a dict happened to be filled, so the
 same game gives the same bytes whichever way its state was reached (loaded or replayed).
-Text that players supply (names, e-mail addresses, GM reasons) passes :func:`clean` first.
+Text that players supply (names, GM reasons) passes :func:`clean` first. E-mail
+addresses never reach the model: players are shown by name only, and an address typed
+into a name or a reason is hidden.
 """
 
 from __future__ import annotations
@@ -16,16 +18,21 @@ from typing import Any
 from pbem.errors import UsageError
 from pbem.kernel import queries
 from pbem.kernel.vocab import RESOURCES, UNITS
-from pbem.report.text import event_line, standing_text
+from pbem.report.text import edit_lines, event_line, standing_text
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
 
 RESOURCE_COLOURS = {"marble": "#f2f2ef", "iron": "#5d7f9e", "gold": "#e6c24a"}
 
+KIND_TEXT = {"coastal": "port", "sea_only": "sea-only"}
+"""How the reports name a province's kind: a port takes galleys and legions, a sea-only
+province (an island city) galleys only; an inland one (no word) legions only."""
+
 MAX_TEXT = 80
 """Player-supplied text is cut to this many characters in reports."""
 
 _BIDI = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_ADDRESS = re.compile(r"<?[^\s<>()\[\]@]+@[^\s<>()\[\]@]+>?")
 
 
 def clean(text: str | None, limit: int = MAX_TEXT) -> str:
@@ -34,7 +41,8 @@ def clean(text: str | None, limit: int = MAX_TEXT) -> str:
     Control characters and line breaks become spaces, characters XML cannot carry
     (surrogates, U+FFFE, U+FFFF) and bidirectional overrides are dropped, runs of spaces
     collapse, and the result is cut to ``limit`` characters with an ellipsis. Escaping for
-    XML, Markdown and BBCode is the templates' business (autoescape and finalize).
+    XML, Markdown and BBCode is the templates' business (autoescape and finalize). Anything
+    that looks like an e-mail address becomes ``(address hidden)``: reports go to forums.
     """
     if not text:
         return ""
@@ -47,7 +55,7 @@ def clean(text: str | None, limit: int = MAX_TEXT) -> str:
             continue
         else:
             out.append(ch)
-    flat = " ".join("".join(out).split())
+    flat = " ".join(_ADDRESS.sub("(address hidden)", "".join(out)).split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
@@ -70,7 +78,7 @@ def _facts(n: dict[str, Any], goal: int, goal_unit: str) -> list[dict[str, str]]
     units, stock = n["units"], n["stock"]
     pers = ", ".join(f"{p['count']} {p['label']}" for p in n["personage_list"]) or "none"
     return [
-        {"label": "Player", "value": n["contact"] or "—"},
+        {"label": "Player", "value": n["player"] or "—"},
         {"label": "Resources", "value": f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
                                         f"{plural(n['coins'], 'coin')}"},
         {"label": "Rondel", "value": n["rondel"]["label"] if n["rondel"] else "not placed yet"},
@@ -84,10 +92,57 @@ def _facts(n: dict[str, Any], goal: int, goal_unit: str) -> list[dict[str, str]]
     ]
 
 
+def luminance(colour: str) -> float:
+    """The relative luminance of ``colour`` (#rrggbb), as WCAG 2 defines it."""
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(int(colour[i:i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21; 4.5 is enough for text)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
 def ink_for(colour: str) -> str:
-    """Black or white, whichever reads better on ``colour`` (#rrggbb)."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#000000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+    """Black or white, whichever has the higher contrast on ``colour`` (#rrggbb): for any
+    colour that is at least 4.58 : 1."""
+    return "#000000" if contrast(colour, "#000000") >= contrast(colour, "#ffffff") else "#ffffff"
+
+
+def text_colour(colour: str, ground: str = "#ffffff") -> str:
+    """``colour`` darkened just enough to be read as text on ``ground`` (contrast 4.5 : 1),
+    for names printed in their nation's colour (BBCode on a light forum page)."""
+    rgb = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    for step in range(21):
+        shade = "#" + "".join(f"{round(c * (1 - step / 20)):02x}" for c in rgb)
+        if contrast(shade, ground) >= 4.5:
+            return shade
+    return "#000000"
+
+
+def wedge_label(edition, index: int) -> str:
+    """A rondel wedge's name for players: its label, with its number (0-7 clockwise, as
+    docs/orders.md counts them) when another wedge has the same label: ``Maneuver (3)``."""
+    fields = edition.rondel.fields
+    label = fields[index].label
+    if sum(1 for f in fields if f.label == label) > 1:
+        return f"{label} ({index})"
+    return label
+
+
+def reader_of(game: Game) -> str | None:
+    """Whose eyes the turn log is written for: the nation to play next (after the end of
+    the game, the nation that played last)."""
+    st = game.state
+    if st.status.winner is None and st.status.active:
+        return st.status.active
+    last = game.history[-1]
+    return last.get("nation")
 
 
 def entry_for_turn(game: Game, turn: int | None) -> int:
@@ -126,18 +181,41 @@ def game_at(game: Game, index: int) -> Game:
     return replay(game, upto=index).game
 
 
-def _log(game: Game) -> list[dict[str, Any]]:
-    """What happened since the previous turn's report: the reported entry and the GM
-    edits and standing-orders changes before it, each as a titled block of sentences."""
+def log_start(game: Game) -> int:
+    """The first history entry the turn log tells: the one after the last turn of the
+    nation to play next (:func:`reader_of`), so that every player, reading the report
+    before their own turn, sees everything since their own last turn: a whole round. The
+    set-up is told only in its own report."""
     hist = game.history
-    start = len(hist) - 1
-    while start > 0 and hist[start - 1].get("kind") not in TURN_KINDS + ("new",):
-        start -= 1
+    last = len(hist) - 1
+    if hist[last].get("kind") == "new":
+        return last
+    reader = reader_of(game)
+    for i in range(last, -1, -1):
+        entry = hist[i]
+        if entry.get("kind") in TURN_KINDS and entry.get("nation") == reader and i < last:
+            return i + 1
+        if entry.get("kind") == "new":
+            return i + 1
+    return 0
+
+
+def _log(game: Game) -> list[dict[str, Any]]:
+    """What happened since the next player's own last turn (:func:`log_start`): every
+    turn, GM edit and standing-orders change, each as a titled block of sentences."""
+    hist = game.history
+    start = log_start(game)
     board = game.board
-    nation_name = game.edition.nation_name
+    edition = game.edition
+    nation_name = edition.nation_name
 
     def place(pid: str) -> str:
         return board.province(pid).name if board.is_province(pid) else pid
+
+    def wedge(index: int, name: str) -> str:
+        if 0 <= index < len(edition.rondel.fields):
+            return wedge_label(edition, index).upper()
+        return name.upper()
 
     blocks = []
     for entry in hist[start:]:
@@ -180,16 +258,21 @@ def _log(game: Game) -> list[dict[str, Any]]:
                 while j < len(events) and events[j]["type"] == "battle":
                     j += 1
                 if j < len(events) and events[j]["type"] == "move":
-                    lines.append(event_line(events[j], nation_name, place))
-                    lines.extend(event_line(b, nation_name, place) for b in events[i:j])
+                    lines.append(event_line(events[j], nation_name, place, wedge))
+                    lines.extend(event_line(b, nation_name, place, wedge) for b in events[i:j])
                     i = j + 1
                     continue
-            lines.append(event_line(ev, nation_name, place))
+            lines.append(event_line(ev, nation_name, place, wedge))
             i += 1
         if kind == "gm-edit":
-            count = len(entry.get("edits", []))
-            lines.append(f"{count} change{'s' if count != 1 else ''} by the GM")
-        blocks.append({"title": title, "kind": kind, "lines": lines})
+            lines.extend(edit_lines(entry.get("edits", []), nation_name, place, wedge,
+                                    lambda k: edition.knowhows.get(k, k),
+                                    lambda p: edition.personages.get(p, p)))
+            if not lines:
+                lines.append("no change to the game")
+        blocks.append({"title": title, "kind": kind, "lines": lines,
+                       "turn": entry.get("turn") if kind in TURN_KINDS else None,
+                       "nation": entry.get("nation", "")})
     return blocks
 
 
@@ -242,8 +325,7 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         ns = st.nations[n]
         meta = game.meta[n]
         colour = meta.colour
-        player, email = clean(meta.player), clean(meta.email)
-        contact = f"{player} <{email}>" if player and email else player or (f"<{email}>" if email else "")
+        player = clean(meta.player)
         cities = st.cities(n)
         temples = st.temples(n)
         on_board = {u: st.units_on_board(n, u) for u in UNITS}
@@ -253,14 +335,14 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
             "initial": nation_name(n)[:2],
             "colour": colour,
             "ink": ink_for(colour),
+            "text_colour": text_colour(colour),
             "player": player,
-            "email": email,
-            "contact": contact,
+            "contact": player,
             "resources": {r: ns.resources[r] for r in RESOURCES},
             "coins": ns.coins,
             "rondel": None if ns.rondel is None else {
                 "index": ns.rondel, "wedge": edition.rondel[ns.rondel].name,
-                "label": edition.rondel[ns.rondel].label},
+                "label": wedge_label(edition, ns.rondel)},
             "cities": [board.province(c).name for c in cities],
             "temples": [board.province(c).name for c in temples],
             "units": on_board,
@@ -291,13 +373,16 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
             f"{u['name']} " + " and ".join(plural(u[k], k) for k in UNITS if u[k]) for u in units)
         provinces.append({
             "id": pid, "name": p.name, "resource": p.resource, "units_text": units_text,
+            "kind": p.kind, "kind_text": KIND_TEXT.get(p.kind, ""),
             "owner": prov.owner, "owner_name": nation_name(prov.owner) if prov.owner else "",
             "temple": prov.temple, "units": units,
         })
 
     rondel = []
     for i, field in enumerate(edition.rondel.fields):
-        rondel.append({"index": i, "wedge": field.name, "label": field.label, "colour": field.colour,
+        rondel.append({"index": i, "wedge": field.name, "label": wedge_label(edition, i),
+                       "short": field.label, "twin": wedge_label(edition, i) != field.label,
+                       "colour": field.colour,
                        "nations": [n for n in order if st.nations[n].rondel == i]})
 
     knowhows = []
@@ -317,6 +402,14 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
                         f"{plural(n['units']['galley'], 'galley')}")
     bank = st.bank
     next_nation = None if winner else st.status.active
+    start = log_start(game)
+    before = game.history[start - 1] if start > 0 else None
+    if kind == "new":
+        log_title = "Set-up"
+    elif before is not None and before.get("kind") in TURN_KINDS:
+        log_title = f"Since turn {before['turn']}, the last turn of the {nation_name(before['nation'])}"
+    else:
+        log_title = "Since the set-up"
     return {
         "game": {
             "id": clean(game.game_id),
@@ -333,7 +426,8 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         "played": nation_name(entry["nation"]) if entry.get("kind") in TURN_KINDS else "",
         "next": None if next_nation is None else {
             "id": next_nation, "name": nation_name(next_nation), "turn": st.status.turn,
-            "colour": game.meta[next_nation].colour},
+            "colour": game.meta[next_nation].colour,
+            "text_colour": text_colour(game.meta[next_nation].colour)},
         "winner": None if winner is None else {"id": winner, "name": nation_name(winner)},
         "nations": nations,
         "provinces": provinces,
@@ -349,6 +443,7 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
                  "personages": {p: bank.personages[p] for p in edition.personages},
                  "personages_left": sum(bank.personages.values())},
         "log": _log(game),
+        "log_title": log_title,
         "marks": _marks(game),
         "png": png_name,
     }

@@ -8,13 +8,24 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pbem.kernel.vocab import PAYMENT_KEYS
+from pbem.kernel.vocab import PAYMENT_KEYS, UNITS
 
 Namer = Callable[[str], str]
+WedgeNamer = Callable[[int, str], str]
+"""``(index, wedge name) -> label``: how a rondel wedge is named in a sentence."""
 
 
 def _same(x: str) -> str:
     return x
+
+
+def _upper(index: int, wedge: str) -> str:
+    return wedge.upper()
+
+
+def count(n: int, word: str) -> str:
+    """``1 legion``, ``3 legions``, ``2 steps``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _pay(paid: dict[str, int] | None) -> str:
@@ -31,6 +42,8 @@ def standing_text(change: dict[str, Any], name: Namer = _same) -> str:
     parts = []
     if "battle" in change:
         battle = change["battle"]
+        if isinstance(battle, str):
+            battle = {"default": battle}
         stances = [battle["default"]] if "default" in battle else []
         stances += [f"{name(k)} {v}" for k, v in sorted(battle.items()) if k != "default"]
         parts.append("battle: " + ", ".join(stances))
@@ -41,10 +54,12 @@ def standing_text(change: dict[str, Any], name: Namer = _same) -> str:
     return "; ".join(parts) or "no change"
 
 
-def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same) -> str:
+def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
+               wedge: WedgeNamer = _upper) -> str:
     """A short English sentence for one event.
 
-    ``name`` turns a nation id into the name shown, ``place`` a province id.
+    ``name`` turns a nation id into the name shown, ``place`` a province id, ``wedge`` a
+    rondel wedge (its index and name: reports tell the two MANEUVER wedges apart).
     """
     n = name(ev["nation"]) if ev.get("nation") else ""
     kind = ev["type"]
@@ -53,14 +68,14 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same) ->
     if kind == "coin":
         return f"{n} receive a coin" if ev["coin"] else f"{n} take 1 {ev['instead']} (the bank has no coins)"
     if kind == "rondel":
-        where = "place their stone on" if ev["first"] else f"move {ev['steps']} step(s) to"
-        return f"{n} {where} {ev['wedge'].upper()} (paid: {_pay(ev['paid'])})"
+        where = "place their stone on" if ev["first"] else f"move {count(ev['steps'], 'step')} to"
+        return f"{n} {where} {wedge(ev['to'], ev['wedge'])} (paid: {_pay(ev['paid'])})"
     if kind == "produce":
         return f"{n} produce {ev['amount']} {ev['resource']}"
     if kind == "temple":
         return f"{n} build a temple in {place(ev['city'])} (paid: {_pay(ev['paid'])})"
     if kind == "arm":
-        return f"{n} arm {ev['count']} {ev['unit']}(s) in {place(ev['at'])} (paid: {_pay(ev['paid'])})"
+        return f"{n} arm {count(ev['count'], ev['unit'])} in {place(ev['at'])} (paid: {_pay(ev['paid'])})"
     if kind == "knowhow":
         first = ", first to do so" if ev["first"] else ""
         return f"{n} acquire {ev['name'].upper()} for {ev['price']} gold{first} (paid: {_pay(ev['paid'])})"
@@ -72,14 +87,14 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same) ->
         route = " → ".join(place(p) for p in [ev["from"], *ev["path"]])
         lost = ev["count"] - ev["arrived"]
         tail = f", {lost} lost on the way" if lost else ""
-        return f"{n} move {ev['count']} {ev['unit']}(s) {route}{tail}"
+        return f"{n} move {count(ev['count'], ev['unit'])} {route}{tail}"
     if kind == "battle":
         who = "demand" if ev["started_by"] != ev["nation"] else "start"
         starter = name(ev["started_by"])
         return (f"battle in {place(ev['at'])}: {starter} {who} it; {n} and {name(ev['against'])} each lose "
-                f"{ev['count']} {ev['unit']}(s)")
+                f"{count(ev['count'], ev['unit'])}")
     if kind == "conquer":
-        used = ", ".join(f"{c} {u}(s)" for u, c in ev["used"].items() if c)
+        used = ", ".join(count(c, u) for u, c in ev["used"].items() if c)
         temple = ", destroying its temple" if ev["temple_destroyed"] else ""
         give = f", giving up {place(ev['give_up'])}" if ev.get("give_up") else ""
         return (f"{n} conquer {place(ev['city'])} from {name(ev['defender'])} "
@@ -97,3 +112,69 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same) ->
         who = ev.get("player") or "a new player"
         return f"{n} are now played by {who} (the GM replaced the player)"
     return f"{kind}: {ev}"
+
+
+def _listed(words: list[str]) -> str:
+    return ", ".join(words) if words else "none"
+
+
+def edit_lines(edits: list[dict[str, Any]], name: Namer = _same, place: Namer = _same,
+               wedge: WedgeNamer = _upper, knowhow: Namer = _same, personage: Namer = _same) -> list[str]:
+    """What a GM edit file changed, one sentence per edit, read from the edit itself.
+
+    Each edit sets the fields it names (docs/orders.md, "GM edit file"), so the sentences
+    say what each field was set to. Identities (a new player) are told by their own
+    ``player-replaced`` events, and addresses never appear here.
+    """
+    lines = []
+    for e in edits:
+        if "bank" in e:
+            bank = e["bank"]
+            parts = []
+            if "coins" in bank:
+                parts.append(f"coins set to {bank['coins']}")
+            if "temples" in bank:
+                parts.append(f"temples set to {bank['temples']}")
+            parts += [f"{personage(p)} set to {n}" for p, n in sorted(bank.get("personages", {}).items())]
+            lines.append("Bank: " + (", ".join(parts) or "no change"))
+        elif "active" in e:
+            lines.append(f"{name(e['active'])} are now the nation to play")
+        elif "province" in e:
+            parts = []
+            if "owner" in e:
+                parts.append(f"city of {name(e['owner'])}" if e["owner"] else "no city any more")
+            if "temple" in e:
+                parts.append("temple built" if e["temple"] else "no temple")
+            if "units" in e:
+                units = []
+                for nation, counts in sorted(e["units"].items()):
+                    held = [count(counts[u], u) for u in UNITS if counts.get(u)]
+                    if held:
+                        units.append(f"{name(nation)} {' and '.join(held)}")
+                parts.append("units set to " + ("; ".join(units) if units else "none"))
+            lines.append(f"{place(e['province'])}: " + (", ".join(parts) or "no change"))
+        elif "nation" in e:
+            parts = []
+            res = e.get("resources", {})
+            parts += [f"{k} set to {res[k]}" for k in ("marble", "iron", "gold") if k in res]
+            if "coins" in e:
+                parts.append(f"coins set to {e['coins']}")
+            if "knowhow" in e:
+                parts.append("know-how set to " + _listed([knowhow(k) for k in e["knowhow"]]))
+            if e.get("personages"):
+                parts.append("personages set to " + ", ".join(
+                    f"{n} {personage(p)}" for p, n in sorted(e["personages"].items())))
+            if e.get("earned"):
+                parts.append("personages earned set to " + ", ".join(
+                    f"{n} {personage(p)}" for p, n in sorted(e["earned"].items())))
+            if "rondel" in e:
+                r = e["rondel"]
+                parts.append("rondel stone taken off" if r is None else f"rondel stone put on {wedge(r, '')}")
+            if "standing" in e:
+                parts.append("standing orders: " + standing_text(e["standing"], name))
+            known = {"nation", "resources", "coins", "knowhow", "personages", "earned", "rondel", "standing"}
+            parts += [f"{k.replace('_', ' ')} changed" for k in sorted(e) if k not in known]
+            lines.append(f"{name(e['nation'])}: " + (", ".join(parts) or "no change"))
+        else:
+            lines.append("an edit of " + ", ".join(sorted(e)))
+    return lines
