@@ -11,7 +11,10 @@ VPY := $(VENV)/bin/python
 # dovecot-imapd (pulls in dovecot-core) for the mail tests: tests/mail/conftest.py
 # runs a private Dovecot IMAPS server on 127.0.0.1 from a throw-away config, so
 # the packaged system service is never started (see system-packages below).
-SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd
+# chromium for tests/test_site.py: a real headless browser takes screenshots of the
+# website `antike-ref site` writes (desktop and phone width) and proves through a
+# recording proxy that its pages ask for nothing but their own files.
+SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd chromium
 
 .PHONY: venv system-packages test test-fast demo bench clean
 

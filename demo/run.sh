@@ -26,9 +26,11 @@ for orders in "$HERE"/orders/*.json; do
 done
 
 antike-ref render "$GAME" --turn 0 --out "$OUT/reports" > /dev/null
+antike-ref site "$GAME" "$OUT/site" > /dev/null
 antike-ref verify "$GAME"
 antike-ref show "$GAME"
 echo
 echo "Game file: $GAME"
 echo "Reports:   $OUT/reports/ (one set per turn: svg, pdf, png, txt, md, bbcode)"
 echo "Latest:    $(ls "$OUT"/reports/*.pdf | tail -n 1)"
+echo "Website:   $OUT/site/index.html (antike-ref site: open it in a browser)"

@@ -1,0 +1,35 @@
+"""The ``site`` command: a static website of a game, for the GM to upload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from pbem.cli.app import app, run
+
+
+@app.command()
+def site(
+    game: Path = typer.Argument(..., help="The game file (not changed)."),
+    folder: Path = typer.Argument(..., metavar="DIR", help="Folder for the website (created if missing; "
+                                  "updated in place when it exists)."),
+    force: bool = typer.Option(False, "--force", help="Render every board image again, not only the missing ones."),
+) -> None:
+    """Write a static website of the game: index.html (board, standings, whose turn, the history) and one page per history entry.
+
+    Every file is local (no outside fonts, scripts or images) and no e-mail address is written; the same game file gives the same files. Run it again into the same folder after each turn: it writes only what changed, and removes only files it wrote itself that the game no longer has (after an undo).
+
+    Example: antike-ref site games/demo.json public_html/demo
+    """
+
+    def go():
+        from pbem.report.site import build_site
+        from pbem.service.service import GameService
+
+        result = build_site(GameService(game).load(), folder, force=force)
+        removed = f", {len(result.removed)} removed" if result.removed else ""
+        print(f"site: {result.index} ({result.entries} history entries; {len(result.written)} files written, "
+              f"{len(result.unchanged)} unchanged{removed})")
+
+    run(go)

@@ -1,0 +1,337 @@
+"""A static website for a game: an index page and one page per history entry.
+
+``build_site(game, folder)`` writes
+
+- ``index.html``: the current board, the standings, whose turn it is, and every history
+  entry (newest first), each linking to its page;
+- ``entry-NNN.html``: the report of history entry NNN (the board, what happened, the
+  tables), built from the same view model as the other report formats
+  (:mod:`pbem.report.model`), through the Jinja2 templates in ``templates/site/``;
+- ``board-NNN-HASH.svg``: the board of entry NNN, as :meth:`Report.render` draws it;
+- ``style.css`` and ``favicon.svg``.
+
+Everything is local (no font, script, image or stylesheet from elsewhere), the same
+game file gives the same bytes (no clock), and no player's e-mail address is written:
+the model is scrubbed of addresses before anything is rendered from it, the board
+included.
+
+Speed: the history is replayed once, entry after entry (a past entry's game is not
+rebuilt from the start each time). A board image is named by its entry and that entry's
+hash, so its content never changes; it is rendered only when the file is missing (SVG,
+not PNG: about 10 ms instead of 300 ms, and an eighth of the size). Pages are rendered
+every time (a few ms each) and written only when their bytes changed.
+
+Re-running into the same folder updates it. The names of the files written are kept in
+``.antike-ref-site.json``; a file listed there that the game no longer needs (after an
+``undo``) is removed, and no other file is ever touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from pbem.errors import UsageError, VerifyFailed
+from pbem.paths import data_dir
+from pbem.report import Report
+from pbem.report.model import build_model
+from pbem.service.game import Game
+from pbem.service.turns import TURN_KINDS
+
+MANIFEST = ".antike-ref-site.json"
+"""The list of files this module wrote into the folder (and so may replace or remove)."""
+
+STATIC = ("style.css", "favicon.svg")
+"""Files copied unchanged from ``templates/site/``."""
+
+HIDDEN = "(address hidden)"
+
+_BRACKETED = re.compile(r"\s*<[^<>\s]*@[^<>\s]*>")
+_ADDRESS = re.compile(r"[^\s<>()\[\]{},;:\"']+@[^\s<>()\[\]{},;:\"']+")
+_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+_SAFE_NAME = re.compile(r"(index|entry-\d{3,}|board-\d{3,}-[0-9a-f]{1,16})\.(html|svg)|style\.css|favicon\.svg")
+
+
+@dataclass
+class SiteResult:
+    """What :func:`build_site` did."""
+
+    folder: Path
+    entries: int
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    boards_rendered: int = 0
+
+    @property
+    def index(self) -> Path:
+        return self.folder / "index.html"
+
+
+# -- the games after each entry -----------------------------------------------------------
+
+
+def games_after_each_entry(game: Game) -> Iterator[Game]:
+    """The game right after history entry 0, 1, ..., in order, replayed once through the
+    rules; each replayed entry is checked against the file's (as ``render`` does). The
+    last one is ``game`` itself."""
+    from pbem.errors import PbemError
+    from pbem.service.replay import apply_entry, initial_game
+
+    stored = game.history
+    last = len(stored) - 1
+    if last == 0:
+        yield game
+        return
+    current = initial_game(game)
+    if current.history[0] != stored[0]:
+        raise VerifyFailed(0, "the set-up entry does not replay")
+    yield current
+    for i in range(1, last):
+        entry = stored[i]
+        try:
+            current = apply_entry(current, entry)
+        except VerifyFailed:
+            raise
+        except PbemError as exc:
+            raise VerifyFailed(i, f"its {entry.get('kind')} no longer applies: {exc}") from None
+        if current.history[i] != entry:
+            raise VerifyFailed(i, "it does not replay to what the file records")
+        yield current
+    yield game
+
+
+# -- addresses ----------------------------------------------------------------------------
+
+
+def known_addresses(game: Game) -> list[str]:
+    """Every e-mail address the game file knows: today's players' and every earlier one's
+    (recorded with a player change), longest first."""
+    found = {m.email for m in game.meta.values() if m.email}
+    for entry in game.history:
+        for who in (entry.get("identities") or {}).values():
+            if not isinstance(who, dict):
+                continue
+            for rec in (who, who.get("was")):
+                if isinstance(rec, dict) and isinstance(rec.get("email"), str) and rec["email"]:
+                    found.add(rec["email"])
+    return sorted(found, key=lambda a: (-len(a), a))
+
+
+def scrub_text(text: str, addresses: list[str]) -> str:
+    """``text`` without e-mail addresses: the game's own (any case), ``Name <addr>``
+    brackets, and anything else that looks like an address."""
+    if "@" not in text:
+        return text
+    for address in addresses:
+        text = re.sub(re.escape(address), HIDDEN, text, flags=re.IGNORECASE)
+    text = _BRACKETED.sub("", text)
+    text = text.replace(f"<{HIDDEN}>", "").replace(f" {HIDDEN}>", "")
+    return _ADDRESS.sub(HIDDEN, text).strip() if "@" in text else text
+
+
+def scrub(value: Any, addresses: list[str]) -> Any:
+    """A copy of the view model with every string scrubbed (:func:`scrub_text`); the
+    nations' ``email`` is emptied and their ``contact`` is the player's name."""
+    if isinstance(value, str):
+        return scrub_text(value, addresses)
+    if isinstance(value, list):
+        return [scrub(v, addresses) for v in value]
+    if isinstance(value, tuple):
+        return tuple(scrub(v, addresses) for v in value)
+    if isinstance(value, dict):
+        out = {k: scrub(v, addresses) for k, v in value.items()}
+        if "email" in out and "contact" in out:
+            out["email"] = ""
+            out["contact"] = out.get("player") or ""
+        return out
+    return value
+
+
+def _scrub_facts(model: dict[str, Any]) -> None:
+    """The "Player" line of a nation's holdings names only the player."""
+    for n in model.get("nations", []):
+        for fact in n.get("facts", []):
+            if fact.get("label") == "Player":
+                fact["value"] = n.get("player") or "—"
+
+
+# -- one entry ----------------------------------------------------------------------------
+
+
+def _number(at: Game, index: int) -> tuple[int, int | None]:
+    """The turn number and own entry number of the report for entry ``index`` (as
+    :func:`pbem.report.prepare` gives them)."""
+    last = at.history[-1]
+    kind = last.get("kind")
+    own = None if kind in TURN_KINDS or kind == "new" else index
+    number = last["turn"] if kind in TURN_KINDS else (0 if kind == "new" else at.state.status.turn - 1)
+    return number, own
+
+
+def board_name(index: int, entry: dict[str, Any]) -> str:
+    """``board-NNN-HASH.svg``: named by the entry and its hash, so it never changes."""
+    digest = re.sub(r"[^0-9a-f]", "", str(entry.get("hash", "")).lower().rpartition(":")[2])[:12] or "0"
+    return f"board-{index:03d}-{digest}.svg"
+
+
+def page_name(index: int) -> str:
+    return f"entry-{index:03d}.html"
+
+
+def _svg_size(svg: bytes) -> tuple[int, int]:
+    head = svg[:2000].decode("utf-8", "replace")
+    m = re.search(r'viewBox="\s*[-\d.]+[\s,]+[-\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"', head)
+    if m:
+        return round(float(m.group(1))), round(float(m.group(2)))
+    w = re.search(r'\swidth="([\d.]+)', head)
+    h = re.search(r'\sheight="([\d.]+)', head)
+    return (round(float(w.group(1))) if w else 1152, round(float(h.group(1))) if h else 864)
+
+
+def _colour(value: Any) -> str:
+    """A colour safe to put in a style attribute (#rrggbb), grey otherwise."""
+    return value if isinstance(value, str) and _COLOUR.fullmatch(value) else "#888888"
+
+
+def _summary(model: dict[str, Any]) -> dict[str, str]:
+    """The entry's own block of the log: its title and first line, for the lists."""
+    block = model["log"][-1] if model.get("log") else {"title": model.get("title", ""), "lines": []}
+    lines = [line for line in block.get("lines", []) if not line.startswith("Round ")] or block.get("lines", [])
+    return {"title": block.get("title", ""), "line": lines[0] if lines else ""}
+
+
+# -- rendering -----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def _environment():
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(data_dir("templates") / "site")),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    env.filters["colour"] = _colour
+    return env
+
+
+def _render(template: str, **context: Any) -> bytes:
+    return _environment().get_template(template).render(**context).encode("utf-8")
+
+
+def _write_if_changed(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` (whole: a temporary file, then a rename) unless it
+    already holds exactly that; True if written."""
+    try:
+        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return True
+
+
+def _read_manifest(folder: Path) -> list[str]:
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        files = data.get("files", []) if isinstance(data, dict) else []
+    except (OSError, ValueError):
+        return []
+    return [f for f in files if isinstance(f, str) and _SAFE_NAME.fullmatch(f)]
+
+
+def build_site(game: Game, folder: Path | str, force: bool = False) -> SiteResult:
+    """Write (or update) the website of ``game`` into ``folder``.
+
+    ``force`` renders every board image again (after the board drawing changed); without
+    it an image that exists is kept, since an entry's board never changes.
+    """
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: exists and is not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    result = SiteResult(folder, len(game.history))
+    addresses = known_addresses(game)
+    previous = _read_manifest(folder)
+    wanted: list[str] = []
+
+    def put(name: str, data: bytes) -> None:
+        wanted.append(name)
+        if _write_if_changed(folder / name, data):
+            result.written.append(name)
+        else:
+            result.unchanged.append(name)
+
+    for name in STATIC:
+        put(name, (data_dir("templates") / "site" / name).read_bytes())
+
+    entries: list[dict[str, Any]] = []
+    size: tuple[int, int] | None = None
+    count = len(game.history)
+    for index, at in enumerate(games_after_each_entry(game)):
+        entry = game.history[index]
+        number, own = _number(at, index)
+        image = board_name(index, entry)
+        model = scrub(build_model(at, png_name=image), addresses)
+        _scrub_facts(model)
+        path = folder / image
+        wanted.append(image)
+        if force or not path.is_file():
+            svg = Report(at, number, model, own).render("svg")
+            if _write_if_changed(path, svg):
+                result.written.append(image)
+            else:
+                result.unchanged.append(image)
+            result.boards_rendered += 1
+        else:
+            result.unchanged.append(image)
+            svg = path.read_bytes() if size is None else b""
+        if size is None:
+            size = _svg_size(svg)
+        info = {"index": index, "page": page_name(index), "board": image, "kind": entry.get("kind", ""),
+                "turn": number, "round": at.state.status.round, **_summary(model)}
+        entries.append(info)
+        nav = {"prev": page_name(index - 1) if index else None,
+               "next": page_name(index + 1) if index + 1 < count else None}
+        put(info["page"], _render("entry.html.j2", m=model, e=info, nav=nav, board_size=size,
+                                  game_title=_game_title(model), latest=index + 1 == count))
+        if index + 1 == count:
+            latest = model
+
+    put("index.html", _render("index.html.j2", m=latest, entries=list(reversed(entries)),
+                              current=entries[-1], board_size=size, game_title=_game_title(latest)))
+
+    keep = set(wanted)
+    for name in previous:
+        if name not in keep and (folder / name).is_file():
+            (folder / name).unlink()
+            result.removed.append(name)
+    manifest = json.dumps({"generator": "antike-ref site", "files": sorted(keep)}, indent=1) + "\n"
+    _write_if_changed(folder / MANIFEST, manifest.encode("utf-8"))
+    return result
+
+
+def _game_title(model: dict[str, Any]) -> str:
+    g = model["game"]
+    return f"{g['edition']} · {g['id']}"
