@@ -93,7 +93,7 @@ def test_founding_payment_problems():
     assert (r.code, r.path) == ("pay/cannot-afford", "$.found[0]")
     [r] = refusal(g, rondel="temple", found=[{"city": "cyrene", "pay": {"marble": 3}}])
     assert (r.code, r.path, r.message) == ("pay/too-many", "$.found[0].pay.marble",
-                                           "a city in cyrene needs only 1 marble; pay the rest with coins or the right chips")
+                                           "a city in Cyrene needs only 1 marble; pay the rest with coins or the right chips")
 
 
 def test_rulebook_trade_example():

@@ -283,7 +283,7 @@ def test_caps_are_the_limit():
     ({"game": "demo", "reason": "x", "edits": [{"nation": "greeks", "coins": -1}]}, "$.edits[0]"),
     ({"game": "demo", "reason": "x", "edits": [{"nation": "greeks", "gold": 3}]}, "$.edits[0]"),
     ({"game": "demo", "reason": " ", "edits": [{"nation": "greeks", "coins": 1}]}, "$.reason"),
-    ({"game": "demo", "edits": [{"nation": "greeks", "coins": 1}]}, "'reason' is a required property"),
+    ({"game": "demo", "edits": [{"nation": "greeks", "coins": 1}]}, "'reason' is missing here"),
     ({"game": "demo", "reason": "x", "edits": []}, "$.edits"),
     ({"game": "demo", "reason": "x", "edits": [{"province": "athen", "owner": "vikings"}]}, "$.edits[0]"),
 ])

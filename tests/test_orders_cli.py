@@ -10,8 +10,13 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from conftest import PASSWORDS, cli_run, edit, held_lock, make_game, new_game_file, play, write_json
 from pbem.service.store import save_game
+
+from pbem.cli.app import GUIDE
+
+HELP = f"antike-ref: help: {GUIDE}\n"
 
 PH = "phoenicians"
 
@@ -57,10 +62,10 @@ def test_check_prints_the_orders_what_happens_and_the_holdings(game, tmp_path):
     assert result.exit_code == 4
     result = cli_run("check", game, order_file(tmp_path, rondel="gold"))
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith("would be accepted: turn 1 for phoenicians\n")
+    assert result.stdout.startswith("would be accepted: turn 1 for Phoenicians\n")
     assert "phoenicians place their stone on GOLD (paid: free)" in result.stdout
     assert "phoenicians produce 1 gold" in result.stdout
-    assert result.stdout.rstrip().endswith("phoenicians then holds 2 marble, 1 iron, 4 gold, 1 coin(s)")
+    assert result.stdout.rstrip().endswith("Phoenicians then hold 2 marble, 1 iron, 4 gold, 1 coin")
 
 
 def test_process_applies_the_turn_and_rewrites_the_game(game, tmp_path):
@@ -96,7 +101,7 @@ def test_standing_orders_file_from_a_nation_not_active(game, tmp_path):
                                                "standing": {"battle": "always", "coin_substitute": "gold"}})
     result = cli_run("process", game, orders)
     assert result.exit_code == 0, result.stderr
-    assert "standing orders for greeks" in result.stdout
+    assert "standing orders for Greeks" in result.stdout
     after = show(game)
     assert after["nations"]["greeks"]["standing"]["battle"] == {"default": "always"}
     assert after["nations"]["greeks"]["standing"]["coin_substitute"] == "gold"
@@ -142,7 +147,7 @@ def test_refusals_exit_4_name_code_path_and_leave_the_game_unchanged(game, tmp_p
     result = cli_run(command, game, orders, "--json", *extra)
     assert result.exit_code == 4
     assert json.loads(result.stdout) == {"ok": False, "rejections": [{"code": code, "path": path, "message": message}]}
-    assert result.stderr == f"antike-ref: refused: {path}: {message} [{code}]\n"
+    assert result.stderr == f"antike-ref: refused: {path}: {message} [{code}]\n" + HELP
     plain = cli_run(command, game, orders)
     assert plain.exit_code == 4 and plain.stdout == "" and f"[{code}]" in plain.stderr
     assert game.read_bytes() == before
@@ -203,8 +208,8 @@ def test_an_order_file_of_the_wrong_shape_exits_3_with_its_path(game, tmp_path, 
     assert result.exit_code == 3
     rejections = json.loads(result.stdout)["rejections"]
     assert [(r["code"], r["path"]) for r in rejections] == [("input/invalid", "$"), ("input/invalid", "$.rondel.to")]
-    assert "'tribute' was unexpected" in rejections[0]["message"]
-    assert "'forum' is not one of" in rejections[1]["message"]
+    assert "'tribute' is not a key that belongs here" in rejections[0]["message"]
+    assert "'forum' is not a known wedge (one of: iron" in rejections[1]["message"]
     assert "$.rondel.to: 'forum'" in result.stderr
     assert game.read_bytes() == before
 
@@ -254,10 +259,10 @@ STEP_REFUSALS = {
     "pay/cannot-afford": ([], dict(rondel="knowhow", knowhow=["wheel"]), "$.knowhow[0]",
                           "Wheel (7 gold) costs 7 gold; Phoenicians has only 4 in chips and coins that could pay it (all it holds: 2 marble, 1 iron, 3 gold, 1 coin)"),
     "pay/wrong-chip": ([RICH], dict(rondel="temple", temples=[{"city": "tyros", "pay": {"marble": 4, "gold": 1}}]),
-                       "$.temples[0].pay.gold", "a temple in tyros cannot be paid with gold"),
+                       "$.temples[0].pay.gold", "a temple in Tyros cannot be paid with gold"),
     "pay/too-many": ([UNIT_IN_CYRENE], dict(rondel="temple", found=[{"city": "cyrene", "pay": {"marble": 2, "gold": 1}}]),
                      "$.found[0].pay.marble",
-                     "a city in cyrene needs only 1 marble; pay the rest with coins or the right chips"),
+                     "a city in Cyrene needs only 1 marble; pay the rest with coins or the right chips"),
     "temple/not-own-city": ([RICH], dict(rondel="temple", temples=["athen"]), "$.temples[0].city",
                             "Athen is not a city of Phoenicians"),
     "temple/already": ([RICH, {"province": "tyros", "temple": True}], dict(rondel="temple", temples=["tyros"]),
@@ -323,7 +328,7 @@ def test_each_illegal_step_is_refused_through_the_cli(tmp_path, code):
     assert json.loads(result.stdout)["rejections"] == [{"code": code, "path": path, "message": message}]
     plain = cli_run("check", game, orders)
     assert plain.exit_code == 4
-    assert plain.stderr == f"antike-ref: refused: {path}: {message} [{code}]\n"
+    assert plain.stderr == f"antike-ref: refused: {path}: {message} [{code}]\n" + HELP
     assert game.read_bytes() == before
 
 

@@ -70,7 +70,7 @@ def test_temple_payment_problems():
     g = ready(make_game(), marble=4, iron=2, coins=0)
     rejections = refusal(g, rondel="temple", temples=[{"city": "tyros", "pay": {"marble": 3, "iron": 2}}])
     assert [(r.code, r.path) for r in rejections] == [("pay/wrong-chip", "$.temples[0].pay.iron")]
-    assert rejections[0].message == "a temple in tyros cannot be paid with iron"
+    assert rejections[0].message == "a temple in Tyros cannot be paid with iron"
     [r] = refusal(g, rondel="temple", temples=["tyros"])
     assert (r.code, r.path) == ("pay/cannot-afford", "$.temples[0]")
     assert "costs 5" in r.message and "only 4" in r.message

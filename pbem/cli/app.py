@@ -23,6 +23,10 @@ map_app = typer.Typer(help="Board map files.", no_args_is_help=True)
 app.add_typer(map_app, name="map")
 
 
+GUIDE = 'the player\'s guide, docs/playing.md, "When the referee says no", explains every refusal'
+"""Where every refusal and bad input points the player."""
+
+
 def err(message: str) -> None:
     print(f"antike-ref: {message}", file=sys.stderr)
 
@@ -44,6 +48,9 @@ def _fail(exc: Exception) -> None:
         err(f"{head} ({len(items)} problems):" if items else head)
         for item in items:
             print(f"  {item}", file=sys.stderr)
+    if getattr(exc, "about_orders", False) or (
+            isinstance(exc, Refused) and any(not r.code.startswith("edit/") for r in exc.rejections)):
+        err(f"help: {GUIDE}")
     raise typer.Exit(int(getattr(exc, "exit_code", ExitCode.INTERNAL)))
 
 
@@ -99,16 +106,23 @@ def print_json(data, sort_keys: bool = True) -> None:
     print(json.dumps(data, sort_keys=sort_keys, ensure_ascii=False, indent=1))
 
 
-def reporter(report_dir: Path | None, formats: list[str] | None):
+IMAGE_BASE_HELP = ("Web address of the folder the report pictures are put in (http or https): the "
+                   "Markdown and BBCode then show the board from URL/FILE.png instead of the bare file name.")
+
+
+def reporter(report_dir: Path | None, formats: list[str] | None, image_base: str | None = None):
     """A report writer for the service (``None`` without ``--report-dir``): it writes the
-    reports of the game's latest history entry. The formats are checked at once, so a bad
-    ``--format`` is refused before the game is touched."""
+    reports of the game's latest history entry. The formats and ``--image-base`` are
+    checked at once, so a bad option is refused before the game is touched."""
+    from pbem.report import check_image_base
+
+    check_image_base(image_base)
     if report_dir is None:
         return None
     from pbem.report import parse_formats, write_latest
 
     chosen = parse_formats(formats)
-    return lambda game: write_latest(game, report_dir, chosen)
+    return lambda game: write_latest(game, report_dir, chosen, image_base=image_base)
 
 
 def print_reports(paths: list[Path], to_stderr: bool = False) -> None:

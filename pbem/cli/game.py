@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.app import app, map_app, pairs, print_json, print_reports, quiet_stdout, reporter, run
+from pbem.cli.app import IMAGE_BASE_HELP, app, map_app, pairs, print_json, print_reports, quiet_stdout, reporter, run
 from pbem.errors import InputError, PbemError, Refused, UsageError
 
 REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."
@@ -40,6 +40,7 @@ def new(
     force: bool = typer.Option(False, "--force", help="Overwrite an existing game file."),
     report_dir: Optional[Path] = typer.Option(None, "--report-dir", help="Also write the set-up's report (turn 0) into this folder."),
     report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """Create a game.
 
@@ -69,7 +70,7 @@ def new(
             nations=[n.strip() for n in nations.split(",") if n.strip()], first=first,
             variants=list(variant or []), goal=goal, players=players,
             player=pairs(player, "--player"), start=starts, seed=seed)
-        write = reporter(report_dir, report_format)
+        write = reporter(report_dir, report_format, image_base)
         outcome = GameService(game).create(
             chosen, opts, pairs(password, "--password"), secrets,
             passwords.ITERATIONS if kdf_iterations is None else kdf_iterations, force, reporter=write)
@@ -87,6 +88,10 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
     viewer: Optional[str] = typer.Option(None, "--as", help="Show only what this nation may see (every edition's "
                                          "public view is the default)."),
+    neighbours: bool = typer.Option(False, "--neighbours", help="Also list every province's neighbours: across "
+                                    "land borders (legions) and sea borders (galleys)."),
+    province: Optional[str] = typer.Option(None, "--province", metavar="NAME",
+                                           help="Show one province: what is in it and its neighbours."),
 ) -> None:
     """Show whose turn it is, every nation's holdings and the board.
 
@@ -100,12 +105,23 @@ def show(
         loaded = GameService(game).load()
         if viewer is not None and viewer not in loaded.seats:
             raise UsageError(f"--as {viewer}: not a nation of this game (one of {', '.join(loaded.seats)})")
-        if as_json:
+        if province is not None:
+            from pbem.cli.show import console, print_neighbours
+            from pbem.service.textorders import vocabulary
+
+            pid, problem = vocabulary(loaded.edition, loaded.board).provinces.lookup(province)
+            if pid is None:
+                raise UsageError(f"--province: {problem}")
+            print_neighbours(loaded, console(), [pid], viewer)
+        elif as_json:
             print_json(show_json(loaded, viewer))
         else:
-            from pbem.cli.show import console, print_summary
+            from pbem.cli.show import console, print_neighbours, print_summary
 
-            print_summary(loaded, console(), viewer)
+            out = console()
+            print_summary(loaded, out, viewer)
+            if neighbours:
+                print_neighbours(loaded, out, list(loaded.board.provinces), viewer)
 
     run(go)
 
@@ -117,6 +133,7 @@ def gm_edit(
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the result here instead of GAME."),
     report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
     report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """Apply a GM edit file: all edits or none, logged in the history with its reason.
 
@@ -126,7 +143,7 @@ def gm_edit(
     def go():
         from pbem.service.service import GameService, read_input
 
-        write = reporter(report_dir, report_format)
+        write = reporter(report_dir, report_format, image_base)
         outcome = GameService(game).gm_edit(read_input(edit), output, write)
         entry = outcome.added[0]
         print(f"applied {len(entry['edits'])} edit(s) to {outcome.saved_to}: {entry['reason']}")
@@ -142,14 +159,17 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: st
     ns = result.state.nations[nation]
     holds = {**{r: ns.resources[r] for r in ("marble", "iron", "gold")}, "coin": ns.coins}
     if as_json:
-        # ``holds`` (what the nation has afterwards) is an addition to docs/orders.md's object.
+        # ``holds`` (what the nation has afterwards) and ``defaults`` (the choices the
+        # referee made where the orders left them open) are additions to docs/orders.md.
         print_json({"ok": True, "turn": turn, "nation": nation, "echo": result.echo,
-                    "events": result.events, "holds": holds}, sort_keys=False)
+                    "events": result.events, "holds": holds,
+                    "defaults": [dict(d) for d in result.defaults]}, sort_keys=False)
         return
     from pbem.report.text import event_line
 
+    name = before.edition.nations[nation].name
     what = f"turn {turn}" if result.kind == "turn" else "standing orders"
-    print(f"{verb}: {what} for {nation}")
+    print(f"{verb}: {what} for {name}")
     print("orders as understood:")
     if form == "text":
         from pbem.service.service import echo_text
@@ -160,8 +180,14 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: st
     print("what happens:")
     for ev in result.events:
         print(f"  - {event_line(ev)}")
-    res = ", ".join(f"{holds[r]} {r}" for r in ("marble", "iron", "gold"))
-    print(f"{nation} then holds {res}, {holds['coin']} coin(s)")
+    if result.defaults:
+        print("chosen by the referee, because the orders left it open (say it in the orders to choose):")
+        for d in result.defaults:
+            print(f"  - {d['default']}")
+    if result.kind == "turn":
+        res = ", ".join(f"{holds[r]} {r}" for r in ("marble", "iron", "gold"))
+        coins = f"{holds['coin']} coin{'' if holds['coin'] == 1 else 's'}"
+        print(f"{name} then {'has' if name == nation else 'hold'} {res}, {coins}")
 
 
 def _orders_failure(exc: Exception, as_json: bool) -> None:
@@ -215,6 +241,7 @@ def process(
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
     report_dir: Optional[Path] = typer.Option(None, "--report-dir", help="Also write this turn's reports into this folder (GAMEID-turn-NNN.EXT)."),
     report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """Apply an order file: check it, then write the next game file (and reports).
 
@@ -224,7 +251,7 @@ def process(
     def go():
         from pbem.service.service import GameService, read_input
 
-        write = reporter(report_dir, report_format)
+        write = reporter(report_dir, report_format, image_base)
         try:
             given = read_input(orders)
             outcome = GameService(game).process(given, output, write)

@@ -164,11 +164,12 @@ def options(
         from pbem.play.options import option_lines, options as compute
         from pbem.service.service import GameService
 
-        data = compute(GameService(game).load())
+        loaded = GameService(game).load()
+        data = compute(loaded)
         if as_json:
             print_json(data, sort_keys=False)
             return
-        for line in option_lines(data):
+        for line in option_lines(data, loaded):
             print(line)
         print("order-file template:")
         print(json.dumps(data["template"], ensure_ascii=False, indent=1))

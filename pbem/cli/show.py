@@ -45,6 +45,10 @@ def print_summary(game: Game, console, viewer: str | None = None) -> None:
     console.print(f"[bold]{game.game_id}[/] — {edition.name} on {game.board.name}{variants}")
     console.print(f"turn {st.status.turn}, round {st.status.round}, {status}, goal {game.goal}"
                   f" {edition.score_unit(st)}")
+    players = ", ".join(f"{edition.nation_name(n)}: {game.meta[n].player}" for n in game.seats
+                        if n in game.meta and game.meta[n].player)
+    if players:
+        console.print(f"players: {players}", highlight=False)
     active = None if st.status.winner else st.status.active
     table = _table("Nations (seat order)", "nation", "marble", "iron", "gold",
                    "coins", "cities", "temples", "legions", "galleys", "score", right=9)
@@ -87,6 +91,25 @@ def print_summary(game: Game, console, viewer: str | None = None) -> None:
             console.print(f"{title}:", highlight=False)
             for ev in entry.get("events", []):
                 console.print(f"  - {event_line(ev)}", highlight=False, soft_wrap=False)
+
+
+def print_neighbours(game: Game, console, provinces: list[str], viewer: str | None = None) -> None:
+    """Each of ``provinces``: its resource and kind, what stands in it, and its neighbours
+    across land borders (where legions go) and sea borders (where galleys go)."""
+    board = game.board
+    view = show_json(game, viewer)["provinces"]
+    table = _table("Provinces and their neighbours", "province", "in it", "land (legions)", "sea (galleys)")
+    for pid in provinces:
+        p = board.province(pid)
+        here = view.get(pid, {})
+        held = [f"city of {game.edition.nation_name(here['owner'])}" + (", temple" if here.get("temple") else "")
+                ] if here.get("owner") else []
+        held += [f"{game.edition.nation_name(n)} {c['legion']}L {c['galley']}G" for n, c in here.get("units", {}).items()]
+        kind = "" if p.kind == "coastal" else f", {p.kind.replace('_', '-')}"
+        table.add_row(f"{p.name} ({pid})\n{p.resource}{kind}", "\n".join(held) or "-",
+                      ", ".join(board.province(q).name for q in sorted(p.land)) or "-",
+                      ", ".join(board.province(q).name for q in sorted(p.sea)) or "-")
+    console.print(table)
 
 
 def entry_title(entry: dict[str, Any]) -> str:

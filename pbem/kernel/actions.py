@@ -104,7 +104,7 @@ class BuildTemples(Action):
             if t.state.bank.temples <= 0:
                 t.reject("temple/bank-empty", f"{path}.city")
                 continue
-            paid = t.pay(Cost.of(marble=price), entry.get("pay"), f"a temple in {city}", path)
+            paid = t.pay(Cost.of(marble=price), entry.get("pay"), f"a temple in {t.display(city)}", path)
             if paid is None:
                 continue
             out["pay"] = paid
@@ -155,7 +155,7 @@ class Arm(Action):
                 t.reject("arm/no-stock", f"{path}.count", nation=t.nation, left=left, unit=unit, asked=count)
                 continue
             paid = t.pay(Cost.of(iron=t.rules.arming_iron).times(count), entry.get("pay"),
-                         f"{count} {unit}(s) in {at}", path)
+                         f"{count} {unit}(s) in {t.display(at)}", path)
             if paid is None:
                 continue
             out["pay"] = paid
@@ -272,7 +272,7 @@ def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if stones >= t.rules.city_stones:
             t.reject("found/no-stone", f"{path}.city", nation=t.nation, stones=stones)
             continue
-        paid = t.pay(Cost.of(**t.rules.found_cost), entry.get("pay"), f"a city in {city}", path)
+        paid = t.pay(Cost.of(**t.rules.found_cost), entry.get("pay"), f"a city in {t.display(city)}", path)
         if paid is None:
             continue
         out["pay"] = paid

@@ -153,6 +153,9 @@ def _move(t: Turn, f: Forces, step: dict[str, Any], path: str) -> None:
                  need=need, count=count, reason=_why_not_moving(t, f, unit, start, need, len(able)))
         return
     moving = _choose(able, count, step.get("which"))
+    if "which" not in step and len(set(able)) > 1 and count < len(able):
+        t.note_default(f"{path}.which", f"the {_plural(count, unit)} moving from {t.display(start)} are those "
+                       "with the fewest steps left (no \"which\" given; \"which\": \"fresh\" sends the others)")
     f.take(start, unit, moving)
     here = start
     for j, pid in enumerate(route):
@@ -196,6 +199,9 @@ def _battle(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, An
         return echo
     most = min(own, theirs)
     count = step.get("count", most)
+    if "count" not in step:
+        t.note_default(f"{path}.count", f"the battle in {t.display(at)} is fought by {_plural(most, unit)} a side, "
+                       "as many as can fight (no \"count\" given)")
     if count > most:
         t.reject("battle/too-many", f"{path}.count", most=most, unit=unit, at=at, count=count)
         return echo
@@ -264,10 +270,16 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         # D4 (KEEP_GALLEYS): legions go first, galleys count towards navigators.
         legions = min(upright["legion"], strength)
         used = {"legion": legions, "galley": strength - legions}
+        if upright["legion"] and upright["galley"]:
+            t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {_plural(used['legion'], 'legion')} "
+                           f"and {_plural(used['galley'], 'galley')} (no \"with\" given: legions first, "
+                           "galleys are kept)")
     stones = len(t.state.cities(t.nation))
     give_up = step.get("give_up")
     if stones >= t.rules.city_stones and give_up is None:
         give_up = _default_give_up(t, city)
+        t.note_default(f"{path}.give_up", f"{t.display(give_up)} is given up for {t.display(city)} (no \"give_up\" "
+                       "given: a city without a temple first, then the lowest defence, then the least production)")
     elif give_up is not None:
         if stones < t.rules.city_stones:
             t.reject("conquer/give-up-not-needed", f"{path}.give_up", nation=t.nation,

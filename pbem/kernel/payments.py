@@ -73,6 +73,12 @@ def describe_cost(cost: Cost) -> str:
     return " and ".join(parts) or "nothing"
 
 
+def describe_payment(pay: dict[str, int]) -> str:
+    """A payment as a player reads it: ``1 iron and 2 coins``."""
+    parts = [f"{n} {chip}" + ("s" if chip == "coin" and n != 1 else "") for chip, n in pay.items() if n]
+    return " and ".join(parts) or "nothing"
+
+
 def describe_holdings(ns: NationState) -> str:
     """What a nation holds to pay with: ``0 marble, 1 iron, 2 gold, 3 coins``."""
     coins = f"{ns.coins} coin{'s' if ns.coins != 1 else ''}"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Refused
 from pbem.kernel import actions
-from pbem.kernel.payments import Cost, check_payment, spend
+from pbem.kernel.payments import Cost, check_payment, describe_payment, spend
 from pbem.kernel.rejections import Rejection, reject
 from pbem.kernel.state import GameState, NationState, copy_json
 
@@ -46,6 +46,9 @@ class Turn:
     """Temples this nation destroyed this turn."""
     produced: dict[str, int] = field(default_factory=dict)
     """Chips this nation produced this turn, by resource."""
+    defaults: list[dict[str, str]] = field(default_factory=list)
+    """Choices the orders left open and the referee made by a documented default:
+    ``{"path": ..., "default": ...}``, said in the echo and the report."""
 
     @property
     def rules(self):
@@ -81,6 +84,10 @@ class Turn:
             return info.name
         return self.edition.knowhows.get(value, value)
 
+    def note_default(self, path: str, text: str) -> None:
+        """Say that the referee chose for the player at ``path`` (and how, in ``text``)."""
+        self.defaults.append({"path": path, "default": text})
+
     def emit(self, kind: str, **data: Any) -> None:
         self.events.append({"type": kind, "nation": self.nation, **data})
 
@@ -96,6 +103,10 @@ class Turn:
         if problems:
             self.rejections.extend(problems)
             return None
+        if pay is None and cost.total and (cost.any or made.get("coin")):
+            # A real choice was made: resources of any kind, or coins standing in for chips.
+            self.note_default(f"{path}.pay", f"{what}: paid {describe_payment(made)} (no \"pay\" given: "
+                                             "the chips the cost names first, then the chip held most, coins last)")
         self.state.bank.coins += spend(self.ns, made)
         return made
 
@@ -109,6 +120,8 @@ class TurnResult:
     echo: dict[str, Any]
     kind: str
     """``turn`` for a rondel turn, ``standing`` for a standing-orders-only file."""
+    defaults: tuple[dict[str, str], ...] = ()
+    """The defaults the referee applied (:meth:`Turn.note_default`)."""
 
 
 def public_echo(orders: dict[str, Any]) -> dict[str, Any]:
@@ -171,7 +184,7 @@ def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: B
     # Standing orders change after everything this file sets off, including the round
     # start it may trigger (docs/rulings.md: "from the next event after the file").
     _change_standing(t, standing)
-    return TurnResult(t.state, t.events, echo, "turn")
+    return TurnResult(t.state, t.events, echo, "turn", tuple(t.defaults))
 
 
 def _check_standing(t: Turn, change: dict[str, Any]) -> None:

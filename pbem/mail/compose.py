@@ -153,7 +153,7 @@ def your_options(game: Game, nation: str) -> list[str]:
     from pbem.play.options import option_lines, options
 
     lines = ["", f"It is your turn ({game.edition.nation_name(nation)}). What you can do:"]
-    for line in option_lines(options(game)):
+    for line in option_lines(options(game), game):
         lines += textwrap.wrap(line, WIDTH, subsequent_indent="      ", break_long_words=False) or [""]
     lines += ["", "Answer with your orders in the body of a mail (docs/text-orders.md),",
               "or attach an order file (.json or .txt). A start:", ""]

@@ -33,45 +33,129 @@ def options(game) -> dict[str, Any]:
             entry["effect"] = edition.rondel[tg.index].action.preview(st, edition, board, nation, budget)
         out.append(entry)
     template = {"game": st.table.game_id, "nation": nation, "turn": st.status.turn,
-                "password": "YOUR-PASSWORD", "rondel": {"to": _template_wedge(edition)}}
+                "password": "YOUR-PASSWORD", "rondel": _template_rondel(edition, out)}
     return {"game": st.table.game_id, "turn": st.status.turn, "nation": nation,
             "resources": dict(ns.resources), "coins": ns.coins, "rondel": ns.rondel,
             "targets": out, "template": template}
 
 
-def _template_wedge(edition) -> str:
-    """The template's example target: the first production wedge of the rondel that yields gold,
-    else the first production wedge."""
-    produces = [f for f in edition.rondel.fields if f.action.produces]
-    gold = [f for f in produces if f.action.produces == "gold"]
-    return (gold or produces or list(edition.rondel.fields))[0].name
+def _template_rondel(edition, targets: list[dict[str, Any]]) -> dict[str, Any]:
+    """The template's rondel move: the cheapest legal target, a production wedge first among
+    equals (then the nearest); with its payment spelled out when it costs anything, so the
+    template never suggests paying with a chip when a cheaper way exists (the payment is the
+    default one: the chip held most, coins last)."""
+    legal = [t for t in targets if t["legal"]]
+    if not legal:
+        return {"to": edition.rondel[targets[0]["index"]].name} if targets else {}
+
+    def key(t):
+        return t["cost"], "produce" not in t.get("effect", {}), t["steps"]
+
+    best = min(legal, key=key)
+    move = dict(best["rondel"])
+    if best["cost"]:
+        move["pay"] = dict(best.get("pay", {}))
+    return move
 
 
-def option_lines(data: dict[str, Any]) -> list[str]:
+def option_lines(data: dict[str, Any], game=None) -> list[str]:
     """The text ``antike-ref options`` prints for :func:`options`' result (without the
-    template): what the nation holds, then one line per rondel target."""
-    lines = [f"turn {data['turn']}: {data['nation']} holds "
-             + ", ".join(f"{v} {k}" for k, v in data["resources"].items()) + f", {data['coins']} coin(s)"]
+    template): what the nation holds, then for every rondel target its steps, its cost with
+    the payment the referee would take, and everything the wedge allows, as ``--json`` has
+    it. With ``game``, names are shown as the board and the report show them."""
+    name = _namer(game)
+    coins = f"{data['coins']} coin{'' if data['coins'] == 1 else 's'}"
+    lines = [f"turn {data['turn']}: {name(data['nation'])} hold "
+             + ", ".join(f"{v} {k}" for k, v in data["resources"].items()) + f", {coins}"]
+    labels = _labels(game, data)
     for t in data["targets"]:
-        cost = "free" if t["cost"] == 0 else f"{t['cost']} resource(s)"
-        head = f"  {t['index']} {t['wedge'].upper():<9} {t['steps']} step(s), {cost}: "
-        lines.append(head + (effect_line(t["effect"]) if t["legal"] else "cannot afford"))
+        steps = f"{t['steps']} step{'' if t['steps'] == 1 else 's'}"
+        if t["cost"] == 0:
+            cost = "free"
+        else:
+            cost = f"costs {t['cost']} resource{'' if t['cost'] == 1 else 's'} of any kind"
+            if t["legal"]:
+                cost += f" (by default paid with {_chips(t.get('pay', {}))})"
+        lines.append(f"  {t['index']} {labels[t['index']]}: {steps}, {cost}")
+        if not t["legal"]:
+            lines.append("      cannot afford it")
+            continue
+        lines.extend("      " + line for line in effect_lines(t["effect"], name))
     return lines
 
 
-def effect_line(effect: dict[str, Any]) -> str:
-    """What a wedge would let the nation do, in a few words."""
+def _labels(game, data) -> dict[int, str]:
+    """Each target's wedge as the board prints it; a wedge name that occurs twice gets its
+    index, as the report has it: ``MANEUVER (3)``."""
+    names = {}
+    for t in data["targets"]:
+        label = t["wedge"].upper()
+        if game is not None:
+            label = game.edition.rondel[t["index"]].label.upper()
+        names[t["index"]] = label
+    twice = {v for v in names.values() if list(names.values()).count(v) > 1}
+    return {i: f"{v} ({i})" if v in twice else v for i, v in names.items()}
+
+
+def _namer(game):
+    if game is None:
+        return lambda ident: ident
+    edition, board = game.edition, game.board
+
+    def name(ident: str) -> str:
+        if ident in board.provinces:
+            return board.provinces[ident].name
+        if ident in edition.nations:
+            return edition.nations[ident].name
+        return edition.knowhows.get(ident, ident)
+    return name
+
+
+def _chips(pay: dict[str, int]) -> str:
+    parts = [f"{n} {chip}{'s' if chip == 'coin' and n != 1 else ''}" for chip, n in pay.items() if n]
+    return " and ".join(parts) or "nothing"
+
+
+def effect_lines(effect: dict[str, Any], name=lambda ident: ident) -> list[str]:
+    """Everything a wedge would let the nation do, as lines of text."""
     if "produce" in effect:
         (res, n), = effect["produce"].items()
-        return f"produce {n} {res}"
+        return [f"produce {n} {res}"]
     if "cities" in effect:
-        return f"up to {effect['affordable']} temple(s) in {', '.join(effect['cities']) or 'no city'}"
+        price = _chips(effect.get("price", {}))
+        where = ", ".join(name(c) for c in effect["cities"]) or "none"
+        return [f"a temple costs {price} (coins may stand in for it); you can pay for {effect['affordable']} now",
+                f"cities without a temple: {where}"]
     if "places" in effect:
         stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
-        return f"arm up to {effect['affordable']} unit(s) (stock {stock})"
+        price = _chips(effect.get("price", {}))
+        places = "; ".join(f"{name(p['city'])} {p['limit']} ({' or '.join(p['units'])})" for p in effect["places"])
+        return [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; "
+                f"in stock: {stock}",
+                f"where, and how many: {places or 'nowhere'}"]
     if "knowhow" in effect:
-        offers = [f"{o['name']} {o['price']}" for o in effect["knowhow"] if o["affordable"]]
-        return "buy " + (", ".join(offers) if offers else "nothing affordable")
-    groups = len(effect["groups"])
-    targets = ", ".join(f"{c['city']} (defence {c['defence']})" for c in effect["conquerable"])
-    return f"{groups} unit group(s) can move; conquerable: {targets or 'none'}"
+        out = []
+        for o in effect["knowhow"]:
+            note = " (needs " + name(o["needs"]) + " first)" if o.get("needs") else ""
+            can = "can buy" if o["affordable"] else "cannot afford"
+            out.append(f"{name(o['name'])}: {o['price']} gold{note}: {can}")
+        return out
+    out = []
+    for g in effect["groups"]:
+        unit = g["unit"] + ("s" if g["count"] != 1 else "")
+        reach = ", ".join(f"{name(p)} {n}" for p, n in sorted(g["reach"].items(), key=lambda kv: (kv[1], kv[0])))
+        out.append(f"{g['count']} {unit} in {name(g['at'])} ({g['actions']} step{'s' if g['actions'] != 1 else ''} "
+                   f"each) reach (province and steps): {reach or 'nowhere'}")
+    if not effect["groups"]:
+        out.append("no unit can move")
+    for c in effect["conquerable"]:
+        out.append(f"can conquer {name(c['city'])} of {name(c['owner'])}: defence {c['defence']}, "
+                   f"{c['units_in_reach']} of your units can reach it with a step left")
+    if not effect["conquerable"]:
+        out.append("no rival city within reach of enough units to conquer it")
+    return out
+
+
+def effect_line(effect: dict[str, Any]) -> str:
+    """What a wedge would let the nation do, in one line (for short summaries)."""
+    return "; ".join(effect_lines(effect))

@@ -264,6 +264,9 @@ def _log(game: Game) -> list[dict[str, Any]]:
                     continue
             lines.append(event_line(ev, nation_name, place, wedge))
             i += 1
+        for chosen in entry.get("defaults", []):
+            # What the orders left open and the referee chose (docs/orders.md, "defaults").
+            lines.append(f"Default applied: {clean(chosen.get('default'), 400)}")
         if kind == "gm-edit":
             lines.extend(edit_lines(entry.get("edits", []), nation_name, place, wedge,
                                     lambda k: edition.knowhows.get(k, k),

@@ -116,9 +116,30 @@ def _sort_key(err) -> tuple:
 
 
 def problems(kind: str, data: Any, edition: Edition | None = None) -> list[Problem]:
-    """Every schema violation of ``data`` as a :class:`Problem`, in a stable order."""
+    """Every schema violation of ``data`` as a :class:`Problem`, in a stable order, each
+    worded for a player (:mod:`pbem.service.explain`)."""
+    from pbem.service.explain import explain
+
     errors = sorted(_validator(kind, edition).iter_errors(data), key=_sort_key)
-    return [Problem(err.json_path, err.message) for err in errors]
+    names = nouns(edition)
+    return [Problem(err.json_path, explain(err, names)) for err in errors]
+
+
+@cache
+def nouns(edition: Edition | None) -> dict[frozenset, str]:
+    """What each vocabulary of ``edition`` is called, by its set of ids."""
+    from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS
+
+    out = {frozenset(UNITS): "unit", frozenset(RESOURCES): "resource",
+           frozenset(PAYMENT_KEYS): "chip"}
+    if edition is not None:
+        out.update({
+            frozenset(edition.nations): "nation",
+            frozenset([*edition.rondel.names, *edition.rondel.aliases]): "wedge",
+            frozenset(edition.knowhows): "know-how",
+            frozenset(edition.personages): "personage",
+        })
+    return out
 
 
 def validate(kind: str, data: Any, source: str, edition: Edition | None = None) -> None:

@@ -77,13 +77,21 @@ def parse_orders(edition: Edition, given: Input, board: Board | None = None) -> 
     """Orders checked against the edition's order schema, in canonical form; orders in the
     text syntax need the ``board`` their provinces are named on."""
     data = given.data
-    if given.form == "text":
-        from pbem.service.textorders import parse_text_orders
+    if given.form == "text" and board is None:
+        raise UsageError(f"{given.source}: orders in the text syntax need the game's board")
+    try:
+        if given.form == "text":
+            from pbem.service.textorders import parse_text_orders
 
-        if board is None:
-            raise UsageError(f"{given.source}: orders in the text syntax need the game's board")
-        data = parse_text_orders(data, edition, board, given.source)
-    validate("orders", data, given.source, edition)
+            data = parse_text_orders(data, edition, board, given.source)
+        elif board is not None:
+            from pbem.service.aliases import board_words
+
+            data = board_words(data, edition, board)
+        validate("orders", data, given.source, edition)
+    except InputError as exc:
+        exc.about_orders = True  # the command line points the player to the guide
+        raise
     return canonical_orders(data, edition)
 
 

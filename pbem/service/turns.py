@@ -56,10 +56,12 @@ TURN_KINDS = ("turn", "default-turn", "bot-turn")
 """History entries that are a nation's turn."""
 ORDER_KINDS = TURN_KINDS + ("standing",)
 """History entries that carry orders."""
-NOTES = ("bot", "mail", "deadline")
+NOTES = ("bot", "mail", "deadline", "defaults")
 """Keys an order entry may carry besides its orders and events, kept as recorded on replay:
 the bot that played, the Message-ID of the mail the orders came in, the deadline whose
-passing made the GM's default or a bot play."""
+passing made the GM's default or a bot play, the defaults the referee applied where the
+orders left a choice open (the stored orders spell out what was chosen, so a replay could
+not tell them again)."""
 
 
 def authenticate(game: Game, orders: dict[str, Any]) -> list[Rejection]:
@@ -90,6 +92,8 @@ def play(game: Game, orders: dict[str, Any], author: Author = PLAYER,
     ``notes``, keys of :data:`NOTES`, such as the Message-ID of the mail they came in)."""
     result = check(game, orders, author)
     extra = dict(notes or {})
+    if result.defaults:
+        extra["defaults"] = [dict(d) for d in result.defaults]
     if author.kind == "bot":
         extra["bot"] = author.mode
     return _record(game, result, author.entry_kind(result), orders["nation"], extra), result
