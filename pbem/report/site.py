@@ -29,9 +29,7 @@ Re-running into the same folder updates it. The names of the files written are k
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -39,7 +37,7 @@ from typing import Any, Iterator
 
 from pbem.errors import UsageError, VerifyFailed
 from pbem.paths import data_dir
-from pbem.report import Report
+from pbem.report import Report, _write_bytes
 from pbem.report.model import build_model
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
@@ -232,23 +230,14 @@ def _render(template: str, **context: Any) -> bytes:
 
 
 def _write_if_changed(path: Path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` (whole: a temporary file, then a rename) unless it
-    already holds exactly that; True if written."""
+    """Write ``data`` to ``path`` atomically unless the file already holds exactly that;
+    True if written."""
     try:
         if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
             return False
     except OSError:
         pass
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    _write_bytes(path, data)
     return True
 
 

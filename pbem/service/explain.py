@@ -10,6 +10,7 @@ the kind of value wanted where a value has the wrong type, and never a regular e
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -115,8 +116,9 @@ def explain(err: Any, nouns: Mapping[frozenset, str]) -> str:
     if kind == "pattern":
         if spec in ID_PATTERNS and isinstance(value, str):
             suggestion = "_".join(value.strip().lower().replace("-", " ").split())
+            example = f" (for example {suggestion!r})" if re.fullmatch(r"[a-z][a-z0-9_]*", suggestion) else ""
             return (f"{_shown(value)} is not written as a name the referee knows: names are written in "
-                    f"lowercase with _ for a space (for example {suggestion!r})")
+                    f"lowercase letters and digits with _ for a space{example}")
         if spec == "\\S":
             return "must not be blank"
         return f"{_shown(value)} is not in the expected form"
@@ -133,6 +135,8 @@ def _alternatives(err: Any, nouns: Mapping[frozenset, str]) -> str:
     value = err.instance
     branches = err.validator_value
     keys = [b["required"][0] for b in branches if isinstance(b, Mapping) and len(b.get("required", ())) == 1]
+    if not isinstance(value, Mapping) and keys and len(keys) == len(branches):
+        return ""  # not an object at all: the type error beside this one says so
     if isinstance(value, Mapping) and keys and len(keys) == len(branches):
         present = [k for k in keys if k in value]
         if len(present) > 1:

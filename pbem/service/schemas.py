@@ -122,7 +122,9 @@ def problems(kind: str, data: Any, edition: Edition | None = None) -> list[Probl
 
     errors = sorted(_validator(kind, edition).iter_errors(data), key=_sort_key)
     names = nouns(edition)
-    return [Problem(err.json_path, explain(err, names)) for err in errors]
+    found = [Problem(err.json_path, explain(err, names)) for err in errors]
+    # Two rules of the schema can say the same thing of one value (its type, say): once is enough.
+    return [p for i, p in enumerate(found) if p.message and p not in found[:i]]
 
 
 @cache
