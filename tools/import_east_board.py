@@ -82,6 +82,9 @@ def convert(source: dict) -> dict:
             for n in counts
         },
         "start_nation": {"4": "phoenicians"},
+        # 000 L176-181: "In the other theater (East), one manages the Persians and
+        # Phoenicians, the other the Greeks and Arabs."
+        "pairings": {"4": [["persians", "phoenicians"], ["greeks", "arabs"]]},
         "notes": NOTES,
     }
 

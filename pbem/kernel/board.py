@@ -34,19 +34,30 @@ class Province:
     xy: tuple[int, int]
     land: frozenset[str]
     sea: frozenset[str]
+    label: tuple[int, int] | None = None
+    temple: bool = False
+    double: bool = False
 
     def __repr__(self) -> str:
         """Rebuilds the province; border sets are listed sorted so the text is stable."""
         def ids(group: frozenset[str]) -> str:
             return f"frozenset({{{', '.join(map(repr, sorted(group)))}}})" if group else "frozenset()"
 
+        extra = "".join(f", {key}={value!r}" for key, value in
+                        (("label", self.label), ("temple", self.temple), ("double", self.double)) if value)
         return (f"Province(id={self.id!r}, name={self.name!r}, resource={self.resource!r}, "
-                f"kind={self.kind!r}, xy={self.xy!r}, land={ids(self.land)}, sea={ids(self.sea)})")
+                f"kind={self.kind!r}, xy={self.xy!r}, land={ids(self.land)}, sea={ids(self.sea)}{extra})")
 
     @property
     def both(self) -> frozenset[str]:
         """Neighbours across a combined (red and blue) border: both unit types cross it."""
         return self.land & self.sea
+
+    @property
+    def site(self) -> str:
+        """What a city here may be: ``"fixed"`` (its resource is printed), ``"choice"`` (the
+        founder picks the resource) or ``"none"`` (no city site, e.g. a sea region)."""
+        return self.resource if self.resource in ("choice", "none") else "fixed"
 
     @property
     def land_only(self) -> bool:
@@ -82,7 +93,8 @@ class Board:
     """
 
     __slots__ = ("id", "name", "edition", "width", "height", "provinces", "nations",
-                 "start_lines", "start_nation", "shapes", "notes", "sha256")
+                 "start_lines", "start_nation", "pairings", "reconstruction", "notes", "sha256",
+                 "data", "shipped", "_shapes")
 
     def __init__(self, data: dict[str, Any]):
         """Build from map data in which no problem was found (schema and :func:`board_problems`)."""
@@ -100,6 +112,9 @@ class Board:
                 xy=(p["xy"][0], p["xy"][1]),
                 land=frozenset(p["land"]),
                 sea=frozenset(p["sea"]),
+                label=(p["label"][0], p["label"][1]) if "label" in p else None,
+                temple=bool(p.get("temple", False)),
+                double=bool(p.get("double", False)),
             )
             for p in sorted(data["provinces"], key=lambda p: p["id"])
         }
@@ -116,14 +131,41 @@ class Board:
         self.start_nation: dict[int, str] = {
             int(count): nation for count, nation in sorted(data["start_nation"].items())
         }
-        self.shapes: dict[str, list[tuple[float, float]]] = {
-            pid: [(x, y) for x, y in points] for pid, points in sorted(data.get("shapes", {}).items())
+        self.pairings: dict[int, tuple[tuple[str, ...], ...]] = {
+            int(count): tuple(tuple(team) for team in teams)
+            for count, teams in sorted(data.get("pairings", {}).items())
         }
+        self.reconstruction: bool = bool(data.get("reconstruction", False))
         self.notes: tuple[str, ...] = tuple(data["notes"])
         self.sha256: str = rules_hash(data)
+        self.data: dict[str, Any] = data
+        """The map data this board was built from (embedded in games on a board file)."""
+        self._shapes: dict[str, list[tuple[float, float]]] | None = None
+        self.shipped: bool = False
+        """Whether this is a board shipped in ``maps/`` (set by whoever loads it); a game on
+        any other board carries the board's data in its file."""
+
+    @property
+    def shapes(self) -> dict[str, list[tuple[float, float]]]:
+        """Each province's outline: the map's ``shapes`` where given, the others generated
+        from the city positions (:func:`pbem.kernel.geometry.outlines`) on first use, since
+        only drawing needs them."""
+        if self._shapes is None:
+            given = {pid: [(x, y) for x, y in points]
+                     for pid, points in sorted(self.data.get("shapes", {}).items())}
+            if len(given) < len(self.provinces):
+                from pbem.kernel.geometry import outlines
+
+                made = outlines({pid: p.xy for pid, p in self.provinces.items()}, self.width, self.height,
+                                {pid: p.sea_only for pid, p in self.provinces.items()},
+                                {pid: p.land for pid, p in self.provinces.items()})
+                given = {pid: given.get(pid) or made[pid] for pid in sorted(self.provinces)}
+            self._shapes = given
+        return self._shapes
 
     def _resource_rank(self, pid: str) -> int:
-        return RESOURCES.index(self.provinces[pid].resource)
+        resource = self.provinces[pid].resource
+        return RESOURCES.index(resource) if resource in RESOURCES else len(RESOURCES)
 
     def __repr__(self) -> str:
         return f"<Board {self.id}: {len(self.provinces)} provinces, sha256 {self.sha256[:12]}>"
@@ -174,7 +216,8 @@ class Board:
 
 def rules_hash(data: dict[str, Any]) -> str:
     """SHA-256 of the rules-relevant part of map data: board id and the provinces'
-    ids, resources, kinds and borders, in canonical JSON (sorted everywhere)."""
+    ids, resources (or site kinds), kinds, borders, neutral temples and double-counting
+    regions, in canonical JSON (sorted everywhere)."""
     core = {
         "id": data["id"],
         "provinces": sorted(
@@ -185,6 +228,9 @@ def rules_hash(data: dict[str, Any]) -> str:
                     "kind": p["kind"],
                     "land": sorted(p["land"]),
                     "sea": sorted(p["sea"]),
+                    # Rules data added after the first boards: hashed only where set, so
+                    # the hash of a board without them (and every game on it) is unchanged.
+                    **{key: True for key in ("temple", "double") if p.get(key)},
                 }
                 for p in data["provinces"]
             ),
@@ -198,7 +244,66 @@ def rules_hash(data: dict[str, Any]) -> str:
 def board_problems(data: dict[str, Any]) -> list[Problem]:
     """Every consistency problem of map data that has the right shape (its schema is the
     game service's business), each with the JSON path of the offending value."""
-    return _province_problems(data) + _start_problems(data) + _shape_problems(data)
+    return (_province_problems(data) + _reach_problems(data) + _start_problems(data)
+            + _pairing_problems(data) + _shape_problems(data))
+
+
+def _reach_problems(data: dict[str, Any]) -> list[Problem]:
+    """Every province must be reachable from every other over land and sea borders: a
+    board in pieces is a typing slip (a missing border), never a printed board."""
+    provinces = data["provinces"]
+    ids = [p["id"] for p in provinces]
+    known = set(ids)
+    step = {p["id"]: {q for q in (*p["land"], *p["sea"]) if q in known} for p in provinces}
+    for p in provinces:  # a one-sided border still joins the pieces (reported elsewhere)
+        for q in step[p["id"]]:
+            step[q].add(p["id"])
+    pieces: list[list[str]] = []
+    seen: set[str] = set()
+    for start in ids:
+        if start in seen:
+            continue
+        piece, todo = [], [start]
+        seen.add(start)
+        while todo:
+            here = todo.pop()
+            piece.append(here)
+            for nxt in sorted(step[here] - seen):
+                seen.add(nxt)
+                todo.append(nxt)
+        pieces.append(sorted(piece))
+    if len(pieces) < 2:
+        return []
+    pieces.sort(key=lambda piece: (-len(piece), piece))
+    main = pieces[0]
+    index = {pid: i for i, pid in enumerate(ids)}
+    found = []
+    for piece in pieces[1:]:
+        if len(piece) == 1 and not step[piece[0]]:
+            continue  # a province without borders is reported on its own
+        found.append(Problem(f"$.provinces[{index[piece[0]]}]",
+                             f"{', '.join(map(repr, piece))} cannot be reached from the rest of the board "
+                             f"({len(main)} provinces around {main[0]!r}): a border is missing"))
+    return found
+
+
+def _pairing_problems(data: dict[str, Any]) -> list[Problem]:
+    """The two-player teams: two nations each, together the nations in play at that count."""
+    found = []
+    nations: dict[str, list[str]] = data["nations"]
+    for count, teams in sorted(data.get("pairings", {}).items()):
+        where = f"$.pairings.{count}"
+        if count not in nations:
+            found.append(Problem(where, f"teams for {count} nations, but $.nations has no {count!r}"))
+            continue
+        named = [n for team in teams for n in team]
+        twice = sorted({n for n in named if named.count(n) > 1})
+        if twice:
+            found.append(Problem(where, f"{', '.join(twice)} in both teams"))
+        elif set(named) != set(nations[count]):
+            found.append(Problem(where, f"the teams ({' against '.join('+'.join(t) for t in teams)}) "
+                                        f"are not the {count} nations in play ({', '.join(nations[count])})"))
+    return found
 
 
 def _province_problems(data: dict[str, Any]) -> list[Problem]:
@@ -213,6 +318,7 @@ def _province_problems(data: dict[str, Any]) -> list[Problem]:
             first_at[p["id"]] = i
     borders = {p["id"]: {"land": set(p["land"]), "sea": set(p["sea"])} for p in provinces}
     width, height = data["size"]["width"], data["size"]["height"]
+    names = {p["id"]: p["name"] for p in provinces}
     for i, p in enumerate(provinces):
         pid = p["id"]
         for layer in ("land", "sea"):
@@ -221,7 +327,8 @@ def _province_problems(data: dict[str, Any]) -> list[Problem]:
                 if other == pid:
                     found.append(Problem(where, f"{pid!r} has a {layer} border with itself"))
                 elif other not in borders:
-                    found.append(Problem(where, f"{pid!r} has a {layer} border with unknown province {other!r}"))
+                    found.append(Problem(where, f"{pid!r} has a {layer} border with unknown province {other!r}"
+                                                f"{did_you_mean(other, names)}"))
                 elif pid not in borders[other][layer]:
                     found.append(Problem(where, f"{pid!r} lists a {layer} border with {other!r}, "
                                                 f"but {other!r} does not list {pid!r}"))
@@ -231,10 +338,14 @@ def _province_problems(data: dict[str, Any]) -> list[Problem]:
         elif expected != p["kind"]:
             found.append(Problem(f"$.provinces[{i}].kind",
                                  f"{pid!r} is {p['kind']!r} but its borders make it {expected!r}"))
-        x, y = p["xy"]
-        if x >= width or y >= height:
-            found.append(Problem(f"$.provinces[{i}].xy",
-                                 f"{pid!r} at {x},{y} lies outside the {width}x{height} picture"))
+        for key in ("xy", "label"):
+            if key not in p:
+                continue
+            x, y = p[key]
+            if x >= width or y >= height:
+                found.append(Problem(f"$.provinces[{i}].{key}",
+                                     f"{pid!r} {'label ' if key == 'label' else ''}at {x},{y} lies outside "
+                                     f"the {width}x{height} picture"))
     return found
 
 
@@ -267,12 +378,15 @@ def _start_problems(data: dict[str, Any]) -> list[Problem]:
             for k, city in enumerate(cities):
                 if city not in resource:
                     found.append(Problem(f"{where}.{nation}[{k}]", f"start city {city!r} is not a province"))
+                elif resource[city] in ("choice", "none"):
+                    found.append(Problem(f"{where}.{nation}[{k}]",
+                                         f"start city {city!r} has no printed resource ({resource[city]})"))
                 elif city in owner:
                     found.append(Problem(f"{where}.{nation}[{k}]",
                                          f"{city!r} is also a start city of {owner[city]} at {count} nations"))
                 else:
                     owner[city] = nation
-            kinds = sorted((resource[c] for c in cities if c in resource), key=RESOURCES.index)
+            kinds = sorted((resource[c] for c in cities if resource.get(c) in RESOURCES), key=RESOURCES.index)
             if len(kinds) == len(cities) and kinds != list(RESOURCES):
                 found.append(Problem(f"{where}.{nation}",
                                      f"start line of {nation} at {count} nations has {', '.join(kinds)}; "
