@@ -1,20 +1,28 @@
 """Where everything goes on the SVG report: board shapes, labels, arrows, panels, pages.
 
 The SVG templates only print what this module placed, so the arithmetic lives in one
-tested place. Coordinates are SVG user units (the board picture's pixels); every number
-reaches the templates as a short decimal string (:func:`num`), so the output is stable
-across platforms. Text widths come from DejaVu Sans metrics (the only font the reports
-name), which lets long names be cut and log lines be wrapped before rendering.
+tested place. Coordinates are SVG user units; every number reaches the templates as a
+short decimal string (:func:`num`), so the output is stable across platforms. Text widths
+come from DejaVu Sans metrics (the only font the reports name), which lets long names be
+cut and log lines be wrapped before rendering.
+
+Boards come in any size. The board picture is scaled into the page (:func:`board_view`):
+as wide as the page, but no taller than the room the panels leave, centred when it is
+narrower. Only positions are scaled (cities, outlines, borders, arrows); symbols and text
+keep their sizes, so they stay readable on a small board scaled up or a big one scaled
+down. Everything placed on the board (labels, anchors, the legend) is placed in these
+drawn coordinates, once per board.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from pbem.kernel.board import Board
-from pbem.report.model import RESOURCE_COLOURS, ink_for
+from pbem.report.model import RECONSTRUCTION_NOTE, RESOURCE_COLOURS, ink_for
 
 WIDTH = 1152
 HEIGHT = 1629
@@ -96,10 +104,145 @@ def _pts(points) -> str:
 
 
 
+BOARD_ROOM = 799
+"""The tallest the board picture is drawn: what the panels below it leave of the page (the
+East board's own height, so that board is drawn at its size)."""
+NOTE_H = 18
+"""The strip under the board that says a reconstructed board is not the printed one."""
+NOTE_TEXT = RECONSTRUCTION_NOTE
+NOTE_INK = "#9a3412"
+
+
+@dataclass(frozen=True, eq=False)
+class View:
+    """How a board is drawn on the page: scaled by ``scale`` into a ``w`` x ``h`` box whose
+    top-left corner is at (``x``, ``y``) on the page. Everything on the board is placed in
+    drawn coordinates (page coordinates less ``x``, ``y``): ``xy``, ``shapes`` and
+    ``labels`` are the board's positions scaled."""
+
+    scale: float
+    x: float
+    y: float
+    w: float
+    h: float
+    legend: Box
+    """The legend's box (drawn coordinates; beside or below the board when it is there)."""
+    columns: int
+    """The legend's layout (:data:`LEGEND_LAYOUTS`): 3 columns (on the board), 1 (beside
+    it) or 5 (below it)."""
+    note: tuple[float, float] | None
+    """Where the reconstruction note ends (page coordinates, right-aligned), if one is needed."""
+    bottom: float
+    """The page y where the board, its legend and its note end: the panels come below."""
+    xy: dict[str, tuple[float, float]]
+    shapes: dict[str, list[tuple[float, float]]]
+    labels: dict[str, tuple[float, float]]
+    """The label centres the map file gives (``Province.label``), scaled."""
+
+    @property
+    def bounds(self) -> Box:
+        """Where labels and anchors may go: the drawn board less a thin edge."""
+        return (2, 2, self.w - 2, self.h - 2)
+
+
+def _fit(width: float, height: float, room: float) -> tuple[float, float, float, float]:
+    """Scale, left edge, width and height of a ``width`` x ``height`` picture drawn as large
+    as fits the page's width and ``room`` in height, centred."""
+    scale = min(WIDTH / width, room / height)
+    if abs(scale - 1) < 1e-9:
+        scale = 1.0
+    w, h = width * scale, height * scale
+    return scale, max(0.0, (WIDTH - w) / 2), w, h
+
+
+@lru_cache(maxsize=16)
+def board_view(board: Board) -> View:
+    """Where and how large ``board`` is drawn on the page, and where its legend goes.
+
+    The picture is drawn as wide as the page but no taller than :data:`BOARD_ROOM` (less
+    the reconstruction note's strip), keeping its aspect and centred when narrower. The
+    legend goes beside the board where the page leaves room for it there (a tall board);
+    else below the board in a strip if that costs little of the board's size
+    (:data:`BELOW_COST`); else into the corner of the board that covers no city and the
+    least land (:func:`_legend_on`: bottom left on the East board); else below the board,
+    drawn smaller to leave room for it.
+    """
+    note = NOTE_H if board.reconstruction else 0
+    sites = {pid: board.province(pid).xy for pid in sorted(board.provinces)}
+    scale, x, w, h = _fit(board.width, board.height, BOARD_ROOM - note)
+    lw, lh = LEGEND_LAYOUTS[5]["size"]
+    under = _fit(board.width, board.height, BOARD_ROOM - note - lh - LEGEND_GAP)
+    placed = _legend_beside(x, h)
+    if placed is None and under[0] < scale * (1 - BELOW_COST):
+        placed = _legend_on(w, h, [(px * scale, py * scale) for px, py in sites.values()],
+                            [[(px * scale, py * scale) for px, py in ring] for ring in board.shapes.values()])
+    below = placed is None
+    if below:
+        scale, x, w, h = under
+        x0 = (WIDTH - lw) / 2 - x
+        placed = ((x0, h + LEGEND_GAP, x0 + lw, h + LEGEND_GAP + lh), 5)
+    end = placed[0][3] if below else h
+    return View(
+        scale=scale, x=x, y=HEADER, w=w, h=h, legend=placed[0], columns=placed[1],
+        note=(x + w - 4, HEADER + end + 14) if note else None,
+        bottom=HEADER + end + note,
+        xy={pid: (px * scale, py * scale) for pid, (px, py) in sites.items()},
+        shapes={pid: [(px * scale, py * scale) for px, py in ring] for pid, ring in board.shapes.items()},
+        labels={pid: (p.label[0] * scale, p.label[1] * scale)
+                for pid, p in sorted(board.provinces.items()) if p.label is not None},
+    )
+
+
+BELOW_COST = 0.05
+"""The legend goes below the board, not on it, where that draws the board at most this
+much smaller (a wide board leaves room below it anyway)."""
+LAND_LIMIT = 0.35
+"""The legend goes on the board only where it hides at most this share of land."""
+
+
+def _legend_beside(x: float, h: float) -> tuple[Box, int] | None:
+    """The legend in one column in the page's margin beside a narrow board drawn ``h`` high
+    from page x ``x``, at the bottom, if the margin has room for it."""
+    cw, ch = LEGEND_LAYOUTS[1]["size"]
+    if x >= cw + 2 * MARGIN and ch + 18 <= h:
+        x0 = (x - cw) / 2 - x
+        return (x0, h - 9 - ch, x0 + cw, h - 9), 1
+    return None
+
+
+def _legend_on(w: float, h: float, sites: list[tuple[float, float]],
+               rings: list[list[tuple[float, float]]]) -> tuple[Box, int] | None:
+    """The legend's box and layout on a board drawn ``w`` x ``h`` with its cities at
+    ``sites`` and provinces outlined by ``rings``: the corner (three columns, else one) that
+    covers no city and the least land, if it covers no more than :data:`LAND_LIMIT` of it;
+    the bottom left corner first when several cover as little (the East board's)."""
+    markers = [marker_box(sx, sy) for sx, sy in sites]
+    boxes = [(min(px for px, _ in r), min(py for _, py in r), max(px for px, _ in r), max(py for _, py in r))
+             for r in rings]
+    best = None
+    for columns in (3, 1):
+        lw, lh = LEGEND_LAYOUTS[columns]["size"]
+        if lw + 28 > w or lh + 18 > h:
+            continue
+        for x0, y0 in ((14, h - 9 - lh), (w - 14 - lw, h - 9 - lh), (14, 9), (w - 14 - lw, 9)):
+            box = (x0, y0, x0 + lw, y0 + lh)
+            if any(overlaps(box, m) for m in markers):
+                continue
+            points = [(x0 + lw * (i + 0.5) / 24, y0 + lh * (j + 0.5) / 8) for i in range(24) for j in range(8)]
+            land = sum(1 for px, py in points
+                       if any(b[0] <= px <= b[2] and b[1] <= py <= b[3] and _point_in_ring(px, py, r)
+                              for b, r in zip(boxes, rings))) / len(points)
+            if land <= LAND_LIMIT and (best is None or land < best[0]):
+                best = (land, box, columns)
+    return None if best is None else (best[1], best[2])
+
+
 @lru_cache(maxsize=8)
 def _board_geometry(board: Board) -> dict[str, Any]:
-    """What depends on the board alone: outlines, borders, links across water."""
-    shapes = board.shapes
+    """What depends on the board alone: outlines, borders, links across water (drawn
+    coordinates: the board's scaled by :func:`board_view`)."""
+    view = board_view(board)
+    shapes = view.shapes
     pairs: dict[frozenset, list[tuple]] = {}
     owner: dict[frozenset, str] = {}
     for pid in sorted(shapes):
@@ -123,13 +266,13 @@ def _board_geometry(board: Board) -> dict[str, Any]:
         p = board.province(pid)
         for q in sorted(p.land | p.sea):
             if pid < q and frozenset((pid, q)) not in pairs:
-                links.append({"kind": _kind(board, pid, q), "d": _link_path(board, pid, q)})
+                links.append({"kind": _kind(board, pid, q), "d": _link_path(view.xy, pid, q)})
     outlines = {}
     for pid in sorted(board.provinces):
         if pid in shapes:
             outlines[pid] = "M" + " L".join(f"{num(x)},{num(y)}" for x, y in shapes[pid]) + " Z"
         else:
-            x, y = board.province(pid).xy
+            x, y = view.xy[pid]
             outlines[pid] = f"M{num(x - 34)},{num(y)} a34,34 0 1,0 68,0 a34,34 0 1,0 -68,0 Z"
     return {"outlines": outlines, "borders": borders, "links": links}
 
@@ -169,17 +312,18 @@ def _chains(edges: list[tuple]) -> list[list[tuple]]:
     return chains
 
 
-def _link_path(board: Board, a: str, b: str) -> str:
-    """A border between provinces whose outlines do not touch: a line between the cities,
-    bent away from any third city it would pass over, kept clear of both city markers."""
-    (x1, y1), (x2, y2) = board.province(a).xy, board.province(b).xy
+def _link_path(sites: dict[str, tuple[float, float]], a: str, b: str) -> str:
+    """A border between provinces whose outlines do not touch: a line between the cities
+    (``sites``: where each is drawn), bent away from any third city it would pass over,
+    kept clear of both city markers."""
+    (x1, y1), (x2, y2) = sites[a], sites[b]
     dx, dy = x2 - x1, y2 - y1
     length = math.hypot(dx, dy)
     ux, uy = dx / length, dy / length
     px, py = -uy, ux
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-    near = [board.province(c).xy for c in sorted(board.provinces) if c not in (a, b)
-            and _segment_distance(board.province(c).xy, (x1, y1), (x2, y2)) < 26]
+    near = [sites[c] for c in sorted(sites) if c not in (a, b)
+            and _segment_distance(sites[c], (x1, y1), (x2, y2)) < 26]
     bend = 0.0
     if near:
         best = None
@@ -224,12 +368,12 @@ def _pill_text(u: dict[str, Any]) -> str:
 def _temple(x: float, y: float) -> dict[str, str]:
     """A small temple: pediment over a base, 14 wide, centred on (x, y)."""
     roof = [(x - 8, y - 3), (x, y - 9), (x + 8, y - 3)]
-    return {"roof": _pts(roof), "x": num(x - 7), "y": num(y - 3), "w": "14", "h": "10",
+    return {"roof": _pts(roof), "x": num(x - 7), "y": num(y - 3), "w": "14", "h": "10", "fill": "#ffffff",
             "cols": [num(x - 3.5), num(x), num(x + 3.5)], "y1": num(y - 3), "y2": num(y + 7)}
 
 
 Box = tuple[float, float, float, float]
-"""An axis-parallel box: left, top, right, bottom (board coordinates)."""
+"""An axis-parallel box: left, top, right, bottom (drawn board coordinates)."""
 
 LABEL_H = 17
 LABEL_GAP = 5
@@ -243,6 +387,20 @@ HARBOUR_W, HARBOUR_H = 34, 18
 SEA_ONLY_INK = "#1f5fa8"
 """Names of sea-only provinces (galleys only) are printed in the sea borders' blue."""
 LEGEND_BOX: Box = (14, 644, 614, 790)
+"""The legend's box on the East board (bottom left); :func:`board_view` places it on others."""
+LEGEND_LAYOUTS: dict[int, dict[str, Any]] = {
+    3: {"cols": (10, 200, 400), "top": 22, "pitch": 24, "rows": 5, "size": (600, 146)},
+    1: {"cols": (10,), "top": 22, "pitch": 24, "rows": 15, "size": (212, 22 + 24 * 14 + 28)},
+    5: {"cols": (10, 149, 334, 519, 719), "top": 20, "pitch": 22, "rows": 3, "size": (896, 78)},
+}
+"""The legend's layouts, by number of columns: three columns of five rows (on the board, as
+on the East board), one column of fifteen rows (beside a narrow board), five columns of
+three rows (a strip below a board with no free corner). ``cols``: where each column starts."""
+LEGEND_GAP = 8
+"""Between the board and a legend below it."""
+LEADER_AT = 50
+"""A label farther than this from its city gets a thin line to it (the usual places are
+nearer); one that had to be put farther than its usual places, from 20 px on."""
 
 
 def overlaps(a: Box, b: Box, pad: float = 0) -> bool:
@@ -260,15 +418,17 @@ def marker_box(x: float, y: float) -> Box:
     return (x - 22, y - 10, x + 26, y + 10 + 2 * PILL_H + PILL_GAP)
 
 
-def label_box(name: str, x0: float, y0: float) -> Box:
-    return (x0, y0, x0 + CHIP_ROOM + text_width(name, NAME_SIZE, bold=True) + 2, y0 + LABEL_H)
+def label_box(name: str, x0: float, y0: float, chip: bool = True) -> Box:
+    """The box of a label with its top-left corner at (``x0``, ``y0``): the resource chip
+    (unless the province has no city site), then the name."""
+    w = (CHIP_ROOM if chip else 0) + text_width(name, NAME_SIZE, bold=True) + 2
+    return (x0, y0, x0 + w, y0 + LABEL_H)
 
 
-def _label_candidates(name: str, x: float, y: float) -> list[tuple[float, float]]:
-    """Where a province's label may go (top-left corners), best first: above the city,
-    then beside it, then further up or down."""
-    w = CHIP_ROOM + text_width(name, NAME_SIZE, bold=True) + 2
-    above = y - 10 - LABEL_H
+def _label_candidates(w: float, h: float, x: float, y: float) -> list[tuple[float, float]]:
+    """Where a ``w`` x ``h`` label of the city at (``x``, ``y``) may go (top-left corners),
+    best first: above the city, then beside it, then further up or down."""
+    above = y - 10 - h
     out = [(x - w / 2 + 2, above)]
     for shift in range(6, int(w / 2) + 12, 6):  # above, sliding right, then left
         out += [(x - w / 2 + 2 + shift, above), (x - w / 2 + 2 - shift, above)]
@@ -277,6 +437,33 @@ def _label_candidates(name: str, x: float, y: float) -> list[tuple[float, float]
         out += [(x - w / 2 + 2, above - lift), (x - 10, above - lift), (x + 10 - w, above - lift)]
     out += [(x - w / 2, y + 48), (x + 28, y + 6), (x - 24 - w, y + 6)]
     return out
+
+
+def _box_distance(box: Box, x: float, y: float) -> float:
+    """How far the point (``x``, ``y``) is from ``box`` (0 inside)."""
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return math.hypot(dx, dy)
+
+
+def _far_candidates(w: float, h: float, x: float, y: float) -> list[tuple[float, float]]:
+    """More places for a label with no free place near its city: every spot on a grid of
+    8 x 6 px up to 150 px away, nearest first (ties: above before below, left before right)."""
+    out = []
+    for i in range(-19, 20):
+        for j in range(-25, 26):
+            x0, y0 = x - w / 2 + 8 * i, y - h / 2 + 6 * j
+            d = _box_distance((x0, y0, x0 + w, y0 + h), x, y)
+            if d <= 150:
+                out.append((round(d / 4), j, i, x0, y0))
+    out.sort()
+    return [(x0, y0) for *_, x0, y0 in out]
+
+
+def _cost(box: Box, taken: list[Box]) -> float:
+    """How much of what is already placed ``box`` covers (0: a free place)."""
+    return sum((min(box[2], t[2]) - max(box[0], t[0])) * (min(box[3], t[3]) - max(box[1], t[1]))
+               for t in taken if overlaps(box, t))
 
 
 def _point_in_ring(px: float, py: float, ring) -> bool:
@@ -290,7 +477,9 @@ def _point_in_ring(px: float, py: float, ring) -> bool:
 
 
 def _on_land(board: Board, px: float, py: float, boxes: dict[str, Box]) -> bool:
-    for pid, ring in board.shapes.items():
+    """Whether the drawn point (``px``, ``py``) lies in a province (``boxes``: each
+    outline's bounding box)."""
+    for pid, ring in board_view(board).shapes.items():
         b = boxes[pid]
         if b[0] <= px <= b[2] and b[1] <= py <= b[3] and _point_in_ring(px, py, ring):
             return True
@@ -301,12 +490,13 @@ def _harbour(board: Board, pid: str, taken: list[Box], bounds: Box,
              shape_boxes: dict[str, Box]) -> tuple[tuple[float, float], Box]:
     """The nearest free spot of open water beside province ``pid``, looked for first in
     the direction of its sea neighbours (so that a port's galleys lie in the sea they sail)."""
+    view = board_view(board)
     p = board.province(pid)
-    x, y = p.xy
-    vx = sum(board.province(q).xy[0] - x for q in sorted(p.sea))
-    vy = sum(board.province(q).xy[1] - y for q in sorted(p.sea))
+    x, y = view.xy[pid]
+    vx = sum(view.xy[q][0] - x for q in sorted(p.sea))
+    vy = sum(view.xy[q][1] - y for q in sorted(p.sea))
     toward = math.degrees(math.atan2(vy, vx)) if (vx or vy) else 90.0
-    ring = board.shapes.get(pid)
+    ring = view.shapes.get(pid)
     hw, hh = HARBOUR_W / 2, HARBOUR_H / 2
     # open water beside the province; else open water near it; else any free spot
     for strict, wet in ((True, 1.0), (False, 1.0), (True, 0.5), (False, 0.5), (False, 0.01), (False, 0.0)):
@@ -328,22 +518,43 @@ def _harbour(board: Board, pid: str, taken: list[Box], bounds: Box,
     return (x, y + 30), (x - hw, y + 30 - hh, x + hw, y + 30 + hh)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def board_places(board: Board) -> dict[str, Any]:
-    """Where each province's label and (for a port) its anchor go, whatever the game's state.
+    """Where each province's label and (for a port) its anchor go, whatever the game's state
+    (drawn coordinates, :func:`board_view`).
 
     Anchors first: each port (a province galleys may enter) gets the nearest free spot
-    of open water around its city, where its galleys are drawn. Then the labels, each at
-    the first of its candidate places (:func:`_label_candidates`) that covers no other
-    label, no city with its badges (:func:`marker_box`), no anchor and not the legend.
-    Placed once per board, in province-id order, so the result never varies.
+    of open water around its city, where its galleys are drawn. Then the labels: where the
+    map file gives a label's centre (``Province.label``), there; every other label at the
+    first of its candidate places (:func:`_label_candidates`) that covers no other label,
+    no city with its badges (:func:`marker_box`), no anchor and not the legend; if none is
+    free, at the nearest free spot farther away (:func:`_far_candidates`, and a line to its
+    city is drawn); if there is none either, where it covers least. Placed once per board,
+    in province-id order (labels: longest name first), so the result never varies.
     """
-    bounds: Box = (2, 2, board.width - 2, board.height - 2)
+    view = board_view(board)
+    bounds = view.bounds
     shape_boxes = {pid: (min(x for x, _ in ring), min(y for _, y in ring), max(x for x, _ in ring),
-                         max(y for _, y in ring)) for pid, ring in board.shapes.items()}
-    sites = {pid: board.province(pid).xy for pid in sorted(board.provinces)}
+                         max(y for _, y in ring)) for pid, ring in view.shapes.items()}
+    sites = view.xy
     markers = {pid: marker_box(x, y) for pid, (x, y) in sites.items()}
-    taken: list[Box] = [LEGEND_BOX, *markers.values()]
+    taken: list[Box] = [view.legend, *markers.values()]
+    labels: dict[str, Box] = {}
+    far: set[str] = set()
+
+    def size(pid: str) -> tuple[float, float]:
+        p = board.province(pid)
+        return (CHIP_ROOM if p.resource != "none" else 0) + text_width(p.name, NAME_SIZE, bold=True) + 2, LABEL_H
+
+    def keep(box: Box) -> None:
+        taken.append((box[0] - LABEL_GAP, box[1] - 1, box[2] + LABEL_GAP, box[3] + 1))
+
+    for pid, (lx, ly) in view.labels.items():  # where the map says, kept inside the picture
+        w, h = size(pid)
+        x0 = max(min(lx - w / 2, bounds[2] - w), bounds[0])
+        y0 = max(min(ly - h / 2, bounds[3] - h), bounds[1])
+        labels[pid] = (x0, y0, x0 + w, y0 + h)
+        keep(labels[pid])
     harbours: dict[str, tuple[float, float]] = {}
     for pid in sorted(board.provinces):
         p = board.province(pid)
@@ -351,26 +562,37 @@ def board_places(board: Board) -> dict[str, Any]:
             continue
         harbours[pid], box = _harbour(board, pid, taken, bounds, shape_boxes)
         taken.append(box)
-    labels: dict[str, Box] = {}
     for pid in sorted(board.provinces, key=lambda q: (-len(board.province(q).name), q)):
+        if pid in labels:
+            continue
         x, y = sites[pid]
-        name = board.province(pid).name
+        w, h = size(pid)
         best = None
-        for k, (x0, y0) in enumerate(_label_candidates(name, x, y)):
-            box = label_box(name, x0, y0)
-            if not _inside(box, bounds):
-                continue
-            # how much of other things it covers (0: a free place)
-            cost = sum((min(box[2], t[2]) - max(box[0], t[0])) * (min(box[3], t[3]) - max(box[1], t[1]))
-                       for t in taken if overlaps(box, t))
-            if best is None or cost < best[0]:
-                best = (cost, box)
-            if cost == 0:
+        for further in (False, True):
+            if further:
+                reach = (x - w - 160, y - h - 160, x + w + 160, y + h + 160)
+                near = [t for t in taken if overlaps(t, reach)]
+                candidates = _far_candidates(w, h, x, y)
+            else:
+                near, candidates = taken, _label_candidates(w, h, x, y)
+            for x0, y0 in candidates:
+                box = (x0, y0, x0 + w, y0 + h)
+                if not _inside(box, bounds):
+                    continue
+                cost = _cost(box, near)
+                if best is None or cost < best[0]:
+                    best = (cost, box, further)
+                if cost == 0:
+                    break
+            if best is not None and best[0] == 0:
                 break
+        if best is None:  # a label wider than the board
+            best = (0, (bounds[0], y - 10 - h, bounds[0] + w, y - 10), False)
         labels[pid] = best[1]
-        b = best[1]
-        taken.append((b[0] - LABEL_GAP, b[1] - 1, b[2] + LABEL_GAP, b[3] + 1))
-    return {"labels": labels, "harbours": harbours, "markers": markers}
+        if best[2]:
+            far.add(pid)
+        keep(best[1])
+    return {"labels": labels, "harbours": harbours, "markers": markers, "far": far}
 
 
 def _anchor(x: float, y: float) -> dict[str, str]:
@@ -382,40 +604,90 @@ def _anchor(x: float, y: float) -> dict[str, str]:
                     f"Q{num(x + 5)},{num(y + 6)} {num(x + 5.5)},{num(y + 1.5)}"}
 
 
+CHOICE_CHIP = {"fill": "#ffffff", "ink": "#000000", "letter": "?"}
+"""A site whose founder chooses the resource: a white chip with a question mark."""
+NO_SITE_INK = "#8c8577"
+NEUTRAL_TEMPLE = "#d8d2c2"
+"""A temple printed on the board (no nation's): grey instead of white."""
+
+
+def _chip(resource: str) -> dict[str, str] | None:
+    """The resource chip of a city site: colour, letter and its ink; ``None`` where no city
+    can stand."""
+    if resource == "none":
+        return None
+    if resource == "choice":
+        return dict(CHOICE_CHIP)
+    fill = RESOURCE_COLOURS[resource]
+    return {"fill": fill, "ink": ink_for(fill), "letter": RESOURCE_LETTERS[resource]}
+
+
+def _cross(x: float, y: float) -> str:
+    """The mark of a province with no city site: a small grey cross."""
+    return (f"M{num(x - 4)},{num(y - 4)} L{num(x + 4)},{num(y + 4)} "
+            f"M{num(x - 4)},{num(y + 4)} L{num(x + 4)},{num(y - 4)}")
+
+
+def _leader(box: Box, x: float, y: float, far: bool) -> str | None:
+    """A thin line from the city at (``x``, ``y``) to its label, when the label is far
+    (``far``: it was put farther than its usual places)."""
+    if _box_distance(box, x, y) <= (20 if far else LEADER_AT):
+        return None
+    ex, ey = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
+    length = math.hypot(ex - x, ey - y)
+    sx, sy = x + (ex - x) * 10 / length, y + (ey - y) * 10 / length
+    return f"M{num(sx)},{num(sy)} L{num(ex)},{num(ey)}"
+
+
+def _province_base(board: Board, pid: str) -> dict[str, Any]:
+    """A province as the board shows it before any game: outline, label, city site (or the
+    cross of a province without one), a temple printed on the board."""
+    view = board_view(board)
+    places = board_places(board)
+    p = board.province(pid)
+    x, y = view.xy[pid]
+    box = places["labels"][pid]
+    chip = _chip(p.resource)
+    name_w = text_width(p.name, NAME_SIZE, bold=True)
+    room = CHIP_ROOM if chip else 1
+    base = box[1] + 13
+    return {
+        "id": pid,
+        "outline": _board_geometry(board)["outlines"][pid],
+        "fill": LAND,
+        "name": p.name, "name_ink": SEA_ONLY_INK if p.sea_only else INK,
+        "name_x": num(box[0] + room + name_w / 2), "name_y": num(base),
+        "chip": chip and {**chip, "cx": num(box[0] + 7), "cy": num(base - 5), "ty": num(base - 1.8)},
+        "id_text": None,
+        "leader": _leader(box, x, y, pid in places["far"]),
+        "city": None, "site": None if p.resource == "none" else {"cx": num(x), "cy": num(y)},
+        "cross": _cross(x, y) if p.resource == "none" else None,
+        "temple": dict(_temple(x + 17, y), fill=NEUTRAL_TEMPLE) if p.temple else None,
+        "units": [], "harbour": None,
+    }
+
+
 def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     colours = {n["id"]: n["colour"] for n in model["nations"]}
     nations = {n["id"]: n for n in model["nations"]}
     state = {p["id"]: p for p in model["provinces"]}
-    geometry = _board_geometry(board)
+    view = board_view(board)
     places = board_places(board)
     out = []
     for pid in sorted(board.provinces):
-        p = board.province(pid)
-        x, y = p.xy
+        x, y = view.xy[pid]
         s = state.get(pid)
         owner = s["owner"] if s else None
-        box = places["labels"][pid]
-        name_w = text_width(p.name, NAME_SIZE, bold=True)
-        base = box[1] + 13
-        entry: dict[str, Any] = {
-            "id": pid,
-            "outline": geometry["outlines"][pid],
-            "fill": tint(colours[owner], 0.55) if owner else LAND,
-            "name": p.name, "name_ink": SEA_ONLY_INK if p.sea_only else INK,
-            "name_x": num(box[0] + CHIP_ROOM + name_w / 2), "name_y": num(base),
-            "chip": {"cx": num(box[0] + 7), "cy": num(base - 5), "ty": num(base - 1.8),
-                     "fill": RESOURCE_COLOURS[p.resource],
-                     "ink": ink_for(RESOURCE_COLOURS[p.resource]), "letter": RESOURCE_LETTERS[p.resource]},
-            "city": None, "site": {"cx": num(x), "cy": num(y)}, "temple": None, "units": [],
-            "harbour": None,
-        }
+        entry = _province_base(board, pid)
         if owner:
+            entry["fill"] = tint(colours[owner], 0.55)
             # the owner's initials too, so that a black-and-white print still tells them apart
             entry["city"] = {"x": num(x - 7), "y": num(y - 7), "fill": colours[owner],
                              "tx": num(x), "ty": num(y + 3), "text": nations[owner]["initial"],
                              "ink": nations[owner]["ink"]}
-            if s["temple"]:
-                entry["temple"] = _temple(x + 17, y)
+            # a temple printed on the board stands for a neutral city only; once the city
+            # is a nation's, the game state says whether it has a temple
+            entry["temple"] = _temple(x + 17, y) if s["temple"] else None
         units = s["units"] if s else []
         several = len(units) > 1
         top = y + 10
@@ -452,10 +724,11 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
 
 def _arrows(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     colours = {n["id"]: n["colour"] for n in model["nations"]}
+    sites = board_view(board).xy
     out = []
     for k, mv in enumerate(model["marks"]["moves"]):
         offset = 0 if k == 0 else (6 * ((k + 1) // 2)) * (1 if k % 2 else -1)
-        pts = [board.province(pid).xy for pid in mv["route"]]
+        pts = [sites[pid] for pid in mv["route"]]
         pts = _offset_polyline(pts, offset)
         pts = _trim(pts, 10, 28)
         if len(pts) < 2:
@@ -517,7 +790,7 @@ def _battles(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
         seen[b["at"]] = seen.get(b["at"], 0) + b["count"]
     out = []
     for pid in sorted(seen):
-        x, y = board.province(pid).xy
+        x, y = board_view(board).xy[pid]
         cx, cy = x - 25, y + 3
         star = []
         for i in range(16):
@@ -532,59 +805,104 @@ def _conquests(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     colours = {n["id"]: n["colour"] for n in model["nations"]}
     out = []
     for c in model["marks"]["conquests"]:
-        x, y = board.province(c["city"]).xy
+        x, y = board_view(board).xy[c["city"]]
         out.append({"cx": num(x), "cy": num(y + 1), "colour": colours[c["by"]]})
     return out
 
 
-def _legend() -> dict[str, Any]:
-    x0, y0 = LEGEND_BOX[0], LEGEND_BOX[1]
-    rows = [y0 + 22 + 24 * i for i in range(5)]
-    cols = [x0 + 10, x0 + 200, x0 + 400]
+class _Grid:
+    """The legend's places: an item is named by its column ``c`` (0-2) and row ``r`` (0-4)
+    in three columns of five rows, and goes to the same place in reading order in the
+    other layouts (:data:`LEGEND_LAYOUTS`)."""
+
+    def __init__(self, box: Box, columns: int):
+        self.x0, self.y0, self.layout = box[0], box[1], LEGEND_LAYOUTS[columns]
+
+    def col(self, c: int, r: int) -> float:
+        return self.x0 + self.layout["cols"][(5 * c + r) // self.layout["rows"]]
+
+    def row(self, c: int, r: int) -> float:
+        return self.y0 + self.layout["top"] + self.layout["pitch"] * ((5 * c + r) % self.layout["rows"])
+
+
+def _legend(box: Box, columns: int) -> dict[str, Any]:
+    """The report's legend in ``box``: what the lines, symbols and marks on the board mean."""
+    x0, y0 = box[0], box[1]
+    g = _Grid(box, columns)
+
+    def at(c: int, r: int) -> tuple[float, float]:
+        return g.col(c, r), g.row(c, r)
+
     return {
-        "x": num(x0), "y": num(y0), "w": num(LEGEND_BOX[2] - x0), "h": num(LEGEND_BOX[3] - y0),
+        "x": num(x0), "y": num(y0), "w": num(box[2] - x0), "h": num(box[3] - y0),
         "title": {"x": num(x0 + 10), "y": num(y0 + 3)},
         "borders": [
-            {"kind": kind, "label": label, "d": f"M{cols[0]},{rows[i] - 4} L{cols[0] + 34},{rows[i] - 4}",
-             "tx": num(cols[0] + 42), "ty": num(rows[i])}
+            {"kind": kind, "label": label, "d": f"M{num(at(0, i)[0])},{num(at(0, i)[1] - 4)} "
+                                                f"L{num(at(0, i)[0] + 34)},{num(at(0, i)[1] - 4)}",
+             "tx": num(at(0, i)[0] + 42), "ty": num(at(0, i)[1])}
             for i, (kind, label) in enumerate((("land", "land border"), ("sea", "sea border"),
                                                 ("both", "land and sea"), ("none", "no crossing")))
         ],
-        "city": {"x": num(cols[1]), "y": num(rows[0] - 11), "tx": num(cols[1] + 22), "ty": num(rows[0])},
-        "temple": dict(_temple(cols[1] + 7, rows[1] - 4), tx=num(cols[1] + 22), ty=num(rows[1])),
-        "units": {"x": num(cols[1] - 2), "y": num(rows[2] - 13), "w": "26", "tx": num(cols[1] + 11),
-                  "ty": num(rows[2]), "lx": num(cols[1] + 32)},
-        "chips": [{"cx": num(cols[1] + 6 + 18 * i), "cy": num(rows[3] - 4), "ty": num(rows[3] - 0.8), "fill": RESOURCE_COLOURS[r],
-                   "ink": ink_for(RESOURCE_COLOURS[r]), "letter": RESOURCE_LETTERS[r]}
-                  for i, r in enumerate(("marble", "iron", "gold"))],
-        "chips_label": {"x": num(cols[1] + 58), "y": num(rows[3])},
-        "arrow": {"d": f"M{cols[2]},{rows[0] - 4} L{cols[2] + 26},{rows[0] - 4}",
-                  "head": _pts([(cols[2] + 38, rows[0] - 4), (cols[2] + 26, rows[0] - 11), (cols[2] + 26, rows[0] + 3)]),
-                  "tx": num(cols[2] + 46), "ty": num(rows[0])},
-        "battle": {"points": _pts([(cols[2] + 16 + (15 if i % 2 == 0 else 7) * math.cos(math.pi * i / 8 - math.pi / 2),
-                                    rows[1] - 4 + (15 if i % 2 == 0 else 7) * math.sin(math.pi * i / 8 - math.pi / 2))
-                                   for i in range(16)]),
-                   "tx": num(cols[2] + 46), "ty": num(rows[1])},
-        "conquest": {"cx": num(cols[2] + 16), "cy": num(rows[2] - 4), "tx": num(cols[2] + 46), "ty": num(rows[2])},
-        "site": {"cx": num(cols[2] + 16), "cy": num(rows[3] - 4), "tx": num(cols[2] + 46), "ty": num(rows[3])},
-        "anchor": _anchor(cols[0] + 17, rows[4] - 4),
-        "anchor_label": {"x": num(cols[0] + 42), "y": num(rows[4])},
-        "sea_only": {"x": num(cols[1]), "y": num(rows[4]), "lx": num(cols[1] + 44), "ink": SEA_ONLY_INK},
-        "galleys": {"x": num(cols[2] + 3), "y": num(rows[4] - 13), "w": "26", "tx": num(cols[2] + 16),
-                    "ty": num(rows[4]), "lx": num(cols[2] + 46)},
+        **_legend_items(at),
     }
 
 
-BOARD_HEIGHT = 799
-"""The East board's picture; the panels below it are planned for that height."""
-ROW_A = HEADER + BOARD_HEIGHT + MARGIN
-ROW_A_H = 290
-ROW_B = ROW_A + ROW_A_H + MARGIN
-ROW_B_H = 236
-ROW_C = ROW_B + ROW_B_H + MARGIN
-ROW_C_H = HEIGHT - ROW_C - MARGIN
+def _legend_items(at) -> dict[str, Any]:
+    """The report legend's symbols, each at its place ``at(column, row)``."""
+    c1r0, c1r1, c1r2, c1r3, c1r4 = (at(1, r) for r in range(5))
+    c2r0, c2r1, c2r2, c2r3, c2r4 = (at(2, r) for r in range(5))
+    c0r4 = at(0, 4)
+    return {
+        "city": {"x": num(c1r0[0]), "y": num(c1r0[1] - 11), "tx": num(c1r0[0] + 22), "ty": num(c1r0[1])},
+        "temple": dict(_temple(c1r1[0] + 7, c1r1[1] - 4), tx=num(c1r1[0] + 22), ty=num(c1r1[1])),
+        "units": {"x": num(c1r2[0] - 2), "y": num(c1r2[1] - 13), "w": "26", "tx": num(c1r2[0] + 11),
+                  "ty": num(c1r2[1]), "lx": num(c1r2[0] + 32)},
+        "chips": [{"cx": num(c1r3[0] + 6 + 18 * i), "cy": num(c1r3[1] - 4), "ty": num(c1r3[1] - 0.8),
+                   "fill": RESOURCE_COLOURS[r], "ink": ink_for(RESOURCE_COLOURS[r]), "letter": RESOURCE_LETTERS[r]}
+                  for i, r in enumerate(("marble", "iron", "gold"))],
+        "chips_label": {"x": num(c1r3[0] + 58), "y": num(c1r3[1])},
+        "arrow": {"d": f"M{num(c2r0[0])},{num(c2r0[1] - 4)} L{num(c2r0[0] + 26)},{num(c2r0[1] - 4)}",
+                  "head": _pts([(c2r0[0] + 38, c2r0[1] - 4), (c2r0[0] + 26, c2r0[1] - 11),
+                                (c2r0[0] + 26, c2r0[1] + 3)]),
+                  "tx": num(c2r0[0] + 46), "ty": num(c2r0[1])},
+        "battle": {"points": _pts([(c2r1[0] + 16 + (15 if i % 2 == 0 else 7) * math.cos(math.pi * i / 8 - math.pi / 2),
+                                    c2r1[1] - 4 + (15 if i % 2 == 0 else 7) * math.sin(math.pi * i / 8 - math.pi / 2))
+                                   for i in range(16)]),
+                   "tx": num(c2r1[0] + 46), "ty": num(c2r1[1])},
+        "conquest": {"cx": num(c2r2[0] + 16), "cy": num(c2r2[1] - 4), "tx": num(c2r2[0] + 46), "ty": num(c2r2[1])},
+        "site": {"cx": num(c2r3[0] + 16), "cy": num(c2r3[1] - 4), "tx": num(c2r3[0] + 46), "ty": num(c2r3[1])},
+        "anchor": _anchor(c0r4[0] + 17, c0r4[1] - 4),
+        "anchor_label": {"x": num(c0r4[0] + 42), "y": num(c0r4[1])},
+        "sea_only": {"x": num(c1r4[0]), "y": num(c1r4[1]), "lx": num(c1r4[0] + 44), "ink": SEA_ONLY_INK},
+        "galleys": {"x": num(c2r4[0] + 3), "y": num(c2r4[1] - 13), "w": "26", "tx": num(c2r4[0] + 16),
+                    "ty": num(c2r4[1]), "lx": num(c2r4[0] + 46)},
+    }
 
+
+ROW_A_H = 290
+"""The rondel and the nations table."""
+ROW_B_H = 236
+"""The progress chart and the score card; the log takes the rest of the page."""
 PROGRESS_W = 604
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Where the panels go: three rows under the board (and its legend and note, where
+    they are below it); the log, last, gets what the board leaves of the page."""
+
+    a: float
+    b: float
+    c: float
+    c_h: float
+
+
+def panel_rows(view: View) -> Rows:
+    a = view.bottom + MARGIN
+    b = a + ROW_A_H + MARGIN
+    c = b + ROW_B_H + MARGIN
+    return Rows(a, b, c, HEIGHT - c - MARGIN)
+
 
 def _wedge_room(cx: float, cy: float, r: float, mid: float, x: float, y: float, half: float) -> float:
     """Width of the horizontal line through (x, y) that stays inside the wedge around ``mid``
@@ -603,8 +921,8 @@ def _wedge_room(cx: float, cy: float, r: float, mid: float, x: float, y: float, 
     return right - left
 
 
-def _rondel(model: dict[str, Any]) -> dict[str, Any]:
-    box = {"x": MARGIN, "y": ROW_A, "w": 300, "h": ROW_A_H}
+def _rondel(model: dict[str, Any], place: Rows) -> dict[str, Any]:
+    box = {"x": MARGIN, "y": place.a, "w": 300, "h": ROW_A_H}
     cx, cy, r = box["x"] + 150, box["y"] + 30 + (ROW_A_H - 30) / 2, 104
     colours = {n["id"]: n for n in model["nations"]}
     nxt = model["next"]["id"] if model["next"] else None
@@ -667,7 +985,7 @@ def _swatch(x: float, nation: dict[str, Any]) -> dict[str, str]:
     return {"x": num(x), "fill": nation["colour"]}
 
 
-def _nations_table(model: dict[str, Any]) -> dict[str, Any]:
+def _nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     x, w = MARGIN + 300 + MARGIN, WIDTH - 2 * MARGIN - 300 - MARGIN
     cols = [("Marble", 70), ("Iron", 50), ("Gold", 50), ("Coins", 56), ("Cities", 58),
             ("Temples", 70), ("Legions", 68), ("Galleys", 68)]
@@ -700,10 +1018,10 @@ def _nations_table(model: dict[str, Any]) -> dict[str, Any]:
             bank_cells.append(_cell(edge, v, "end", True))
     rows.append({"cells": bank_cells, "swatch": None})
     title = "Nations in turn order: resources, coins and pieces on the board"
-    return _table(x, ROW_A, w, ROW_A_H, title, header, rows)
+    return _table(x, place.a, w, ROW_A_H, title, header, rows)
 
 
-def _progress(model: dict[str, Any]) -> dict[str, Any]:
+def _progress(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     x, w = MARGIN, PROGRESS_W
     name_w = 124
     col_w = (w - 16 - name_w) / max(1, len(model["knowhows"]))
@@ -721,16 +1039,16 @@ def _progress(model: dict[str, Any]) -> dict[str, Any]:
             dots.append({"cx": num(x + 10 + name_w + col_w * (i + 0.5)), "owned": owned,
                          "fill": n["colour"] if owned else "none"})
         rows.append({"cells": cells, "swatch": _swatch(x + 10, n), "dots": dots})
-    table = _table(x, ROW_B, w, ROW_B_H, "Progress chart: who owns which know-how", header, rows, head_h=40)
+    table = _table(x, place.b, w, ROW_B_H, "Progress chart: who owns which know-how", header, rows, head_h=40)
     # a line before each basic know-how but the first: basics with their secondaries
     table["separators"] = [num(x + 10 + name_w + col_w * i) for i, k in enumerate(model["knowhows"])
                            if i and not k["secondary"]]
-    table["sep_y1"] = num(ROW_B + 34)
-    table["sep_y2"] = num(ROW_B + ROW_B_H - 8)
+    table["sep_y1"] = num(place.b + 34)
+    table["sep_y2"] = num(place.b + ROW_B_H - 8)
     return table
 
 
-def _scores(model: dict[str, Any]) -> dict[str, Any]:
+def _scores(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     x = MARGIN + PROGRESS_W + MARGIN
     w = WIDTH - MARGIN - x
     name_w = 118
@@ -758,7 +1076,7 @@ def _scores(model: dict[str, Any]) -> dict[str, Any]:
         bank.append(_cell(x + 10 + name_w + col_w * (i + 0.5), t["left"], "middle", False, "#555555"))
     rows.append({"cells": bank, "swatch": None})
     unit = "points" if model["game"]["goal_unit"] == "victory points" else "personages"
-    return _table(x, ROW_B, w, ROW_B_H, f"Score card: {unit} against the goal of {goal}", header, rows,
+    return _table(x, place.b, w, ROW_B_H, f"Score card: {unit} against the goal of {goal}", header, rows,
                   head_h=40 if crowded else 26)
 
 
@@ -766,10 +1084,10 @@ LOG_SIZE = 12.5
 LOG_LINE = 15
 
 
-def _log(model: dict[str, Any]) -> dict[str, Any]:
+def _log(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     x, w = MARGIN, WIDTH - 2 * MARGIN
     col_w = (w - 30) / 2
-    per_col = int((ROW_C_H - 40) // LOG_LINE)
+    per_col = int((place.c_h - 40) // LOG_LINE)
     indent = text_width("• ", LOG_SIZE)
     blocks: list[list[tuple[str, bool, float]]] = []
     for block in model["log"]:
@@ -795,11 +1113,11 @@ def _log(model: dict[str, Any]) -> dict[str, Any]:
     out = []
     for i, (text, bold, shift) in enumerate(lines):
         col, row = divmod(i, per_col)
-        out.append({"x": num(x + 12 + col * (col_w + 10) + shift), "y": num(ROW_C + 44 + row * LOG_LINE),
+        out.append({"x": num(x + 12 + col * (col_w + 10) + shift), "y": num(place.c + 44 + row * LOG_LINE),
                     "text": text, "weight": "bold" if bold else "normal"})
     title = model.get("log_title") or ("Turn log" if model["turn"] else "Set-up")
-    return {"x": num(x), "y": num(ROW_C), "w": num(w), "h": num(ROW_C_H), "title": title,
-            "title_x": num(x + 10), "title_y": num(ROW_C + 20), "lines": out}
+    return {"x": num(x), "y": num(place.c), "w": num(w), "h": num(place.c_h), "title": title,
+            "title_x": num(x + 10), "title_y": num(place.c + 20), "lines": out}
 
 
 def _header(model: dict[str, Any]) -> dict[str, Any]:
@@ -816,20 +1134,35 @@ def _header(model: dict[str, Any]) -> dict[str, Any]:
     return {"title": title, "status": status, "sub": fit(sub, 12, 500)}
 
 
+def board_frame(board: Board) -> dict[str, Any]:
+    """What the board page and the board map share: where the board is drawn, its outlines
+    and borders, the reconstruction note."""
+    view = board_view(board)
+    geometry = _board_geometry(board)
+    note = None
+    if view.note is not None:
+        note = {"x": num(view.note[0]), "y": num(view.note[1]), "text": NOTE_TEXT, "ink": NOTE_INK}
+    return {
+        "width": str(WIDTH), "board_x": num(view.x), "board_y": num(view.y),
+        "board_w": num(view.w), "board_h": num(view.h),
+        "sea": SEA, "font": FONT, "border_colours": BORDER_COLOURS,
+        "borders": geometry["borders"], "links": geometry["links"], "note": note,
+    }
+
+
 def svg_layout(model: dict[str, Any], board: Board) -> dict[str, Any]:
     """Everything the board page template needs, placed."""
-    geometry = _board_geometry(board)
+    view = board_view(board)
+    place = panel_rows(view)
     return {
-        "width": str(WIDTH), "height": str(HEIGHT), "board_y": str(HEADER),
-        "board_w": str(board.width), "board_h": str(board.height),
-        "sea": SEA, "font": FONT, "border_colours": BORDER_COLOURS,
+        **board_frame(board),
+        "height": str(HEIGHT), "map": False,
         "header": _header(model),
         "provinces": _provinces(model, board),
-        "borders": geometry["borders"], "links": geometry["links"],
         "arrows": _arrows(model, board), "battles": _battles(model, board),
-        "conquests": _conquests(model, board), "legend": _legend(),
-        "rondel": _rondel(model), "nations": _nations_table(model), "progress": _progress(model),
-        "scores": _scores(model), "log": _log(model),
+        "conquests": _conquests(model, board), "legend": _legend(view.legend, view.columns),
+        "rondel": _rondel(model, place), "nations": _nations_table(model, place),
+        "progress": _progress(model, place), "scores": _scores(model, place), "log": _log(model, place),
     }
 
 

@@ -24,6 +24,13 @@ from pbem.service.turns import TURN_KINDS
 
 RESOURCE_COLOURS = {"marble": "#f2f2ef", "iron": "#5d7f9e", "gold": "#e6c24a"}
 
+RECONSTRUCTION_NOTE = "Reconstructed board — not the printed game board"
+"""What every report on a reconstructed board (``Board.reconstruction``) says about it."""
+
+SITE_TEXT = {"choice": "resource of choice", "none": "no city site"}
+"""How the reports name a province's resource where the board prints none: the founder
+chooses it, or no city can stand there (boards of later editions)."""
+
 KIND_TEXT = {"coastal": "port", "sea_only": "sea-only"}
 """How the reports name a province's kind: a port takes galleys and legions, a sea-only
 province (an island city) galleys only; an inland one (no word) legions only."""
@@ -375,7 +382,7 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         units_text = "; ".join(
             f"{u['name']} " + " and ".join(plural(u[k], k) for k in UNITS if u[k]) for u in units)
         provinces.append({
-            "id": pid, "name": p.name, "resource": p.resource, "units_text": units_text,
+            "id": pid, "name": p.name, "resource": SITE_TEXT.get(p.resource, p.resource), "units_text": units_text,
             "kind": p.kind, "kind_text": KIND_TEXT.get(p.kind, ""),
             "owner": prov.owner, "owner_name": nation_name(prov.owner) if prov.owner else "",
             "temple": prov.temple, "units": units,
@@ -417,6 +424,7 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         "game": {
             "id": clean(game.game_id),
             "board": board.name,
+            "board_note": RECONSTRUCTION_NOTE if board.reconstruction else "",
             "edition": edition.name,
             "variants": sorted(st.table.variants),
             "goal": game.goal,
