@@ -330,7 +330,7 @@ def test_game_schema_is_valid_and_accepts_new_games(game):
 
 def test_map_check(tmp_path):
     ok = cli_run("map", "check", ROOT / "maps" / "antike-east.json")
-    assert ok.exit_code == 0 and ok.stdout.strip().endswith(": ok")
+    assert ok.exit_code == 0 and ": ok; Antike — East (Orient): 50 provinces" in ok.stdout
     bad = write_json(tmp_path / "m.json", {"id": "x"})
     result = cli_run("map", "check", bad)
     assert result.exit_code == 3 and str(bad) in result.stderr

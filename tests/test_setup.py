@@ -294,7 +294,7 @@ USAGE = [
     (["--goal", "12"], "only a 3-nation game may choose its goal"),
     (["--variant", "quick"], "unknown variant 'quick'"),
     (["--players", "5"], "--players 5"),
-    (["--board", "antike-mars"], "--board antike-mars: unknown board"),
+    (["--board", "antike-mars"], "--board antike-mars: neither a shipped board"),
     (["--id", "my game"], "game id 'my game'"),
     (["--password", "egyptians=x"], "--password egyptians"),
     (["--password", "greeks="], "must not be empty"),

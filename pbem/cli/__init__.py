@@ -7,7 +7,7 @@ them, so that ``antike-ref --help`` starts fast. Each command module registers i
 commands on :data:`app` when imported here.
 """
 
-from pbem.cli import game, gm, mail, report, site  # noqa: F401  (they register their commands)
+from pbem.cli import game, gm, mail, maps, report, site  # noqa: F401  (they register their commands)
 from pbem.cli.app import app, main
 
 __all__ = ["app", "main"]

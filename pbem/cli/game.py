@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.app import IMAGE_BASE_HELP, app, map_app, pairs, print_json, print_reports, quiet_stdout, reporter, run
+from pbem.cli.app import IMAGE_BASE_HELP, app, pairs, print_json, print_reports, quiet_stdout, reporter, run
 from pbem.errors import InputError, PbemError, Refused, UsageError
 
 REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."
@@ -22,12 +22,20 @@ def new(
     game: Path = typer.Argument(..., help="The game file to create."),
     nations: str = typer.Option(..., "--nations", help="Nations in seat (turn) order, comma-separated."),
     edition: str = typer.Option("classic", "--edition", help="The edition (classic, also called antike)."),
-    board: str = typer.Option("antike-east", "--board", help="Board id (a file in maps/)."),
+    board: str = typer.Option("antike-east", "--board", help="A shipped board's id (antike-east, antike-west) or the "
+                              "path of a map file (antike-ref map new); the game file then carries the board."),
     game_id: Optional[str] = typer.Option(None, "--id", help="Game id; defaults to the file name's stem."),
-    first: Optional[str] = typer.Option(None, "--first", help="Start nation (default: Phoenicians with 4 nations, else the first seat)."),
-    variant: Optional[List[str]] = typer.Option(None, "--variant", help="A variant of the edition, repeatable (classic: expert, military, longer)."),
+    first: Optional[str] = typer.Option(None, "--first", help="Start nation (default: the board's start nation for the number "
+                                        "of nations, else the first seat; by lot in the double-nation variant)."),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", help="A variant of the edition, repeatable (classic: expert, "
+                                                "military, longer, double)."),
     goal: Optional[int] = typer.Option(None, "--goal", help="What wins, where the edition lets the table choose (classic: a 3-nation game may play to 12)."),
-    players: Optional[int] = typer.Option(None, "--players", help="Number of players: 2 (four nations, two each) or one per nation."),
+    players: Optional[int] = typer.Option(None, "--players", help="Number of players: 2 (four nations, two each, or two "
+                                          "double nations with --variant double) or one per nation."),
+    team: Optional[List[str]] = typer.Option(None, "--team", help="NATION,NATION: the two nations one player runs when 2 players "
+                                             "play 4 (twice; default and rulebook: the board's pairing)."),
+    picks: Optional[str] = typer.Option(None, "--picks", help="--variant double: the six start cities in the order the players "
+                                        "picked them, in turns from the start player (A, B, B, A, A, B)."),
     player: Optional[List[str]] = typer.Option(None, "--player", help="NATION=Name <e-mail> (repeatable)."),
     start: Optional[List[str]] = typer.Option(None, "--start", help="NATION=CITY,CITY,CITY start cities (repeatable)."),
     secrets_out: Optional[Path] = typer.Option(None, "--secrets-out", help="Where the plain passwords go (default GAME.secrets.json)."),
@@ -51,12 +59,11 @@ def new(
         from pbem import editions
         from pbem.kernel.setup import SetupOptions
         from pbem.service import passwords, store
-        from pbem.service.boards import known_boards
+        from pbem.service.boards import board_for_new
         from pbem.service.service import GameService
 
         chosen = editions.get(edition)
-        if board not in known_boards():
-            raise UsageError(f"--board {board}: unknown board (known: {', '.join(known_boards())})")
+        on = board_for_new(board)
         secrets = secrets_out or store.sibling(game, ".secrets.json")
         if secrets.resolve() == game.resolve():
             raise UsageError(f"--secrets-out {secrets}: that is the game file")
@@ -66,17 +73,21 @@ def new(
         starts = {n: [c.strip() for c in v.split(",") if c.strip()]
                   for n, v in pairs(start, "--start").items()}
         opts = SetupOptions(
-            game_id=game_id or game.stem, board=board,
+            game_id=game_id or game.stem, board=on.id,
             nations=[n.strip() for n in nations.split(",") if n.strip()], first=first,
             variants=list(variant or []), goal=goal, players=players,
-            player=pairs(player, "--player"), start=starts, seed=seed)
+            player=pairs(player, "--player"), start=starts, seed=seed,
+            teams=[[n.strip() for n in t.split(",") if n.strip()] for t in team or []],
+            picks=[c.strip() for c in (picks or "").split(",") if c.strip()])
         write = reporter(report_dir, report_format, image_base)
         outcome = GameService(game).create(
-            chosen, opts, pairs(password, "--password"), secrets,
+            chosen, opts, on, pairs(password, "--password"), secrets,
             passwords.ITERATIONS if kdf_iterations is None else kdf_iterations, force, reporter=write)
         created = outcome.after
         print(f"created {game} ({len(opts.nations)} nations, {created.state.status.active} to play turn 1)")
         print(f"passwords for the GM only: {secrets}")
+        if on.reconstruction:
+            print(f"board: {on.name} is a reconstruction, not the printed board (docs/maps.md)")
         print_reports(outcome.reports)
 
     run(go)
@@ -282,24 +293,6 @@ def schema(
             raise UsageError(f"unknown schema {kind!r}: one of {', '.join(KINDS)}")
         chosen = editions.get(edition)
         print_json(compose(kind, chosen if kind in EDITION_KINDS else None))
-
-    run(go)
-
-
-@map_app.command("check")
-def map_check(file: Path = typer.Argument(..., help="A map file.")) -> None:
-    """Check a map file and name every problem.
-
-    Example: antike-ref map check maps/antike-east.json
-    """
-
-    def go():
-        from pbem.service.boards import check_map_file
-
-        problems = check_map_file(file)
-        if problems:
-            raise InputError(str(file), problems)
-        print(f"{file}: ok")
 
     run(go)
 

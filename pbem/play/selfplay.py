@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 
 from pbem import editions
+from pbem.kernel.board import Board
 from pbem.kernel.orders import canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.kernel.vocab import UNITS
@@ -52,7 +53,7 @@ def check_invariants(game: Game) -> None:
     problems = consistency_problems(game)
     assert not problems, problems
     st = game.state
-    rules = game.edition.rules
+    rules = game.edition.rules_for(st.table)
     coins = st.bank.coins + sum(ns.coins for ns in st.nations.values())
     assert coins == rules.bank_coins, f"coins not conserved: {coins}"
     temples = st.bank.temples + sum(1 for p in st.provinces.values() if p.temple)
@@ -70,13 +71,14 @@ def check_invariants(game: Game) -> None:
 
 
 def start_game(game_id: str, nations: list[str], seed: str, edition: str = "antike",
-               board: str = "antike-east", variants: tuple[str, ...] = (),
+               board: str | Board = "antike-east", variants: tuple[str, ...] = (),
                iterations: int = MIN_ITERATIONS) -> tuple[Game, dict[str, str]]:
     """A new game for bots, in memory, with passwords ``pw-NATION`` (cheaply hashed unless
     ``iterations`` says otherwise)."""
     plain = {n: f"pw-{n}" for n in nations}
-    opts = SetupOptions(game_id=game_id, board=board, nations=list(nations), variants=list(variants), seed=seed)
-    game, _ = new_game(editions.get(edition), opts, load_board(board), plain, iterations=iterations)
+    on = load_board(board) if isinstance(board, str) else board
+    opts = SetupOptions(game_id=game_id, board=on.id, nations=list(nations), variants=list(variants), seed=seed)
+    game, _ = new_game(editions.get(edition), opts, on, plain, iterations=iterations)
     return game, plain
 
 
@@ -90,7 +92,7 @@ def bot_turn(game: Game, plain: dict[str, str], mode: str = "greedy") -> tuple[G
 
 def play_game(seed: str, nations: int = 4, mode: str = "greedy", variants: tuple[str, ...] = (),
               check_every_turn: bool = True,
-              verify_at_end: bool = True, edition: str = "antike", board: str = "antike-east",
+              verify_at_end: bool = True, edition: str = "antike", board: str | Board = "antike-east",
               lineup: list[str] | None = None) -> tuple[Game, GameRecord]:
     """Play one whole game between bots; return the final game and its record."""
     lineup = lineup or LINEUPS[nations]

@@ -80,7 +80,7 @@ class Game:
             "game_id": table.game_id,
             "rules": {"edition": table.edition, "variants": sorted(table.variants),
                       "goal": table.goal, "players": table.players},
-            "board": {"id": self.board.id, "sha256": self.board.sha256},
+            "board": self.board_json(),
             "seed": self.seed,
             "seats": list(table.seats),
             "first": table.first,
@@ -90,6 +90,15 @@ class Game:
             "standing_orders": st.standing_json(),
             "history": self.history,
         }
+
+    def board_json(self) -> dict[str, Any]:
+        """The board's id and rules hash; for a board that is not shipped (``new --board
+        FILE``) also its whole map data, so that the game file stands on its own: a player's
+        copy, ``verify`` and reports need nothing else."""
+        pinned: dict[str, Any] = {"id": self.board.id, "sha256": self.board.sha256}
+        if not self.board.shipped:
+            pinned["map"] = self.board.data
+        return pinned
 
     def copy_with(self, state: GameState, history: list[dict[str, Any]]) -> Game:
         return Game(state, self.edition, self.board, self.seed, dict(self.meta), history)

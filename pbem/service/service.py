@@ -266,11 +266,11 @@ class GameService:
 
     # -- creating ---------------------------------------------------------------------
 
-    def create(self, edition: Edition, opts: SetupOptions, passwords: dict[str, str], secrets: Path,
-               iterations: int, force: bool = False, reporter: Reporter | None = None) -> Outcome:
-        """Create the game file and the GM's secrets file (plain passwords, mode 600);
-        ``after`` is the new game."""
-        created, plain = new_game(edition, opts, load_board(opts.board), passwords, iterations)
+    def create(self, edition: Edition, opts: SetupOptions, board: Board | None, passwords: dict[str, str],
+               secrets: Path, iterations: int, force: bool = False, reporter: Reporter | None = None) -> Outcome:
+        """Create the game file and the GM's secrets file (plain passwords, mode 600) on
+        ``board`` (default: the shipped board ``opts.board``); ``after`` is the new game."""
+        created, plain = new_game(edition, opts, board or load_board(opts.board), passwords, iterations)
         wrong = problems("game", created.to_json(), edition) + consistency_problems(created)
         if wrong:
             raise RuntimeError(f"new would write a game file that does not load: {wrong[0]}")

@@ -18,7 +18,7 @@ from typing import Any, Iterator
 
 from pbem import editions
 from pbem.errors import GameLocked, InconsistentGame, InputError, Problem
-from pbem.service.boards import known_boards, load_board
+from pbem.service.boards import embedded_board, known_boards, load_board
 from pbem.service.game import Game, game_from_json
 from pbem.service.schemas import dumps, read_json, validate
 
@@ -41,6 +41,8 @@ def game_from_data(data: Any, source: str) -> Game:
     edition = _edition_of(data, source)
     validate("game", data, source, edition)
     board_id = data["board"]["id"]
+    if "map" in data["board"]:
+        return game_from_json(data, edition, embedded_board(data["board"], source), source)
     if board_id not in known_boards():
         raise InconsistentGame(source, [Problem(
             "$.board.id", f"unknown board {board_id!r}; known boards: {', '.join(known_boards())}")])
