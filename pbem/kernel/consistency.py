@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def state_problems(st: GameState, edition: Edition, board: Board) -> list[Problem]:
     """Every broken invariant of ``st``, each with the JSON path of the field at fault."""
     out: list[Problem] = []
-    rules = edition.rules
+    rules = edition.rules_for(st.table)
     table = st.table
     seats = list(table.seats)
     seat_set = set(seats)

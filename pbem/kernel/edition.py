@@ -22,7 +22,7 @@ from pbem.errors import Problem
 from pbem.kernel.rejections import Rejection, reject
 from pbem.kernel.bank import round_coins
 from pbem.kernel.orders import ORDER_KEYS
-from pbem.kernel.state import GameState, Standing
+from pbem.kernel.state import GameState, Standing, Table
 from pbem.kernel.vocab import ACTION_KEYS
 
 if TYPE_CHECKING:
@@ -92,6 +92,13 @@ class Edition:
     """The fewest and most nations a game seats."""
     seating_note: str = ""
     """Said after the number of nations ``new`` needs (classic: " (2 players play 4)")."""
+    board_editions: tuple[str, ...] = ()
+    """Other editions whose boards this one is played on (a variant edition of classic
+    plays on classic's boards); its own boards always."""
+    board_features: frozenset[str] = frozenset()
+    """What this edition's boards may have beyond provinces with a printed resource:
+    ``choice`` (the founder picks the resource), ``none`` (no city site), ``temple``
+    (neutral temples at set-up), ``double`` (regions that count double for navigators)."""
 
     def __repr__(self) -> str:
         return f"<Edition {self.id}>"
@@ -113,6 +120,11 @@ class Edition:
         if not set(self.action_keys) <= set(self.order_keys):
             out.append("every action key must be an order key")
         return out
+
+    def rules_for(self, table: Table) -> RuleTable:
+        """The rule table of one game: the edition's, changed by the game's variants where
+        a variant changes a number (classic's two-player double nation doubles the caps)."""
+        return self.rules
 
     # -- vocabulary ------------------------------------------------------------------
 

@@ -80,7 +80,7 @@ def arm_limit(state: GameState, edition: Edition, city: str) -> int:
 
 def stock(state: GameState, edition: Edition, nation: str, unit: str) -> int:
     """Units of a type the nation has left to arm (the cap minus those on the board)."""
-    return edition.rules.unit_cap - state.units_on_board(nation, unit)
+    return edition.rules_for(state.table).unit_cap - state.units_on_board(nation, unit)
 
 
 def allowance(state: GameState, edition: Edition, nation: str, unit: str) -> int:

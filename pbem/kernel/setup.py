@@ -36,14 +36,24 @@ class SetupOptions:
     player: dict[str, str] = field(default_factory=dict)
     start: dict[str, list[str]] = field(default_factory=dict)
     seed: str | None = None
+    teams: list[list[str]] = field(default_factory=list)
+    """Two players with four nations: which two nations each player runs."""
+    picks: list[str] = field(default_factory=list)
+    """Start cities in the order the players picked them (classic's double-nation variant)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "game_id": self.game_id, "board": self.board, "nations": list(self.nations),
             "first": self.first, "variants": sorted(self.variants), "goal": self.goal,
             "players": self.players, "player": dict(sorted(self.player.items())),
             "start": {n: list(c) for n, c in sorted(self.start.items())}, "seed": self.seed,
         }
+        # Recorded only where used, so that the set-up of every earlier game reads the same.
+        if self.teams:
+            data["teams"] = [list(team) for team in self.teams]
+        if self.picks:
+            data["picks"] = list(self.picks)
+        return data
 
     def replace(self, **changes: Any) -> SetupOptions:
         return SetupOptions(**{**self.__dict__, **changes})

@@ -52,7 +52,7 @@ class Turn:
 
     @property
     def rules(self):
-        return self.edition.rules
+        return self.edition.rules_for(self.state.table)
 
     @property
     def ns(self) -> NationState:

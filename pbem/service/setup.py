@@ -42,6 +42,8 @@ def start(edition: Edition, opts: SetupOptions, board: Board) -> tuple[Game, dic
     password hashes and no history yet; and the body of the ``new`` entry that records
     the set-up (:func:`record`)."""
     opts = opts if opts.seed else opts.replace(seed=_secrets.token_hex(8))
+    if board.edition != edition.id and board.edition not in edition.board_editions:
+        raise UsageError(f"--board {board.id}: a board for {board.edition}, not for {edition.name} ({edition.id})")
     state, events, recorded = edition.setup(opts, board)
     meta = {}
     for n in state.table.seats:
@@ -49,6 +51,20 @@ def start(edition: Edition, opts: SetupOptions, board: Board) -> tuple[Game, dic
         meta[n] = NationMeta(name, email, edition.nations[n].colour, "")
     game = Game(state, edition, board, recorded.seed, meta, [])
     return game, {"kind": "new", "setup": recorded.to_json(), "events": events}
+
+
+def _one_player_per_team(game: Game, teams: list[list[str]], opts: SetupOptions) -> None:
+    """Two players with four nations: a team's two nations belong to one player, so a
+    ``--player`` given for one of them holds for both; two different ones are refused."""
+    for team in teams:
+        given = sorted({opts.player[n] for n in team if n in opts.player})
+        if len(given) > 1:
+            raise UsageError(f"--player: {' and '.join(team)} are run by one player, "
+                             f"but two are named ({'; '.join(given)})")
+        if given:
+            for n in team:
+                meta = game.meta[n]
+                meta.player, meta.email = parse_player(given[0])
 
 
 def record(game: Game, entry: dict) -> Game:
@@ -71,6 +87,7 @@ def new_game(edition: Edition, opts: SetupOptions, board: Board,
     plain = dict(given_passwords or {})
     _check_passwords(plain, list(opts.nations))
     created, entry = start(edition, opts, board)
+    _one_player_per_team(created, entry["setup"].get("teams", []), opts)
     for n in created.seats:
         plain.setdefault(n, passwords.generate())
         salt = passwords.salt_for(created.seed, n)

@@ -104,6 +104,8 @@ class Ninefold(Edition):
     id = "ninefold"
     name = "Ninefold (test variant)"
     aliases = ("nine",)
+    board_editions = ("antike",)
+    """Played on classic Antike's boards."""
     rules = RULES
     rondel = RONDEL
     nations = classic.NATIONS

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pbem.editions.classic import personages, setup
-from pbem.editions.classic.rules import FREE_STEPS, RULES
+from pbem.editions.classic.rules import DOUBLE_RULES, FREE_STEPS, RULES
 from pbem.kernel.actions import Arm, BuildTemples, BuyKnowHow, Maneuver, Produce
 from pbem.kernel.edition import Edition, Extras, NationInfo
 from pbem.kernel.rondel import Field, Rondel
@@ -24,12 +24,13 @@ NATIONS = MappingProxyType({
     "phoenicians": NationInfo("Phoenicians", "#e0b21c"),
     "egyptians": NationInfo("Egyptians", "#8a5a2b"),
     "babylonians": NationInfo("Babylonians", "#7d4fb3"),
-    "romans": NationInfo("Romans", "#c8352b"),
+    "romans": NationInfo("Romans", "#7d4fb3"),
     "germans": NationInfo("Germans", "#555555"),
     "carthaginians": NationInfo("Carthaginians", "#e07a1c"),
 })
 """Both board sides' nations: the East side seats the first six, the West side Greeks,
-Romans, Germanic tribes, Phoenicians, Carthaginians and Persians."""
+Romans, Germanic tribes, Phoenicians, Carthaginians and Persians. Nations that meet on one
+side have different colours (the Romans share the Babylonians' purple: they never meet)."""
 
 _MANEUVER = Maneuver()
 RONDEL = Rondel(
@@ -69,9 +70,14 @@ class Classic(Edition):
         "military": "Generals score 2 victory points; other goals; no all-eight personage "
                     "(rulebook p. XIII, 'Military variation').",
         "longer": "Each nation starts with one city (rulebook p. XIII, 'Longer game').",
+        "double": "Two players, one double nation each: twice the legions, galleys and city "
+                  "stones, 15 personages to win, start cities picked in turns, start player by "
+                  "lot (rulebook p. III, 'Antike for two players').",
     })
     default_bonus_stack = ("general", "king", "citizen", "navigator", "scholar")
     """D5 (docs/rulings.md): generals are scarce late and worth 2 in the military variant."""
+    players = (2, 6)
+    """Two nations only in the two-player double-nation variant; otherwise 3 to 6."""
     seating_note = " (2 players play 4)"
     extras = Extras(
         nation={"all8_bonus": False},
@@ -83,16 +89,22 @@ class Classic(Edition):
     def setup(self, options, board):
         return setup.setup(self, options, board)
 
+    def rules_for(self, table):
+        """The double nation of the two-player variant has the materials of two nations
+        (000 L187-189: "use two colors, and double the materials used")."""
+        return DOUBLE_RULES if table.has("double") else RULES
+
     def goal(self, options, nations: int, players: int) -> int:
         return setup.goal(options, nations, players)
 
     def seating_problem(self, players: int, nations: int) -> str | None:
         """One player per nation, or two players with four nations each playing two
         (000 L103-106)."""
-        if players == nations or (players == 2 and nations == 4):
+        if players == nations or (players == 2 and nations in (2, 4)):
             return None
         if players == 2:
-            return "two players play 4 nations, two each (rulebook p. III, 'Distribute nation cards')"
+            return ("two players play 4 nations, two each, or 2 double nations with --variant double "
+                    "(rulebook p. III, 'Antike for two players')")
         return (f"{players} players cannot play {nations} nations "
                 "(one player per nation, or 2 players with 4 nations)")
 

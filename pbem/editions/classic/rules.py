@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pbem.kernel.rules import KnowHowSpec, RuleTable, frozen
 
@@ -46,6 +46,11 @@ RULES = RuleTable(
     }),
 )
 
+DOUBLE_RULES = replace(RULES, unit_cap=2 * RULES.unit_cap, city_stones=2 * RULES.city_stones)
+"""The two-player variant's double nation: "use two colors, and double the materials used"
+(000 L187-189). Materials are the pieces; the start resources are the nation card's and stay
+as they are (docs/rulings.md, "Two players")."""
+
 FREE_STEPS = 3
 """Rondel steps that cost nothing (000 L316-321)."""
 
@@ -66,6 +71,8 @@ class PersonageRules:
     """Victory points to win in the military variant (000 L1039-1047)."""
     two_player_goal: int
     """Personages to win when 2 players play 4 nations (000 L184-185)."""
+    double_nation_goal: int
+    """Personages to win when each of 2 players runs one double nation (000 L189-191)."""
     three_player_long_goal: int
     """The goal a 3-nation game may choose instead (000 L972-978)."""
     military_points: Mapping[str, int]
@@ -79,6 +86,7 @@ PERSONAGE_RULES = PersonageRules(
     goals=frozen({3: 10, 4: 9, 5: 8, 6: 7}),
     goals_military=frozen({3: 13, 4: 11, 5: 9, 6: 8}),
     two_player_goal=9,
+    double_nation_goal=15,
     three_player_long_goal=12,
     military_points=frozen({"king": 1, "scholar": 1, "general": 2, "citizen": 1, "navigator": 1}),
 )

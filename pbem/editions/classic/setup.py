@@ -7,6 +7,7 @@ sets up like classic (a variant) calls it with itself.
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 from pbem.editions.classic.rules import PERSONAGE_RULES as P
@@ -24,7 +25,9 @@ def goal(opts: SetupOptions, count: int, players: int) -> int:
     """Classic's goal: personages (or victory points) by number of nations, 9 for two
     players; a 3-nation game may choose 12 instead of 10."""
     military = "military" in opts.variants
-    if players == 2:
+    if "double" in opts.variants:
+        default = P.double_nation_goal  # 000 L189-191
+    elif players == 2:
         default = P.goals_military[4] if military else P.two_player_goal  # 000 L184-185
     else:
         default = (P.goals_military if military else P.goals)[count]  # 000 L231-234
@@ -49,6 +52,11 @@ def start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, list
     for nation in opts.nations:
         if nation in opts.start:
             chosen = list(opts.start[nation])
+            if longer and nation in lines and chosen and chosen[0] not in lines[nation]:
+                # 000 L964-967: "The start cities can be chosen from the three start cities on the nation card."
+                raise UsageError(f"--start {nation}={chosen[0]}: in the longer game the start city is one of the "
+                                 f"{nation}' start cities for {count} nations: {', '.join(lines[nation])} "
+                                 "(rulebook p. XIII, 'Longer game')")
         elif nation in lines:
             # docs/rulings.md: in the longer game without --start a nation keeps its line's first city.
             chosen = list(lines[nation])[:want]
@@ -76,47 +84,132 @@ def start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, list
     return cities
 
 
-def check_nations(nations: list[str], board: Board, edition: Edition) -> None:
+def check_nations(nations: list[str], board: Board, edition: Edition, double: bool = False) -> None:
     """As many nations as the edition seats, each on the board; the board may fix which
     nations play at each number (000 L102-137)."""
     count = len(nations)
     low, high = edition.players
-    if not low <= count <= high:
-        raise UsageError(f"--nations: {edition.name} needs {low} to {high} nations{edition.seating_note}, got {count}")
+    low = max(low, 3)  # two nations only in the double-nation variant (000 L187-189)
+    if double:
+        if count != 2:
+            raise UsageError(f"--variant double: two nations, one for each player, got {count} "
+                             "(rulebook p. III, 'Antike for two players')")
+    elif not low <= count <= high:
+        double_hint = "; two nations are the double-nation variant: add --variant double" if count == 2 else ""
+        raise UsageError(f"--nations: {edition.name} needs {low} to {high} nations{edition.seating_note}, "
+                         f"got {count}{double_hint}")
     on_board = set().union(*board.nations.values()) if board.nations else set()
     for n in nations:
         if n not in on_board:
             raise UsageError(f"--nations: {n} does not play on board {board.id}")
     wanted = board.nations.get(count)
-    if wanted is not None and set(nations) != set(wanted):
+    if wanted is not None and not double and set(nations) != set(wanted):
         # 000 L106-137: "The number of nations determines which nations take part."
         raise UsageError(f"--nations: with {count} nations on {board.id} the nations are "
                          f"{', '.join(wanted)} (rulebook p. III, 'Distribute nation cards')")
 
 
+def teams(opts: SetupOptions, board: Board, nations: list[str]) -> list[list[str]]:
+    """Two players with four nations: who runs which two. The rulebook pairs them per board
+    side (000 L176-181: West Romans+Phoenicians against Germanic tribes+Greeks, East
+    Persians+Phoenicians against Greeks+Arabs); the board file carries the pairing."""
+    printed = [list(team) for team in board.pairings.get(len(nations), ())]
+    if not opts.teams:
+        if not printed:
+            raise UsageError(f"board {board.id} gives no two-player teams; name them with --team A,B --team C,D")
+        return printed
+    given = [list(team) for team in opts.teams]
+    named = [n for team in given for n in team]
+    if len(given) != 2 or any(len(team) != 2 for team in given) or sorted(named) != sorted(nations):
+        raise UsageError(f"--team: two teams of two, together the four nations ({', '.join(nations)}); "
+                         f"got {' against '.join('+'.join(t) for t in given)}")
+    if printed and sorted(map(sorted, given)) != sorted(map(sorted, printed)):
+        raise UsageError(f"--team: on {board.id} one player runs {' and the other '.join('+'.join(t) for t in printed)} "
+                         "(rulebook p. III, 'Antike for two players')")
+    return given
+
+
+def start_player(opts: SetupOptions, board: Board, nations: list[str]) -> str:
+    """``--first``, else the board's start nation for this number of nations (the red dot on
+    the nation cards, 000 L282-287), else the first seat (docs/rulings.md). In the
+    double-nation variant the start player is drawn by lot from the game's seed, as a coin
+    flip (000 L193-194)."""
+    if opts.first is not None:
+        if opts.first not in nations:
+            raise UsageError(f"--first {opts.first}: not among --nations")
+        return opts.first
+    if "double" in opts.variants:
+        lot = hashlib.sha256(f"{opts.seed}:start player".encode()).digest()[0]
+        return nations[lot % len(nations)]
+    first = board.start_nation.get(len(nations))
+    return first if first in nations else nations[0]
+
+
+def picked_cities(opts: SetupOptions, board: Board, nations: list[str], first: str) -> dict[str, list[str]]:
+    """The double-nation variant: "players take turns picking out their three starting
+    cities" (000 L191-193), one marble, one iron and one gold city each (000 L161-162).
+    ``--picks`` lists the six picks in order; the turns go A, B, B, A, A, B from the start
+    player (a snake draft, docs/rulings.md). Without ``--picks`` each nation takes its start
+    line at the smallest number of nations that seats both."""
+    other = nations[1] if first == nations[0] else nations[0]
+    if not opts.picks:
+        for count in sorted(board.start_lines):
+            lines = board.start_lines[count]
+            if first in lines and other in lines:
+                return {n: list(lines[n]) for n in nations}
+        raise UsageError(f"the board has no start lines for both {first} and {other}; give --picks with six cities")
+    order = [first, other, other, first, first, other]
+    if len(opts.picks) != len(order):
+        raise UsageError(f"--picks: six start cities, three per player in turns, got {len(opts.picks)}")
+    cities: dict[str, list[str]] = {n: [] for n in nations}
+    taken: dict[str, int] = {}
+    for k, (city, nation) in enumerate(zip(opts.picks, order), start=1):
+        where = f"--picks: pick {k} ({city}, by the {nation})"
+        if not board.is_province(city):
+            raise UsageError(f"{where}: not a province of {board.id}{board.hint(city)}")
+        resource = board.province(city).resource
+        if resource not in RESOURCES:
+            raise UsageError(f"{where}: no printed resource there")
+        if city in taken:
+            raise UsageError(f"{where}: already picked as pick {taken[city]}")
+        same = [c for c in cities[nation] if board.province(c).resource == resource]
+        if same:
+            raise UsageError(f"{where}: the {nation} already picked a {resource} city ({same[0]}); "
+                             "each nation starts with one marble, one iron and one gold city")
+        taken[city] = k
+        cities[nation].append(city)
+    return cities
+
+
 def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
-    """The classic start: 3-6 nations on their start lines, 2 chips of marble, 1 iron and
-    3 gold each, and the first round's coins (000 L92-170, L289-292); the goal is the
-    edition's (:meth:`goal`)."""
+    """The classic start: 3-6 nations on their start lines (2 players run two each, or one
+    double nation each), 2 chips of marble, 1 iron and 3 gold each, and the first round's
+    coins (000 L92-194, L289-292); the goal is the edition's (:meth:`goal`)."""
     check_common(opts, edition)
     nations = list(opts.nations)
     count = len(nations)
-    check_nations(nations, board, edition)
-    players = opts.players or count
+    double = "double" in opts.variants
+    check_nations(nations, board, edition, double)
+    players = opts.players or (2 if double else count)
     problem = edition.seating_problem(players, count)
-    if problem:
-        raise UsageError(f"--players {players}: {problem}")
+    if problem or (count == 2 and not double):
+        raise UsageError(f"--players {players}: {problem or 'two nations are the double-nation variant: add --variant double'}")
+    if double:
+        clash = sorted({"longer", "military"} & set(opts.variants))
+        if clash:
+            raise UsageError(f"--variant double cannot be combined with {', '.join(clash)} (docs/rulings.md, 'Two players')")
+        if opts.start:
+            raise UsageError("--variant double: the players pick their start cities in turns; give them with --picks, not --start")
+    elif opts.picks:
+        raise UsageError("--picks is for the double-nation variant (--variant double); use --start")
+    if opts.teams and not (players == 2 and count == 4):
+        raise UsageError("--team is for two players with four nations")
     opts = opts.replace(variants=sorted(set(opts.variants)))
-    if opts.first is None:
-        # docs/rulings.md: the Phoenicians start with 4 nations (000 L282-287), else the first seat.
-        first = board.start_nation.get(count)
-        first = first if first in nations else nations[0]
-    elif opts.first in nations:
-        first = opts.first
-    else:
-        raise UsageError(f"--first {opts.first}: not among --nations")
+    if players == 2 and count == 4:
+        opts = opts.replace(teams=teams(opts, board, nations))
+    first = start_player(opts, board, nations)
     goal = edition.goal(opts, count, players)
-    cities = start_cities(opts, board, count)
+    cities = picked_cities(opts, board, nations, first) if double else start_cities(opts, board, count)
     table = Table(opts.game_id, edition.id, tuple(opts.variants), goal, players, tuple(nations), first)
     state = initial_state(table, edition, cities)
     events: list[dict[str, Any]] = []
