@@ -5,8 +5,9 @@ are made here so that the board can be drawn at once. Each province gets its Vor
 (every point of the picture closer to its city than to any other), so neighbours share an
 exact edge and the report can colour that edge by the kind of border. Open water is made
 by placing unnamed "sea" points wherever the picture is far from every city: their cells
-are not drawn, so the sea shows through. Sea points are not placed where they would cut a
-land border in two. Islands (sea-only provinces) are shrunk towards their city so that
+are not drawn, so the sea shows through. Sea points are not placed near a land border's
+line between two cities, nor inside a triangle of three provinces that border each other
+over land, where there is land. Islands (sea-only provinces) are shrunk towards their city so that
 water surrounds them.
 
 Pure geometry: no file, no drawing; deterministic for the same input.
@@ -63,7 +64,11 @@ def _sea_points(sites: list[Point], ids: list[str], width: int, height: int, spa
     step = max(spacing * 0.6, 8.0)
     reach = spacing * 0.95
     where = dict(zip(ids, sites))
-    segments = [(where[a], where[b]) for a in ids for b in sorted(land.get(a, ())) if a < b and b in where]
+    pairs = {(a, b) for a in ids for b in land.get(a, ()) if a < b and b in where}
+    segments = [(where[a], where[b]) for a, b in sorted(pairs)]
+    # Three provinces that border each other over land enclose land, not sea.
+    triangles = [(where[a], where[b], where[c]) for a, b in sorted(pairs) for c in ids
+                 if b < c and (a, c) in pairs and (b, c) in pairs]
     found = []
     rows = int(height // step) + 1
     cols = int(width // step) + 1
@@ -72,10 +77,20 @@ def _sea_points(sites: list[Point], ids: list[str], width: int, height: int, spa
             point = (min(c * step, width - 1.0), min(r * step, height - 1.0))
             if any(math.dist(point, s) < reach for s in sites):
                 continue
-            if any(_segment_distance(point, a, b) < spacing * 0.5 for a, b in segments):
+            if any(_segment_distance(point, a, b) < spacing * 0.75 for a, b in segments):
+                continue
+            if any(_in_triangle(point, *corners) for corners in triangles):
                 continue
             found.append(point)
     return found
+
+
+def _in_triangle(p: Point, a: Point, b: Point, c: Point) -> bool:
+    def side(u: Point, v: Point) -> float:
+        return (v[0] - u[0]) * (p[1] - u[1]) - (v[1] - u[1]) * (p[0] - u[0])
+
+    s1, s2, s3 = side(a, b), side(b, c), side(c, a)
+    return (s1 >= 0 and s2 >= 0 and s3 >= 0) or (s1 <= 0 and s2 <= 0 and s3 <= 0)
 
 
 def _segment_distance(p: Point, a: Point, b: Point) -> float:
