@@ -35,7 +35,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from pbem.errors import UsageError, VerifyFailed
+from pbem.errors import UsageError
 from pbem.paths import data_dir
 from pbem.report import Report, _write_bytes
 from pbem.report.model import build_model
@@ -79,29 +79,11 @@ def games_after_each_entry(game: Game) -> Iterator[Game]:
     """The game right after history entry 0, 1, ..., in order, replayed once through the
     rules; each replayed entry is checked against the file's (as ``render`` does). The
     last one is ``game`` itself."""
-    from pbem.errors import PbemError
-    from pbem.service.replay import apply_entry, initial_game
+    from pbem.service.replay import replayed
 
-    stored = game.history
-    last = len(stored) - 1
-    if last == 0:
-        yield game
-        return
-    current = initial_game(game)
-    if current.history[0] != stored[0]:
-        raise VerifyFailed(0, "the set-up entry does not replay")
-    yield current
-    for i in range(1, last):
-        entry = stored[i]
-        try:
-            current = apply_entry(current, entry)
-        except VerifyFailed:
-            raise
-        except PbemError as exc:
-            raise VerifyFailed(i, f"its {entry.get('kind')} no longer applies: {exc}") from None
-        if current.history[i] != entry:
-            raise VerifyFailed(i, "it does not replay to what the file records")
-        yield current
+    last = len(game.history) - 1
+    if last:
+        yield from replayed(game, last - 1)
     yield game
 
 

@@ -65,12 +65,24 @@ def replay(game: Game, upto: int | None = None,
 
     Raises :class:`VerifyFailed` naming the first entry that differs.
     """
+    last = len(game.history) - 1 if upto is None else upto
+    current = game
+    for i, current in enumerate(replayed(game, last, check)):
+        if progress and i:
+            progress(i, last)
+    return Replay(current, last + 1)
+
+
+def replayed(game: Game, upto: int, check: bool = True) -> Iterator[Game]:
+    """The game right after each history entry ``0..upto``, in order, replayed once
+    through the rules; with ``check``, :class:`VerifyFailed` names the first entry that
+    does not replay to what the file records."""
     stored = game.history
-    last = len(stored) - 1 if upto is None else upto
     current = initial_game(game)
     if check and current.history[0] != stored[0]:
         raise VerifyFailed(0, _describe(0, stored[0], current.history[0]))
-    for i in range(1, last + 1):
+    yield current
+    for i in range(1, upto + 1):
         entry = stored[i]
         try:
             current = apply_entry(current, entry)
@@ -80,9 +92,7 @@ def replay(game: Game, upto: int | None = None,
             raise VerifyFailed(i, f"its {entry.get('kind')} no longer applies: {exc}") from None
         if check and current.history[i] != entry:
             raise VerifyFailed(i, _describe(i, entry, current.history[i]))
-        if progress:
-            progress(i, last)
-    return Replay(current, last + 1)
+        yield current
 
 
 def verify(game: Game, raw: dict[str, Any], progress=None) -> Replay:
