@@ -87,7 +87,7 @@ def new(
         print(f"created {game} ({len(opts.nations)} nations, {created.state.status.active} to play turn 1)")
         print(f"passwords for the GM only: {secrets}")
         if on.reconstruction:
-            print(f"board: {on.name} is a reconstruction, not the printed board (docs/maps.md)")
+            print(f"board: {on.name} (marked as a reconstruction, not the printed board; docs/maps.md)")
         print_reports(outcome.reports)
 
     run(go)

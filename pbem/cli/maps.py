@@ -37,11 +37,8 @@ def map_check(file: Path = typer.Argument(..., help="A map file (with its provin
 
     def go():
         from pbem.report.boardmap import label_problems
-        from pbem.service.boards import check_map_file, load_map_file
+        from pbem.service.boards import load_map_file
 
-        problems = check_map_file(file)
-        if problems:
-            raise InputError(str(file), problems)
         board = load_map_file(file)
         problems = label_problems(board)
         if problems:

@@ -693,30 +693,26 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
         top = y + 10
         harbour = places["harbours"].get(pid)
         fleets = [u for u in units if u["galley"]]
-        for u in units:
-            if not u["legion"]:
-                continue
-            text = f"{u['legion']}L"
+        def pill(u: dict[str, Any], kind: str, cx: float, y0: float) -> dict[str, Any]:
+            """A unit badge ("2L", or "Gr 2L" for a guest or a crowded province)."""
+            text = f"{u[kind]}{kind[0].upper()}"
             if u["nation"] != owner or several:
                 text = f"{nations[u['nation']]['initial']} {text}"
             w = text_width(text, UNIT_SIZE, bold=True) + 10
-            entry["units"].append({"x": num(x - w / 2), "y": num(top), "w": num(w), "h": str(PILL_H),
-                                   "tx": num(x), "ty": num(top + 13), "text": text,
-                                   "fill": u["colour"], "ink": u["ink"]})
-            top += PILL_H + PILL_GAP
+            return {"x": num(cx - w / 2), "y": num(y0), "w": num(w), "h": str(PILL_H),
+                    "tx": num(cx), "ty": num(y0 + 13), "text": text, "fill": u["colour"], "ink": u["ink"]}
+
+        for u in units:
+            if u["legion"]:
+                entry["units"].append(pill(u, "legion", x, top))
+                top += PILL_H + PILL_GAP
         if harbour is not None:
             hx, hy = harbour
             entry["harbour"] = {"anchor": _anchor(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
                                 "busy": bool(fleets)}
             htop = hy - PILL_H / 2 - (len(fleets) - 1) * (PILL_H + PILL_GAP) / 2
             for u in fleets:
-                text = f"{u['galley']}G"
-                if u["nation"] != owner or several:
-                    text = f"{nations[u['nation']]['initial']} {text}"
-                w = text_width(text, UNIT_SIZE, bold=True) + 10
-                entry["units"].append({"x": num(hx - w / 2), "y": num(htop), "w": num(w), "h": str(PILL_H),
-                                       "tx": num(hx), "ty": num(htop + 13), "text": text,
-                                       "fill": u["colour"], "ink": u["ink"], "galley": True})
+                entry["units"].append({**pill(u, "galley", hx, htop), "galley": True})
                 htop += PILL_H + PILL_GAP
         out.append(entry)
     return out

@@ -38,19 +38,26 @@ _YES = {"yes", "y", "true", "1", "x"}
 _NO = {"", "no", "n", "false", "0", "-"}
 
 
-def _name_province(data: Any, problem: Problem) -> Problem:
-    """``problem`` with the province's id added when its path points into one, since a
-    bare list index is hard to find in a 50-province file."""
-    match = _PROVINCE_PATH.match(problem.path)
+def _province_at(data: Any, path: str) -> tuple[str, str] | None:
+    """The id of the province a problem's ``path`` points into, and the rest of the path
+    (``".land[2]"``); ``None`` when it points elsewhere or the province has no usable id."""
+    match = _PROVINCE_PATH.match(path)
     if not match:
-        return problem
+        return None
     try:
         pid = data["provinces"][int(match.group(1))]["id"]
     except (KeyError, IndexError, TypeError):
+        return None
+    return (pid, match.group(2)) if isinstance(pid, str) else None
+
+
+def _name_province(data: Any, problem: Problem) -> Problem:
+    """``problem`` with the province's id added when its path points into one, since a
+    bare list index is hard to find in a 50-province file."""
+    found = _province_at(data, problem.path)
+    if found is None:
         return problem
-    if not isinstance(pid, str):
-        return problem
-    return Problem(problem.path, f"{problem.message} (province {pid!r})")
+    return Problem(problem.path, f"{problem.message} (province {found[0]!r})")
 
 
 def _edition_problems(data: dict[str, Any]) -> list[Problem]:
@@ -177,7 +184,7 @@ def _link(rows: list[tuple[int, dict[str, Any]]]) -> tuple[list[dict[str, Any]],
         for layer in ("land", "sea"):
             for token in p.pop(f"_{layer}"):
                 other = resolve(token)
-                borders.setdefault(p["id"], {"land": set(), "sea": set()})[layer].add(other)
+                borders[p["id"]][layer].add(other)
                 if other in borders and other != p["id"]:
                     borders[other][layer].add(p["id"])
     provinces = []
@@ -215,14 +222,10 @@ def read_map(path: str | Path) -> tuple[Any, str | None, dict[str, int]]:
 
 def _in_table(problem: Problem, table: str, data: dict[str, Any], lines: dict[str, int]) -> Problem:
     """A problem of a province read from a table, placed at its row."""
-    match = _PROVINCE_PATH.match(problem.path)
-    if not match:
+    found = _province_at(data, problem.path)
+    if found is None:
         return problem
-    try:
-        pid = data["provinces"][int(match.group(1))]["id"]
-    except (KeyError, IndexError, TypeError):
-        return problem
-    rest = match.group(2).lstrip(".")
+    pid, rest = found[0], found[1].lstrip(".")
     column = re.sub(r"\[\d+\]$", "", rest) or None
     where = f"{table} line {lines.get(pid, '?')}" + (f", column {column}" if column and column != "kind" else "")
     message = problem.message.replace(f" (province {pid!r})", "")
@@ -233,35 +236,40 @@ def check_map_file(path: str | Path) -> list[Problem]:
     """Every problem of the map file at ``path`` (unreadable, not JSON, its provinces
     table, shape, consistency, edition). For ``antike-ref map check FILE``: an empty list
     means the file is a usable board."""
-    try:
-        data, table, lines = read_map(path)
-    except InputError as exc:
-        if exc.source == str(path):
-            return list(exc.problems)
-        return [Problem(exc.source if p.path == "$" else f"{exc.source} {p.path}", p.message) for p in exc.problems]
-    found = map_problems(data)
-    if table:
-        found = [_in_table(p, table, data, lines) for p in found]
-    return found
+    return _read_checked(path)[1]
 
 
 def load_map_file(path: str | Path) -> Board:
     """The board in the map file at ``path``; :class:`InputError` listing every problem."""
-    found = check_map_file(path)
+    data, found = _read_checked(path)
     if found:
         raise InputError(str(path), found)
-    data, _, _ = read_map(path)
     return Board(data)
 
 
+def _read_checked(path: str | Path) -> tuple[Any, list[Problem]]:
+    """The map data at ``path`` and every problem of it, a table's problems at its rows."""
+    try:
+        data, table, lines = read_map(path)
+    except InputError as exc:
+        if exc.source == str(path):
+            return None, list(exc.problems)
+        return None, [Problem(exc.source if p.path == "$" else f"{exc.source} {p.path}", p.message)
+                      for p in exc.problems]
+    found = map_problems(data)
+    if table:
+        found = [_in_table(p, table, data, lines) for p in found]
+    return data, found
+
+
 def known_boards() -> list[str]:
-    """Ids of the boards shipped in the ``maps`` folder."""
-    return _known_boards()
+    """Ids of the boards shipped in the ``maps`` folder (listed once per process)."""
+    return list(_shipped_ids())
 
 
 @cache
-def _known_boards() -> list[str]:
-    return sorted(p.stem for p in data_dir("maps").glob("*.json"))
+def _shipped_ids() -> tuple[str, ...]:
+    return tuple(sorted(p.stem for p in data_dir("maps").glob("*.json")))
 
 
 @cache
@@ -286,7 +294,7 @@ def board_for_new(given: str) -> Board:
     if given in known:
         return load_board(given)
     path = Path(given)
-    if not path.suffix == ".json" and not path.exists():
+    if path.suffix != ".json" and not path.exists():
         raise UsageError(f"--board {given}: neither a shipped board ({', '.join(known)}) nor a map file")
     board = load_map_file(path)
     if board.id in known:
