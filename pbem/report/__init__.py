@@ -12,6 +12,7 @@ when something is rendered.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 import re
 import tempfile
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from pbem.errors import UsageError
+from pbem.service import store
 
 FORMATS: tuple[str, ...] = ("svg", "pdf", "png", "txt", "md", "bbcode")
 """Every report format, in the order they are written."""
@@ -224,8 +226,26 @@ def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | N
     folder.mkdir(parents=True, exist_ok=True)
     report = prepare(game, turn, entry, image_base=image_base)
     written = []
-    for fmt in chosen:
-        path = folder / report.name(fmt)
-        _write_bytes(path, report.render(fmt))
-        written.append(path)
+    with _folder_lock(folder) as taken:
+        for fmt in chosen:
+            path = folder / report.name(fmt)
+            store.clear_stale_temps(path, taken)  # what a killed run left for this file
+            _write_bytes(path, report.render(fmt))
+            written.append(path)
     return written
+
+
+@contextmanager
+def _folder_lock(folder: Path):
+    """Hold an exclusive lock on the report folder itself (no extra file) while reports
+    are written there; yields when it was taken. Any temporary report file older than that
+    belongs to a run that was killed, since every writer holds this lock."""
+    import fcntl
+    import time
+
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield time.time()
+    finally:
+        os.close(fd)

@@ -1,23 +1,30 @@
 """Game files on disk: load and check, atomic deterministic save, the lock, the audit log.
 
 A game file is only ever replaced whole: the new text goes to a temporary file in the
-same folder, is flushed and fsynced, and then renamed over the old one, so a crash leaves
-either the old file or the new one. A lock file ``GAME.lock`` keeps two runs on the same
-game from interleaving; it exists only while a run holds it. A game reached through a
-symbolic link is the file the link points to: it is locked and written there, and the link
-stays a link.
+same folder (``.GAME.XXXXXXXX.tmp``), is flushed and fsynced, and then renamed over the old
+one, so a crash leaves either the old file or the new one. A lock file ``GAME.lock`` keeps
+two runs on the same game from interleaving; it exists only while a run holds it. A run
+that was killed may leave its lock file (the lock itself dies with the run: the next run
+takes it over and removes it) and, if it died while writing, its temporary file, which
+the next successful save of that game removes. A game reached through a symbolic link is
+the file the link points to: it is locked and written there, its siblings (audit log,
+secrets) are beside it, and the link stays a link. A game file with a second name (a hard
+link) is refused by every writer: replacing it would split it into two games.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
+import re
+import stat
+import time
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from secrets import choice
 from typing import Any, Iterator
 
 from pbem import editions
-from pbem.errors import GameLocked, InconsistentGame, InputError, Problem
+from pbem.errors import GameLocked, InconsistentGame, InputError, Problem, clip
 from pbem.service.boards import embedded_board, known_boards, load_board
 from pbem.service.game import Game, game_from_json
 from pbem.service.schemas import dumps, read_json, validate
@@ -32,7 +39,7 @@ def _edition_of(data: Any, source: str):
     try:
         return editions.get(name)
     except editions.UnknownEdition:
-        raise InputError(source, [Problem("$.rules.edition", f"unknown edition {name!r}: "
+        raise InputError(source, [Problem("$.rules.edition", f"unknown edition {clip(repr(name))}: "
                                           f"one of {', '.join(editions.names())}")]) from None
 
 
@@ -45,7 +52,7 @@ def game_from_data(data: Any, source: str) -> Game:
         return game_from_json(data, edition, embedded_board(data["board"], source), source)
     if board_id not in known_boards():
         raise InconsistentGame(source, [Problem(
-            "$.board.id", f"unknown board {board_id!r}; known boards: {', '.join(known_boards())}")])
+            "$.board.id", f"unknown board {clip(repr(board_id))}; known boards: {', '.join(known_boards())}")])
     return game_from_json(data, edition, load_board(board_id), source)
 
 
@@ -59,17 +66,70 @@ def game_text(game: Game) -> str:
     return dumps(game.to_json())
 
 
+TEMP_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+"""The letters of the random part of a temporary file's name (eight of them)."""
+
+_held: dict[str, float] = {}
+"""The files whose lock this process holds (real paths), each with when it was taken."""
+
+
+def temp_pattern(name: str) -> re.Pattern[str]:
+    """The names of the temporary files :func:`write_atomic` makes for the file ``name``:
+    ``.NAME.XXXXXXXX.tmp``, eight of :data:`TEMP_LETTERS` (also what ``tempfile.mkstemp``
+    made for earlier versions)."""
+    return re.compile(rf"\.{re.escape(name)}\.[{re.escape(TEMP_LETTERS)}]{{8}}\.tmp")
+
+
+def _new_temp(target: Path) -> tuple[int, str]:
+    """Create a new, empty temporary file beside ``target`` (mode 600); its fd and path."""
+    for _ in range(100):
+        tmp = str(target.parent / f".{target.name}.{''.join(choice(TEMP_LETTERS) for _ in range(8))}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(17, "no free temporary file name", str(target))
+
+
+def clear_stale_temps(path: str | os.PathLike, older_than: float) -> list[str]:
+    """Remove the temporary files a killed :func:`write_atomic` left beside ``path``: only
+    regular files whose name has exactly that pattern (:func:`temp_pattern`) and that were
+    last written before ``older_than`` (a :func:`time.time`). Call it only while no other
+    run can be writing ``path`` (holding its lock). Returns the names removed; a file that
+    cannot be removed is left."""
+    target = Path(os.path.realpath(path))
+    pattern = temp_pattern(target.name)
+    removed = []
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not pattern.fullmatch(entry.name):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and info.st_mtime < older_than:
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except OSError:
+            continue
+    return removed
+
+
 def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) -> None:
     """Replace ``path`` with ``text`` atomically (temp file, fsync, rename, fsync folder).
 
     A file that cannot be written raises :class:`InputError` naming it; the old file, if
     any, is then left as it was and no temporary file stays behind. A symbolic link is
-    followed: the file it points to is replaced, and the link stays.
+    followed: the file it points to is replaced, and the link stays. While this run holds
+    the file's lock (:func:`locked`), temporary files that a killed run left beside it are
+    removed after the rename (:func:`clear_stale_temps`).
     """
     target = Path(os.path.realpath(path))
     folder = target.parent
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = _new_temp(target)
     except OSError as exc:
         raise InputError(str(path), f"cannot write file: {exc.strerror or exc}") from None
     try:
@@ -90,6 +150,9 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
         if isinstance(exc, OSError):
             raise InputError(str(path), f"cannot write file: {exc.strerror or exc}") from None
         raise
+    since = _held.get(str(target))
+    if since is not None:
+        clear_stale_temps(target, since)
     try:
         dir_fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -101,8 +164,24 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
 
 
 def save_game(game: Game, path: str | os.PathLike) -> None:
-    """Write ``game`` to ``path``: deterministic text, replaced atomically."""
+    """Write ``game`` to ``path``: deterministic text, replaced atomically. A game file
+    with a second name (hard link) is refused (:func:`refuse_hard_links`)."""
+    refuse_hard_links(path)
     write_atomic(path, game_text(game))
+
+
+def refuse_hard_links(path: str | os.PathLike) -> None:
+    """Raise :class:`InputError` if the file ``path`` has more than one name (hard links):
+    replacing it whole would leave the other names on the old text, two games where there
+    was one. A symbolic link is fine (the file it points to is replaced)."""
+    try:
+        names = os.stat(path).st_nlink
+    except OSError:
+        return
+    if names > 1:
+        raise InputError(str(path), f"the file has {names} names (hard links), and saving would split it "
+                                    "into two games (the other names keeping the old one); keep one name, "
+                                    "or make the others symbolic links")
 
 
 def lock_path(path: str | os.PathLike) -> str:
@@ -117,8 +196,10 @@ def locked(path: str | os.PathLike, must_exist: bool = True) -> Iterator[None]:
     The lock is an exclusive ``flock`` on ``GAME.lock``, which is removed again on the way
     out (while still held, so no other run can lock a file that is going away; a run that
     opened it just before checks that what it locked is still the lock file, and otherwise
-    tries again). The game's folder must exist, and unless ``must_exist`` is false
-    (``new``) so must the game file.
+    tries again). A lock file left by a killed run holds no lock: it is taken over, and
+    removed on the way out. The game's folder must exist, and unless ``must_exist`` is
+    false (``new``) so must the game file; a file with a second name (hard link) is refused
+    (:func:`refuse_hard_links`).
     """
     import fcntl
 
@@ -127,10 +208,11 @@ def locked(path: str | os.PathLike, must_exist: bool = True) -> Iterator[None]:
         raise InputError(str(path), f"folder {folder} does not exist")
     if must_exist and not Path(path).exists():
         raise InputError(str(path), "file not found")
-    lock_file = lock_path(path)
+    real = os.path.realpath(path)
+    lock_file = f"{real}.lock"
     while True:
         try:
-            fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
             raise InputError(lock_file, f"cannot create the lock file: {exc.strerror or exc}") from None
         try:
@@ -140,19 +222,31 @@ def locked(path: str | os.PathLike, must_exist: bool = True) -> Iterator[None]:
             raise GameLocked(f"{path} is locked by another run (lock file {lock_file}); "
                              "try again when it has finished") from None
         try:
-            held, current = os.fstat(fd), os.stat(lock_file)
-            if (held.st_dev, held.st_ino) == (current.st_dev, current.st_ino):
+            held = os.fstat(fd)
+            if _same_file(held, os.stat(lock_file)):
                 break
         except FileNotFoundError:
             pass
         os.close(fd)
+    _held[real] = time.time()
     try:
+        refuse_hard_links(path)
         yield
     finally:
+        _held.pop(real, None)
         try:
-            os.unlink(lock_file)
+            # Only our own lock file: one removed by hand may have been made again by
+            # another run, whose lock must stay.
+            if _same_file(held, os.stat(lock_file)):
+                os.unlink(lock_file)
+        except FileNotFoundError:
+            pass
         finally:
             os.close(fd)
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
 @contextmanager
@@ -171,8 +265,10 @@ def locked_files(*paths: str | os.PathLike | None) -> Iterator[None]:
 
 def sibling(path: str | os.PathLike, suffix: str) -> Path:
     """The file beside game file ``path`` with ``.json`` replaced by ``suffix``
-    (``game.json`` -> ``game.secrets.json``)."""
-    p = Path(path)
+    (``game.json`` -> ``game.secrets.json``). For a symbolic link it is beside the file
+    the link points to, so that every name of a game has the same audit log, secrets and
+    mail ledger."""
+    p = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     return p.with_name(p.name.removesuffix(".json") + suffix)
 
 
@@ -182,8 +278,18 @@ def audit_path(path: str | os.PathLike) -> Path:
 
 
 def append_audit(path: str | os.PathLike, line: str) -> None:
-    """Append one line to the game's audit log, flushed to disk."""
-    with open(audit_path(path), "a", encoding="utf-8") as log:
-        log.write(line + "\n")
-        log.flush()
-        os.fsync(log.fileno())
+    """Append one line to the game's audit log, flushed to disk.
+
+    The line goes out in one ``write``; should the log end in a line cut short (a run
+    killed while appending), a newline is put first, so that only that line is lost."""
+    data = (line + "\n").encode("utf-8")
+    fd = os.open(audit_path(path), os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        size = os.fstat(fd).st_size
+        if size and os.pread(fd, 1, size - 1) != b"\n":
+            data = b"\n" + data
+        while data:
+            data = data[os.write(fd, data):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
