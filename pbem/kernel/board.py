@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.errors import Problem
+from pbem.errors import Problem, clip
 from pbem.kernel.vocab import RESOURCES, TERRAIN, UNITS
 
 
@@ -241,6 +241,11 @@ def rules_hash(data: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _q(value) -> str:
+    """A value from the board file as a message quotes it (a long one clipped)."""
+    return repr(clip(value)) if isinstance(value, str) else repr(value)
+
+
 def board_problems(data: dict[str, Any]) -> list[Problem]:
     """Every consistency problem of map data that has the right shape (its schema is the
     game service's business), each with the JSON path of the offending value."""
@@ -283,7 +288,7 @@ def _reach_problems(data: dict[str, Any]) -> list[Problem]:
             continue  # a province without borders is reported on its own
         found.append(Problem(f"$.provinces[{index[piece[0]]}]",
                              f"{', '.join(map(repr, piece))} cannot be reached from the rest of the board "
-                             f"({len(main)} provinces around {main[0]!r}): a border is missing"))
+                             f"({len(main)} provinces around {_q(main[0])}): a border is missing"))
     return found
 
 
@@ -294,7 +299,7 @@ def _pairing_problems(data: dict[str, Any]) -> list[Problem]:
     for count, teams in sorted(data.get("pairings", {}).items()):
         where = f"$.pairings.{count}"
         if count not in nations:
-            found.append(Problem(where, f"teams for {count} nations, but $.nations has no {count!r}"))
+            found.append(Problem(where, f"teams for {count} nations, but $.nations has no {_q(count)}"))
             continue
         named = [n for team in teams for n in team]
         twice = sorted({n for n in named if named.count(n) > 1})
@@ -313,7 +318,7 @@ def _province_problems(data: dict[str, Any]) -> list[Problem]:
     for i, p in enumerate(provinces):
         if p["id"] in first_at:
             found.append(Problem(f"$.provinces[{i}].id",
-                                 f"duplicate province id {p['id']!r} (first at $.provinces[{first_at[p['id']]}])"))
+                                 f"duplicate province id {_q(p['id'])} (first at $.provinces[{first_at[p['id']]}])"))
         else:
             first_at[p["id"]] = i
     borders = {p["id"]: {"land": set(p["land"]), "sea": set(p["sea"])} for p in provinces}
@@ -325,26 +330,26 @@ def _province_problems(data: dict[str, Any]) -> list[Problem]:
             for k, other in enumerate(p[layer]):
                 where = f"$.provinces[{i}].{layer}[{k}]"
                 if other == pid:
-                    found.append(Problem(where, f"{pid!r} has a {layer} border with itself"))
+                    found.append(Problem(where, f"{_q(pid)} has a {layer} border with itself"))
                 elif other not in borders:
-                    found.append(Problem(where, f"{pid!r} has a {layer} border with unknown province {other!r}"
+                    found.append(Problem(where, f"{_q(pid)} has a {layer} border with unknown province {_q(other)}"
                                                 f"{did_you_mean(other, names)}"))
                 elif pid not in borders[other][layer]:
-                    found.append(Problem(where, f"{pid!r} lists a {layer} border with {other!r}, "
-                                                f"but {other!r} does not list {pid!r}"))
+                    found.append(Problem(where, f"{_q(pid)} lists a {layer} border with {_q(other)}, "
+                                                f"but {_q(other)} does not list {_q(pid)}"))
         expected = _kind_of(bool(p["land"]), bool(p["sea"]))
         if expected is None:
-            found.append(Problem(f"$.provinces[{i}]", f"{pid!r} has no borders at all"))
+            found.append(Problem(f"$.provinces[{i}]", f"{_q(pid)} has no borders at all"))
         elif expected != p["kind"]:
             found.append(Problem(f"$.provinces[{i}].kind",
-                                 f"{pid!r} is {p['kind']!r} but its borders make it {expected!r}"))
+                                 f"{_q(pid)} is {_q(p['kind'])} but its borders make it {_q(expected)}"))
         for key in ("xy", "label"):
             if key not in p:
                 continue
             x, y = p[key]
             if x >= width or y >= height:
                 found.append(Problem(f"$.provinces[{i}].{key}",
-                                     f"{pid!r} {'label ' if key == 'label' else ''}at {x},{y} lies outside "
+                                     f"{_q(pid)} {'label ' if key == 'label' else ''}at {x},{y} lies outside "
                                      f"the {width}x{height} picture"))
     return found
 
@@ -370,20 +375,20 @@ def _start_problems(data: dict[str, Any]) -> list[Problem]:
     for count, lines in sorted(data["start_lines"].items()):
         where = f"$.start_lines.{count}"
         if count not in nations:
-            found.append(Problem(where, f"start lines for {count} nations, but $.nations has no {count!r}"))
+            found.append(Problem(where, f"start lines for {count} nations, but $.nations has no {_q(count)}"))
         elif set(lines) != set(nations[count]):
             found.append(Problem(where, _difference(f"$.nations.{count}", nations[count], lines)))
         owner: dict[str, str] = {}
         for nation, cities in sorted(lines.items()):
             for k, city in enumerate(cities):
                 if city not in resource:
-                    found.append(Problem(f"{where}.{nation}[{k}]", f"start city {city!r} is not a province"))
+                    found.append(Problem(f"{where}.{nation}[{k}]", f"start city {_q(city)} is not a province"))
                 elif resource[city] in ("choice", "none"):
                     found.append(Problem(f"{where}.{nation}[{k}]",
-                                         f"start city {city!r} has no printed resource ({resource[city]})"))
+                                         f"start city {_q(city)} has no printed resource ({resource[city]})"))
                 elif city in owner:
                     found.append(Problem(f"{where}.{nation}[{k}]",
-                                         f"{city!r} is also a start city of {owner[city]} at {count} nations"))
+                                         f"{_q(city)} is also a start city of {owner[city]} at {count} nations"))
                 else:
                     owner[city] = nation
             kinds = sorted((resource[c] for c in cities if resource.get(c) in RESOURCES), key=RESOURCES.index)
@@ -395,7 +400,7 @@ def _start_problems(data: dict[str, Any]) -> list[Problem]:
         found.append(Problem("$.start_lines", f"no start lines for {count} nations"))
     for count, nation in sorted(data["start_nation"].items()):
         if count not in nations:
-            found.append(Problem(f"$.start_nation.{count}", f"$.nations has no {count!r}"))
+            found.append(Problem(f"$.start_nation.{count}", f"$.nations has no {_q(count)}"))
         elif nation not in nations[count]:
             found.append(Problem(f"$.start_nation.{count}", f"{nation} does not play at {count} nations"))
     return found
@@ -415,7 +420,7 @@ def _difference(name: str, expected: Iterable[str], actual: Iterable[str]) -> st
 def _shape_problems(data: dict[str, Any]) -> list[Problem]:
     ids = {p["id"] for p in data["provinces"]}
     return [
-        Problem(f"$.shapes.{pid}", f"shape for unknown province {pid!r}")
+        Problem(f"$.shapes.{pid}", f"shape for unknown province {_q(pid)}")
         for pid in sorted(data.get("shapes", {}))
         if pid not in ids
     ]

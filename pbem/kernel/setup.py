@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pbem.errors import UsageError
+from pbem.errors import UsageError, clip
 from pbem.kernel.state import Bank, GameState, NationState, ProvinceState, Status, Table
 
 if TYPE_CHECKING:
@@ -63,20 +63,20 @@ def check_common(opts: SetupOptions, edition: Edition) -> None:
     """What every edition asks of ``new``: a usable game id, known nations each once, known
     variants, and a player for every nation named in ``--player`` or ``--start``."""
     if not GAME_ID.match(opts.game_id):
-        raise UsageError(f"game id {opts.game_id!r}: use 1-64 letters, digits, '.', '_' or '-', "
+        raise UsageError(f"game id {clip(opts.game_id)!r}: use 1-64 letters, digits, '.', '_' or '-', "
                          "starting with a letter or digit (give --id)")
     for n in opts.nations:
         if n not in edition.nations:
-            raise UsageError(f"--nations: unknown nation {n!r} (one of {', '.join(sorted(edition.nations))})")
+            raise UsageError(f"--nations: unknown nation {clip(n)!r} (one of {', '.join(sorted(edition.nations))})")
     twice = sorted({n for n in opts.nations if opts.nations.count(n) > 1})
     if twice:
         raise UsageError(f"--nations: {', '.join(twice)} listed twice")
     for v in opts.variants:
         if v not in edition.variants:
-            raise UsageError(f"--variant: unknown variant {v!r} (one of {', '.join(edition.variants)})")
+            raise UsageError(f"--variant: unknown variant {clip(v)!r} (one of {', '.join(edition.variants)})")
     for n in list(opts.player) + list(opts.start):
         if n not in opts.nations:
-            raise UsageError(f"{n!r} named in --player/--start is not among --nations")
+            raise UsageError(f"{clip(n)!r} named in --player/--start is not among --nations")
 
 
 def initial_state(table: Table, edition: Edition, cities: dict[str, list[str]]) -> GameState:

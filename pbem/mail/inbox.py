@@ -9,6 +9,7 @@ game's ledger (:mod:`pbem.mail.ledger`), keyed by Message-ID.
 from __future__ import annotations
 
 import email
+import email.errors
 import hashlib
 import html
 import imaplib
@@ -75,13 +76,24 @@ def html_to_text(markup: str) -> str:
     return html.unescape(_TAG.sub("", markup))
 
 
+def header_text(msg: EmailMessage, name: str, default: str = "") -> str:
+    """The header ``name`` as text; a header too broken to be parsed (a Message-ID such as
+    ``<>``, an undecodable encoded word) is taken as written rather than stopping the mail."""
+    try:
+        value = msg.get(name)
+        return default if value is None else str(value)
+    except (ValueError, TypeError, IndexError, AttributeError, LookupError, email.errors.MessageError):
+        raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), None)
+        return default if raw is None else str(raw).encode("utf-8", "replace").decode("utf-8")
+
+
 def _automatic(msg: EmailMessage, sender: str) -> bool:
-    auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
-    precedence = str(msg.get("Precedence", "")).strip().lower()
+    auto = header_text(msg, "Auto-Submitted", "no").strip().lower()
+    precedence = header_text(msg, "Precedence").strip().lower()
     local = sender.split("@")[0]
     return (auto not in ("", "no") or precedence in ("bulk", "list", "junk")
-            or local in ("mailer-daemon", "postmaster") or bool(msg.get("List-Id"))
-            or str(msg.get("Return-Path", "")).strip() == "<>")
+            or local in ("mailer-daemon", "postmaster") or bool(header_text(msg, "List-Id"))
+            or header_text(msg, "Return-Path").strip() == "<>")
 
 
 def _decoded(part) -> str:
@@ -95,12 +107,12 @@ def _decoded(part) -> str:
 def read_message(raw: bytes) -> Incoming:
     """Parse one mail."""
     msg = email.message_from_bytes(raw, policy=default_policy)
-    name, addr = parseaddr(str(msg.get("From", "")))
+    name, addr = parseaddr(header_text(msg, "From"))
     addr = addr.strip().lower()
     incoming = Incoming(
-        message_id=normalise_id(msg.get("Message-ID"), raw), sender=addr, sender_name=name,
-        subject=str(msg.get("Subject", "")), raw=raw, automatic=_automatic(msg, addr),
-        references=" ".join(str(msg.get(h, "")) for h in ("References", "In-Reply-To")).strip())
+        message_id=normalise_id(header_text(msg, "Message-ID"), raw), sender=addr, sender_name=name,
+        subject=header_text(msg, "Subject"), raw=raw, automatic=_automatic(msg, addr),
+        references=" ".join(header_text(msg, h) for h in ("References", "In-Reply-To")).strip())
     for part in msg.walk():
         if part.is_multipart():
             continue
@@ -156,7 +168,7 @@ def _header_id(raw: bytes) -> str:
     """The Message-ID of a mail, from its header alone (cheap: the body is not parsed)."""
     from email.parser import BytesHeaderParser
 
-    return normalise_id(BytesHeaderParser(policy=default_policy).parsebytes(raw).get("Message-ID"), raw)
+    return normalise_id(header_text(BytesHeaderParser(policy=default_policy).parsebytes(raw), "Message-ID"), raw)
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -247,7 +259,7 @@ class ImapSource(Source):
             for uid in uids:
                 status, head = conn.uid("FETCH", uid, "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
                 header = b"".join(p[1] for p in head if isinstance(p, tuple))
-                found = email.message_from_bytes(header, policy=default_policy).get("Message-ID")
+                found = header_text(email.message_from_bytes(header, policy=default_policy), "Message-ID")
                 if not found or not known(normalise_id(found, b"")):
                     wanted.append(uid)
             for uid in wanted:

@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import InputError, Problem, UsageError
+from pbem.errors import InputError, Problem, UsageError, clip
 from pbem.kernel.board import Board, board_problems
 from pbem.paths import data_dir, map_path
 from pbem.service.schemas import problems as schema_problems
@@ -57,7 +57,7 @@ def _name_province(data: Any, problem: Problem) -> Problem:
     found = _province_at(data, problem.path)
     if found is None:
         return problem
-    return Problem(problem.path, f"{problem.message} (province {found[0]!r})")
+    return Problem(problem.path, f"{problem.message} (province {clip(repr(found[0]))})")
 
 
 def _edition_problems(data: dict[str, Any]) -> list[Problem]:
@@ -67,7 +67,7 @@ def _edition_problems(data: dict[str, Any]) -> list[Problem]:
     try:
         edition = editions.get(data["edition"])
     except editions.UnknownEdition:
-        return [Problem("$.edition", f"unknown edition {data['edition']!r}: one of {', '.join(editions.names())}")]
+        return [Problem("$.edition", f"unknown edition {clip(repr(data['edition']))}: one of {', '.join(editions.names())}")]
     allowed = edition.board_features
     found = []
     for i, p in enumerate(data["provinces"]):
@@ -75,12 +75,12 @@ def _edition_problems(data: dict[str, Any]) -> list[Problem]:
             key for key in ("temple", "double") if p.get(key)]
         for feature in used:
             if feature not in allowed:
-                found.append(Problem(f"$.provinces[{i}]", f"{p['id']!r}: {edition.name} boards have no "
+                found.append(Problem(f"$.provinces[{i}]", f"{clip(repr(p['id']))}: {edition.name} boards have no "
                                      f"{_FEATURES[feature]} (only the editions that have them do)"))
     for count, nations in sorted(data["nations"].items()):
         for nation in nations:
             if nation not in edition.nations:
-                found.append(Problem(f"$.nations.{count}", f"{nation!r} is not a nation of {edition.name}: "
+                found.append(Problem(f"$.nations.{count}", f"{clip(repr(nation))} is not a nation of {edition.name}: "
                                      f"one of {', '.join(edition.nations)}"))
     return found
 
@@ -122,13 +122,20 @@ def read_provinces_csv(text: str, source: str) -> tuple[list[dict[str, Any]], di
     line of each province id. Problems of single cells raise :class:`InputError` naming
     every one (file, line and column)."""
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [h.strip().lower() for h in (reader.fieldnames or [])]
+    try:
+        header = [h.strip().lower() for h in (reader.fieldnames or [])]
+        return _read_rows(reader, header, source)
+    except csv.Error as exc:
+        raise InputError(source, [Problem(f"line {reader.line_num}", f"cannot be read as CSV: {exc}")]) from None
+
+
+def _read_rows(reader: csv.DictReader, header: list[str], source: str) -> tuple[list[dict[str, Any]], dict[str, int]]:
     problems = []
     missing = [c for c in ("name", "resource", "x", "y", "land", "sea") if c not in header]
     unknown = [h for h in header if h and h not in CSV_COLUMNS]
     if missing or unknown:
         parts = ([f"missing column(s) {', '.join(missing)}"] if missing else []) + (
-            [f"unknown column(s) {', '.join(unknown)}"] if unknown else [])
+            [f"unknown column(s) {clip(', '.join(unknown))}"] if unknown else [])
         raise InputError(source, [Problem("line 1", f"{'; '.join(parts)}; the columns are {', '.join(CSV_COLUMNS)}")])
     rows = []
     for raw in reader:
@@ -146,7 +153,7 @@ def read_provinces_csv(text: str, source: str) -> tuple[list[dict[str, Any]], di
             try:
                 province[key] = int(row.get(key, ""))
             except ValueError:
-                problems.append(Problem(f"{where}, column {key}", f"{row.get(key, '')!r} is not a whole number of pixels"))
+                problems.append(Problem(f"{where}, column {key}", f"{clip(repr(row.get(key, '')))} is not a whole number of pixels"))
         if row.get("label_x") or row.get("label_y"):
             try:
                 province["label"] = [int(row.get("label_x", "")), int(row.get("label_y", ""))]
@@ -155,7 +162,7 @@ def read_provinces_csv(text: str, source: str) -> tuple[list[dict[str, Any]], di
         for key in ("temple", "double"):
             value = _flag(row.get(key, ""))
             if value is None:
-                problems.append(Problem(f"{where}, column {key}", f"{row.get(key)!r}: write yes or leave it empty"))
+                problems.append(Problem(f"{where}, column {key}", f"{clip(repr(row.get(key)))}: write yes or leave it empty"))
             elif value:
                 province[key] = True
         province["_land"] = [t.strip() for t in row.get("land", "").split(";") if t.strip()]
@@ -228,7 +235,7 @@ def _in_table(problem: Problem, table: str, data: dict[str, Any], lines: dict[st
     pid, rest = found[0], found[1].lstrip(".")
     column = re.sub(r"\[\d+\]$", "", rest) or None
     where = f"{table} line {lines.get(pid, '?')}" + (f", column {column}" if column and column != "kind" else "")
-    message = problem.message.replace(f" (province {pid!r})", "")
+    message = problem.message.replace(f" (province {clip(repr(pid))})", "")
     return Problem(where, message)
 
 
@@ -280,7 +287,11 @@ def load_board(board_id: str) -> Board:
         raise InputError(f"board {board_id!r}",
                          f"unknown board {board_id!r}; known boards: {', '.join(known) or 'none'}")
     path = map_path(board_id)
-    board = load_map_file(path)
+    # A shipped board is checked whole by the tests (tests/test_map_kit.py) and by
+    # `antike-ref map check`; re-checking it against the map schema on every run cost
+    # about 60 ms of each command, so here it is only read.
+    data = read_json(path)
+    board = Board(data)
     if board.id != board_id:
         raise InputError(str(path), [Problem("$.id", f"map id {board.id!r} does not match its file name {board_id!r}")])
     board.shipped = True

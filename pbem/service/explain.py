@@ -83,16 +83,16 @@ def explain(err: Any, nouns: Mapping[frozenset, str]) -> str:
         parts = []
         for key in unknown:
             if noun:
-                parts.append(f"{key!r} is not a {noun} in this game{did_you_mean(key, allowed)}")
+                parts.append(f"{_shown(key)} is not a {noun} in this game{did_you_mean(key, allowed)}")
             else:
-                parts.append(f"{key!r} is not a key that belongs here{did_you_mean(key, allowed)}")
+                parts.append(f"{_shown(key)} is not a key that belongs here{did_you_mean(key, allowed)}")
         return "; ".join(parts) + f" (allowed here: {_listing(allowed)})"
     if kind == "required":
         missing = [k for k in spec if isinstance(value, Mapping) and k not in value]
         near = []
         if isinstance(value, Mapping):
             near = [k for k in value if k not in schema.get("properties", {}) and closest(k, missing)]
-        written = f" ({', '.join(repr(k) for k in near)} looks like a misspelling)" if near else ""
+        written = f" ({', '.join(_shown(k) for k in near)} looks like a misspelling)" if near else ""
         names = " and ".join(repr(k) for k in missing) or _listing(spec)
         return f"{names} {'is' if len(missing) == 1 else 'are'} missing here{written}; needed: {_listing(spec)}"
     if kind == "type":
@@ -107,6 +107,9 @@ def explain(err: Any, nouns: Mapping[frozenset, str]) -> str:
         return "must not be empty" if spec == 1 else f"must be at least {spec} characters long"
     if kind == "maxLength":
         return f"is too long: at most {spec} characters"
+    if kind == "minProperties" and isinstance(value, Mapping):
+        named = f"names only {_listing(_shown(k) for k in value)}" if value else "is empty"
+        return f"{named}, but needs at least {spec} key{'' if spec == 1 else 's'}"
     if kind == "minItems":
         return "must not be an empty list" if spec == 1 else f"must list at least {spec} entries"
     if kind == "maxItems":

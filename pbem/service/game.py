@@ -16,6 +16,7 @@ from pbem.kernel.board import Board
 from pbem.kernel.consistency import state_problems
 from pbem.kernel.edition import Edition
 from pbem.kernel.state import GameState, Table
+from pbem.service.history import history_problems
 
 FORMAT = 1
 """The game file format this release writes (``$.format``)."""
@@ -46,6 +47,8 @@ class Game:
     seed: str
     meta: dict[str, NationMeta]
     history: list[dict[str, Any]] = field(default_factory=list)
+    source: str = field(default="", compare=False)
+    """The file the game was read from (named in messages); empty for a game made in memory."""
 
     @property
     def table(self) -> Table:
@@ -101,7 +104,7 @@ class Game:
         return pinned
 
     def copy_with(self, state: GameState, history: list[dict[str, Any]]) -> Game:
-        return Game(state, self.edition, self.board, self.seed, dict(self.meta), history)
+        return Game(state, self.edition, self.board, self.seed, dict(self.meta), history, self.source)
 
 
 def table_from_json(data: dict[str, Any]) -> Table:
@@ -122,8 +125,8 @@ def game_from_json(data: dict[str, Any], edition: Edition, board: Board, source:
             for n, m in data["nations"].items()}
     state = GameState.from_json(table_from_json(data), data["state"], data["status"],
                                 data["standing_orders"])
-    game = Game(state, edition, board, data["seed"], meta, data["history"])
-    problems = consistency_problems(game)
+    game = Game(state, edition, board, data["seed"], meta, data["history"], source)
+    problems = consistency_problems(game) + history_problems(game.history, edition, game.seats, board)
     if problems:
         raise InconsistentGame(source, problems)
     return game

@@ -4,15 +4,29 @@ Each entry carries ``prev`` (the previous entry's hash) and ``hash`` = SHA-256 o
 previous hash, the entry's own canonical JSON (without ``hash``) and the canonical JSON of
 the game state that resulted, so any later hand edit of a state, an order or the order of
 entries is detectable by replay.
+
+The chain is not keyed: whoever holds the file can compute it again after rewriting a turn.
+The hashes players were sent in reports and mails are what detects that
+(:mod:`pbem.service.witness`, ``verify --expect`` / ``--receipts``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
+
+from pbem.errors import Problem
+from pbem.kernel.events import event_problems
+
+if TYPE_CHECKING:
+    from pbem.kernel.board import Board
+    from pbem.kernel.edition import Edition
 
 GENESIS = "0" * 64
+TURN_KINDS = ("turn", "default-turn", "bot-turn")
+"""History entries that are a nation's turn."""
 
 
 def canonical(data: Any) -> str:
@@ -46,3 +60,87 @@ def append(game, body: dict[str, Any]) -> dict[str, Any]:
     entry["hash"] = entry_hash(entry["prev"], entry, game.to_json())
     game.history.append(entry)
     return entry
+
+
+# -- what is read back from a game file ----------------------------------------------------------
+
+_TEXT_NOTES = ("bot", "mail", "deadline")
+"""Notes an entry may carry, each a text (:data:`pbem.service.turns.NOTES`)."""
+
+
+def entry_problems(i: int, entry: dict[str, Any], edition: Edition, seats: Collection[str],
+                   board: Board) -> list[Problem]:
+    """Everything wrong with the shape of history entry ``i`` as a game file holds it, each
+    named by its JSON path: the fields that the history list, the reports and the mails read
+    back without replaying it (its kind's own fields, notes, events, a GM edit's edits and
+    new identities). Whether the entry *replays* is ``verify``'s business; the schema has
+    already checked ``seq``, ``kind``, ``prev`` and ``hash``."""
+    at = f"$.history[{i}]"
+    out: list[Problem] = []
+    kind = entry.get("kind")
+
+    def need(key: str, ok, what: str, required: bool = True) -> None:
+        if key not in entry:
+            if required:
+                out.append(Problem(at, f"a {kind!r} entry needs {key!r}"))
+        elif not ok(entry[key]):
+            out.append(Problem(f"{at}.{key}", f"must be {what}"))
+
+    need("turn", lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 1, "a turn number (1 or more)",
+         kind in TURN_KINDS)
+    need("nation", lambda v: isinstance(v, str) and v in seats, "a nation of this game",
+         kind in TURN_KINDS or kind == "standing")
+    if kind in TURN_KINDS or kind == "standing":
+        need("orders", lambda v: isinstance(v, dict), "an object (the orders as applied)")
+    if kind == "new":
+        need("setup", lambda v: isinstance(v, dict), "an object (the set-up options)")
+    for key in _TEXT_NOTES:
+        need(key, lambda v: isinstance(v, str), "a text", False)
+    need("defaults", lambda v: isinstance(v, list) and all(
+        isinstance(d, dict) and isinstance(d.get("path"), str) and isinstance(d.get("default"), str) for d in v),
+        'a list of {"path": ..., "default": ...} texts', False)
+    if kind == "gm-edit":
+        need("reason", lambda v: isinstance(v, str), "a text")
+        need("edits", lambda v: isinstance(v, list), "a list of edits")
+        if isinstance(entry.get("reason"), str) and entry.get("edits"):  # none for a new player alone
+            from pbem.service.schemas import problems
+
+            wrong = problems("edit", {"game": "g", "reason": entry["reason"], "edits": entry["edits"]}, edition)
+            out += [Problem(at + p.path[1:], p.message) for p in wrong]
+    if "identities" in entry:
+        out += _identity_problems(f"{at}.identities", entry["identities"], seats)
+    events = entry.get("events", [])
+    if isinstance(events, list):  # the schema says so; checked again for a caller without it
+        for j, event in enumerate(events):
+            out += [Problem(path, message)
+                    for path, message in event_problems(event, f"{at}.events[{j}]", seats, board.provinces)]
+    return out
+
+
+def _identity_problems(at: str, identities: Any, seats: Collection[str]) -> list[Problem]:
+    """A player change: per nation the new player, address and password hash, and under
+    ``was`` the ones replaced."""
+    if not isinstance(identities, dict):
+        return [Problem(at, "must be an object of nation: new player")]
+    out = []
+    for nation, who in identities.items():
+        if nation not in seats:
+            out.append(Problem(f"{at}.{nation}", "not a nation of this game"))
+            continue
+        for where, record in ((f"{at}.{nation}", who), (f"{at}.{nation}.was",
+                                                           who.get("was") if isinstance(who, dict) else None)):
+            if not (isinstance(record, dict) and all(k in record and isinstance(record[k], (str, type(None)))
+                                                      for k in ("player", "email"))
+                    and isinstance(record.get("password"), str)):
+                out.append(Problem(where, "must be an object with the player, email and password"))
+    return out
+
+
+def history_problems(history: list[dict[str, Any]], edition: Edition, seats: Collection[str],
+                     board: Board) -> list[Problem]:
+    """:func:`entry_problems` of every entry."""
+    out: list[Problem] = []
+    for i, entry in enumerate(history):
+        if isinstance(entry, dict):
+            out += entry_problems(i, entry, edition, seats, board)
+    return out

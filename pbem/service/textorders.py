@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 MIN_PREFIX = 3
 """The fewest letters a shortened name must have."""
 
+MAX_WORD = 64
+"""No order word, name or number is longer: a longer word is a problem of its own, named by
+its length rather than quoted (a message stays readable, whatever was pasted)."""
+
 ORDER_WORDS: tuple[str, ...] = (
     "game", "nation", "turn", "password", "trade", "rondel", "temple", "arm",
     "knowhow", "move", "battle", "conquer", "found", "standing",
@@ -572,6 +576,11 @@ class _Orders:
         line = _Line(number, text, tokens, self.problems, self.vocab)
         first = tokens[0]
         word = _WORD_ALIASES.get(first.key, first.key)
+        long = next((t for t in tokens if len(t.text) > MAX_WORD), None)
+        if long is not None and word not in ("game", "password"):
+            self.problems.append((number, long.column, f"a word of {len(long.text)} characters; no order word, "
+                                                       f"name or number is longer than {MAX_WORD}"))
+            return
         if word == "know" and line.accept("how"):
             word = "knowhow"
         try:

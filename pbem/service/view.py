@@ -65,7 +65,10 @@ def entry_row(entry: dict[str, Any]) -> dict[str, Any]:
     """One history entry as ``history`` lists it: number, kind, turn, nation, a summary
     (the wedge chosen, or the GM's reason) and how many events it had."""
     orders = entry.get("orders") or {}
-    summary = entry.get("reason") or orders.get("rondel", {}).get("to", "")
+    rondel = orders.get("rondel") if isinstance(orders, dict) else None
+    # the orders as the file holds them: a hand-edited entry may have any shape here
+    to = rondel.get("to", "") if isinstance(rondel, dict) else rondel if isinstance(rondel, str) else ""
+    summary = entry.get("reason") or to
     if entry.get("kind") == "bot-turn":
         summary = f"{summary} (by the {entry.get('bot')} bot)"
     return {"seq": entry["seq"], "kind": entry["kind"], "turn": entry.get("turn"),
