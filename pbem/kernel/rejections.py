@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.errors import clip
+
 CODES: dict[str, str] = {
     # a file that cannot be read or has the wrong shape (exit code 3, not a rule refusal)
     "input/invalid": "{source}: {message}",
@@ -78,6 +80,8 @@ CODES: dict[str, str] = {
     "standing/unknown-nation": "{nation} does not play in this game (the nations playing: {playing})",
     "standing/self": "a nation has no battle stance towards itself",
     "standing/game-over": "the game is over: {winner} has won",
+    "standing/already-applied": "these standing orders were applied already, as history entry {seq} "
+                                "(an order file is applied at most once); {advice}",
     "edit/wrong-game": "this edit is for game {got!r}, this is game {want!r}",
     "edit/unknown-nation": "{nation} does not play in this game (the nations playing: {playing})",
     "edit/unknown-province": "{province!r} is not a province of this board{hint}",
@@ -104,8 +108,10 @@ class Rejection:
 
 
 def reject(code: str, path: str, codes: Mapping[str, str] = CODES, **values: Any) -> Rejection:
-    """Build a :class:`Rejection` from the catalogue ``codes``; an unknown code is a bug."""
-    return Rejection(code, codes[code].format(**values), path)
+    """Build a :class:`Rejection` from the catalogue ``codes``; an unknown code is a bug.
+    A long text among ``values`` (a name as the file gives it) is clipped (:func:`~pbem.errors.clip`)."""
+    shown = {k: clip(v, 200) if isinstance(v, str) else v for k, v in values.items()}
+    return Rejection(code, codes[code].format(**shown), path)
 
 
 def catalogue(extra: Mapping[str, str]) -> dict[str, str]:

@@ -4,8 +4,9 @@ Every mail is built from the game and the time handed in, so the same inputs giv
 same bytes. Message-IDs are derived from the game, the history entry and the recipient:
 a mail that is sent again after a crash has the same Message-ID as the first, and mail
 programs show it once. Every mail says ``Auto-Submitted`` (RFC 3834) so that players'
-auto-responders do not answer it, and carries the history's head hash, the reader's
-witness of the game so far.
+auto-responders do not answer it, and carries the history's head hash in full (``game
+hash after turn 17: ...``), the reader's witness of the game so far
+(:mod:`pbem.service.witness`).
 """
 
 from __future__ import annotations
@@ -161,9 +162,17 @@ def your_options(game: Game, nation: str) -> list[str]:
     return lines
 
 
-def _footer(game: Game) -> list[str]:
-    return ["", "-- ", f"antike-ref, game {game.game_id}. History head: {game.history[-1]['hash'][:16]}",
-            "(keep it: it is your witness of the game so far)."]
+def _footer(game: Game, entry: dict[str, Any] | None = None) -> list[str]:
+    """The signature: the game and its head hash in full (``game hash after turn 17:
+    ...``), and before it the hash of ``entry`` (the entry a receipt answers for) when
+    the game has moved on since."""
+    from pbem.service import witness
+
+    head = game.history[-1]
+    lines = ["", "-- ", f"antike-ref, game {game.game_id}."]
+    if entry is not None and entry.get("hash") != head["hash"]:
+        lines.append(witness.line(entry))
+    return lines + [witness.line(head), "(keep it: it is your witness of the game so far)."]
 
 
 def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
@@ -205,7 +214,7 @@ def receipt_accepted(config: MailConfig, game: Game, incoming, entry: dict[str, 
             "", "Your orders as understood:", ""]
     body += ["    " + line for line in echo.splitlines() if not line.lower().startswith("password")]
     body += ["", "What happened:", ""] + entry_lines(game, entry)[1:] + [""] + _status_lines(game)
-    return _message(config, [incoming.sender], subject, body + _footer(game), now,
+    return _message(config, [incoming.sender], subject, body + _footer(game, entry), now,
                     f"receipt|{game.game_id}|{incoming.message_id}", game, incoming)
 
 

@@ -1159,7 +1159,17 @@ def svg_layout(model: dict[str, Any], board: Board) -> dict[str, Any]:
         "conquests": _conquests(model, board), "legend": _legend(view.legend, view.columns),
         "rondel": _rondel(model, place), "nations": _nations_table(model, place),
         "progress": _progress(model, place), "scores": _scores(model, place), "log": _log(model, place),
+        "footer": _footer(model),
     }
+
+
+def _footer(model: dict[str, Any]) -> dict[str, str] | None:
+    """The witness line in the page's bottom margin, under the panels: the game hash after
+    the entry reported, in full (docs/orders.md, "Witness hashes")."""
+    witness = model.get("witness")
+    if not witness:
+        return None
+    return {"x": num(WIDTH - 14), "y": num(HEIGHT - 2.5), "text": witness["line"]}
 
 
 PAGE_MARGIN = 64

@@ -19,6 +19,7 @@ from pbem.errors import UsageError
 from pbem.kernel import queries
 from pbem.kernel.vocab import RESOURCES, UNITS
 from pbem.report.text import edit_lines, event_line, standing_text
+from pbem.service import witness
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
 
@@ -457,4 +458,7 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         "log_title": log_title,
         "marks": _marks(game),
         "png": png_name,
+        # The hash of the entry reported: the player's witness of the history up to here
+        # (pbem.service.witness; docs/orders.md, "Witness hashes").
+        "witness": {"label": witness.label(entry), "hash": entry["hash"], "line": witness.line(entry)},
     }

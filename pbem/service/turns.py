@@ -13,9 +13,10 @@ from typing import Any
 
 from pbem.errors import Refused
 from pbem.kernel.edit import apply_edit
+from pbem.kernel.orders import canonical_orders
 from pbem.kernel.queries import default_orders
 from pbem.kernel.rejections import Rejection, reject
-from pbem.kernel.turn import TurnResult, header_problems, resolve
+from pbem.kernel.turn import TurnResult, header_problems, public_echo, resolve
 from pbem.service import history, passwords
 from pbem.service.game import Game, NationMeta
 
@@ -52,7 +53,7 @@ def bot(mode: str) -> Author:
     return Author("bot", mode)
 
 
-TURN_KINDS = ("turn", "default-turn", "bot-turn")
+TURN_KINDS = history.TURN_KINDS
 """History entries that are a nation's turn."""
 ORDER_KINDS = TURN_KINDS + ("standing",)
 """History entries that carry orders."""
@@ -83,7 +84,48 @@ def check(game: Game, orders: dict[str, Any], author: Author = PLAYER) -> TurnRe
             header = header_problems(game.state, orders)
             who = [r for r in header if r.code in ("orders/wrong-game", "orders/unknown-nation")]
             raise Refused(who + wrong + [r for r in header if r not in who])
+    again = applied_already(game, orders)
+    if again:
+        raise Refused(header_problems(game.state, orders) or again)
     return resolve(game.state, orders, game.edition, game.board)
+
+
+def applied_already(game: Game, orders: dict[str, Any]) -> list[Rejection]:
+    """Every order file is applied at most once. A turn's file is bound to its turn and its
+    nation (once applied, the game is at a later turn); a standing-orders-only file, which
+    may come at any time, is refused when the same orders (canonical, without the password)
+    are in the history already, as an earlier standing-orders entry. So a file processed
+    twice, or sent again later, cannot take back a newer change; the same change can be
+    sent again with the current ``turn`` in it. Legacy entries need nothing new: the
+    history has always recorded the canonical orders of each entry, under its hash."""
+    if "rondel" in orders:
+        return []
+    echo = public_echo(orders)
+    for entry in reversed(game.history):
+        if entry.get("kind") != "standing" or entry.get("nation") != orders["nation"]:
+            continue
+        if _same_orders(game, entry.get("orders"), echo):
+            turn = game.state.status.turn
+            if orders.get("turn") == turn:
+                advice = ("to give them again in this turn, also restate another of your standing orders as "
+                          "it stands now, so that the file differs")
+            else:
+                advice = f"to give them again, write the current turn ({turn}) in the file"
+            return [reject("standing/already-applied", "$", seq=entry.get("seq", "?"), advice=advice)]
+    return []
+
+
+def _same_orders(game: Game, stored: Any, echo: dict[str, Any]) -> bool:
+    """Whether stored orders are ``echo``, both in today's canonical form (an entry
+    written by an earlier release may hold a form canonical then)."""
+    if not isinstance(stored, dict):
+        return False
+    if stored == echo:
+        return True
+    try:
+        return canonical_orders(stored, game.edition) == canonical_orders(echo, game.edition)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
 
 
 def play(game: Game, orders: dict[str, Any], author: Author = PLAYER,
