@@ -108,13 +108,36 @@ def _attack(b: _Builder) -> None:
         b.try_add("maneuver", {"conquer": city})
 
 
-def _fill(b: _Builder, rng: random.Random, eager: float, greedy: bool = False) -> None:
-    """Add an action and foundings to a rondel move; ``eager`` is the chance to try each."""
+def _march(b: _Builder) -> None:
+    """Move every group of own units (but those in a rival city) as far as it may along a
+    shortest path towards the nearest rival city it can get to."""
+    game, nation = b.game, b.nation
+    st, edition = game.state, game.edition
+    rivals = [p for p, prov in sorted(st.provinces.items()) if prov.owner not in (None, nation)]
+    for pid in sorted(st.provinces):
+        if pid in rivals:
+            continue
+        for unit in UNITS:
+            n = b.result.state.provinces.get(pid) and b.result.state.provinces[pid].count(nation, unit)
+            if not n:
+                continue
+            paths = [queries.shortest_path(game.board, pid, city, unit, len(game.board.provinces)) for city in rivals]
+            paths = [path for path in paths if path]
+            if paths:
+                path = min(paths, key=len)[:queries.allowance(st, edition, nation, unit)]
+                b.try_add("maneuver", {"move": unit, "count": n, "from": pid, "path": path})
+
+
+def _fill(b: _Builder, rng: random.Random, eager: float, greedy: bool = False, march: bool = False) -> None:
+    """Add an action and foundings to a rondel move; ``eager`` is the chance to try each;
+    ``greedy`` attacks first, ``march`` then moves the units towards rival cities."""
     game, nation = b.game, b.nation
     st, edition = game.state, game.edition
     keys = edition.rondel[b.result.state.nations[nation].rondel].action.keys
     if "maneuver" in keys and greedy:
         _attack(b)
+    if "maneuver" in keys and march:
+        _march(b)
     if "temples" in keys:
         for city in rng.sample(st.cities(nation), len(st.cities(nation))):
             if rng.random() < eager:
@@ -208,3 +231,18 @@ def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str
     else:
         raise ValueError(f"unknown bot mode {mode!r}")
     return queries.default_orders(game.state, game.edition, game.board, nation)
+
+
+def build_turn(game, rondel: dict[str, Any], rng: random.Random, eager: float = 0.6,
+               greedy: bool = False, march: bool = False, nation: str | None = None) -> dict[str, Any] | None:
+    """Canonical orders (without password) that move the active nation's stone with the
+    ``rondel`` order and add the wedge's action and foundings as the bots do, each addition
+    checked by the rules; ``None`` when the move itself is refused. The randomness is the
+    caller's ``rng`` (property tests draw it), ``eager`` the chance to try each addition;
+    on a MANEUVER wedge ``greedy`` first gathers units for a conquest, and ``march`` then
+    moves every group towards the nearest rival city."""
+    b = _Builder(game, nation or game.state.status.active, rondel)
+    if not b.ok:
+        return None
+    _fill(b, rng, eager, greedy, march)
+    return b.orders

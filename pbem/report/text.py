@@ -94,7 +94,9 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
         return (f"battle in {place(ev['at'])}: {starter} {who} it; {n} and {name(ev['against'])} each lose "
                 f"{count(ev['count'], ev['unit'])}")
     if kind == "conquer":
-        used = ", ".join(count(c, u) for u, c in ev["used"].items() if c)
+        # Units in vocabulary order (legions first), as for payments: events read back from
+        # a game file have their keys sorted, and render must say what process said.
+        used = ", ".join(count(ev["used"][u], u) for u in UNITS if ev["used"].get(u))
         temple = ", destroying its temple" if ev["temple_destroyed"] else ""
         give = f", giving up {place(ev['give_up'])}" if ev.get("give_up") else ""
         return (f"{n} conquer {place(ev['city'])} from {name(ev['defender'])} "
