@@ -115,9 +115,23 @@ def _sort_key(err) -> tuple:
     return (list(map(str, err.absolute_path)), err.message)
 
 
+@cache
+def _quick(kind: str, edition: Edition | None):
+    from pbem.service.quickcheck import compile_check
+
+    return compile_check(compose(kind, edition))
+
+
 def problems(kind: str, data: Any, edition: Edition | None = None) -> list[Problem]:
     """Every schema violation of ``data`` as a :class:`Problem`, in a stable order, each
-    worded for a player (:mod:`pbem.service.explain`)."""
+    worded for a player (:mod:`pbem.service.explain`).
+
+    Valid data is recognised by the quick check (:mod:`pbem.service.quickcheck`) without
+    loading ``jsonschema``; only data it finds invalid is walked by ``jsonschema``, which
+    names each problem."""
+    quick = _quick(kind, edition)
+    if quick is not None and quick(data):
+        return []
     from pbem.service.explain import explain
 
     errors = sorted(_validator(kind, edition).iter_errors(data), key=_sort_key)
@@ -151,16 +165,70 @@ def validate(kind: str, data: Any, source: str, edition: Edition | None = None) 
         raise InputError(source, found)
 
 
-def read_text(path, source: str | None = None) -> str:
-    """Read a UTF-8 text file; an unreadable one raises :class:`InputError`."""
-    source = source or str(path)
+MAX_INPUT_BYTES = 16 * 1024 * 1024
+"""The largest file antike-ref reads (16 MiB): a 1,000-turn game file is about 2 MiB, an
+order file a few KiB. Anything larger is refused before it is read whole."""
+MAX_DEPTH = 64
+"""The deepest nesting of arrays and objects a JSON input may have; the deepest file
+antike-ref writes nests about a dozen levels."""
+_BOM = "\ufeff"
+
+
+def _read_bytes(path, source: str, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; anything else is refused.
+
+    The file is opened without blocking, so a named pipe (FIFO) with no writer is refused
+    rather than waited on, and devices such as ``/dev/zero`` are refused before a byte is
+    read."""
+    import os
+    import stat
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise InputError(source, "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(source, f"cannot read file: {exc}") from None
+    except IsADirectoryError:
+        raise InputError(source, "this is a folder, not a file") from None
+    except OSError as exc:
+        raise InputError(source, f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(source, "this is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(source, "not a regular file (a device, pipe or socket): "
+                                     "save the input to a file and give its name")
+        if info.st_size > limit:
+            raise InputError(source, f"file too large: {info.st_size:,} bytes, "
+                                     f"at most {limit:,} are read")
+        chunks, size = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > limit:
+                raise InputError(source, f"file too large: more than {limit:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise InputError(source, f"cannot read file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path, source: str | None = None, limit: int = MAX_INPUT_BYTES) -> str:
+    """Read a UTF-8 text file (a leading byte-order mark, as Notepad writes it, is dropped);
+    an unreadable, oversized or special file raises :class:`InputError`."""
+    source = source or str(path)
+    raw = _read_bytes(path, source, limit)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise InputError(source, f"not UTF-8 text: byte {raw[exc.start]:#04x} at line {line} "
+                                 f"cannot be read (save the file as UTF-8)") from None
+    return text.removeprefix(_BOM)
 
 
 def read_json(path, source: str | None = None) -> Any:
@@ -169,18 +237,57 @@ def read_json(path, source: str | None = None) -> Any:
     return parse_json(read_text(path, source), source)
 
 
+def _too_deep(data: Any) -> bool:
+    """Whether ``data`` nests arrays and objects more than :data:`MAX_DEPTH` levels deep
+    (walked without recursion, so any depth is measured safely)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = value.values()
+        elif not isinstance(value, list):
+            continue
+        if depth > MAX_DEPTH:
+            return True
+        stack.extend((v, depth + 1) for v in value if isinstance(v, (dict, list)))
+    return False
+
+
+def _lone_surrogate(text: str) -> int | None:
+    """The index of the first lone surrogate (``"\\ud800"`` in JSON) in ``text``, if any:
+    such text cannot be written as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
+
+
 def parse_json(text: str, source: str) -> Any:
     def reject_constant(name: str):
         raise ValueError(f"{name} is not allowed")
 
+    def finite(number: str) -> float:
+        value = float(number)
+        if value in (float("inf"), float("-inf")):
+            raise ValueError(f"the number {number[:20]} is too large")
+        return value
+
+    text = text.removeprefix(_BOM)
     try:
-        return json.loads(text, parse_constant=reject_constant)
+        data = json.loads(text, parse_constant=reject_constant, parse_float=finite)
     except json.JSONDecodeError as exc:
         raise InputError(source, f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:
         raise InputError(source, f"not valid JSON: {exc}") from None
     except RecursionError:
-        raise InputError(source, "not valid JSON here: nested too deeply") from None
+        raise InputError(source, f"not valid JSON here: nested too deeply (at most {MAX_DEPTH} levels)") from None
+    if isinstance(data, (dict, list)) and _too_deep(data):
+        raise InputError(source, f"not valid JSON here: nested more than {MAX_DEPTH} levels deep")
+    if "\\u" in text and (_lone_surrogate(json.dumps(data, ensure_ascii=False)) is not None):
+        raise InputError(source, "not valid JSON here: a \\u escape names half of a character "
+                                 "(a lone surrogate), which is not text")
+    return data
 
 
 def dumps(data: Any) -> str:
