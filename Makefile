@@ -77,8 +77,10 @@ demo: venv
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash demo/run.sh out/demo
 	@echo "Demo output is in out/demo/"
 
+# The timed benchmarks; the long soaks (bench/soak_*.py: fuzzing, crashes, property
+# self-play) run by hand, each with its own --help.
 bench: venv
-	@set -e; for f in bench/*.py; do \
+	@set -e; for f in bench/bench_*.py; do \
 	  [ -e "$$f" ] || continue; \
 	  echo "== $$f"; $(VPY) "$$f"; \
 	done

@@ -29,6 +29,11 @@ class ExitCode(IntEnum):
     """The history does not replay."""
     MAIL = 7
     """A mail server could not be reached, or refused the login or a message."""
+    INTERRUPTED = 8
+    """Interrupted (Ctrl-C or SIGTERM) before anything was saved: the game file is unchanged."""
+    INTERRUPTED_SAVED = 9
+    """Interrupted after the game file was saved: the change is applied, but what comes
+    after it (reports, mails) may be missing."""
 
 
 class PbemError(Exception):
@@ -52,6 +57,14 @@ class Problem:
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """``text`` as a message quotes it: whole if it is short, else its start and its length,
+    so that a name 100,000 characters long does not make a message of that size."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:max(limit - 24, 8)]}… ({len(text)} characters)"
 
 
 class InputError(PbemError):
@@ -97,7 +110,34 @@ class VerifyFailed(PbemError):
 
     entry: int
     reason: str
+    source: str = ""
+    """The game file, named first in the message when it is known."""
     exit_code: ExitCode = field(default=ExitCode.VERIFY_FAILED, init=False)
 
     def __str__(self) -> str:
-        return f"history entry {self.entry}: {self.reason}"
+        where = f"{self.source}: " if self.source else ""
+        return f"{where}history entry {self.entry}: {self.reason}"
+
+
+class WitnessMissing(PbemError):
+    """``verify --expect`` / ``--receipts``: the history replays, but it no longer holds a
+    hash a player was given (it was rewritten after that receipt was sent)."""
+
+    exit_code = ExitCode.VERIFY_FAILED
+
+
+class Interrupted(BaseException):
+    """Ctrl-C or SIGTERM. A :class:`BaseException` of our own, so no ``except Exception``
+    and none of Click's handlers turn it into another exit code on the way out."""
+
+
+def caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or was raised because of, Ctrl-C or SIGTERM (Python wraps an
+    exception raised while a class is being made in a RuntimeError, for one)."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, (Interrupted, KeyboardInterrupt)):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -62,7 +63,8 @@ def test_every_command_has_help(path, command):
             assert getattr(param, "help", None), f"{' '.join(path)}: {param.name} has no help"
     result = cli_run(*path, "--help")
     assert result.exit_code == 0, result.output
-    assert command.help.strip().splitlines()[0] in " ".join(result.stdout.split())
+    # the help is rewrapped to the terminal's width (a line may even break after a hyphen)
+    assert "".join(command.help.strip().splitlines()[0].split()) in "".join(result.stdout.split())
 
 
 def test_top_level_help_lists_every_command():
@@ -70,3 +72,45 @@ def test_top_level_help_lists_every_command():
     assert result.exit_code == 0
     for path, _ in COMMANDS:
         assert path[0] in result.stdout
+
+
+def test_the_command_list_behind_lazy_loading_matches_the_application():
+    """``pbem.cli.COMMANDS`` (which module defines each command, and its first help
+    paragraph) is exactly what the whole application has, in the same order."""
+    import pbem.cli
+
+    group = typer.main.get_command(app)
+    assert list(pbem.cli.COMMANDS) == list(group.commands)
+    for name, command in group.commands.items():
+        module, text = pbem.cli.COMMANDS[name]
+        assert (command.help or "").split("\n\n")[0].strip() == text, name
+        if command.callback is not None:
+            assert command.callback.__module__ == f"pbem.cli.{module}", name
+        else:  # a group: its subcommands live in the module named
+            sub = next(iter(command.commands.values()))
+            assert sub.callback.__module__ == f"pbem.cli.{module}", name
+
+
+@pytest.mark.parametrize("columns", ["80", "120", "60"])
+@pytest.mark.parametrize("args", [["--help"], []])
+def test_the_quick_top_level_help_is_the_one_typer_prints(args, columns):
+    """``antike-ref --help`` (and bare ``antike-ref``, exit code 2) print the command list
+    without building the commands; it is byte for byte the help Typer prints for the whole
+    application, at any terminal width."""
+    env = {**os.environ, "COLUMNS": columns}
+    quick = subprocess.run([str(Path(sys.executable).with_name("antike-ref")), *args],
+                           capture_output=True, text=True, cwd=ROOT, env=env)
+    full = subprocess.run([sys.executable, "-c", "from pbem.cli import app; app(prog_name='antike-ref')", *args],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+    assert quick.returncode == full.returncode == (0 if args else 2)
+    assert quick.stdout + quick.stderr == full.stdout + full.stderr
+    assert "process" in quick.stdout + quick.stderr
+
+
+def test_a_command_loads_only_its_own_module():
+    code = ("import sys; sys.argv = ['antike-ref', 'schema', 'orders']; from pbem.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('pbem.cli.')), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip().splitlines()[-1] == "['pbem.cli.base', 'pbem.cli.game']"

@@ -3,11 +3,158 @@
 Commands parse their arguments, call the service (:mod:`pbem.service`) or a reader of the
 game (``options``, ``bot``, reports), print, and map every error to its exit code
 (docs/orders.md, "Exit codes"). Heavy libraries are imported inside the commands that need
-them, so that ``antike-ref --help`` starts fast. Each command module registers its
-commands on :data:`app` when imported here.
+them. Each command module registers its commands on :data:`pbem.cli.base.app` when
+imported.
+
+Start-up is kept lean in two more ways (bench/bench_speed.py measures both):
+
+- :func:`main` imports only the module that defines the command it is asked for, so
+  Typer builds a handful of commands rather than all of them;
+- ``antike-ref`` and ``antike-ref --help`` print the command list from :data:`COMMANDS`
+  (each command's first help paragraph) without building any command;
+  tests/test_startup.py proves that this text is exactly the one Typer prints for the
+  whole application, so the two cannot drift apart.
+
+``from pbem.cli import app`` gives the whole application with every command registered.
 """
 
-from pbem.cli import game, gm, mail, maps, report, site  # noqa: F401  (they register their commands)
-from pbem.cli.app import app, main
+from __future__ import annotations
 
-__all__ = ["app", "main"]
+import importlib
+import sys
+
+from pbem.errors import Interrupted, caused_by_interrupt
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "new": ("game", "Create a game."),
+    "show": ("game", "Show whose turn it is, every nation's holdings and the board."),
+    "gm-edit": ("game", "Apply a GM edit file: all edits or none, logged in the history with its reason."),
+    "check": ("game", "Check an order file against the game without writing anything."),
+    "process": ("game", "Apply an order file: check it, then write the next game file (and reports)."),
+    "schema": ("game", "Print a JSON Schema, complete for one edition."),
+    "verify": ("gm", "Replay the whole history from the set-up and check every hash."),
+    "history": ("gm", "List the history, or show one turn's orders and events."),
+    "undo": ("gm", "GM: take back the last history entries by replaying the history; logged in "
+                   "GAME.audit.jsonl."),
+    "default-turn": ("gm", "GM: play the default turn (D15) for a missing player; logged in the history."),
+    "options": ("gm", "What the active nation can do: each rondel target, its cost and what it allows."),
+    "bot": ("gm", "Let the bot write a legal turn for the active nation (for an absent player, or practice)."),
+    "inbox": ("mail", "Read order mails for a game: apply the valid ones, answer every one, mail reports."),
+    "remind": ("mail", "Mail the player whose turn it is a reminder (with what they can do)."),
+    "player": ("mail", "GM: give a nation a new player (name, address, new password), as a logged edit."),
+    "render": ("report", "Render a turn's report, byte-identical to the one written when it was processed."),
+    "post": ("report", "Print a forum post of a turn's report: the board picture and the report, ready "
+                       "to paste."),
+    "site": ("site", "Write a static website of the game: index.html (board, standings, whose turn, the "
+                     "history) and one page per history entry."),
+    "map": ("maps", "Board map files."),
+    "mail": ("mail", "The mail cycle a GM runs from cron (docs/mail.md)."),
+}
+"""Every top-level command: the module that defines it and its first help paragraph, in
+the order ``--help`` lists them."""
+
+MODULES = ("game", "gm", "mail", "maps", "report", "site")
+
+
+def load(*modules: str) -> None:
+    """Import command modules (all of them when none are named), registering their commands."""
+    for name in modules or MODULES:
+        importlib.import_module(f"pbem.cli.{name}")
+
+
+def __getattr__(name: str):
+    if name == "app":
+        load()
+        from pbem.cli.base import app
+
+        return app
+    raise AttributeError(f"module 'pbem.cli' has no attribute {name!r}")
+
+
+def top_help() -> str:
+    """The text of ``antike-ref --help``, made from :data:`COMMANDS` without building the
+    commands themselves."""
+    import typer
+    from typer.core import TyperCommand, TyperGroup
+
+    from pbem.cli.base import APP_HELP
+
+    group = TyperGroup(name="antike-ref", help=APP_HELP, no_args_is_help=True, rich_markup_mode=None)
+    for name, (_, text) in COMMANDS.items():
+        group.add_command(TyperCommand(name=name, help=text, rich_markup_mode=None))
+    try:  # the name the command was called by, worked out as Typer does for the full help
+        from typer._click.utils import _detect_program_name
+
+        name = _detect_program_name()
+    except ImportError:
+        name = "antike-ref"
+    with typer.Context(group, info_name=name) as ctx:
+        return group.get_help(ctx)
+
+
+def _interrupt(signum, frame):
+    raise Interrupted(signum)
+
+
+def _unraisable(info) -> None:
+    """An interrupt that landed in a weakref callback or a ``__del__`` cannot be raised
+    from there (Python would print "Exception ignored" and carry on): deliver it again, so
+    that it is raised in the command itself; anything else goes to Python's own hook."""
+    if isinstance(info.exc_value, Interrupted):
+        import signal
+
+        signal.raise_signal(info.exc_value.args[0])
+        return
+    sys.__unraisablehook__(info)
+
+
+def main() -> None:
+    """The console script: Ctrl-C and SIGTERM end it with exit code 8 (nothing saved) or 9
+    (the game file was saved), never with a traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+    sys.unraisablehook = _unraisable
+    try:
+        _main()
+    except Interrupted:
+        from pbem.cli.base import interrupted
+
+        sys.exit(interrupted())
+    except Exception as exc:  # an interrupt Python wrapped on the way (class creation does)
+        if not caused_by_interrupt(exc):
+            raise
+        from pbem.cli.base import interrupted
+
+        sys.exit(interrupted())
+    finally:
+        # The work is done: a signal now must not kill the interpreter as it exits (which
+        # Python would do once it has put the default handlers back), turning a finished
+        # run's exit code into "killed".
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _main() -> None:
+    args = sys.argv[1:]
+    if args in ([], ["--help"]):
+        try:
+            print(top_help())
+            sys.stdout.flush()
+        except BrokenPipeError:  # `antike-ref --help | head -3`: the reader had enough
+            from pbem.cli.base import quiet_stdout
+
+            quiet_stdout()
+        sys.exit(0 if args else 2)
+    entry = COMMANDS.get(args[0])
+    if entry is None:
+        load()
+    else:
+        load(entry[0])
+    from pbem.cli.base import main as run_app
+
+    run_app()
+
+
+__all__ = ["COMMANDS", "app", "load", "main", "top_help"]

@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.app import IMAGE_BASE_HELP, app, pairs, print_json, print_reports, quiet_stdout, reporter, run
+from pbem.cli.base import IMAGE_BASE_HELP, app, pairs, print_json, print_reports, quiet_stdout, reporter, run
 from pbem.errors import InputError, PbemError, Refused, UsageError
 
 REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."

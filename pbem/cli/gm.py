@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.app import app, print_json, print_reports, reporter, run
+from pbem.cli.base import app, print_json, print_reports, reporter, run
 from pbem.cli.game import FORMAT_HELP, REPORT_DIR_HELP
 from pbem.errors import UsageError
 
@@ -18,27 +18,64 @@ from pbem.errors import UsageError
 def verify(
     game: Path = typer.Argument(..., help="The game file."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    expect: Optional[List[str]] = typer.Option(
+        None, "--expect", metavar="HASH",
+        help="A game hash a player was given (a report or receipt says 'game hash after turn N: HASH'; "
+             "at least 12 hex digits), or WHO=HASH: it must be the hash of an entry of the history, "
+             "else exit 6. Repeatable."),
+    receipts: Optional[Path] = typer.Option(
+        None, "--receipts", metavar="DIR",
+        help="A folder of saved receipts and reports (mails as .eml or mbox, text, Markdown, BBCode, "
+             "SVG): every game hash labelled as one in them is checked as with --expect."),
 ) -> None:
     """Replay the whole history from the set-up and check every hash.
 
-    Example: antike-ref verify game.json
+    With --expect or --receipts, also check that every game hash the players were given
+    is still in the history: a history rewritten after a receipt was sent (even with its
+    hashes computed again) no longer holds that receipt's hash, and verify fails (exit 6)
+    naming the hash and the file it came from.
+
+    Example: antike-ref verify game.json --receipts saved-mail --expect 3f2a9c41d07e
     """
 
     def go():
         from pbem.service.service import GameService
 
+        witnesses = []
+        if expect or receipts is not None:
+            from pbem.service import witness
+
+            witnesses = [witness.expected(value) for value in expect or []]
         service = GameService(game)
         loaded = service.load()
+        if receipts is not None:
+            found, files = witness.receipts(receipts, loaded.game_id)
+            if not found:
+                raise UsageError(f"--receipts {receipts}: no game hash in its {files} file(s) (a report or "
+                                 "receipt says 'game hash after turn N: HASH')")
+            witnesses += found
         total = len(loaded.history) - 1
+
+        def check(progress=None):
+            if witnesses:
+                return service.verify_witnesses(witnesses, progress=progress)
+            return service.verify(progress=progress), None
+
         if quiet or total < 50 or not sys.stderr.isatty():
-            result = service.verify()
+            result, checked = check()
         else:
             from rich.progress import Progress
 
             with Progress(transient=True) as bar:
                 task = bar.add_task("replaying", total=total)
-                result = service.verify(progress=lambda i, n: bar.update(task, completed=i))
+                result, checked = check(progress=lambda i, n: bar.update(task, completed=i))
         print(f"{game}: ok, {result.entries} history entries replay exactly")
+        if checked is not None:
+            latest = max(checked.found.values())
+            when = witness.label(loaded.history[latest]).removeprefix("game hash ")
+            count = len(witnesses)
+            print(f"{'all ' if count > 1 else ''}{count} game hash{'es' if count > 1 else ''} given to players "
+                  f"{'are' if count > 1 else 'is'} in the history (the latest: entry {latest}, {when})")
 
     run(go)
 

@@ -7,10 +7,11 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.app import app, err, run
+from pbem.cli.base import app, err, run
 from pbem.errors import ExitCode, UsageError
 
-mail_app = typer.Typer(help="The mail cycle a GM runs from cron (docs/mail.md).", no_args_is_help=True)
+mail_app = typer.Typer(help="The mail cycle a GM runs from cron (docs/mail.md).", no_args_is_help=True,
+                       rich_markup_mode=None)
 app.add_typer(mail_app, name="mail")
 
 CONFIG_HELP = "The mail configuration (docs/mail.md); also from ANTIKE_REF_MAIL_CONFIG."

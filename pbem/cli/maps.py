@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.app import map_app, run
+from pbem.cli.base import map_app, run
 from pbem.errors import InputError, UsageError
 
 

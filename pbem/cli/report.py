@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.app import IMAGE_BASE_HELP, app, run
+from pbem.cli.base import IMAGE_BASE_HELP, app, run
 from pbem.errors import UsageError
 
 POST_FORMATS = {"bbcode": "bbcode", "markdown": "md", "md": "md"}

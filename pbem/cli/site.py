@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from pbem.cli.app import app, run
+from pbem.cli.base import app, run
 
 
 @app.command()

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem.errors import ExitCode, InputError, PbemError, UsageError
+from pbem.errors import ExitCode, InputError, PbemError, UsageError, WitnessMissing
 from pbem.kernel.board import Board
 from pbem.kernel.edition import Edition
 from pbem.kernel.orders import canonical_edit, canonical_orders
@@ -32,6 +33,35 @@ from pbem.service.history import canonical
 from pbem.service.replay import game_after, verify
 from pbem.service.schemas import dumps, parse_json, problems, read_json, read_text, validate
 from pbem.service.setup import new_game
+
+if TYPE_CHECKING:
+    from pbem.service.witness import Checked, Witness
+
+
+COMMITTED: list[Path] = []
+"""The game files this process has saved, in order: an interrupted command says whether
+its change was saved (docs/orders.md, "Exit codes": 8 nothing written, 9 saved)."""
+
+
+@contextmanager
+def commit(path: Path):
+    """The moment a game file is replaced (and its audit log line written): Ctrl-C and
+    SIGTERM wait until it is over, so an interrupted run has either saved the change and
+    recorded it in :data:`COMMITTED`, or written nothing."""
+    import signal
+
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError, OSError):  # no signal masks here (another platform)
+        old = None
+    try:
+        yield
+        COMMITTED.append(path)
+    finally:
+        if old is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
 
 class AlreadyApplied(PbemError):
     """A mail whose orders are in the history already (found again after a crash, or
@@ -147,22 +177,51 @@ class GameService:
         game = self.load()
         return verify(game, self.raw(), progress=progress)
 
+    def verify_witnesses(self, witnesses: list[Witness], progress=None) -> tuple[Any, Checked]:
+        """:meth:`verify`, then check that every witness hash players hold (from their
+        receipts and reports) is the hash of an entry of the verified history;
+        :class:`WitnessMissing` names each one that is not, and where it came from."""
+        from pbem.service import witness
+
+        game = self.load()
+        result = verify(game, self.raw(), progress=progress)
+        checked = witness.check(game.history, witnesses)
+        if checked.missing:
+            notes = witness.undo_notes(self.audit_path())
+            count = len(checked.missing)
+            lines = [f"{self.path}: the history replays, but {count} game hash{'es' if count > 1 else ''} "
+                     f"given to players {'are' if count > 1 else 'is'} not in it: the history was rewritten "
+                     f"after {'these receipts were' if count > 1 else 'this receipt was'} sent"]
+            for digits, sources in checked.missing.items():
+                unique = list(dict.fromkeys(sources))
+                shown = "; ".join(unique[:6]) + (f"; and {len(unique) - 6} more" if len(unique) > 6 else "")
+                note = next((why for h, why in notes.items() if h.startswith(digits)), None)
+                lines.append(f"  {digits} from {shown}" + (f"; {note}" if note else ""))
+            raise WitnessMissing("\n".join(lines))
+        return result, checked
+
     # -- the one transaction -----------------------------------------------------------
 
     def change(self, step: Callable[[Game], Outcome], output: Path | None = None,
                reporter: Reporter | None = None,
-               saved: Callable[[Outcome], None] | None = None) -> Outcome:
-        """Lock the game (and ``output``), load it, let ``step`` make the next game, save
-        it atomically (to ``output`` if given), call ``saved`` while the lock is still held
-        (the audit log), then write the reports."""
+               saved: Callable[[Outcome], None] | None = None,
+               logged: Callable[[Outcome], None] | None = None) -> Outcome:
+        """Lock the game (and ``output``), load it, let ``step`` make the next game, call
+        ``logged`` (the audit log: written first, so a run killed in between leaves a record
+        whose ``head_before`` is still the game's head rather than a change nobody logged),
+        save it atomically (to ``output`` if given), call ``saved`` while the lock is still
+        held, then write the reports."""
         target = output or self.path
         with store.locked_files(self.path, output):
             game = self.load()
             outcome = step(game)
-            store.save_game(outcome.after, target)
-            outcome.saved_to = target
-            if saved is not None:
-                saved(outcome)
+            with commit(target):
+                if logged is not None:
+                    logged(outcome)
+                store.save_game(outcome.after, target)
+                outcome.saved_to = target
+                if saved is not None:
+                    saved(outcome)
         if reporter is not None:
             outcome.reports = reporter(outcome.after)
         return outcome
@@ -262,7 +321,7 @@ class GameService:
 
         if dry_run:
             return step(self.load())
-        return self.change(step, reporter=reporter, saved=log)
+        return self.change(step, reporter=reporter, logged=log)
 
     # -- creating ---------------------------------------------------------------------
 
@@ -278,8 +337,9 @@ class GameService:
             for path in (self.path, secrets):
                 if path.exists() and not force:
                     raise UsageError(f"{path} exists already (use --force to overwrite)")
-            store.write_atomic(secrets, dumps(plain), mode=0o600)
-            store.save_game(created, self.path)
+            with commit(self.path):
+                store.write_atomic(secrets, dumps(plain), mode=0o600)
+                store.save_game(created, self.path)
         outcome = Outcome(created, created, added=list(created.history), saved_to=self.path)
         if reporter is not None:
             outcome.reports = reporter(created)

@@ -10,16 +10,20 @@ from pathlib import Path
 
 import typer
 
-from pbem.errors import ExitCode, InconsistentGame, InputError, PbemError, Refused, UsageError
+from pbem.errors import (ExitCode, InconsistentGame, InputError, PbemError, Refused, UsageError,
+                         caused_by_interrupt)
+
+APP_HELP = "Play-by-email referee for Mac Gerdts' Antike."
 
 app = typer.Typer(
     name="antike-ref",
-    help="Play-by-email referee for Mac Gerdts' Antike.",
+    help=APP_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
-map_app = typer.Typer(help="Board map files.", no_args_is_help=True)
+map_app = typer.Typer(help="Board map files.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(map_app, name="map")
 
 
@@ -80,12 +84,26 @@ def run(fn):
         raise typer.Exit(0) from None
     except PbemError as exc:
         _fail(exc)
-    except KeyboardInterrupt:
-        raise typer.Exit(130) from None
+    except KeyboardInterrupt:  # in-process callers; the console script has its own handler
+        raise typer.Exit(interrupted()) from None
     except Exception as exc:  # a bug: say so, ask for a report
+        if caused_by_interrupt(exc):
+            raise typer.Exit(interrupted()) from None
         err(f"internal error (a bug in antike-ref, please report it with the files used): "
             f"{type(exc).__name__}: {exc}")
         raise typer.Exit(int(ExitCode.INTERNAL)) from None
+
+
+def interrupted() -> int:
+    """Say what an interrupt left behind; the exit code tells a script the same."""
+    service = sys.modules.get("pbem.service.service")
+    saved = list(getattr(service, "COMMITTED", []))
+    if saved:
+        print(f"antike-ref: interrupted after {', '.join(map(str, saved))} was saved: the change is "
+              "applied; anything after it (reports, mails) may be missing", file=sys.stderr)
+        return int(ExitCode.INTERRUPTED_SAVED)
+    print("antike-ref: interrupted: nothing was saved, the game file is unchanged", file=sys.stderr)
+    return int(ExitCode.INTERRUPTED)
 
 
 def pairs(values: list[str] | None, option: str) -> dict[str, str]:
