@@ -520,6 +520,18 @@ def _dumps(data: Any, rng: random.Random | None = None) -> bytes:
         return json.dumps(data, ensure_ascii=True, indent=indent).encode()
 
 
+def _mutated(rng, data, vocabulary, json_share: float) -> tuple[bytes, str]:
+    """``data`` mutated as JSON (once, sometimes twice) with chance ``json_share``, else as
+    bytes of its text; and how."""
+    if rng.random() < json_share:
+        changed, how = mutate_json(rng, data, vocabulary)
+        if rng.random() < 0.3:
+            changed, more = mutate_json(rng, changed, vocabulary)
+            how += f", {more}"
+        return _dumps(changed, rng), how
+    return mutate_bytes(rng, _dumps(data, rng))
+
+
 def make_case(kind: str, rng: random.Random, base: Base) -> Case:
     """A random broken input of ``kind``."""
     if kind in ("orders", "textorders"):
@@ -531,24 +543,11 @@ def make_case(kind: str, rng: random.Random, base: Base) -> Case:
                 data = text.encode("utf-8", "surrogatepass")
             else:
                 data, how = mutate_bytes(rng, pos.text_orders.encode())
-        elif rng.random() < 0.65:
-            changed, how = mutate_json(rng, pos.orders, base.vocabulary)
-            if rng.random() < 0.3:
-                changed, more = mutate_json(rng, changed, base.vocabulary)
-                how += f", {more}"
-            data = _dumps(changed, rng)
         else:
-            data, how = mutate_bytes(rng, _dumps(pos.orders, rng))
+            data, how = _mutated(rng, pos.orders, base.vocabulary, 0.65)
         return Case(kind, how, data, command, pos.game, position=pos.name)
     if kind == "edit":
-        if rng.random() < 0.7:
-            changed, how = mutate_json(rng, base.edit, base.vocabulary)
-            if rng.random() < 0.3:
-                changed, more = mutate_json(rng, changed, base.vocabulary)
-                how += f", {more}"
-            data = _dumps(changed, rng)
-        else:
-            data, how = mutate_bytes(rng, _dumps(base.edit, rng))
+        data, how = _mutated(rng, base.edit, base.vocabulary, 0.7)
         return Case(kind, how, data, "gm-edit", base.game)
     if kind in ("game", "history"):
         sample = base.samples[0] if rng.random() < 0.6 else rng.choice(base.samples)
