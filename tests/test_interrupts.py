@@ -119,3 +119,28 @@ def test_an_interrupt_inside_the_command_is_not_an_internal_error(prepared, tmp_
     assert result.exit_code == 8, result.stderr
     assert copy.read_bytes() == game.read_bytes()
     assert os.listdir(tmp_path) == ["game.json"]
+
+
+def test_an_interrupt_inside_a_finaliser_is_delivered_again():
+    """A signal whose handler runs inside a ``__del__`` or a weakref callback cannot raise
+    there; antike-ref sends it again, and the command itself is interrupted (no "Exception
+    ignored" and no traceback on the way)."""
+    code = "\n".join([
+        "import signal, sys, time",
+        "import pbem.cli as cli",
+        "from pbem.errors import Interrupted",
+        "signal.signal(signal.SIGINT, cli._interrupt)",
+        "sys.unraisablehook = cli._unraisable",
+        "class Finalised:",
+        "    def __del__(self):",
+        "        raise Interrupted(signal.SIGINT)",
+        "try:",
+        "    Finalised()",
+        "    time.sleep(5)",
+        "    print('not interrupted')",
+        "except Interrupted:",
+        "    print('interrupted')",
+    ])
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "interrupted", (done.stdout, done.stderr)
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done.stderr

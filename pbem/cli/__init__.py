@@ -99,11 +99,18 @@ def _interrupt(signum, frame):
 def _unraisable(info) -> None:
     """An interrupt that landed in a weakref callback or a ``__del__`` cannot be raised
     from there (Python would print "Exception ignored" and carry on): deliver it again, so
-    that it is raised in the command itself; anything else goes to Python's own hook."""
-    if isinstance(info.exc_value, Interrupted):
-        import signal
+    that it is raised in the command itself; anything else goes to Python's own hook.
 
-        signal.raise_signal(info.exc_value.args[0])
+    It is sent again from a helper thread a moment later: sent from here, its handler
+    would run inside this hook, and Python would print the interrupt as ignored. (A
+    command that ends before it arrives has ignored signals by then: it ran to the end.)"""
+    if isinstance(info.exc_value, Interrupted):
+        import os
+        import threading
+
+        resend = threading.Timer(0.01, os.kill, (os.getpid(), info.exc_value.args[0]))
+        resend.daemon = True
+        resend.start()
         return
     sys.__unraisablehook__(info)
 
