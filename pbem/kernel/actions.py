@@ -109,7 +109,7 @@ class BuildTemples(Action):
                 continue
             out["pay"] = paid
             t.state.bank.temples -= 1
-            prov.temple = True
+            t.state.province(city).temple = True
             t.emit("temple", city=city, paid=paid)
         return echo
 
@@ -133,6 +133,7 @@ class Arm(Action):
     def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         echo = []
         used: dict[str, int] = {}
+        stock: dict[str, int] = {}
         for i, entry in enumerate(entries):
             path = f"$.arm[{i}]"
             unit, at, count = entry["unit"], entry["at"], entry["count"]
@@ -150,7 +151,9 @@ class Arm(Action):
             if used.get(at, 0) + count > limit:
                 t.reject("arm/limit", f"{path}.count", at=at, limit=limit, asked=used.get(at, 0) + count)
                 continue
-            left = queries.stock(t.state, t.edition, t.nation, unit)
+            if unit not in stock:  # counted once: this action changes it only by what it arms
+                stock[unit] = queries.stock(t.state, t.edition, t.nation, unit)
+            left = stock[unit]
             if count > left:
                 t.reject("arm/no-stock", f"{path}.count", nation=t.nation, left=left, unit=unit, asked=count)
                 continue
@@ -160,7 +163,8 @@ class Arm(Action):
                 continue
             out["pay"] = paid
             used[at] = used.get(at, 0) + count
-            prov.add(t.nation, unit, count)
+            stock[unit] -= count
+            t.state.province(at).add(t.nation, unit, count)
             t.emit("arm", unit=unit, at=at, count=count, paid=paid)
         return echo
 
@@ -276,7 +280,7 @@ def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if paid is None:
             continue
         out["pay"] = paid
-        prov.owner = t.nation
+        t.state.province(city).owner = t.nation
         t.emit("found", city=city, paid=paid)
     return echo
 

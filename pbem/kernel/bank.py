@@ -20,7 +20,7 @@ def substitute_chip(state: GameState, nation: str) -> str:
 
 def give_coin(state: GameState, nation: str, events: list[dict], reason: str) -> None:
     """Hand one coin to ``nation``; with the bank empty, a chip instead (000 L295-296)."""
-    ns = state.nations[nation]
+    ns = state.nation(nation)
     if state.bank.coins > 0:
         state.bank.coins -= 1
         ns.coins += 1

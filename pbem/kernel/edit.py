@@ -42,7 +42,7 @@ def _nation_edit(st: GameState, edition: Edition, e: dict[str, Any], path: str, 
         out.append(reject("edit/unknown-nation", f"{path}.nation", nation=nation,
                 playing=", ".join(st.nations)))
         return
-    ns = st.nations[nation]
+    ns = st.nation(nation)
     ns.resources.update(e.get("resources", {}))
     if "coins" in e:
         _take_from_bank(st, "coins", e["coins"] - ns.coins, f"{path}.coins", out)
@@ -65,7 +65,7 @@ def _nation_edit(st: GameState, edition: Edition, e: dict[str, Any], path: str, 
             if rival != "default" and rival not in st.nations:
                 out.append(reject("standing/unknown-nation", f"{path}.standing.battle.{rival}", nation=rival,
                 playing=", ".join(st.nations)))
-        merge_standing(st.standing[nation], e["standing"])
+        merge_standing(st.standing_to_change(nation), e["standing"])
 
 
 def _province_edit(st: GameState, board: Board, e: dict[str, Any], path: str, out: list[Rejection]) -> None:

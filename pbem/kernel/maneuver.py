@@ -296,6 +296,7 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         # Each conquering unit uses one action and is removed (000 L689-692, L944-948).
         upright_units = [a for a in f.units(city, u) if a >= 1]
         f.take(city, u, upright_units[:used[u]])
+    prov = t.state.province(city)  # to change (taking the units may already have copied it)
     lost = {u: prov.count(owner, u) for u in UNITS}
     for u in UNITS:
         prov.add(owner, u, -lost[u])
@@ -305,7 +306,7 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         t.state.bank.temples += 1
         t.temples_destroyed += 1
     if give_up is not None:
-        gp = t.state.provinces[give_up]
+        gp = t.state.province(give_up)
         if gp.temple:
             gp.temple = False
             t.state.bank.temples += 1

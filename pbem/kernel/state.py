@@ -19,15 +19,22 @@ state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Callable
 
 from pbem.kernel.vocab import RESOURCES, UNITS
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def copy_json(value: Any) -> Any:
     """A deep copy of a JSON-like value (dicts, lists and scalars), faster than ``deepcopy``."""
-    if not value:
-        return {} if isinstance(value, dict) else [] if isinstance(value, list) else value
+    kind = type(value)
+    if kind is dict or kind is MappingProxyType:
+        return {k: v if type(v) in _SCALARS else copy_json(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _SCALARS else copy_json(v) for v in value]
     if isinstance(value, dict):
         return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -63,14 +70,27 @@ class Table:
 
 @dataclass(slots=True)
 class Standing:
-    """A nation's public standing orders (docs/rulings.md, "Standing orders are public")."""
+    """A nation's public standing orders (docs/rulings.md, "Standing orders are public").
+
+    Shared read-only by the states :meth:`GameState.copy` makes; changed only on the copy
+    :meth:`GameState.standing_to_change` gives."""
 
     battle: dict[str, str]
     bonus_stack: list[str]
     coin_substitute: str = "lowest"
     extra: dict[str, Any] = field(default_factory=dict)
+    _ro: bool = field(default=False, init=False, repr=False, compare=False)
+    _kept: Any = field(default=None, init=False, repr=False, compare=False)
 
     _SHARED = ("battle", "bonus_stack", "coin_substitute")
+
+    def kept(self, make: Callable[[Standing], Any]) -> Any:
+        """``make(self)``, made once and kept while read-only (see :meth:`ProvinceState.kept`)."""
+        if not self._ro:
+            return make(self)
+        if self._kept is None:
+            self._kept = make(self)
+        return self._kept
 
     def stance(self, rival: str) -> str:
         """The battle stance (always / never / home) towards ``rival``."""
@@ -92,8 +112,14 @@ class Standing:
 
 @dataclass(slots=True)
 class NationState:
-    """What one nation holds."""
+    """What one nation holds.
 
+    Like provinces, nations are shared read-only by the states :meth:`GameState.copy`
+    makes (their dicts then read-only views, the know-hows a tuple), and changed only on
+    the copy :meth:`GameState.nation` gives.
+    """
+
+    _ro: bool = field(default=False, init=False, repr=False, compare=False)
     resources: dict[str, int]
     coins: int
     rondel: int | None
@@ -102,8 +128,32 @@ class NationState:
     earned: dict[str, int]
     """Threshold counters behind the personages: spent thresholds are never earned again."""
     extra: dict[str, Any] = field(default_factory=dict)
+    _kept: Any = field(default=None, init=False, repr=False, compare=False)
 
     _SHARED = ("resources", "coins", "rondel", "knowhow", "personages", "earned")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name != "_ro" and self._ro and name != "_kept":
+            raise SharedStateError(f"a nation shared by two game states cannot change its {name!r}; "
+                                   "change it through GameState.nation()")
+        object.__setattr__(self, name, value)
+
+    def freeze(self) -> None:
+        """Make this nation read-only (it is about to be shared by two states)."""
+        if self._ro:
+            return
+        for name in ("resources", "personages", "earned", "extra"):
+            object.__setattr__(self, name, MappingProxyType(getattr(self, name)))
+        object.__setattr__(self, "knowhow", tuple(self.knowhow))
+        object.__setattr__(self, "_ro", True)
+
+    def kept(self, make: Callable[[NationState], Any]) -> Any:
+        """``make(self)``, made once and kept while read-only (see :meth:`ProvinceState.kept`)."""
+        if not self._ro:
+            return make(self)
+        if self._kept is None:
+            self._kept = make(self)
+        return self._kept
 
     @classmethod
     def fresh(cls, resources: dict[str, int], personages: tuple[str, ...],
@@ -143,21 +193,45 @@ class NationState:
         return sum(self.personages.values())
 
 
+class SharedStateError(RuntimeError):
+    """A province shared between two game states was about to be changed in place."""
+
+
 @dataclass(slots=True)
 class ProvinceState:
-    """A province with a city, a temple or units in it."""
+    """A province with a city, a temple or units in it.
 
+    :meth:`GameState.copy` does not copy provinces: both states share them, read-only, until
+    :meth:`GameState.province` gives one state a copy of its own to change. Changing a
+    shared province (setting a field, :meth:`add`) raises :class:`SharedStateError`; an
+    edition's ``extra`` values must be changed the same way, through
+    :meth:`GameState.province`.
+    """
+
+    _ro: bool = field(default=False, init=False, repr=False, compare=False)
+    """Shared by more than one state: read-only (set first, so ``__setattr__`` can read it)."""
     owner: str | None = None
     temple: bool = False
     units: dict[str, dict[str, int]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    _kept: Any = field(default=None, init=False, repr=False, compare=False)
+    """What :meth:`kept` made while read-only."""
 
     _SHARED = ("owner", "temple", "units")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name != "_ro" and self._ro and name != "_kept":
+            raise SharedStateError(f"a province shared by two game states cannot change its {name!r}; "
+                                   "change it through GameState.province()")
+        object.__setattr__(self, name, value)
 
     def count(self, nation: str, unit: str) -> int:
         return self.units.get(nation, {}).get(unit, 0)
 
     def add(self, nation: str, unit: str, n: int) -> None:
+        if self._ro:
+            raise SharedStateError("a province shared by two game states cannot change its units; "
+                                   "change it through GameState.province()")
         held = self.units.setdefault(nation, dict.fromkeys(UNITS, 0))
         held[unit] += n
         if held[unit] < 0:
@@ -185,6 +259,16 @@ class ProvinceState:
     def copy(self) -> ProvinceState:
         return ProvinceState(self.owner, self.temple, {n: dict(c) for n, c in self.units.items()},
                              copy_json(self.extra) if self.extra else {})
+
+    def kept(self, make: Callable[[ProvinceState], Any]) -> Any:
+        """``make(self)``, made once and kept while the province is read-only (and so cannot
+        change): the hashing of a replay writes only the provinces a turn changed. One
+        ``make`` per process; the value must not be changed."""
+        if not self._ro:
+            return make(self)
+        if self._kept is None:
+            self._kept = make(self)
+        return self._kept
 
 
 @dataclass(slots=True)
@@ -247,22 +331,51 @@ class GameState:
     _SHARED = ("bank", "nations", "provinces")
 
     def copy(self) -> GameState:
+        """A state to change without changing this one. Provinces and nations are shared
+        read-only until :meth:`province` or :meth:`nation` copies one (most of them do not
+        change in a turn); standing orders until :meth:`standing_to_change` copies them."""
+        for prov in self.provinces.values():
+            if not prov._ro:
+                object.__setattr__(prov, "_ro", True)
+        for standing in self.standing.values():
+            standing._ro = True
+        for nation in self.nations.values():
+            nation.freeze()
         return GameState(
             self.table,
             self.bank.copy(),
-            {n: s.copy() for n, s in self.nations.items()},
-            {p: s.copy() for p, s in self.provinces.items()},
+            dict(self.nations),
+            dict(self.provinces),
             self.status.copy(),
-            {n: s.copy() for n, s in self.standing.items()},
+            dict(self.standing),
             copy_json(self.extra),
         )
 
     def province(self, pid: str) -> ProvinceState:
-        """The province's state, created empty on first use (removed again by :meth:`prune`)."""
+        """The province's state, to change: created empty on first use (removed again by
+        :meth:`prune`), copied first when it is shared with another state. Read through
+        ``provinces``; change only what this returns, and fetch it again after anything
+        else may have changed the province."""
         prov = self.provinces.get(pid)
         if prov is None:
             prov = self.provinces[pid] = ProvinceState()
+        elif prov._ro:
+            prov = self.provinces[pid] = prov.copy()
         return prov
+
+    def nation(self, nation: str) -> NationState:
+        """``nation``'s holdings, to change: copied first when shared with another state.
+        Read through ``nations``; change only what this returns."""
+        held = self.nations[nation]
+        if held._ro:
+            held = self.nations[nation] = held.copy()
+        return held
+
+    def standing_to_change(self, nation: str) -> Standing:
+        """``nation``'s standing orders, to change: a copy of its own (read them through
+        ``standing``, which another state may share)."""
+        own = self.standing[nation] = self.standing[nation].copy()
+        return own
 
     def prune(self) -> None:
         """Forget provinces with nothing in them."""
@@ -274,6 +387,18 @@ class GameState:
 
     def temples(self, nation: str) -> list[str]:
         return sorted(p for p, s in self.provinces.items() if s.owner == nation and s.temple)
+
+    def holdings(self, nation: str) -> tuple[int, int, int]:
+        """How many cities, temples and provinces with own galleys ``nation`` has (one pass)."""
+        cities = temples = seas = 0
+        for prov in self.provinces.values():
+            if prov.owner == nation:
+                cities += 1
+                temples += prov.temple
+            held = prov.units.get(nation)
+            if held and held.get("galley"):
+                seas += 1
+        return cities, temples, seas
 
     def units_on_board(self, nation: str, unit: str) -> int:
         return sum(s.count(nation, unit) for s in self.provinces.values())

@@ -56,7 +56,7 @@ class Turn:
 
     @property
     def ns(self) -> NationState:
-        return self.state.nations[self.nation]
+        return self.state.nation(self.nation)
 
     def fail(self, rejection: Rejection) -> None:
         self.rejections.append(rejection)
@@ -216,7 +216,7 @@ def _change_standing(t: Turn, change: dict[str, Any]) -> None:
     """Standing orders change after the turn (docs/rulings.md: 'from the next event')."""
     if not change:
         return
-    merge_standing(t.state.standing[t.nation], change)
+    merge_standing(t.state.standing_to_change(t.nation), change)
     t.emit("standing", standing=change)
 
 

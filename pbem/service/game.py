@@ -16,7 +16,55 @@ from pbem.kernel.board import Board
 from pbem.kernel.consistency import state_problems
 from pbem.kernel.edition import Edition
 from pbem.kernel.state import GameState, Table
+from pbem.service import history
 from pbem.service.history import history_problems
+
+_CHANGING = ("history", "state", "status", "standing_orders")
+"""The parts of a game file that change from entry to entry (the others only with the
+players' identities, which :meth:`Game.snapshot_bytes` compares)."""
+_KEPT: tuple = ()
+"""The last game's fixed parts, as :meth:`Game.snapshot_bytes` wrote them."""
+
+_KEYS: dict[str, bytes] = {}
+"""Object keys as canonical JSON texts with their colon (province ids, part names)."""
+
+
+def _object(parts: dict[str, bytes]) -> bytes:
+    """The canonical JSON object whose members are ``parts`` (each value already canonical)."""
+    keys = _KEYS
+    try:
+        return b"{" + b",".join([keys[key] + parts[key] for key in sorted(parts)]) + b"}"
+    except KeyError:
+        for key in parts:
+            if key not in keys:
+                keys[key] = history.canonical_bytes(key) + b":"
+        return _object(parts)
+
+
+def _province_bytes(prov) -> bytes:
+    """A province's canonical JSON; empty for an empty province (left out of the file)."""
+    return b"" if prov.is_empty() else history.part_bytes(prov.to_json())
+
+
+def _nation_bytes(held) -> bytes:
+    return history.part_bytes(held.to_json())
+
+
+def _standing_bytes(standing) -> bytes:
+    return history.part_bytes(standing.to_json())
+
+
+def _state_bytes(st: GameState) -> bytes:
+    """The canonical JSON of :meth:`GameState.to_json`, writing again only the nations
+    and provinces that changed since the state was last copied."""
+    parts = {"bank": history.part_bytes(st.bank.to_json()),
+             "nations": _object({n: held.kept(_nation_bytes) for n, held in st.nations.items()}),
+             "provinces": _object({pid: text for pid, prov in st.provinces.items()
+                                   if (text := prov.kept(_province_bytes))})}
+    for key, value in st.extra.items():
+        parts[key] = history.canonical_bytes(value)
+    return _object(parts)
+
 
 FORMAT = 1
 """The game file format this release writes (``$.format``)."""
@@ -75,6 +123,33 @@ class Game:
         return self.edition.score(state or self.state, nation)
 
     def to_json(self) -> dict[str, Any]:
+        return self._json(self.state.to_json())
+
+    def snapshot_bytes(self) -> bytes:
+        """The canonical JSON (:func:`pbem.service.history.canonical`) of what a history
+        entry's hash covers: the game file without its history.
+
+        With the fast encoder (a whole replay), the parts fixed for the game (its table,
+        board, seed) and the players' identities are written once and kept, and only the
+        state, status and standing orders are written for every entry; the bytes are the
+        same either way (``tests/test_canonical.py``)."""
+        if not history.fast():
+            return history.canonical_bytes(history.snapshot(self.to_json()))
+        global _KEPT
+        st = self.state
+        who = tuple((n, m.player, m.email, m.colour, m.password) for n, m in sorted(self.meta.items()))
+        kept = _KEPT
+        if not (kept and kept[0] is st.table and kept[1] is self.board and kept[2] == self.seed and kept[3] == who):
+            fixed = {key: history.canonical_bytes(value) for key, value in self._json(None).items()
+                     if key not in _CHANGING}
+            kept = _KEPT = (st.table, self.board, self.seed, who, fixed)
+        parts = dict(kept[4])
+        parts["state"] = _state_bytes(st)
+        parts["status"] = history.part_bytes(st.status_json())
+        parts["standing_orders"] = _object({n: standing.kept(_standing_bytes) for n, standing in st.standing.items()})
+        return _object(parts)
+
+    def _json(self, state_json: dict[str, Any]) -> dict[str, Any]:
         st = self.state
         table = st.table
         return {
@@ -88,7 +163,7 @@ class Game:
             "seats": list(table.seats),
             "first": table.first,
             "nations": {n: self.meta[n].to_json() for n in sorted(self.meta)},
-            "state": st.to_json(),
+            "state": state_json,
             "status": st.status_json(),
             "standing_orders": st.standing_json(),
             "history": self.history,

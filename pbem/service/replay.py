@@ -15,7 +15,6 @@ that is not what it claims to be (exit code 3).
 
 from __future__ import annotations
 
-import json
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, Callable, Iterator
 
@@ -24,13 +23,14 @@ from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.service import turns
 from pbem.service.game import Game
+from pbem.service.history import same_json, use_fast_encoder
 from pbem.service.setup import record, start
 
 
 def _same(stored: Any, replayed: Any) -> bool:
     """Whether an entry (or a file) as stored is exactly what the replay gives: the same
     JSON, not merely equal in Python (where ``1 == 1.0 == True``)."""
-    return json.dumps(stored, sort_keys=True) == json.dumps(replayed, sort_keys=True)
+    return same_json(stored, replayed)
 
 
 class EntryDoesNotReplay(InconsistentGame):
@@ -175,6 +175,7 @@ def replayed(game: Game, upto: int, check: bool = True) -> Iterator[Game]:
     through the rules; with ``check``, :class:`EntryDoesNotReplay` names the first entry
     that does not replay to what the file records (canonical JSON, so ``1`` and ``1.0`` or
     ``true`` are not the same)."""
+    use_fast_encoder()
     stored = game.history
     current = initial_game(game)
     if check and not _same(stored[0], current.history[0]):

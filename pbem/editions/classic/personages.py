@@ -31,13 +31,11 @@ def end_of_turn(t: Turn) -> None:
     """Award personages (Q19 order), then check for a winner (000 L205-278, Q27, Q28)."""
     st, ns = t.state, t.ns
     bank_before = sum(st.bank.personages.values())
-    cities = len(st.cities(t.nation))
+    cities, temples, seas = st.holdings(t.nation)
     _award(t, "king", max(0, cities // P.king_every - ns.earned["king"]), f"{cities} cities")
     _award(t, "scholar", len(t.firsts), "first to acquire " + ", ".join(t.firsts))
     _award(t, "general", t.temples_destroyed, "temple destroyed")
-    temples = len(st.temples(t.nation))
     _award(t, "citizen", max(0, temples // P.citizen_every - ns.earned["citizen"]), f"{temples} temples")
-    seas = sum(1 for prov in st.provinces.values() if prov.count(t.nation, "galley"))
     reached = sum(1 for threshold in P.navigator_thresholds if seas >= threshold)
     _award(t, "navigator", max(0, reached - ns.earned["navigator"]), f"galleys in {seas} provinces")
     if (len(ns.knowhow) == len(t.rules.knowhows) and not ns.extra["all8_bonus"]
