@@ -213,7 +213,7 @@ def test_show_json_shape(tmp_path, game):
     assert greeks["standing"] == {"battle": {"default": "home"}, "coin_substitute": "lowest",
                                   "bonus_stack": ["general", "king", "citizen", "navigator", "scholar"]}
     assert set(view["provinces"]) == {c for n in view["nations"].values() for c in n["cities"]}
-    assert view["provinces"]["athen"] == {"owner": "greeks", "temple": False, "units": {}}
+    assert view["provinces"]["athen"] == {"owner": "greeks", "temple": False, "units": {}, "resource": "gold"}
 
 
 def test_show_json_units_and_sorting(tmp_path, game):

@@ -44,7 +44,7 @@ def test_contract_example_round_trip(game):
     assert persians["personages"]["king"] == 1 and persians["score"] == 1
     assert view["nations"]["greeks"]["rondel"] == {"index": 2, "wedge": "gold"}
     assert view["provinces"]["corniclanum"] == {
-        "owner": "persians", "temple": True,
+        "owner": "persians", "temple": True, "resource": "marble",
         "units": {"greeks": {"legion": 0, "galley": 6}, "persians": {"legion": 1, "galley": 1}}}
     assert "corniclanum" in persians["cities"] and persians["temples"] == ["corniclanum"]
     assert "cyrene" not in view["provinces"]
@@ -76,10 +76,10 @@ def test_position_round_trip(game):
     assert ph["personages"]["scholar"] == 2 and ph["rondel"] == {"index": 3, "wedge": "maneuver"}
     assert ph["cities"] == ["paphos", "tyros"] and ph["temples"] == ["tyros"]
     assert ph["stock"] == {"legion": 15, "galley": 13}
-    assert view["provinces"]["tyros"] == {"owner": "phoenicians", "temple": True,
+    assert view["provinces"]["tyros"] == {"owner": "phoenicians", "temple": True, "resource": "iron",
                                           "units": {"phoenicians": {"legion": 2, "galley": 3}}}
     assert view["provinces"]["alexandria"] == {
-        "owner": "greeks", "temple": False,
+        "owner": "greeks", "temple": False, "resource": "marble",
         "units": {"greeks": {"legion": 1, "galley": 0}, "phoenicians": {"legion": 0, "galley": 1}}}
     assert view["nations"]["greeks"]["cities"] == ["alexandria", "athen", "dyrrhachion", "pella"]
     assert view["active"] == "arabs"

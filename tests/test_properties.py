@@ -133,8 +133,8 @@ def conservation_problems(game) -> list[str]:
         for u in UNITS:
             board = st_.units_on_board(n, u)
             stock = queries.stock(st_, edition, n, u)
-            if stock < 0 or board + stock != rules.unit_cap:
-                out.append(f"{n} {u}s: {board} on the board and {stock} in stock, the rules have {rules.unit_cap}")
+            if stock < 0 or board + stock != rules.cap(u):
+                out.append(f"{n} {u}s: {board} on the board and {stock} in stock, the rules have {rules.cap(u)}")
         cities = len(st_.cities(n))
         if cities > rules.city_stones:
             out.append(f"{n} own {cities} cities, more than their {rules.city_stones} city stones")

@@ -21,7 +21,8 @@ FORMAT_HELP = ("With --report-dir: svg, pdf, png, txt, md, bbcode or all; repeat
 def new(
     game: Path = typer.Argument(..., help="The game file to create."),
     nations: str = typer.Option(..., "--nations", help="Nations in seat (turn) order, comma-separated."),
-    edition: str = typer.Option("classic", "--edition", help="The edition (classic, also called antike)."),
+    edition: str = typer.Option("classic", "--edition", help="The edition: classic (also called antike) or antike2 "
+                                "(Antike II)."),
     board: str = typer.Option("antike-east", "--board", help="A shipped board's id (antike-east, antike-west) or the "
                               "path of a map file (antike-ref map new); the game file then carries the board."),
     game_id: Optional[str] = typer.Option(None, "--id", help="Game id; defaults to the file name's stem."),
@@ -41,6 +42,9 @@ def new(
     secrets_out: Optional[Path] = typer.Option(None, "--secrets-out", help="Where the plain passwords go (default GAME.secrets.json)."),
     password: Optional[List[str]] = typer.Option(None, "--password", help="NATION=PASSWORD instead of a generated one (repeatable)."),
     seed: Optional[str] = typer.Option(None, "--seed", help="Seed stored in the game (salts, bots); random by default."),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help="JSON file with the printed values "
+                                        "the rulebook does not give, for a GM who owns the game (antike2: "
+                                        "knowhow_prices, goals, bank_coins, neutral_temples; docs/antike2.md)."),
     kdf_iterations: Optional[int] = typer.Option(
         None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS", show_envvar=False,
         help="Cost of the password hashes (PBKDF2 iterations, stored with each hash; default 60000, "
@@ -78,7 +82,8 @@ def new(
             variants=list(variant or []), goal=goal, players=players,
             player=pairs(player, "--player"), start=starts, seed=seed,
             teams=[[n.strip() for n in t.split(",") if n.strip()] for t in team or []],
-            picks=[c.strip() for c in (picks or "").split(",") if c.strip()])
+            picks=[c.strip() for c in (picks or "").split(",") if c.strip()],
+            data=_data_file(data))
         write = reporter(report_dir, report_format, image_base)
         outcome = GameService(game).create(
             chosen, opts, on, pairs(password, "--password"), secrets,
@@ -88,9 +93,23 @@ def new(
         print(f"passwords for the GM only: {secrets}")
         if on.reconstruction:
             print(f"board: {on.name} (marked as a reconstruction, not the printed board; docs/maps.md)")
+        for ruling in chosen.rulings(created.state.table):
+            print(f"ruling, not printed: {ruling} (docs/{chosen.id}.md; a GM can enter the printed value with --data)")
         print_reports(outcome.reports)
 
     run(go)
+
+
+def _data_file(path: Optional[Path]) -> dict:
+    """``new --data FILE``: a JSON object (its keys are the edition's to check)."""
+    if path is None:
+        return {}
+    from pbem.service.schemas import read_json
+
+    data = read_json(path)
+    if not isinstance(data, dict) or not data:
+        raise UsageError(f"--data {path}: a JSON object with at least one value")
+    return data
 
 
 @app.command()

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.kernel import queries
+from pbem.kernel.bank import give_coin
 from pbem.kernel.maneuver import run_maneuver
 from pbem.kernel.payments import Cost
 from pbem.kernel.vocab import UNITS
@@ -70,6 +71,10 @@ class Produce(Action):
 
     def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
         t.produce(self.produces, queries.production(t.state, t.edition, t.board, t.nation, self.produces))
+        if t.rules.coin_per_production:
+            # 003 L312: "In addition, it receives 1 coin, no matter which resource or how many
+            # it produces"; with the bank out of coins, a chip of its choice (standing order).
+            give_coin(t.state, t.nation, t.events, "production")
 
     def preview(self, state, edition, board, nation, budget):
         return {"produce": {self.produces: queries.production(state, edition, board, nation, self.produces)}}
@@ -134,10 +139,21 @@ class Arm(Action):
         echo = []
         used: dict[str, int] = {}
         stock: dict[str, int] = {}
+        free = t.edition.free_units(t)
+        marked = [i for i, e in enumerate(entries) if e.get("free")]
+        if marked and not free:
+            t.reject("arm/no-free-unit", f"$.arm[{marked[0]}].free", nation=t.nation)
+        elif len(marked) > free:
+            t.reject("arm/free-twice", f"$.arm[{marked[free]}].free", free=free)
+        elif free and entries and not marked:
+            marked = [0]
+            t.note_default("$.arm[0].free", "the free unit is one of the first entry's (no \"free\": true given)")
         for i, entry in enumerate(entries):
             path = f"$.arm[{i}]"
             unit, at, count = entry["unit"], entry["at"], entry["count"]
             out = dict(entry)
+            if i in marked[:free]:
+                out["free"] = True
             echo.append(out)
             prov = t.state.provinces.get(at)
             if prov is None or prov.owner != t.nation:
@@ -157,15 +173,19 @@ class Arm(Action):
             if count > left:
                 t.reject("arm/no-stock", f"{path}.count", nation=t.nation, left=left, unit=unit, asked=count)
                 continue
-            paid = t.pay(Cost.of(iron=t.rules.arming_iron).times(count), entry.get("pay"),
-                         f"{count} {unit}(s) in {t.display(at)}", path)
+            paying = count - 1 if out.get("free") else count
+            paid = t.pay(Cost.of(iron=t.rules.arming_iron).times(paying), entry.get("pay"),
+                         f"{count} {unit}(s) in {t.display(at)}" + (" (one free)" if out.get("free") else ""), path)
             if paid is None:
                 continue
             out["pay"] = paid
             used[at] = used.get(at, 0) + count
             stock[unit] -= count
             t.state.province(at).add(t.nation, unit, count)
-            t.emit("arm", unit=unit, at=at, count=count, paid=paid)
+            if out.get("free"):
+                t.emit("arm", unit=unit, at=at, count=count, paid=paid, free=1)
+            else:
+                t.emit("arm", unit=unit, at=at, count=count, paid=paid)
         return echo
 
     def preview(self, state, edition, board, nation, budget):
@@ -269,6 +289,17 @@ def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if prov is not None and prov.owner is not None:
             t.reject("found/occupied", f"{path}.city", city=city, owner=prov.owner)
             continue
+        if queries.neutral_temple(t.state, city):
+            # 003 L270: "In regions with neutral temples these temples have to be destroyed first".
+            t.reject("found/neutral-temple", f"{path}.city", city=city)
+            continue
+        site = t.board.province(city).site
+        if site == "none":
+            t.reject("found/no-site", f"{path}.city", city=city)
+            continue
+        resource = _city_type(t, entry, site, city, path)
+        if resource is False:
+            continue
         if prov is None or not any(prov.count(t.nation, u) for u in UNITS):
             t.reject("found/no-unit", f"{path}.city", nation=t.nation, city=city)
             continue
@@ -280,22 +311,53 @@ def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if paid is None:
             continue
         out["pay"] = paid
-        t.state.province(city).owner = t.nation
-        t.emit("found", city=city, paid=paid)
+        founded = t.state.province(city)
+        founded.owner = t.nation
+        if resource is not None:
+            founded.extra = {**founded.extra, "resource": resource}
+            t.emit("found", city=city, paid=paid, resource=resource)
+        else:
+            t.emit("found", city=city, paid=paid)
     return echo
 
 
+def _city_type(t: Turn, entry: dict[str, Any], site: str, city: str, path: str) -> str | None | bool:
+    """The resource a new city gets where the founder chooses it: on a site showing all
+    three (003 L270-278) or everywhere in the free-choice variant (003 L106-108); ``None``
+    where the board prints it; ``False`` (and a rejection) when the choice is missing or
+    not allowed."""
+    chosen = entry.get("resource")
+    if site == "choice":
+        if chosen is None:
+            t.reject("found/resource-needed", f"{path}.resource", city=city)
+            return False
+        return chosen
+    if t.rules.free_city_types:
+        return chosen  # without one, the printed resource
+    if chosen is not None and chosen != t.board.province(city).resource:
+        t.reject("found/resource-fixed", f"{path}.resource", city=city, resource=t.board.province(city).resource)
+        return False
+    return None
+
+
 def trade(t: Turn, trades: list[dict[str, Any]]) -> None:
-    """Trades with the bank, 2 chips for 1, before the rondel move (000 L512-514; Q25)."""
-    problem = t.edition.trade_problem(t.state, t.nation)
+    """Trades with the bank before the rondel move, at the rates the nation's know-hows
+    allow (classic: 2 for 1 with all eight, 000 L512-514, Q25; Antike II: MERCATURA 2 for
+    1, COMMERCIUM 3 for 2, 003 L401-402). ``get`` is a chip's name (one chip) or the chips
+    received; coins are never received."""
+    rates, problem = t.edition.trade_rates(t.state, t.nation)
     if problem is not None:
         t.fail(problem)
         return
     for i, deal in enumerate(trades):
         path = f"$.trade[{i}]"
         given = sum(deal["give"].values())
-        if given != 2:
-            t.reject("trade/ratio", f"{path}.give", given=given)
+        get = {deal["get"]: 1} if isinstance(deal["get"], str) else dict(deal["get"])
+        got = sum(get.values())
+        if rates.get(given) != got:
+            allowed = " or ".join(f"{g} chips for {n}" for g, n in sorted(rates.items()))
+            t.reject("trade/ratio", f"{path}.give", given=given, rates=allowed,
+                     for_got=f" for {got}" if given in rates else "")
             continue
         short = [c for c, n in deal["give"].items() if t.ns.resources[c] < n]
         for chip in short:
@@ -305,5 +367,6 @@ def trade(t: Turn, trades: list[dict[str, Any]]) -> None:
             continue
         for chip, n in deal["give"].items():
             t.ns.resources[chip] -= n
-        t.ns.resources[deal["get"]] += 1
-        t.emit("trade", give=dict(deal["give"]), get=deal["get"])
+        for chip, n in get.items():
+            t.ns.resources[chip] += n
+        t.emit("trade", give=dict(deal["give"]), get=deal["get"] if isinstance(deal["get"], str) else get)

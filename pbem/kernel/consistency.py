@@ -58,10 +58,10 @@ def state_problems(st: GameState, edition: Edition, board: Board) -> list[Proble
             bad("$.state.provinces", f"{nation} has {cities} cities, more than its {rules.city_stones} stones")
         for unit in UNITS:
             n = st.units_on_board(nation, unit)
-            if n > rules.unit_cap:
+            if n > rules.cap(unit):
                 where = ", ".join(f"{pid} {prov.count(nation, unit)}" for pid, prov in sorted(st.provinces.items())
                                   if prov.count(nation, unit))
-                bad("$.state.provinces", f"{nation} has {n} {unit}s on the board, more than {rules.unit_cap} ({where})")
+                bad("$.state.provinces", f"{nation} has {n} {unit}s on the board, more than {rules.cap(unit)} ({where})")
     for pid, prov in st.provinces.items():
         base = f"$.state.provinces.{pid}"
         if not board.is_province(pid):
@@ -77,7 +77,7 @@ def state_problems(st: GameState, edition: Edition, board: Board) -> list[Proble
             for unit, n in held.items():
                 if n and not board.province(pid).neighbours(unit):
                     bad(f"{base}.units.{nation}.{unit}", f"a {unit} cannot stand in {pid}")
-    placed = sum(1 for p in st.provinces.values() if p.temple)
+    placed = sum(1 for p in st.provinces.values() if p.temple or p.extra.get("neutral_temple"))
     if placed + st.bank.temples > rules.bank_temples:
         bad("$.state.bank.temples", f"{placed} temples placed and {st.bank.temples} in the bank exceed {rules.bank_temples}")
     coins = st.bank.coins + sum(ns.coins for ns in st.nations.values())

@@ -84,12 +84,28 @@ def _province_edit(st: GameState, board: Board, e: dict[str, Any], path: str, ou
         if owner is None and prov.temple and "temple" not in e:
             prov.temple = False
             st.bank.temples += 1
+        if owner is None and "resource" in prov.extra and "resource" not in e:
+            prov.extra = {k: v for k, v in prov.extra.items() if k != "resource"}
     if "temple" in e and e["temple"] != prov.temple:
         if e["temple"] and prov.owner is None:
             out.append(reject("edit/temple-without-city", f"{path}.temple", province=pid))
             return
         _take_from_bank(st, "temples", 1 if e["temple"] else -1, f"{path}.temple", out)
         prov.temple = e["temple"]
+    if "resource" in e:  # the city's type where the founder chose it (docs/orders.md, "Editions")
+        extra = {k: v for k, v in prov.extra.items() if k != "resource"}
+        if e["resource"] is not None:
+            extra["resource"] = e["resource"]
+        prov.extra = extra
+    if "neutral_temple" in e and e["neutral_temple"] != bool(prov.extra.get("neutral_temple")):
+        if e["neutral_temple"] and prov.owner is not None:
+            out.append(reject("edit/neutral-temple-in-city", f"{path}.neutral_temple", province=pid))
+            return
+        _take_from_bank(st, "temples", 1 if e["neutral_temple"] else -1, f"{path}.neutral_temple", out)
+        extra = {k: v for k, v in prov.extra.items() if k != "neutral_temple"}
+        if e["neutral_temple"]:
+            extra["neutral_temple"] = True
+        prov.extra = extra
     if "units" in e:
         new_units: dict[str, dict[str, int]] = {}
         for nation, counts in e["units"].items():
@@ -133,8 +149,10 @@ def apply_edit(state: GameState, edit: dict[str, Any], edition: Edition, board: 
                 st.status.active = e["active"]
         elif "province" in e:
             _province_edit(st, board, e, path, out)
-        else:
+        elif "nation" in e:
             _nation_edit(st, edition, e, path, out)
+        elif not edition.edit_other(st, e, path, out):
+            raise ValueError(f"an edit the edition does not know: {sorted(e)}")  # the schema allows none
     st.prune()
     if not out:
         # The problem is in the edited game, not at one place of the edit file: say where.

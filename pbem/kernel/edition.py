@@ -197,6 +197,31 @@ class Edition:
             return reject("trade/not-allowed", "$.trade", nation=nation, owned=owned, total=total)
         return None
 
+    def trade_rates(self, state: GameState, nation: str) -> tuple[dict[int, int], Rejection | None]:
+        """The trades ``nation`` may make with the bank now, chips given -> chips received,
+        or a rejection saying why it may not trade: by default 2 for 1 once
+        :meth:`trade_problem` allows it. Trades run before the rondel move, so a know-how
+        bought this turn never counts (Q25, Q31)."""
+        problem = self.trade_problem(state, nation)
+        return ({}, problem) if problem is not None else ({2: 1}, None)
+
+    def free_units(self, t: Turn) -> int:
+        """Units the active nation may arm for free this turn (Antike II's BELLONA)."""
+        return 0
+
+    def after_action(self, t: Turn, field) -> None:
+        """What follows the wedge's action in this edition (Antike II passes BELLONA on)."""
+
+    def edit_other(self, state: GameState, edit: dict[str, Any], path: str, out: list[Rejection]) -> bool:
+        """Apply a GM edit item of this edition's own (not a nation, province, bank or
+        active edit); ``False`` if the item is not one."""
+        return False
+
+    def rulings(self, table: Table) -> list[str]:
+        """The values of this game that are the project's rulings rather than printed ones
+        (data the rulebook does not give), in words, for ``new`` to say."""
+        return []
+
     # -- views, files and checks -------------------------------------------------------
 
     def player_view(self, state: GameState, nation: str | None) -> GameState:
@@ -207,8 +232,14 @@ class Edition:
     def schema_extensions(self, kind: str) -> dict[str, dict[str, Any]]:
         """Additions to the shared schema ``kind`` (``game``, ``orders``, ``edit``): for a
         ``$defs`` entry that is an object, ``{"properties": {...}, "required": [...]}`` to
-        merge into it. The vocabulary (nations, wedges, know-hows, personages, variants)
-        is filled in from the attributes above and needs nothing here."""
+        merge into it (``oneOf``/``anyOf``/``allOf`` lists are appended to its own); a name
+        that is not a ``$defs`` entry yet is added as a definition of the edition's own.
+        The vocabulary (nations, wedges, know-hows, personages, variants) is filled in from
+        the attributes above and needs nothing here."""
+        return {}
+
+    def view_extra(self, state: GameState) -> dict[str, Any]:
+        """Top-level additions of this edition to ``show --json`` (Antike II: ``bellona``)."""
         return {}
 
     def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:

@@ -238,7 +238,8 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         t.reject("move/not-a-province", f"{path}.conquer", province=city, hint=t.board.hint(city))
         return echo
     prov = t.state.provinces.get(city)
-    if prov is None or prov.owner is None:
+    neutral = queries.neutral_temple(t.state, city)
+    if (prov is None or prov.owner is None) and not neutral:
         t.reject("conquer/no-city", f"{path}.conquer", city=city)
         return echo
     owner = prov.owner
@@ -249,7 +250,8 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         t.reject("conquer/last-city", f"{path}.conquer", city=city, owner=owner)
         return echo
     strength = defence(t, city)
-    upright = {u: f.standing(city, u) for u in UNITS}
+    uses_action = t.rules.conquest_uses_action
+    upright = {u: f.standing(city, u) if uses_action else len(f.units(city, u)) for u in UNITS}
     if "with" in step:
         used = {u: step["with"].get(u, 0) for u in UNITS}
         if sum(used.values()) != strength:
@@ -259,13 +261,13 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         short = [u for u in UNITS if used[u] > upright[u]]
         for u in short:
             t.reject("conquer/not-enough-units", f"{path}.with.{u}", nation=t.nation,
-                     have=upright[u], unit=u, city=city, need=used[u], why=_spent(f, city, (u,)))
+                     have=upright[u], unit=u, city=city, need=used[u], why=_spent(f, city, (u,)) if uses_action else "")
         if short:
             return echo
     else:
         if sum(upright.values()) < strength:
             t.reject("conquer/cannot-reach", f"{path}.conquer", nation=t.nation,
-                     have=sum(upright.values()), city=city, defence=strength, why=_spent(f, city, UNITS))
+                     have=sum(upright.values()), city=city, defence=strength, why=_spent(f, city, UNITS) if uses_action else "")
             return echo
         # D4 (KEEP_GALLEYS): legions go first, galleys count towards navigators.
         legions = min(upright["legion"], strength)
@@ -276,6 +278,11 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
                            "galleys are kept)")
     stones = len(t.state.cities(t.nation))
     give_up = step.get("give_up")
+    if neutral:
+        if give_up is not None:  # destroying a neutral temple takes no city stone
+            t.reject("conquer/give-up-not-needed", f"{path}.give_up", nation=t.nation, stones=t.rules.city_stones)
+            return echo
+        return _destroy_neutral_temple(t, f, city, strength, used)
     if stones >= t.rules.city_stones and give_up is None:
         give_up = _default_give_up(t, city)
         t.note_default(f"{path}.give_up", f"{t.display(give_up)} is given up for {t.display(city)} (no \"give_up\" "
@@ -292,10 +299,7 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
     echo = {"conquer": city, "with": used}
     if give_up is not None:
         echo["give_up"] = give_up
-    for u in UNITS:
-        # Each conquering unit uses one action and is removed (000 L689-692, L944-948).
-        upright_units = [a for a in f.units(city, u) if a >= 1]
-        f.take(city, u, upright_units[:used[u]])
+    _remove_conquerors(t, f, city, used)
     prov = t.state.province(city)  # to change (taking the units may already have copied it)
     lost = {u: prov.count(owner, u) for u in UNITS}
     for u in UNITS:
@@ -311,10 +315,37 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
             gp.temple = False
             t.state.bank.temples += 1
         gp.owner = None
+        if "resource" in gp.extra:  # a chosen city type goes with the city
+            gp.extra = {k: v for k, v in gp.extra.items() if k != "resource"}
     prov.owner = t.nation
     t.emit("conquer", city=city, defender=owner, defence=strength, used=used,
            defender_lost=lost, temple_destroyed=temple, give_up=give_up)
     return echo
+
+
+def _remove_conquerors(t: Turn, f: Forces, city: str, used: dict[str, int]) -> None:
+    """The units that conquered leave the board (000 L689-692, 003 L28). In classic each
+    used a maneuver action, so only upright ones go (000 L944-948); where a conquest uses
+    none, those with the fewest actions left go first."""
+    for u in UNITS:
+        able = [a for a in f.units(city, u) if a >= 1] if t.rules.conquest_uses_action else list(f.units(city, u))
+        f.take(city, u, able[:used[u]])
+
+
+def _destroy_neutral_temple(t: Turn, f: Forces, city: str, strength: int, used: dict[str, int]) -> dict[str, Any]:
+    """A neutral temple conquered (Antike II, 003 L30, L208; docs/rulings.md Q23): the
+    attackers that match its defence leave the board, the temple goes back to the bank,
+    the conqueror earns a general, and the region is free for a city."""
+    _remove_conquerors(t, f, city, used)
+    prov = t.state.province(city)
+    extra = dict(prov.extra)
+    extra.pop("neutral_temple", None)
+    prov.extra = extra
+    t.state.bank.temples += 1
+    t.temples_destroyed += 1
+    t.emit("conquer", city=city, defender=None, defence=strength, used=used,
+           defender_lost={u: 0 for u in UNITS}, temple_destroyed=True, give_up=None, neutral_temple=True)
+    return {"conquer": city, "with": used}
 
 
 def run_maneuver(t: Turn, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -36,7 +36,9 @@ def _with_pay(entry: dict[str, Any], source: Mapping[str, Any]) -> dict[str, Any
 
 
 def _trade(trades: list) -> list[dict[str, Any]]:
-    return [{"give": _amounts(t["give"], RESOURCES), "get": t["get"]} for t in trades]
+    """Trades; ``get`` stays a chip's name, or the chips received in resource order."""
+    return [{"give": _amounts(t["give"], RESOURCES),
+             "get": t["get"] if isinstance(t["get"], str) else _amounts(t["get"], RESOURCES)} for t in trades]
 
 
 def _rondel(rondel: str | Mapping[str, Any]) -> dict[str, Any]:
@@ -64,10 +66,29 @@ def _named_list(key: str) -> Callable[[list], list[dict[str, Any]]]:
 
 
 def _arm(entries: list) -> list[dict[str, Any]]:
-    return [
-        _with_pay({"unit": e["unit"], "at": e["at"], "count": int(e.get("count", 1))}, e)
-        for e in entries
-    ]
+    """Arming entries; ``"free": true`` (Antike II's BELLONA unit) is kept, ``false`` dropped."""
+    out = []
+    for e in entries:
+        entry: dict[str, Any] = {"unit": e["unit"], "at": e["at"], "count": int(e.get("count", 1))}
+        if e.get("free"):
+            entry["free"] = True
+        out.append(_with_pay(entry, e))
+    return out
+
+
+def _found(entries: list) -> list[dict[str, Any]]:
+    """Foundings: a bare city name, or ``{"city": ..., "resource": ...}`` where the founder
+    chooses the city's type."""
+    out = []
+    for entry in entries:
+        if isinstance(entry, str):
+            out.append({"city": entry})
+            continue
+        city: dict[str, Any] = {"city": entry["city"]}
+        if "resource" in entry:
+            city["resource"] = entry["resource"]
+        out.append(_with_pay(city, entry))
+    return out
 
 
 def _step(step: Mapping[str, Any]) -> dict[str, Any]:
@@ -134,7 +155,7 @@ _CANONICAL: dict[str, Callable[[Any], Any]] = {
     "arm": _arm,
     "knowhow": _named_list("name"),
     "maneuver": _maneuver,
-    "found": _named_list("city"),
+    "found": _found,
 }
 
 

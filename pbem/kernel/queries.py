@@ -62,9 +62,23 @@ def production(state: GameState, edition: Edition, board: Board, nation: str, re
     rules = edition.rules
     amount = 0
     for pid, prov in state.provinces.items():
-        if prov.owner == nation and board.province(pid).resource == resource:
+        if prov.owner == nation and city_resource(state, board, pid) == resource:
             amount += rules.production_per_temple_city if prov.temple else rules.production_per_city
     return amount + best_bonus(rules.production_bonus, state.nations[nation].knowhow)
+
+
+def city_resource(state: GameState, board: Board, pid: str) -> str:
+    """What the city in ``pid`` produces: the resource its founder chose where the site
+    lets them (kept as ``resource`` in the province's state), else the printed one."""
+    prov = state.provinces.get(pid)
+    chosen = prov.extra.get("resource") if prov is not None and prov.extra else None
+    return chosen or board.province(pid).resource
+
+
+def neutral_temple(state: GameState, pid: str) -> bool:
+    """Whether a neutral temple stands in ``pid`` (Antike II, 003 L30, L270)."""
+    prov = state.provinces.get(pid)
+    return prov is not None and bool(prov.extra.get("neutral_temple"))
 
 
 def best_bonus(table: dict[str, int], owned: list[str]) -> int:
@@ -80,7 +94,7 @@ def arm_limit(state: GameState, edition: Edition, city: str) -> int:
 
 def stock(state: GameState, edition: Edition, nation: str, unit: str) -> int:
     """Units of a type the nation has left to arm (the cap minus those on the board)."""
-    return edition.rules_for(state.table).unit_cap - state.units_on_board(nation, unit)
+    return edition.rules_for(state.table).cap(unit) - state.units_on_board(nation, unit)
 
 
 def allowance(state: GameState, edition: Edition, nation: str, unit: str) -> int:
@@ -134,6 +148,8 @@ def defence(state: GameState, edition: Edition, city: str) -> int:
     prov = state.provinces[city]
     owner = prov.owner
     rules = edition.rules
+    if owner is None and prov.extra.get("neutral_temple"):
+        return rules.neutral_temple_defence  # a flat 3 (003 L30)
     strength = rules.defence_temple_city if prov.temple else rules.defence_city
     strength += sum(prov.count(owner, u) for u in UNITS)
     strength += best_bonus(rules.defence_bonus, state.nations[owner].knowhow)
@@ -141,8 +157,11 @@ def defence(state: GameState, edition: Edition, city: str) -> int:
 
 
 def can_be_conquered(state: GameState, city: str) -> bool:
-    """A city can be attacked unless it is its owner's last (docs/rulings.md)."""
+    """A city can be attacked unless it is its owner's last (docs/rulings.md); a neutral
+    temple always can."""
     prov = state.provinces.get(city)
+    if prov is not None and prov.owner is None and prov.extra.get("neutral_temple"):
+        return True
     return prov is not None and prov.owner is not None and len(state.cities(prov.owner)) > 1
 
 
@@ -156,8 +175,10 @@ def in_reach(state: GameState, edition: Edition, board: Board, nation: str) -> d
             if not n:
                 continue
             moves = allowance(state, edition, nation, unit)
+            # Where a conquest uses no action (Antike II), a unit may conquer where it ends.
+            spare = 1 if edition.rules.conquest_uses_action else 0
             for dest, steps in [*reachable(board, pid, unit, moves).items(), (pid, 0)]:
-                if steps < moves:
+                if steps + spare <= moves:
                     out[dest] = out.get(dest, 0) + n
     return out
 
@@ -168,12 +189,12 @@ def conquerable(state: GameState, edition: Edition, board: Board, nation: str) -
     out = []
     for pid, units in sorted(in_reach(state, edition, board, nation).items()):
         prov = state.provinces.get(pid)
-        if prov is None or prov.owner in (None, nation) or not can_be_conquered(state, pid):
+        if prov is None or prov.owner == nation or not can_be_conquered(state, pid):
             continue
         strength = defence(state, edition, pid)
         if units >= strength:
             out.append({"city": pid, "owner": prov.owner, "defence": strength,
-                        "units_in_reach": units, "temple": prov.temple})
+                        "units_in_reach": units, "temple": prov.temple or neutral_temple(state, pid)})
     return out
 
 

@@ -57,7 +57,7 @@ CODES: dict[str, str] = {
     "found/twice": "{city} is named twice",
     # trade
     "trade/not-allowed": "{nation} owns {owned} of the {total} know-hows; trading with the bank needs all {total}, owned since an earlier turn",
-    "trade/ratio": "a trade gives 2 chips for 1; this one gives {given}",
+    "trade/ratio": "a trade gives {rates}; this one gives {given}{for_got}",
     "trade/not-enough": "{nation} has {held} {chip}, the trade gives {give}",
     # maneuver
     "move/not-a-province": "{province!r} is not a province of this board{hint}",
@@ -87,6 +87,7 @@ CODES: dict[str, str] = {
     "edit/unknown-province": "{province!r} is not a province of this board{hint}",
     "edit/bank-short": "the bank has {held} {what}; the edit needs {need}",
     "edit/temple-without-city": "a temple needs a city in {province}",
+    "edit/neutral-temple-in-city": "{province} has a city: a neutral temple stands only where no city is",
     "edit/unit-terrain": "a {unit} cannot stand in {province}",
     "edit/inconsistent": "{detail}",
 }

@@ -8,6 +8,7 @@ identities are the game service's.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,9 @@ class SetupOptions:
     """Two players with four nations: which two nations each player runs."""
     picks: list[str] = field(default_factory=list)
     """Start cities in the order the players picked them (classic's double-nation variant)."""
+    data: dict[str, Any] = field(default_factory=dict)
+    """Values for what the rulebook does not print, entered by a GM who owns the game
+    (``new --data FILE``; the edition says which keys it takes)."""
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -53,6 +57,8 @@ class SetupOptions:
             data["teams"] = [list(team) for team in self.teams]
         if self.picks:
             data["picks"] = list(self.picks)
+        if self.data:
+            data["data"] = json.loads(json.dumps(self.data))
         return data
 
     def replace(self, **changes: Any) -> SetupOptions:
@@ -82,7 +88,7 @@ def check_common(opts: SetupOptions, edition: Edition) -> None:
 def initial_state(table: Table, edition: Edition, cities: dict[str, list[str]]) -> GameState:
     """The state before the first round: the bank full, each nation with its start chips
     and cities, nothing else (000 L92-170)."""
-    rules = edition.rules
+    rules = edition.rules_for(table)
     personages = tuple(rules.personage_stacks)
     return GameState(
         table=table,

@@ -58,6 +58,9 @@ class Table:
     players: int
     seats: tuple[str, ...]
     first: str
+    data: str = ""
+    """Values the GM entered for what the rulebook does not print (``new --data``), as
+    canonical JSON text; empty for none (the edition's rulings apply)."""
 
     def turn_order(self) -> tuple[str, ...]:
         """Seats rotated so that the start nation comes first."""

@@ -174,6 +174,7 @@ def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: B
         actions.trade(t, orders["trade"])
     echo["rondel"], field_ = _rondel(t, orders["rondel"])
     _action(t, field_, orders, echo)
+    edition.after_action(t, field_)
     if "found" in orders:
         echo["found"] = actions.found(t, orders["found"])
     _check_standing(t, standing)

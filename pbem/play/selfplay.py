@@ -56,7 +56,7 @@ def check_invariants(game: Game) -> None:
     rules = game.edition.rules_for(st.table)
     coins = st.bank.coins + sum(ns.coins for ns in st.nations.values())
     assert coins == rules.bank_coins, f"coins not conserved: {coins}"
-    temples = st.bank.temples + sum(1 for p in st.provinces.values() if p.temple)
+    temples = st.bank.temples + sum(1 for p in st.provinces.values() if p.temple or p.extra.get("neutral_temple"))
     assert temples == rules.bank_temples, f"temples not conserved: {temples}"
     for p, stack in rules.personage_stacks.items():
         total = st.bank.personages[p] + sum(ns.personages[p] for ns in st.nations.values())
@@ -66,7 +66,7 @@ def check_invariants(game: Game) -> None:
         assert beyond <= game.edition.bonus_cards(st, n), f"{n} holds more personage cards than it earned"
     for n in st.nations:
         for u in UNITS:
-            assert st.units_on_board(n, u) <= rules.unit_cap
+            assert st.units_on_board(n, u) <= rules.cap(u)
         assert st.cities(n), f"{n} lost its last city"
 
 

@@ -8,6 +8,7 @@ module reads no file.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,7 +158,8 @@ class Game:
             "format": FORMAT,
             "game_id": table.game_id,
             "rules": {"edition": table.edition, "variants": sorted(table.variants),
-                      "goal": table.goal, "players": table.players},
+                      "goal": table.goal, "players": table.players,
+                      **({"data": json.loads(table.data)} if table.data else {})},
             "board": self.board_json(),
             "seed": self.seed,
             "seats": list(table.seats),
@@ -184,8 +186,9 @@ class Game:
 
 def table_from_json(data: dict[str, Any]) -> Table:
     rules = data["rules"]
+    extra = json.dumps(rules["data"], sort_keys=True, separators=(",", ":")) if rules.get("data") else ""
     return Table(data["game_id"], rules["edition"], tuple(rules["variants"]), rules["goal"],
-                 rules["players"], tuple(data["seats"]), data["first"])
+                 rules["players"], tuple(data["seats"]), data["first"], extra)
 
 
 def game_from_json(data: dict[str, Any], edition: Edition, board: Board, source: str) -> Game:

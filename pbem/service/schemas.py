@@ -92,12 +92,19 @@ def compose(kind: str, edition: Edition | None) -> dict[str, Any]:
         if name in defs:
             defs[name] = filled
     for name, addition in edition.schema_extensions(kind).items():
+        if name not in defs:  # a definition of the edition's own
+            defs[name] = addition
+            continue
         target = defs[name]
-        target.setdefault("properties", {}).update(addition.get("properties", {}))
+        if "properties" in addition:
+            target.setdefault("properties", {}).update(addition["properties"])
         for key in addition.get("required", []):
             target.setdefault("required", [])
             if key not in target["required"]:
                 target["required"].append(key)
+        for key in ("oneOf", "anyOf", "allOf"):  # more alternatives (an edit of the edition's own)
+            if key in addition:
+                target.setdefault(key, []).extend(addition[key])
     left = sorted(name for name, d in defs.items() if isinstance(d, dict) and d.get("not") == {})
     if left:
         raise ValueError(f"{kind} schema: edition {edition.id} leaves {', '.join(left)} unfilled")

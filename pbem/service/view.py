@@ -49,11 +49,22 @@ def show_json(game: Game, viewer: str | None = None) -> dict[str, Any]:
         "winner": st.status.winner,
         "bank": st.bank.to_json(),
         "nations": nations,
-        "provinces": st.provinces_json(),
+        "provinces": _provinces(st, game.board),
+        **edition.view_extra(st),
         # an addition to the contract: the last few history entries' events
         "recent": [{k: e[k] for k in ("seq", "kind", "turn", "nation", "reason", "events") if k in e}
                    for e in recent_entries(game, RECENT_TURNS)],
     }
+
+
+def _provinces(st, board) -> dict[str, Any]:
+    """Every province with something in it; a city also with the resource it produces
+    (docs/orders.md, "Editions": chosen where the site lets the founder choose)."""
+    out = st.provinces_json()
+    for pid, prov in out.items():
+        if prov["owner"] is not None:
+            prov["resource"] = queries.city_resource(st, board, pid)
+    return out
 
 
 def recent_entries(game: Game, count: int) -> list[dict[str, Any]]:
