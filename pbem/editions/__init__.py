@@ -14,7 +14,7 @@ import importlib
 from pbem.errors import UsageError
 from pbem.kernel.edition import Edition
 
-BUILT_IN: dict[str, str] = {"antike": "pbem.editions.classic"}
+BUILT_IN: dict[str, str] = {"antike": "pbem.editions.classic", "antike2": "pbem.editions.antike2"}
 """Edition id -> the module whose ``EDITION`` it is."""
 ENTRY_POINTS = "antike_ref.editions"
 
