@@ -21,11 +21,13 @@ lines, the rulebook examples' regions and borders) and writes nothing if anythin
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_west_board import connected, pairs, render  # noqa: E402  (the same border notation and file layout)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "maps" / "antike2-mare-nostrum.json"
@@ -316,32 +318,6 @@ OR_NOTES = [
 # =====================================================================================
 
 
-def pairs(text: str) -> list[tuple[str, str]]:
-    """The borders written as ``a b | c d`` pairs, one or more per line."""
-    out = []
-    for chunk in text.replace("\n", "|").split("|"):
-        words = chunk.split()
-        if words:
-            assert len(words) == 2, f"a border needs two provinces: {chunk!r}"
-            out.append((words[0], words[1]))
-    return out
-
-
-def connected(nodes: set[str], step: dict[str, set[str]]) -> bool:
-    """Whether every node of ``nodes`` can be reached from every other along ``step``."""
-    if not nodes:
-        return True
-    start = min(nodes)
-    seen, todo = {start}, [start]
-    while todo:
-        here = todo.pop()
-        for nxt in step[here] & nodes:
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return seen == nodes
-
-
 def balance(provinces: list[dict]) -> str:
     counts = Counter(p["resource"] for p in provinces)
     parts = [f"{counts[r]} {r}" for r in RESOURCES if counts[r]]
@@ -513,11 +489,6 @@ def build_orient_excerpt() -> dict:
         nations=OR_NATIONS, start_lines=OR_START_LINES, start_nation=OR_START_NATION, notes=OR_NOTES)
     check_orient_examples(doc)
     return doc
-
-
-def render(doc: dict) -> str:
-    """The file's text: the shipped boards' layout (indent 1, sorted keys, UTF-8)."""
-    return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def main() -> int:

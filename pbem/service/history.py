@@ -76,29 +76,30 @@ def canonical_bytes(data: Any) -> bytes:
     its output may differ (see :func:`_may_differ`) or it refuses the value (an integer
     beyond 64 bits): then ``json`` writes it, so the bytes are always those of
     :func:`canonical`."""
-    if _FAST:
-        try:
-            out = _FAST.dumps(data, option=_FAST.OPT_SORT_KEYS)
-        except TypeError:
-            pass
-        else:
-            if not _may_differ(out):
-                return out
+    out = _fast_dumps(data)
+    if out is not None and not _may_differ(out):
+        return out
     return canonical(data).encode()
+
+
+def _fast_dumps(data: Any) -> bytes | None:
+    """``orjson``'s sorted JSON of ``data``; ``None`` without the fast encoder or for a
+    value it refuses."""
+    if not _FAST:
+        return None
+    try:
+        return _FAST.dumps(data, option=_FAST.OPT_SORT_KEYS)
+    except TypeError:
+        return None
 
 
 def part_bytes(data: Any) -> bytes:
     """:func:`canonical_bytes` of a part of the game's own state (few texts, no dots or
     dashes): written by ``orjson`` and checked by one quick look for a ``.`` or a ``-``,
     with which it goes the careful way."""
-    if _FAST:
-        try:
-            out = _FAST.dumps(data, option=_FAST.OPT_SORT_KEYS)
-        except TypeError:
-            pass
-        else:
-            if b"." not in out and b"-" not in out:
-                return out
+    out = _fast_dumps(data)
+    if out is not None and b"." not in out and b"-" not in out:
+        return out
     return canonical_bytes(data)
 
 
