@@ -119,7 +119,7 @@ class BuildTemples(Action):
         return echo
 
     def preview(self, state, edition, board, nation, budget):
-        price = edition.rules.temple_marble
+        price = edition.rules_for(state.table).temple_marble
         cities = [c for c in state.cities(nation) if not state.provinces[c].temple]
         can = min(len(cities), state.bank.temples, (budget["marble"] + budget["coin"]) // price)
         return {"cities": cities, "affordable": can, "price": {"marble": price}}
@@ -192,7 +192,7 @@ class Arm(Action):
         places = [{"city": c, "limit": queries.arm_limit(state, edition, c),
                    "units": [u for u in UNITS if board.can_arm(c, u)]} for c in state.cities(nation)]
         stock = {u: queries.stock(state, edition, nation, u) for u in UNITS}
-        price = edition.rules.arming_iron
+        price = edition.rules_for(state.table).arming_iron
         can = min(sum(p["limit"] for p in places), (budget["iron"] + budget["coin"]) // price)
         return {"places": places, "stock": stock, "affordable": can, "price": {"iron": price}}
 
@@ -238,7 +238,7 @@ class BuyKnowHow(Action):
     def preview(self, state, edition, board, nation, budget):
         owned = state.nations[nation].knowhow
         offers = []
-        for name in edition.rules.knowhows:
+        for name in edition.rules_for(state.table).knowhows:
             if name in owned:
                 continue
             offer = queries.knowhow_offer(state, edition, nation, name)

@@ -168,7 +168,7 @@ class Edition:
         """What happens when a new round starts: with ``coin_each_round``, a coin for every
         nation in turn order (000 L289-292)."""
         events.append({"type": "round", "round": state.status.round})
-        if self.rules.coin_each_round:
+        if self.rules_for(state.table).coin_each_round:
             round_coins(state, events)
 
     def end_of_turn(self, t: Turn) -> None:
@@ -192,7 +192,7 @@ class Edition:
         """Why ``nation`` may not trade with the bank now (a rejection), or ``None``:
         trading needs every know-how, owned since an earlier turn (000 L512-514, Q25)."""
         owned = len(state.nations[nation].knowhow)
-        total = len(self.rules.knowhows)
+        total = len(self.rules_for(state.table).knowhows)
         if owned < total:
             return reject("trade/not-allowed", "$.trade", nation=nation, owned=owned, total=total)
         return None

@@ -59,7 +59,7 @@ def surcharge_payment(state: GameState, edition: Edition, nation: str, landing: 
 def production(state: GameState, edition: Edition, board: Board, nation: str, resource: str) -> int:
     """1 per city of that type, 3 with a temple, plus the best production know-how's bonus
     (000 L360-362, L542-545; also with no such city, docs/rulings.md Q8)."""
-    rules = edition.rules
+    rules = edition.rules_for(state.table)
     amount = 0
     for pid, prov in state.provinces.items():
         if prov.owner == nation and city_resource(state, board, pid) == resource:
@@ -88,7 +88,7 @@ def best_bonus(table: dict[str, int], owned: list[str]) -> int:
 
 def arm_limit(state: GameState, edition: Edition, city: str) -> int:
     """Units a city may arm in one turn: 1, 3 with a temple (000 L411-417)."""
-    rules = edition.rules
+    rules = edition.rules_for(state.table)
     return rules.arm_per_temple_city if state.provinces[city].temple else rules.arm_per_city
 
 
@@ -100,7 +100,7 @@ def stock(state: GameState, edition: Edition, nation: str, unit: str) -> int:
 def allowance(state: GameState, edition: Edition, nation: str, unit: str) -> int:
     """Maneuver actions per unit this turn: 1, or the best movement know-how owned."""
     owned = state.nations[nation].knowhow
-    return max((n for k, n in edition.rules.movement.get(unit, {}).items() if k in owned), default=1)
+    return max((n for k, n in edition.rules_for(state.table).movement.get(unit, {}).items() if k in owned), default=1)
 
 
 def reachable(board: Board, start: str, unit: str, actions: int) -> dict[str, int]:
@@ -147,7 +147,7 @@ def defence(state: GameState, edition: Edition, city: str) -> int:
     defence know-how (000 L661-674; not cumulative, Q7) + the edition's own bonus."""
     prov = state.provinces[city]
     owner = prov.owner
-    rules = edition.rules
+    rules = edition.rules_for(state.table)
     if owner is None and prov.extra.get("neutral_temple"):
         return rules.neutral_temple_defence  # a flat 3 (003 L30)
     strength = rules.defence_temple_city if prov.temple else rules.defence_city
@@ -176,7 +176,7 @@ def in_reach(state: GameState, edition: Edition, board: Board, nation: str) -> d
                 continue
             moves = allowance(state, edition, nation, unit)
             # Where a conquest uses no action (Antike II), a unit may conquer where it ends.
-            spare = 1 if edition.rules.conquest_uses_action else 0
+            spare = 1 if edition.rules_for(state.table).conquest_uses_action else 0
             for dest, steps in [*reachable(board, pid, unit, moves).items(), (pid, 0)]:
                 if steps + spare <= moves:
                     out[dest] = out.get(dest, 0) + n
@@ -212,11 +212,12 @@ class Offer:
 
 def knowhow_offer(state: GameState, edition: Edition, nation: str, name: str) -> Offer:
     """Know-how ``name`` for ``nation`` now: cheaper once another nation owns it (000 L485-492)."""
-    spec = edition.rules.knowhows[name]
+    rules = edition.rules_for(state.table)
+    spec = rules.knowhows[name]
     other = any(name in ns.knowhow for n, ns in state.nations.items() if n != nation)
     owned = state.nations[nation].knowhow
     needs = spec.requires if spec.requires and spec.requires not in owned else None
-    return Offer(name, edition.rules.knowhow_price(name, other), needs, not other)
+    return Offer(name, rules.knowhow_price(name, other), needs, not other)
 
 
 def default_orders(state: GameState, edition: Edition, board: Board, nation: str) -> dict[str, Any]:
