@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-INT, BOOL, TEXT, NATION, PROVINCE, ROUTE, CHIPS, STANDING = (
+INT, BOOL, TEXT, NATION, PROVINCE, ROUTE, CHIPS, STANDING, CHIP_OR_CHIPS = (
     "an integer", "true or false", "a text", "a nation of this game", "a province of this board",
-    "a list of provinces of this board", "an object of chips and counts", "an object of standing orders")
+    "a list of provinces of this board", "an object of chips and counts", "an object of standing orders",
+    "a chip's name or an object of chips and counts")
 
 EVENTS: dict[str, dict[str, str]] = {
     "round": {"round": INT},
@@ -28,20 +29,21 @@ EVENTS: dict[str, dict[str, str]] = {
     "produce": {"nation": NATION, "resource": TEXT, "amount": INT},
     "standing": {"nation": NATION, "standing": STANDING},
     "temple": {"nation": NATION, "city": PROVINCE, "paid": CHIPS},
-    "arm": {"nation": NATION, "unit": TEXT, "at": PROVINCE, "count": INT, "paid": CHIPS},
+    "arm": {"nation": NATION, "unit": TEXT, "at": PROVINCE, "count": INT, "paid": CHIPS, "free?": INT},
     "knowhow": {"nation": NATION, "name": TEXT, "price": INT, "paid": CHIPS, "first": BOOL},
-    "found": {"nation": NATION, "city": PROVINCE, "paid": CHIPS},
-    "trade": {"nation": NATION, "give": CHIPS, "get": TEXT},
+    "found": {"nation": NATION, "city": PROVINCE, "paid": CHIPS, "resource?": TEXT},
+    "trade": {"nation": NATION, "give": CHIPS, "get": CHIP_OR_CHIPS},
     "move": {"nation": NATION, "unit": TEXT, "count": INT, "from": PROVINCE, "path": ROUTE, "to": PROVINCE,
              "arrived": INT},
     "battle": {"nation": NATION, "at": PROVINCE, "unit": TEXT, "against": NATION, "count": INT,
                "started_by": NATION},
-    "conquer": {"nation": NATION, "city": PROVINCE, "defender": NATION, "defence": INT, "used": CHIPS,
-                "temple_destroyed": BOOL, "give_up?": PROVINCE + "?"},
+    "conquer": {"nation": NATION, "city": PROVINCE, "defender": NATION + "?", "defence": INT, "used": CHIPS,
+                "temple_destroyed": BOOL, "give_up?": PROVINCE + "?", "neutral_temple?": BOOL},
     "personage": {"nation": NATION, "personage": TEXT, "reason": TEXT},
     "personage-missed": {"nation": NATION, "personage": TEXT, "reason": TEXT},
     "won": {"nation": NATION, "score": INT, "goal": INT, "reason?": TEXT},
     "player-replaced": {"nation": NATION, "player": TEXT + "?"},
+    "bellona": {"nation": NATION, "to?": NATION, "reason?": TEXT},
 }
 """Each kind of event: its fields and what each holds. A name ending in ``?`` may be left
 out; a kind ending in ``?`` may also be ``null``."""
@@ -60,6 +62,8 @@ _CHECKS = {
     ROUTE: lambda v, nations, provinces: isinstance(v, list) and all(
         isinstance(p, str) and p in provinces for p in v),
     CHIPS: lambda v, nations, provinces: isinstance(v, dict) and all(_is_int(n) for n in v.values()),
+    CHIP_OR_CHIPS: lambda v, nations, provinces: isinstance(v, str) or (
+        isinstance(v, dict) and all(_is_int(n) for n in v.values())),
     STANDING: lambda v, nations, provinces: _standing_ok(v),
 }
 

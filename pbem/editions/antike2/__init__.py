@@ -240,7 +240,8 @@ class Antike2(Edition):
                     "oneOf": [{"type": "null"}, {"$ref": "#/$defs/nation"}]}}, "required": ["pliny"]},
                 "province": {"properties": {
                     "neutral_temple": {"description": "A neutral temple stands here.", "const": True},
-                    "resource": {"description": "The resource its founder chose.", **resource}}},
+                    "resource": {"description": "The resource its founder chose.",
+                                 "enum": ["marble", "iron", "gold"]}}},
             }
         return {}
 
