@@ -19,7 +19,6 @@ state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Callable
 
 from pbem.kernel.vocab import RESOURCES, UNITS
@@ -28,12 +27,32 @@ from pbem.kernel.vocab import RESOURCES, UNITS
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
+def _read_only(self, *args, **kwargs):
+    raise SharedStateError("this belongs to a nation shared by two game states; change it through GameState.nation()")
+
+
+class FrozenDict(dict):
+    """A dict that cannot be changed (a shared nation's chips, personages, extras): it
+    reads, compares and serialises as a plain dict."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = __ior__ = _read_only
+
+
+class FrozenList(list):
+    """A list that cannot be changed (a shared nation's know-hows)."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = append = extend = insert = remove = pop = clear = sort = reverse = _read_only
+    __iadd__ = __imul__ = _read_only
+
+
 def copy_json(value: Any) -> Any:
     """A deep copy of a JSON-like value (dicts, lists and scalars), faster than ``deepcopy``."""
     kind = type(value)
-    if kind is dict or kind is MappingProxyType:
+    if kind is dict or kind is FrozenDict:
         return {k: v if type(v) in _SCALARS else copy_json(v) for k, v in value.items()}
-    if kind is list:
+    if kind is list or kind is FrozenList:
         return [v if type(v) in _SCALARS else copy_json(v) for v in value]
     if isinstance(value, dict):
         return {k: copy_json(v) for k, v in value.items()}
@@ -118,8 +137,8 @@ class NationState:
     """What one nation holds.
 
     Like provinces, nations are shared read-only by the states :meth:`GameState.copy`
-    makes (their dicts then read-only views, the know-hows a tuple), and changed only on
-    the copy :meth:`GameState.nation` gives.
+    makes (their dicts and list then refuse changes), and changed only on the copy
+    :meth:`GameState.nation` gives.
     """
 
     _ro: bool = field(default=False, init=False, repr=False, compare=False)
@@ -146,8 +165,8 @@ class NationState:
         if self._ro:
             return
         for name in ("resources", "personages", "earned", "extra"):
-            object.__setattr__(self, name, MappingProxyType(getattr(self, name)))
-        object.__setattr__(self, "knowhow", tuple(self.knowhow))
+            object.__setattr__(self, name, FrozenDict(getattr(self, name)))
+        object.__setattr__(self, "knowhow", FrozenList(self.knowhow))
         object.__setattr__(self, "_ro", True)
 
     def kept(self, make: Callable[[NationState], Any]) -> Any:
@@ -337,13 +356,7 @@ class GameState:
         """A state to change without changing this one. Provinces and nations are shared
         read-only until :meth:`province` or :meth:`nation` copies one (most of them do not
         change in a turn); standing orders until :meth:`standing_to_change` copies them."""
-        for prov in self.provinces.values():
-            if not prov._ro:
-                object.__setattr__(prov, "_ro", True)
-        for standing in self.standing.values():
-            standing._ro = True
-        for nation in self.nations.values():
-            nation.freeze()
+        self.freeze()
         return GameState(
             self.table,
             self.bank.copy(),
@@ -365,6 +378,18 @@ class GameState:
         elif prov._ro:
             prov = self.provinces[pid] = prov.copy()
         return prov
+
+    def freeze(self) -> None:
+        """Make the provinces, nations and standing orders read-only: the state is final
+        (hashed into the history) or about to be shared by a copy. Changing one then means
+        :meth:`province`, :meth:`nation` or :meth:`standing_to_change`, which copy it."""
+        for prov in self.provinces.values():
+            if not prov._ro:
+                object.__setattr__(prov, "_ro", True)
+        for standing in self.standing.values():
+            standing._ro = True
+        for held in self.nations.values():
+            held.freeze()
 
     def nation(self, nation: str) -> NationState:
         """``nation``'s holdings, to change: copied first when shared with another state.

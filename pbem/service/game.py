@@ -134,10 +134,11 @@ class Game:
         board, seed) and the players' identities are written once and kept, and only the
         state, status and standing orders are written for every entry; the bytes are the
         same either way (``tests/test_canonical.py``)."""
+        st = self.state
+        st.freeze()  # hashed into the history: final (the next turn works on a copy)
         if not history.fast():
             return history.canonical_bytes(history.snapshot(self.to_json()))
         global _KEPT
-        st = self.state
         who = tuple((n, m.player, m.email, m.colour, m.password) for n, m in sorted(self.meta.items()))
         kept = _KEPT
         if not (kept and kept[0] is st.table and kept[1] is self.board and kept[2] == self.seed and kept[3] == who):
