@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +61,7 @@ class Rondel:
     def __getitem__(self, index: int) -> Field:
         return self.fields[index]
 
-    @property
+    @cached_property
     def names(self) -> tuple[str, ...]:
         """Each wedge name once, in rondel order."""
         return tuple(dict.fromkeys(f.name for f in self.fields))

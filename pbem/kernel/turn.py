@@ -125,8 +125,9 @@ class TurnResult:
 
 
 def public_echo(orders: dict[str, Any]) -> dict[str, Any]:
-    """The orders as echoed and stored: canonical, and never with the password."""
-    return {k: copy_json(v) for k, v in orders.items() if k != "password"}
+    """The orders as echoed and stored: canonical, and never with the password. Its values
+    are those of ``orders`` (:func:`resolve` works on a copy of its own)."""
+    return {k: v for k, v in orders.items() if k != "password"}
 
 
 def header_problems(state: GameState, orders: dict[str, Any]) -> list[Rejection]:
