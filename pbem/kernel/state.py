@@ -349,6 +349,8 @@ class GameState:
     status: Status
     standing: dict[str, Standing]
     extra: dict[str, Any] = field(default_factory=dict)
+    _frozen: bool = field(default=False, init=False, repr=False, compare=False)
+    """Every province, nation and standing order is read-only (:meth:`freeze`)."""
 
     _SHARED = ("bank", "nations", "provinces")
 
@@ -375,14 +377,18 @@ class GameState:
         prov = self.provinces.get(pid)
         if prov is None:
             prov = self.provinces[pid] = ProvinceState()
+            self._frozen = False
         elif prov._ro:
             prov = self.provinces[pid] = prov.copy()
+            self._frozen = False
         return prov
 
     def freeze(self) -> None:
         """Make the provinces, nations and standing orders read-only: the state is final
         (hashed into the history) or about to be shared by a copy. Changing one then means
         :meth:`province`, :meth:`nation` or :meth:`standing_to_change`, which copy it."""
+        if self._frozen:
+            return
         for prov in self.provinces.values():
             if not prov._ro:
                 object.__setattr__(prov, "_ro", True)
@@ -390,6 +396,7 @@ class GameState:
             standing._ro = True
         for held in self.nations.values():
             held.freeze()
+        self._frozen = True
 
     def nation(self, nation: str) -> NationState:
         """``nation``'s holdings, to change: copied first when shared with another state.
@@ -397,12 +404,14 @@ class GameState:
         held = self.nations[nation]
         if held._ro:
             held = self.nations[nation] = held.copy()
+            self._frozen = False
         return held
 
     def standing_to_change(self, nation: str) -> Standing:
         """``nation``'s standing orders, to change: a copy of its own (read them through
         ``standing``, which another state may share)."""
         own = self.standing[nation] = self.standing[nation].copy()
+        self._frozen = False
         return own
 
     def prune(self) -> None:

@@ -152,12 +152,17 @@ def header_problems(state: GameState, orders: dict[str, Any]) -> list[Rejection]
     return out
 
 
-def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: Board) -> TurnResult:
-    """Apply canonical ``orders`` to ``state``; raise :class:`Refused` with every problem."""
+def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: Board,
+            owned: bool = False) -> TurnResult:
+    """Apply canonical ``orders`` to ``state``; raise :class:`Refused` with every problem.
+
+    The echo is built from a copy of ``orders``; a caller that hands over orders made for
+    this call alone (``owned``, a replay's freshly canonicalised entry) saves the copy."""
     problems = header_problems(state, orders)
     if problems:
         raise Refused(problems)
-    orders = copy_json(orders)
+    if not owned:
+        orders = copy_json(orders)
     t = Turn(state.copy(), orders["nation"], edition, board)
     echo = public_echo(orders)
     standing = orders.get("standing", {})

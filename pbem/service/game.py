@@ -55,13 +55,39 @@ def _standing_bytes(standing) -> bytes:
     return history.part_bytes(standing.to_json())
 
 
+_LAST_PROVINCES: list = [{}, {}, [], b""]
+"""The provinces last written: their objects and texts by id, the ids in order, the whole."""
+
+
+def _provinces_bytes(provinces: dict[str, Any]) -> bytes:
+    """The ``provinces`` object of the state, built from the last one written: only the
+    provinces that are not the very same (shared, read-only) objects are written again."""
+    objects, texts, order, whole = _LAST_PROVINCES
+    changed = [pid for pid, prov in provinces.items() if objects.get(pid) is not prov]
+    if not changed and len(provinces) == len(objects):
+        return whole
+    texts = dict(texts)
+    for pid in changed:
+        texts[pid] = provinces[pid].kept(_province_bytes)
+    if len(provinces) != len(objects) or any(pid not in objects for pid in changed):
+        for pid in [p for p in texts if p not in provinces]:
+            del texts[pid]
+        order = sorted(texts)
+    keys = _KEYS
+    for pid in changed:
+        if pid not in keys:
+            keys[pid] = history.canonical_bytes(pid) + b":"
+    whole = b"{" + b",".join([keys[pid] + texts[pid] for pid in order if texts[pid]]) + b"}"
+    _LAST_PROVINCES[:] = [dict(provinces), texts, order, whole]
+    return whole
+
+
 def _state_bytes(st: GameState) -> bytes:
     """The canonical JSON of :meth:`GameState.to_json`, writing again only the nations
     and provinces that changed since the state was last copied."""
     parts = {"bank": history.part_bytes(st.bank.to_json()),
              "nations": _object({n: held.kept(_nation_bytes) for n, held in st.nations.items()}),
-             "provinces": _object({pid: text for pid, prov in st.provinces.items()
-                                   if (text := prov.kept(_province_bytes))})}
+             "provinces": _provinces_bytes(st.provinces)}
     for key, value in st.extra.items():
         parts[key] = history.canonical_bytes(value)
     return _object(parts)

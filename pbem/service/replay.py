@@ -133,7 +133,7 @@ def apply_entry(game: Game, entry: dict[str, Any], i: int | None = None) -> Game
     i = len(game.history) if i is None else i
     kind = entry.get("kind")
     if kind in turns.ORDER_KINDS:
-        return turns.replay_orders(game, {**entry, "orders": _orders(game, i, entry)})
+        return turns.replay_orders(game, {**entry, "orders": _orders(game, i, entry)}, owned=True)
     if kind == "gm-edit":
         return turns.edit(game, _edit(game, i, entry))
     raise EntryDoesNotReplay(game, i, f"{'a second set-up' if kind == 'new' else f'an entry of kind {kind!r}'} "

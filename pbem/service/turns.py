@@ -156,10 +156,11 @@ def mail_ids(game: Game) -> set[str]:
     return {entry["mail"] for entry in game.history if "mail" in entry}
 
 
-def replay_orders(game: Game, entry: dict[str, Any]) -> Game:
+def replay_orders(game: Game, entry: dict[str, Any], owned: bool = False) -> Game:
     """Apply a stored entry's orders again, as they were recorded (kind, author and notes
-    kept; the password was checked when they were first applied)."""
-    result = resolve(game.state, dict(entry["orders"]), game.edition, game.board)
+    kept; the password was checked when they were first applied); ``owned``: the entry's
+    orders were made for this call alone (:func:`pbem.kernel.turn.resolve`)."""
+    result = resolve(game.state, dict(entry["orders"]), game.edition, game.board, owned=owned)
     return _record(game, result, entry["kind"], entry["orders"]["nation"], entry)
 
 
