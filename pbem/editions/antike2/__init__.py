@@ -119,6 +119,10 @@ class Antike2(Edition):
     def end_of_turn(self, t) -> None:
         personages.end_of_turn(t)
 
+    def bonus_cards(self, state, nation: str) -> int:
+        """Pliny the Elder is the one card not won at a threshold (nine-scholars variant)."""
+        return 1 if state.status.extra.get("pliny") == nation else 0
+
     def defence_bonus(self, state, city: str) -> int:
         """003 L248: "If a nation only owns 0, 1, or 2 personages its cities have an extra
         defense strength of +1" (docs/rulings.md Q9: the rule applies, examples aside)."""
