@@ -1,4 +1,5 @@
-"""The rule-case suite: every ``tests/cases/<section>/NAME.json`` run through the public CLI.
+"""The rule-case suite: every ``tests/cases/<section>/NAME.json`` (classic Antike) and
+``tests/cases/antike2/<section>/NAME.json`` (Antike II) run through the public CLI.
 
 Like the Diplomacy adjudicator test cases, each case is a small data file written only in
 the public contract (docs/orders.md): ``new`` options, a ``gm-edit`` list for the position,
@@ -11,22 +12,51 @@ new → gm-edit → check/process --json → show --json.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import PASSWORDS, cli_run
+from pbem import editions
 
 CASES = Path(__file__).parent / "cases"
+BOARDS = Path(__file__).parent / "data" / "boards"
+MAPS = Path(__file__).parent.parent / "maps"
 SECTIONS = ("rondel", "economy", "maneuver", "conquest", "personages", "victory", "standing")
 FOUR = ["persians", "phoenicians", "arabs", "greeks"]
+A2 = "antike2"
+A2_CASES = CASES / A2
+A2_SECTIONS = ("rondel", "economy", "maneuver", "conquest", "personages", "victory", "variants")
+A2_DEFAULTS = {"edition": "antike2", "board": "antike2-mare-nostrum",
+               "nations": ["romans", "carthaginians", "greeks", "germans"]}
 CASE_KEYS = {"title", "rule", "new", "gm-edit", "orders", "expect", "comment"}
+NEW_KEYS = {"nations", "first", "variants", "goal", "players", "start", "edition", "board", "data"}
 EXPECT_KEYS = {"rejections", "events", "no_events", "show", "exit"}
+A2_UNREACHABLE = {
+    "found/no-site": "every region of the Antike II boards the cases can use (maps/antike2-*.json, "
+                     "tests/data/boards/antike2-*.json) has a city site, so no `found` can name a region "
+                     "without one",
+}
+"""Antike II rejection codes no case can show, and why; test_antike2_codes_are_covered
+checks that the reason still holds."""
 
 
 def case_files() -> list[Path]:
-    return sorted(CASES.glob("*/*.json"))
+    """Classic cases (``cases/<section>/``), then the Antike II ones (``cases/antike2/<section>/``)."""
+    classic = [p for p in CASES.glob("*/*.json") if p.parent != A2_CASES]
+    return sorted(classic) + sorted(A2_CASES.glob("*/*.json"))
+
+
+def is_antike2(path: Path) -> bool:
+    return path.parent.parent == A2_CASES
+
+
+def case_id(path: Path) -> str:
+    """``conquest/tyros-two-galleys``, ``antike2/conquest/pella-...``."""
+    stem = f"{path.parent.name}/{path.stem}"
+    return f"{A2}/{stem}" if is_antike2(path) else stem
 
 
 def _json(result, what: str) -> Any:
@@ -53,11 +83,32 @@ def in_order(patterns: list[dict], events: list[dict]) -> bool:
     return all(any(matches(p, e) for e in it) for p in patterns)
 
 
-def new_args(options: dict[str, Any], path: Path) -> list[str]:
-    nations = options.get("nations", FOUR)
+def board_arg(board: str) -> str:
+    """A shipped board's id, or a board file's name in ``tests/data/boards/``."""
+    return str(BOARDS / board) if board.endswith(".json") else board
+
+
+def new_args(options: dict[str, Any], path: Path, antike2: bool = False) -> list[str]:
+    """``antike-ref new`` for a case. A classic case gets the East board's four nations; an
+    Antike II case ``--edition antike2 --board antike2-mare-nostrum`` with the Romans,
+    Carthaginians, Greeks and Germans, the Romans first when they play (else the first
+    nation listed), unless ``options`` says otherwise."""
+    defaults = A2_DEFAULTS if antike2 else {"nations": FOUR}
+    options = {**defaults, **options}
+    nations = options["nations"]
+    if antike2 and not options.get("first"):
+        options["first"] = "romans" if "romans" in nations else nations[0]
     args = ["new", str(path), "--nations", ",".join(nations), "--id", "case", "--seed", "case"]
     for n in nations:
         args += ["--password", f"{n}={PASSWORDS[n]}"]
+    if options.get("edition"):
+        args += ["--edition", options["edition"]]
+    if options.get("board"):
+        args += ["--board", board_arg(options["board"])]
+    if "data" in options:
+        data = path.parent / "data.json"
+        data.write_text(json.dumps(options["data"]))
+        args += ["--data", str(data)]
     if options.get("first"):
         args += ["--first", options["first"]]
     for v in options.get("variants", []):
@@ -84,11 +135,14 @@ class Runner:
         assert result.exit_code == 0, result.stderr
         return _json(result, "show --json")
 
-    def gm_edit(self, edits: list[dict]) -> None:
+    def edit_file(self, edits: list[dict]) -> Path:
         self.count += 1
         path = self.folder / f"edit-{self.count}.json"
         path.write_text(json.dumps({"game": "case", "reason": "rule case set-up", "edits": edits}))
-        result = cli_run("gm-edit", self.game, path)
+        return path
+
+    def gm_edit(self, edits: list[dict]) -> None:
+        result = cli_run("gm-edit", self.game, self.edit_file(edits))
         assert result.exit_code == 0, f"gm-edit refused: {result.stderr}"
 
     def order_file(self, orders: dict[str, Any]) -> Path:
@@ -108,13 +162,33 @@ class Runner:
         return cli_run("process", self.game, self.order_file(orders), "--json")
 
 
-def run_case(case: dict[str, Any], folder: Path) -> None:
+EDIT_REFUSAL = re.compile(r"^\s*(?P<path>\$\S*): (?P<message>.*) \[(?P<code>[a-z0-9_/-]+)\]$")
+
+
+def edit_rejections(stderr: str) -> list[dict[str, str]]:
+    """The rejections of a refused ``gm-edit``, one per line of its message:
+    ``$.edits[0].neutral_temple: ... [edit/neutral-temple-in-city]``."""
+    lines = (EDIT_REFUSAL.match(line.removeprefix("antike-ref: refused: ")) for line in stderr.splitlines())
+    return [m.groupdict() for m in lines if m]
+
+
+def compare_rejections(want: list, got: list[dict], verb: str) -> None:
+    assert len(got) == len(want), f"{verb}: rejections {got}"
+    for w, g in zip(want, got):
+        assert matches({"code": w} if isinstance(w, str) else w, g), f"{verb}: {w} vs {g}"
+
+
+def run_case(case: dict[str, Any], folder: Path, antike2: bool = False) -> None:
     assert set(case) <= CASE_KEYS, f"unknown keys {sorted(set(case) - CASE_KEYS)}"
     expect = case["expect"]
     assert set(expect) <= EXPECT_KEYS, f"unknown expect keys {sorted(set(expect) - EXPECT_KEYS)}"
+    options = case.get("new", {})
+    assert set(options) <= NEW_KEYS, f"unknown new keys {sorted(set(options) - NEW_KEYS)}"
+    assert (options.get("edition", A2 if antike2 else "antike") == A2) == antike2, \
+        "Antike II cases live in tests/cases/antike2/, and only they"
     assert case["orders"], "a case needs at least one order file"
     r = Runner(folder)
-    created = cli_run(*new_args(case.get("new", {}), r.game))
+    created = cli_run(*new_args(options, r.game, antike2))
     assert created.exit_code == 0, created.stderr
     if case.get("gm-edit"):
         r.gm_edit(case["gm-edit"])
@@ -125,7 +199,16 @@ def run_case(case: dict[str, Any], folder: Path) -> None:
             continue
         result = r.process(step)
         assert result.exit_code == 0, f"order file {i} refused: {result.stdout} {result.stderr}"
-    assert "gm-edit" not in last, "the last step must be an order file"
+
+    if "gm-edit" in last:
+        # A refused GM edit: the last step may be one when the case expects rejections.
+        assert set(expect) <= {"rejections", "exit"}, "a GM edit as the last step can only be expected refused"
+        saved = r.game.read_bytes()
+        result = cli_run("gm-edit", r.game, r.edit_file(last["gm-edit"]))
+        assert result.exit_code == expect.get("exit", 4), f"gm-edit: exit {result.exit_code}, {result.stderr}"
+        compare_rejections(expect["rejections"], edit_rejections(result.stderr), "gm-edit")
+        assert r.game.read_bytes() == saved, "a refused GM edit changed the game file"
+        return
 
     if "rejections" in expect:
         want_exit = expect.get("exit", 4)
@@ -137,11 +220,7 @@ def run_case(case: dict[str, Any], folder: Path) -> None:
             assert result.exit_code == want_exit, f"{verb}: exit {result.exit_code}, {result.stdout} {result.stderr}"
             out = _json(result, verb)
             assert out["ok"] is False
-            got = out["rejections"]
-            want = expect["rejections"]
-            assert len(got) == len(want), f"{verb}: rejections {got}"
-            for w, g in zip(want, got):
-                assert matches({"code": w} if isinstance(w, str) else w, g), f"{verb}: {w} vs {g}"
+            compare_rejections(expect["rejections"], out["rejections"], verb)
         assert r.game.read_bytes() == saved, "a refused order file changed the game file"
         return
 
@@ -159,23 +238,66 @@ def run_case(case: dict[str, Any], folder: Path) -> None:
         assert matches(expect["show"], shown), f"show --json {json.dumps(shown, indent=1)}"
 
 
-@pytest.mark.parametrize("path", case_files(), ids=lambda p: f"{p.parent.name}/{p.stem}")
+A2_RULE = re.compile(r"^(003 L\d+|(Q|D)\d+ in docs/rulings\.md|docs/antike2\.md)")
+"""What an Antike II case's ``rule`` starts with: the Antike II rulebook (key 003), an
+entry of docs/rulings.md, or docs/antike2.md (the values the rulebook does not print)."""
+
+
+@pytest.mark.parametrize("path", case_files(), ids=case_id)
 def test_case(path, tmp_path):
     """One rule case (its ``rule`` names the rulebook line, e.g. ``000 L612-620``)."""
     case = json.loads(path.read_text(encoding="utf-8"))
-    assert path.parent.name in SECTIONS, f"cases live in one of {SECTIONS}"
+    antike2 = is_antike2(path)
+    sections = A2_SECTIONS if antike2 else SECTIONS
+    assert path.parent.name in sections, f"cases live in one of {sections}"
     assert case.get("title") and case.get("rule"), "every case has a title and cites its rule"
-    run_case(case, tmp_path)
+    if antike2:
+        assert A2_RULE.match(case["rule"]), "an Antike II case cites 003 L..., docs/rulings.md or docs/antike2.md"
+    run_case(case, tmp_path, antike2)
+
+
+def _cases(files: list[Path]) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text(encoding="utf-8")) for p in files]
 
 
 def test_there_are_cases_in_every_section():
-    """The suite covers every rule section, with legal outcomes and refusals alike."""
+    """The suite covers every rule section of both editions, with legal outcomes and
+    refusals alike."""
     files = case_files()
-    assert {p.parent.name for p in files} == set(SECTIONS)
-    cases = [json.loads(p.read_text(encoding="utf-8")) for p in files]
+    classic = [p for p in files if not is_antike2(p)]
+    assert {p.parent.name for p in classic} == set(SECTIONS)
+    cases = _cases(classic)
     assert len(cases) >= 40
     assert sum("rejections" in c["expect"] for c in cases) >= 10
     assert sum("rejections" not in c["expect"] for c in cases) >= 20
+
+    a2 = [p for p in files if is_antike2(p)]
+    assert {p.parent.name for p in a2} == set(A2_SECTIONS)
+    assert not list(A2_CASES.glob("*.json")), "an Antike II case lives in a section folder"
+    cases = _cases(a2)
+    assert len(cases) >= 60
+    assert sum("rejections" in c["expect"] for c in cases) >= 20
+    assert sum("rejections" not in c["expect"] for c in cases) >= 60
+    for section in A2_SECTIONS:
+        assert sum(p.parent.name == section for p in a2) >= 2, f"antike2/{section} has a single case"
+
+
+def _rejection_codes(case: dict[str, Any]) -> set[str]:
+    return {w if isinstance(w, str) else w.get("code") for w in case["expect"].get("rejections", [])}
+
+
+def test_antike2_codes_are_covered():
+    """Every rejection code of Antike II's own (``pbem.editions.get("antike2").codes``, and
+    the GM edit's ``edit/neutral-temple-in-city``) is shown by at least one case, except
+    those :data:`A2_UNREACHABLE` explains; and those still cannot be reached."""
+    shown = set().union(*(_rejection_codes(c) for c in _cases([p for p in case_files() if is_antike2(p)])))
+    wanted = set(editions.get(A2).codes) | {"edit/neutral-temple-in-city"}
+    assert set(A2_UNREACHABLE) <= wanted
+    assert wanted - set(A2_UNREACHABLE) <= shown, f"no case shows {sorted(wanted - set(A2_UNREACHABLE) - shown)}"
+    boards = [*MAPS.glob("antike2-*.json"), *BOARDS.glob("antike2-*.json")]
+    assert boards
+    sites = {p.get("resource") for b in boards for p in json.loads(b.read_text(encoding="utf-8"))["provinces"]}
+    assert "none" not in sites, "a board has a region without a city site: add a found/no-site case"
 
 
 def test_matching_rules_of_the_format():

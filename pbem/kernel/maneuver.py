@@ -261,13 +261,15 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         short = [u for u in UNITS if used[u] > upright[u]]
         for u in short:
             t.reject("conquer/not-enough-units", f"{path}.with.{u}", nation=t.nation,
-                     have=upright[u], unit=u, city=city, need=used[u], why=_spent(f, city, (u,)) if uses_action else "")
+                     have=upright[u], unit=u, city=city, need=used[u], why=_spent(f, city, (u,)) if uses_action else "",
+                     able=" with an action left" if uses_action else "")
         if short:
             return echo
     else:
         if sum(upright.values()) < strength:
             t.reject("conquer/cannot-reach", f"{path}.conquer", nation=t.nation,
-                     have=sum(upright.values()), city=city, defence=strength, why=_spent(f, city, UNITS) if uses_action else "")
+                     have=sum(upright.values()), city=city, defence=strength, why=_spent(f, city, UNITS) if uses_action else "",
+                     able=" with an action left" if uses_action else "")
             return echo
         # D4 (KEEP_GALLEYS): legions go first, galleys count towards navigators.
         legions = min(upright["legion"], strength)

@@ -72,8 +72,8 @@ CODES: dict[str, str] = {
     "conquer/own-city": "{city} is already a city of {nation}",
     "conquer/last-city": "{city} is {owner}'s last city and cannot be conquered",
     "conquer/wrong-strength": "{city} has defence {defence}; the conquest uses {used}",
-    "conquer/not-enough-units": "{nation} has {have} {unit}(s) with an action left in {city}; {need} needed{why}",
-    "conquer/cannot-reach": "{nation} has {have} unit(s) with an action left in {city}; its defence is {defence}{why}",
+    "conquer/not-enough-units": "{nation} has {have} {unit}(s){able} in {city}; {need} needed{why}",
+    "conquer/cannot-reach": "{nation} has {have} unit(s){able} in {city}; its defence is {defence}{why}",
     "conquer/give-up-not-needed": "{nation} still has city stones; 'give_up' is only for a nation with {stones} cities",
     "conquer/give-up-invalid": "{give_up} is not another city of {nation}",
     # standing orders and edits
