@@ -245,7 +245,7 @@ def _rondel(t: Turn, move: dict[str, Any]):
     landing = rondel.landing(current, target)
     # Canonical key order: to, steps, pay. A first move shows ``steps`` only when given
     # (they pick between fields of the same name), so that replaying the echo lands the same.
-    echo = {"to": move["to"]}
+    echo = {"to": rondel.canonical(move["to"])}  # an alias (classic's "arming") echoes as the edition's name
     if not landing.first or "steps" in move:
         echo["steps"] = steps
     what = "the first rondel move" if landing.first else f"a rondel move of {steps} steps"
