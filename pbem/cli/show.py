@@ -45,6 +45,8 @@ def print_summary(game: Game, console, viewer: str | None = None) -> None:
     console.print(f"[bold]{game.game_id}[/] — {edition.name} on {game.board.name}{variants}")
     console.print(f"turn {st.status.turn}, round {st.status.round}, {status}, goal {game.goal}"
                   f" {edition.score_unit(st)}")
+    for line in _edition_lines(game, st):
+        console.print(line, highlight=False)
     players = ", ".join(f"{edition.nation_name(n)}: {game.meta[n].player}" for n in game.seats
                         if n in game.meta and game.meta[n].player)
     if players:
@@ -68,8 +70,12 @@ def print_summary(game: Game, console, viewer: str | None = None) -> None:
     board = _table("Provinces with a city or units", "province", "resource", "owner", "temple", "units")
     for pid, prov in view["provinces"].items():
         units = "; ".join(f"{n} {c['legion']}L {c['galley']}G" for n, c in prov["units"].items()) or "-"
-        board.add_row(game.board.province(pid).name, game.board.province(pid).resource,
-                      prov["owner"] or "-", "yes" if prov["temple"] else "", units)
+        printed = game.board.province(pid).resource
+        resource = prov.get("resource", printed)  # a city's: what its founder chose, where they could
+        if resource != printed:
+            resource += " (chosen)"
+        temple = "yes" if prov["temple"] else "neutral" if prov.get("neutral_temple") else ""
+        board.add_row(game.board.province(pid).name, resource, prov["owner"] or "-", temple, units)
     console.print(board)
     orders = _table("Standing orders (public)", "nation", "battle", "bonus stack, first choice first", "no coin")
     for n in game.seats:
@@ -83,14 +89,27 @@ def print_summary(game: Game, console, viewer: str | None = None) -> None:
     console.print(f"Bank: {bank.coins} coins, {bank.temples} temples; personages: {stacks}")
     recent = recent_entries(game, RECENT_TURNS)
     if recent:
-        from pbem.report.text import event_line
+        from pbem.report.text import event_lines
 
         console.print(f"[bold]The last {len(recent)} entries of the history[/]")
         for entry in recent:
             title = entry_title(entry)
             console.print(f"{title}:", highlight=False)
-            for ev in entry.get("events", []):
-                console.print(f"  - {event_line(ev)}", highlight=False, soft_wrap=False)
+            for line in event_lines(entry.get("events", [])):
+                console.print(f"  - {line}", highlight=False, soft_wrap=False)
+
+
+def _edition_lines(game: Game, st) -> list[str]:
+    """What the edition keeps beyond the shared state, one line each (none in classic
+    Antike): who holds BELLONA (Antike II), who won Pliny the Elder (nine scholars)."""
+    lines = []
+    holder = st.extra.get("bellona")
+    if holder and st.status.winner is None:
+        lines.append(f"BELLONA: {holder} (one unit free when they next take MILITIA, then it passes on)")
+    if "pliny" in st.status.extra and st.table.has("nine_scholars"):
+        pliny = st.status.extra.get("pliny")
+        lines.append(f"Pliny the Elder (the ninth scholar): {pliny or 'not won yet'}")
+    return lines
 
 
 def print_neighbours(game: Game, console, provinces: list[str], viewer: str | None = None) -> None:

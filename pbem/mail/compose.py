@@ -95,7 +95,7 @@ def _names(game: Game):
 
 def entry_lines(game: Game, entry: dict[str, Any]) -> list[str]:
     """A history entry as a heading and one line per event."""
-    from pbem.report.text import event_line
+    from pbem.report.text import event_lines
 
     name, place = _names(game)
     kind = entry.get("kind")
@@ -114,8 +114,9 @@ def entry_lines(game: Game, entry: dict[str, Any]) -> list[str]:
     else:
         head = str(kind)
     lines = _wrap(head)
-    for ev in entry.get("events", []):
-        lines += _wrap(event_line(ev, name, place), "  - ")
+    knowhows = game.edition.knowhows
+    for line in event_lines(entry.get("events", []), name, place, knowhow=lambda k: knowhows.get(k, k)):
+        lines += _wrap(line, "  - ")
     return lines
 
 
@@ -131,13 +132,17 @@ def since_last_turn(game: Game, nations: tuple[str, ...], limit: int = 40) -> li
 
 
 def _status_lines(game: Game) -> list[str]:
+    from pbem.report.model import edition_status
+
     st = game.state.status
     name = game.edition.nation_name
+    # what the edition keeps beyond the shared state (Antike II: BELLONA, Pliny); none in classic
+    extra = [line for s in edition_status(game) for line in _wrap(f"{s['label']}: {s['value']}.")]
     if st.winner is not None:
-        return [f"The game is over: {name(st.winner)} won."]
+        return [f"The game is over: {name(st.winner)} won.", *extra]
     player = game.meta[st.active].player
     who = f"{name(st.active)}" + (f" ({player})" if player else "")
-    return [f"Next: turn {st.turn}, {who}."]
+    return [f"Next: turn {st.turn}, {who}.", *extra]
 
 
 def orders_template(game: Game, nation: str) -> list[str]:

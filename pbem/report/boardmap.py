@@ -18,10 +18,10 @@ from typing import Any
 
 from pbem.errors import Problem, UsageError
 from pbem.kernel.board import Board
-from pbem.report.layout import (CHIP_ROOM, HARBOUR_H, HARBOUR_W, MARGIN, NEUTRAL_TEMPLE, SEA_ONLY_INK, WIDTH, Box,
-                                _anchor, _box_distance, _chip, _cost, _cross, _far_candidates, _Grid, _inside,
-                                _province_base, _temple, board_frame, board_places, board_view, fit, marker_box, num,
-                                overlaps, text_width)
+from pbem.report.layout import (CHIP_ROOM, HARBOUR_H, HARBOUR_W, LEGEND_LAYOUTS, MARGIN, NEUTRAL_TEMPLE, SEA_ONLY_INK,
+                                WIDTH, Box, _anchor, _box_distance, _chip, _cost, _cross, _far_candidates, _Grid,
+                                _inside, _province_base, _temple, board_frame, board_places, board_view, fit,
+                                marker_box, num, overlaps, text_width)
 
 PICTURE_FORMATS = ("svg", "png", "pdf")
 ID_SIZE = 10
@@ -110,7 +110,15 @@ def map_layout(board: Board, ids: bool = True) -> dict[str, Any]:
 
 def _map_legend(box, columns: int, ids: bool) -> dict[str, Any]:
     """The board map's legend: borders and anchors as on the report, the kinds of city
-    site, temples printed on the board, sea-only names, and how a label shows the id."""
+    site, temples printed on the board, sea-only names, and how a label shows the id.
+    Its items fit the classic layout: where the report's legend is wider (the column of a
+    later edition's marks), the map's keeps the classic width, centred in a strip below the
+    board, against the board's edge on it."""
+    base = LEGEND_LAYOUTS[columns]["size"][0]
+    extra = (box[2] - box[0]) - base
+    if columns != 1 and extra > 0:
+        left = box[0] + (extra / 2 if columns == 5 else 0 if box[0] < 100 else extra)
+        box = (left, box[1], left + base, box[3])
     g = _Grid(box, columns)
     items: list[dict[str, Any]] = []
 

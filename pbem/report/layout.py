@@ -138,6 +138,8 @@ class View:
     shapes: dict[str, list[tuple[float, float]]]
     labels: dict[str, tuple[float, float]]
     """The label centres the map file gives (``Province.label``), scaled."""
+    extras: tuple[str, ...] = ()
+    """What the legend explains beyond the classic boards' marks (:func:`legend_extras`)."""
 
     @property
     def bounds(self) -> Box:
@@ -169,13 +171,15 @@ def board_view(board: Board) -> View:
     """
     note = NOTE_H if board.reconstruction else 0
     sites = {pid: board.province(pid).xy for pid in sorted(board.provinces)}
+    extras = legend_extras(board)
     scale, x, w, h = _fit(board.width, board.height, BOARD_ROOM - note)
-    lw, lh = LEGEND_LAYOUTS[5]["size"]
+    lw, lh = legend_layout(5, len(extras))["size"]
     under = _fit(board.width, board.height, BOARD_ROOM - note - lh - LEGEND_GAP)
-    placed = _legend_beside(x, h)
+    placed = _legend_beside(x, h, len(extras))
     if placed is None and under[0] < scale * (1 - BELOW_COST):
         placed = _legend_on(w, h, [(px * scale, py * scale) for px, py in sites.values()],
-                            [[(px * scale, py * scale) for px, py in ring] for ring in board.shapes.values()])
+                            [[(px * scale, py * scale) for px, py in ring] for ring in board.shapes.values()],
+                            len(extras))
     below = placed is None
     if below:
         scale, x, w, h = under
@@ -190,7 +194,41 @@ def board_view(board: Board) -> View:
         shapes={pid: [(px * scale, py * scale) for px, py in ring] for pid, ring in board.shapes.items()},
         labels={pid: (p.label[0] * scale, p.label[1] * scale)
                 for pid, p in sorted(board.provinces.items()) if p.label is not None},
+        extras=extras,
     )
+
+
+def legend_extras(board: Board) -> tuple[str, ...]:
+    """The marks of later editions' boards that the report's legend explains, in this
+    order, where the board has them: ``choice`` (a site whose founder chooses the
+    resource), ``none`` (no city site), ``neutral`` (a neutral temple at set-up). Classic
+    boards have none of them, and their legend is unchanged."""
+    provinces = board.provinces.values()
+    out = []
+    if any(p.resource == "choice" for p in provinces):
+        out.append("choice")
+    if any(p.resource == "none" for p in provinces):
+        out.append("none")
+    if any(p.temple for p in provinces):
+        out.append("neutral")
+    return tuple(out)
+
+
+EXTRA_COLUMN = 190
+"""The width of the legend's column for :func:`legend_extras` (a strip or the board corner)."""
+
+
+def legend_layout(columns: int, extra: int = 0) -> dict[str, Any]:
+    """:data:`LEGEND_LAYOUTS` ``columns``, grown by ``extra`` items (:func:`legend_extras`):
+    one column more in the layouts of rows (placed after the fifteen classic items), that
+    many rows more in the single column."""
+    base = LEGEND_LAYOUTS[columns]
+    if not extra:
+        return base
+    w, h = base["size"]
+    if columns == 1:
+        return {**base, "rows": base["rows"] + extra, "size": (w, h + base["pitch"] * extra)}
+    return {**base, "cols": (*base["cols"], w + 16), "size": (w + 16 + EXTRA_COLUMN, h)}
 
 
 BELOW_COST = 0.05
@@ -200,10 +238,10 @@ LAND_LIMIT = 0.35
 """The legend goes on the board only where it hides at most this share of land."""
 
 
-def _legend_beside(x: float, h: float) -> tuple[Box, int] | None:
+def _legend_beside(x: float, h: float, extra: int = 0) -> tuple[Box, int] | None:
     """The legend in one column in the page's margin beside a narrow board drawn ``h`` high
     from page x ``x``, at the bottom, if the margin has room for it."""
-    cw, ch = LEGEND_LAYOUTS[1]["size"]
+    cw, ch = legend_layout(1, extra)["size"]
     if x >= cw + 2 * MARGIN and ch + 18 <= h:
         x0 = (x - cw) / 2 - x
         return (x0, h - 9 - ch, x0 + cw, h - 9), 1
@@ -211,7 +249,7 @@ def _legend_beside(x: float, h: float) -> tuple[Box, int] | None:
 
 
 def _legend_on(w: float, h: float, sites: list[tuple[float, float]],
-               rings: list[list[tuple[float, float]]]) -> tuple[Box, int] | None:
+               rings: list[list[tuple[float, float]]], extra: int = 0) -> tuple[Box, int] | None:
     """The legend's box and layout on a board drawn ``w`` x ``h`` with its cities at
     ``sites`` and provinces outlined by ``rings``: the corner (three columns, else one) that
     covers no city and the least land, if it covers no more than :data:`LAND_LIMIT` of it;
@@ -221,7 +259,7 @@ def _legend_on(w: float, h: float, sites: list[tuple[float, float]],
              for r in rings]
     best = None
     for columns in (3, 1):
-        lw, lh = LEGEND_LAYOUTS[columns]["size"]
+        lw, lh = legend_layout(columns, extra)["size"]
         if lw + 28 > w or lh + 18 > h:
             continue
         for x0, y0 in ((14, h - 9 - lh), (w - 14 - lw, h - 9 - lh), (14, 9), (w - 14 - lw, 9)):
@@ -604,6 +642,16 @@ def _anchor(x: float, y: float) -> dict[str, str]:
                     f"Q{num(x + 5)},{num(y + 6)} {num(x + 5.5)},{num(y + 1.5)}"}
 
 
+NEUTRAL_FILL = "#9c968a"
+"""A neutral temple on the report (Antike II): stone grey, with white columns, where no
+nation's city stands."""
+
+
+def _neutral_temple(x: float, y: float) -> dict[str, str]:
+    """A neutral temple centred on (x, y): the temple shape in stone grey."""
+    return dict(_temple(x, y), fill=NEUTRAL_FILL, ink="#ffffff")
+
+
 CHOICE_CHIP = {"fill": "#ffffff", "ink": "#000000", "letter": "?"}
 """A site whose founder chooses the resource: a white chip with a question mark."""
 NO_SITE_INK = "#8c8577"
@@ -673,6 +721,9 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     state = {p["id"]: p for p in model["provinces"]}
     view = board_view(board)
     places = board_places(board)
+    fresh = refined(model)
+    labels = list(places["labels"].items())
+    sites = view.xy
     out = []
     for pid in sorted(board.provinces):
         x, y = view.xy[pid]
@@ -688,6 +739,14 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
             # a temple printed on the board stands for a neutral city only; once the city
             # is a nation's, the game state says whether it has a temple
             entry["temple"] = _temple(x + 17, y) if s["temple"] else None
+            if s.get("chosen"):  # the resource its founder chose (Antike II)
+                entry["chip"] = {**entry["chip"], **_chip(s["resource_id"])} if entry["chip"] else None
+        elif s is not None and s.get("neutral_temple"):
+            # Antike II: a neutral temple stands on the site until a nation destroys it
+            entry["temple"] = _neutral_temple(x, y)
+            entry["site"] = None
+        elif board.province(pid).temple and model["game"].get("neutral_temples"):
+            entry["temple"] = None  # destroyed: the site is free for a city
         units = s["units"] if s else []
         several = len(units) > 1
         top = y + 10
@@ -702,10 +761,13 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
             return {"x": num(cx - w / 2), "y": num(y0), "w": num(w), "h": str(PILL_H),
                     "tx": num(cx), "ty": num(y0 + 13), "text": text, "fill": u["colour"], "ink": u["ink"]}
 
-        for u in units:
-            if u["legion"]:
-                entry["units"].append(pill(u, "legion", x, top))
-                top += PILL_H + PILL_GAP
+        legions = [u for u in units if u["legion"]]
+        cx = x
+        if legions and fresh:
+            cx, top = _legion_spot(x, y, [pill(u, "legion", x, 0) for u in legions], labels, sites, pid)
+        for u in legions:
+            entry["units"].append(pill(u, "legion", cx, top))
+            top += PILL_H + PILL_GAP
         if harbour is not None:
             hx, hy = harbour
             entry["harbour"] = {"anchor": _anchor(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
@@ -716,6 +778,23 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
                 htop += PILL_H + PILL_GAP
         out.append(entry)
     return out
+
+
+def _legion_spot(x: float, y: float, pills: list[dict[str, Any]], labels: list[tuple[str, Box]],
+                 sites: dict[str, tuple[float, float]], pid: str) -> tuple[float, float]:
+    """Where the legion badges of the city at (``x``, ``y``) go (centre x, top): under the
+    city as usual, unless they would cover a province's name there (a name the board file
+    put close to a city); then beside the city on the right, on the left or above it,
+    whichever covers no name and no other city; under it if none is free."""
+    w = max(float(p["w"]) for p in pills)
+    h = len(pills) * (PILL_H + PILL_GAP) - PILL_GAP
+    spots = [(x, y + 10), (x + 28 + w / 2, y - h / 2), (x - 14 - w / 2, y - h / 2), (x, y - 12 - h)]
+    cities = [(sx - 9, sy - 9, sx + 9, sy + 9) for q, (sx, sy) in sites.items() if q != pid]
+    for cx, top in spots:
+        box = (cx - w / 2, top, cx + w / 2, top + h)
+        if not any(overlaps(box, b, 1) for _, b in labels) and not any(overlaps(box, c) for c in cities):
+            return cx, top
+    return spots[0]
 
 
 def _arrows(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
@@ -811,8 +890,8 @@ class _Grid:
     in three columns of five rows, and goes to the same place in reading order in the
     other layouts (:data:`LEGEND_LAYOUTS`)."""
 
-    def __init__(self, box: Box, columns: int):
-        self.x0, self.y0, self.layout = box[0], box[1], LEGEND_LAYOUTS[columns]
+    def __init__(self, box: Box, columns: int, extra: int = 0):
+        self.x0, self.y0, self.layout = box[0], box[1], legend_layout(columns, extra)
 
     def col(self, c: int, r: int) -> float:
         return self.x0 + self.layout["cols"][(5 * c + r) // self.layout["rows"]]
@@ -820,11 +899,18 @@ class _Grid:
     def row(self, c: int, r: int) -> float:
         return self.y0 + self.layout["top"] + self.layout["pitch"] * ((5 * c + r) % self.layout["rows"])
 
+    def nth(self, i: int) -> tuple[float, float]:
+        """The place of the ``i``-th item in reading order (16th and on: the extras)."""
+        return self.col(0, i), self.row(0, i)
 
-def _legend(box: Box, columns: int) -> dict[str, Any]:
-    """The report's legend in ``box``: what the lines, symbols and marks on the board mean."""
+
+def _legend(box: Box, columns: int, extras: tuple[str, ...] = (),
+            neutral: str = "neutral temple") -> dict[str, Any]:
+    """The report's legend in ``box``: what the lines, symbols and marks on the board mean;
+    ``extras`` (:func:`legend_extras`) after the classic items, ``neutral`` the words for a
+    neutral temple."""
     x0, y0 = box[0], box[1]
-    g = _Grid(box, columns)
+    g = _Grid(box, columns, len(extras))
 
     def at(c: int, r: int) -> tuple[float, float]:
         return g.col(c, r), g.row(c, r)
@@ -840,7 +926,21 @@ def _legend(box: Box, columns: int) -> dict[str, Any]:
                                                 ("both", "land and sea"), ("none", "no crossing")))
         ],
         **_legend_items(at),
+        "extras": [_legend_extra(kind, *g.nth(15 + i), neutral) for i, kind in enumerate(extras)],
     }
+
+
+def _legend_extra(kind: str, x: float, y: float, neutral: str) -> dict[str, Any]:
+    """One of the later editions' legend items (:func:`legend_extras`) at (``x``, ``y``), in
+    the shape the board map's legend entries have."""
+    if kind == "choice":
+        chip = _chip("choice")
+        return {"kind": "chip", "label": "resource of choice", "cx": num(x + 7), "cy": num(y - 4),
+                "ty": num(y - 0.8), **chip, "tx": num(x + 22), "ty2": num(y)}
+    if kind == "none":
+        return {"kind": "cross", "label": "no city site", "d": _cross(x + 7, y - 4), "tx": num(x + 22), "ty": num(y)}
+    return {"kind": "temple", "label": neutral, "temple": _neutral_temple(x + 8, y - 3),
+            "tx": num(x + 22), "ty": num(y)}
 
 
 def _legend_items(at) -> dict[str, Any]:
@@ -917,6 +1017,50 @@ def _wedge_room(cx: float, cy: float, r: float, mid: float, x: float, y: float, 
     return right - left
 
 
+FROZEN_EDITIONS = frozenset({"antike"})
+"""Editions whose board page stays exactly as it was first drawn: a classic report
+rendered again, even years later, is byte for byte the one the players were sent. Later
+editions get the refinements that came after (:func:`refined`)."""
+
+
+def refined(model: dict[str, Any]) -> bool:
+    """Whether the board page of ``model`` gets the refinements classic's does not: wedge
+    labels kept clear of the wedge numbers, progress chart headers kept clear of the
+    separators and inside the panel."""
+    return model["game"].get("edition_id") not in FROZEN_EDITIONS
+
+
+def _clear_label(cx: float, cy: float, r: float, mid: float, half: float, y: float, label: str,
+                 avoid: Box) -> tuple[float, float]:
+    """Centre and font size of a wedge's ``label`` on the line at ``y``: the longest stretch
+    of it inside the wedge around ``mid`` (``half`` degrees either side) that keeps clear
+    of the box ``avoid`` (the wedge's number), the text at most 12 and 9 high."""
+    def inside(px: float, py: float) -> bool:
+        dx, dy = px - cx, py - cy
+        if math.hypot(dx, dy) > r - 3:
+            return False
+        diff = (math.atan2(dy, dx) - mid + math.pi) % (2 * math.pi) - math.pi
+        return abs(diff) < math.radians(half) - 0.04
+
+    best = (0.0, cx)
+    run = None
+    px = cx - r
+    while px <= cx + r + 0.5:
+        ok = (inside(px, y - 5) and inside(px, y + 5)
+              and not (avoid[0] - 3 <= px <= avoid[2] + 3 and avoid[1] - 3 <= y + 5 and y - 5 <= avoid[3] + 3))
+        if ok and run is None:
+            run = px
+        if (not ok or px + 0.5 > cx + r + 0.5) and run is not None:
+            end = px if not ok else px + 0.5
+            if end - run > best[0]:
+                best = (end - run, (run + end) / 2)
+            run = None
+        px += 0.5
+    width, centre = best
+    size = min(12.0, math.floor(12 * 0.92 * width / text_width(label, 12, bold=True) * 2) / 2)
+    return centre, size
+
+
 def _rondel(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     box = {"x": MARGIN, "y": place.a, "w": 300, "h": ROW_A_H}
     cx, cy, r = box["x"] + 150, box["y"] + 30 + (ROW_A_H - 30) / 2, 104
@@ -935,13 +1079,22 @@ def _rondel(model: dict[str, Any], place: Rows) -> dict[str, Any]:
         label = w.get("short", w["label"]).upper()
         room = _wedge_room(cx, cy, r, mid, lx, ly, step / 2)
         size = min(12.0, math.floor(12 * 0.92 * room / text_width(label, 12, bold=True) * 2) / 2)
+        nx, ny = cx + 0.86 * r * math.cos(mid), cy + 0.86 * r * math.sin(mid) + 4
+        if refined(model):
+            # the label must not run into the wedge's number (AURUM and SCIENTIA lie along
+            # the line through the number)
+            nw = text_width(f"({i})" if w.get("twin") else str(i), 12 if w.get("twin") else 10, bold=True)
+            number = (nx - nw / 2, ny - 9, nx + nw / 2, ny + 1)
+            half = text_width(label, size, bold=True) / 2
+            if overlaps((lx - half, ly - size * 0.36 - 5, lx + half, ly + 5), number, 3):
+                lx, size = _clear_label(cx, cy, r, mid, step / 2, ly, label, number)
         wedges.append({
             "d": f"M{num(cx)},{num(cy)} L{num(p0[0])},{num(p0[1])} A{r},{r} 0 0,1 {num(p1[0])},{num(p1[1])} Z",
             "fill": w["colour"], "label": label, "size": num(size),
             "tx": num(lx), "ty": num(ly + size * 0.36),
             # every wedge's number (as docs/orders.md counts them), by the rim; the two
             # MANEUVER wedges are told apart by it: MANEUVER (3) and MANEUVER (7)
-            "num": {"x": num(cx + 0.86 * r * math.cos(mid)), "y": num(cy + 0.86 * r * math.sin(mid) + 4),
+            "num": {"x": num(nx), "y": num(ny),
                     "text": f"({i})" if w.get("twin") else str(i), "twin": bool(w.get("twin"))},
         })
         for k, n in enumerate(w["nations"]):
@@ -1014,7 +1167,16 @@ def _nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
             bank_cells.append(_cell(edge, v, "end", True))
     rows.append({"cells": bank_cells, "swatch": None})
     title = "Nations in turn order: resources, coins and pieces on the board"
-    return _table(x, place.a, w, ROW_A_H, title, header, rows)
+    table = _table(x, place.a, w, ROW_A_H, title, header, rows)
+    # what the edition keeps beyond the table (BELLONA, Pliny), at the foot of the panel
+    lines = model.get("status_lines", [])
+    below = place.a + 30 + 26 * (len(rows) + 1) + 22  # under the bank's row, a little apart
+    last = place.a + ROW_A_H - 12
+    table["notes"] = [{"x": num(x + 12), "y": num(min(below + 18 * k, last - 18 * (len(lines) - 1 - k))),
+                       "label": f"{line['label']}:", "lx": num(x + 12 + text_width(line["label"] + ": ", 13, True)),
+                       "text": fit(line["value"], 13, w - 30 - text_width(line["label"] + ": ", 13, True))}
+                      for k, line in enumerate(lines)]
+    return table
 
 
 def _progress(model: dict[str, Any], place: Rows) -> dict[str, Any]:
@@ -1041,6 +1203,13 @@ def _progress(model: dict[str, Any], place: Rows) -> dict[str, Any]:
                            if i and not k["secondary"]]
     table["sep_y1"] = num(place.b + 34)
     table["sep_y2"] = num(place.b + ROW_B_H - 8)
+    if refined(model):
+        # long labels (COMMERCIUM, RES PUBLICA) are wider than their columns: the lines
+        # start under the headers, and the last header stays inside the panel
+        table["sep_y1"] = table["line_y"]
+        for cell in header:
+            half = text_width(cell["text"], HEAD_SIZE, bold=True) / 2
+            cell["x"] = num(min(float(cell["x"]), x + w - 8 - half))
     return table
 
 
@@ -1156,7 +1325,8 @@ def svg_layout(model: dict[str, Any], board: Board) -> dict[str, Any]:
         "header": _header(model),
         "provinces": _provinces(model, board),
         "arrows": _arrows(model, board), "battles": _battles(model, board),
-        "conquests": _conquests(model, board), "legend": _legend(view.legend, view.columns),
+        "conquests": _conquests(model, board),
+        "legend": _legend(view.legend, view.columns, view.extras, model.get("neutral_text", "neutral temple")),
         "rondel": _rondel(model, place), "nations": _nations_table(model, place),
         "progress": _progress(model, place), "scores": _scores(model, place), "log": _log(model, place),
         "footer": _footer(model),
@@ -1259,8 +1429,15 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
         flow.text(PAGE_MARGIN + 24, n["name"] + mark, 18, True)
         for fact in n["facts"]:
             flow.paragraph(fact["label"], fact["value"], indent=24)
+    if model.get("status_lines"):  # what the edition keeps beyond the nations (BELLONA, Pliny)
+        flow.y += 6
+        for line in model["status_lines"]:
+            flow.paragraph(line["label"], line["value"])
     cols = [(PAGE_MARGIN, "Province"), (PAGE_MARGIN + 190, "Resource"), (PAGE_MARGIN + 300, "Kind"),
             (PAGE_MARGIN + 400, "City of"), (PAGE_MARGIN + 540, "Temple"), (PAGE_MARGIN + 620, "Units")]
+    if refined(model):  # room for a chosen resource ("marble, chosen") and "neutral"
+        cols = [(PAGE_MARGIN, "Province"), (PAGE_MARGIN + 180, "Resource"), (PAGE_MARGIN + 330, "Kind"),
+                (PAGE_MARGIN + 420, "City of"), (PAGE_MARGIN + 550, "Temple"), (PAGE_MARGIN + 630, "Units")]
     unit_w = WIDTH - PAGE_MARGIN - cols[5][0]
     rows = [wrap(p["units_text"] or "—", PAGE_TEXT, unit_w) for p in model["provinces"]]
     table_h = PAGE_LINE * (1 + sum(map(len, rows)))
@@ -1277,7 +1454,7 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
         if flow.room(PAGE_LINE * len(units)):
             header()
         values = [p["name"], p["resource"], p.get("kind_text") or "inland", p["owner_name"] or "—",
-                  "yes" if p["temple"] else ""]
+                  "yes" if p["temple"] else "neutral" if p.get("neutral_temple") else ""]
         for (x, _), v in zip(cols, values):
             flow.text(x, v, advance=False)
         for line in units:

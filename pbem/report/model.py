@@ -18,7 +18,7 @@ from typing import Any
 from pbem.errors import UsageError
 from pbem.kernel import queries
 from pbem.kernel.vocab import RESOURCES, UNITS
-from pbem.report.text import edit_lines, event_line, standing_text
+from pbem.report.text import edit_lines, event_line, produce_line, production_coin, standing_text
 from pbem.service import witness
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
@@ -225,6 +225,9 @@ def _log(game: Game) -> list[dict[str, Any]]:
             return wedge_label(edition, index).upper()
         return name.upper()
 
+    def knowhow(k: str) -> str:
+        return edition.knowhows.get(k, k)
+
     blocks = []
     for entry in hist[start:]:
         kind = entry.get("kind")
@@ -266,11 +269,15 @@ def _log(game: Game) -> list[dict[str, Any]]:
                 while j < len(events) and events[j]["type"] == "battle":
                     j += 1
                 if j < len(events) and events[j]["type"] == "move":
-                    lines.append(event_line(events[j], nation_name, place, wedge))
-                    lines.extend(event_line(b, nation_name, place, wedge) for b in events[i:j])
+                    lines.append(event_line(events[j], nation_name, place, wedge, knowhow))
+                    lines.extend(event_line(b, nation_name, place, wedge, knowhow) for b in events[i:j])
                     i = j + 1
                     continue
-            lines.append(event_line(ev, nation_name, place, wedge))
+            if production_coin(events, i):
+                lines.append(produce_line(ev, events[i + 1], nation_name))
+                i += 2
+                continue
+            lines.append(event_line(ev, nation_name, place, wedge, knowhow))
             i += 1
         for chosen in entry.get("defaults", []):
             # What the orders left open and the referee chose (docs/orders.md, "defaults").
@@ -305,6 +312,24 @@ def _marks(game: Game) -> dict[str, Any]:
             conquests.append({"city": ev["city"], "by": ev["nation"], "from": ev["defender"],
                               "temple_destroyed": ev["temple_destroyed"]})
     return {"moves": moves, "battles": battles, "conquests": conquests}
+
+
+def edition_status(game: Game) -> list[dict[str, str]]:
+    """What an edition keeps beyond the shared state, as labelled sentences for the status
+    block (none in classic Antike): who holds BELLONA (Antike II, 003 L254) and, in the
+    nine-scholars variant, who won Pliny the Elder (003 L218-220)."""
+    st = game.state
+    name = game.edition.nation_name
+    lines = []
+    holder = st.extra.get("bellona")
+    if holder and st.status.winner is None:
+        lines.append({"label": "BELLONA", "value": f"held by the {name(holder)} (one unit free when they next "
+                                                   "take MILITIA, then it passes on)"})
+    if "pliny" in st.status.extra and st.table.has("nine_scholars"):
+        pliny = st.status.extra.get("pliny")
+        lines.append({"label": "Pliny the Elder", "value": f"the ninth scholar, won by the {name(pliny)}" if pliny
+                      else "the ninth scholar, still to be won by the first nation owning all eight know-hows"})
+    return lines
 
 
 def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
@@ -377,16 +402,22 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
                 counts = {u: prov.count(n, u) for u in UNITS}
                 units.append({"nation": n, "name": nation_name(n), "colour": game.meta[n].colour,
                               "ink": ink_for(game.meta[n].colour), **counts})
-        if prov.owner is None and not units:
+        neutral = bool(prov.extra.get("neutral_temple"))  # Antike II (003 L30)
+        if prov.owner is None and not units and not neutral:
             continue
         p = board.province(pid)
         units_text = "; ".join(
             f"{u['name']} " + " and ".join(plural(u[k], k) for k in UNITS if u[k]) for u in units)
+        # a city produces what its founder chose where the site let them (Antike II)
+        resource = queries.city_resource(st, board, pid) if prov.owner else p.resource
+        chosen = resource != p.resource
         provinces.append({
-            "id": pid, "name": p.name, "resource": SITE_TEXT.get(p.resource, p.resource), "units_text": units_text,
+            "id": pid, "name": p.name, "units_text": units_text,
+            "resource": f"{resource}, chosen" if chosen else SITE_TEXT.get(resource, resource),
+            "resource_id": resource, "chosen": chosen,
             "kind": p.kind, "kind_text": KIND_TEXT.get(p.kind, ""),
             "owner": prov.owner, "owner_name": nation_name(prov.owner) if prov.owner else "",
-            "temple": prov.temple, "units": units,
+            "temple": prov.temple, "neutral_temple": neutral, "units": units,
         })
 
     rondel = []
@@ -422,8 +453,13 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
     else:
         log_title = "Since the set-up"
     return {
+        "status_lines": edition_status(game),
+        "neutral_text": f"neutral temple, defence {edition.rules.neutral_temple_defence}",
         "game": {
             "id": clean(game.game_id),
+            "edition_id": edition.id,
+            # whether the game keeps the board's neutral temples in its state (Antike II)
+            "neutral_temples": "temple" in edition.board_features,
             "board": board.name,
             "board_note": RECONSTRUCTION_NOTE if board.reconstruction else "",
             "edition": edition.name,

@@ -23,6 +23,19 @@ def _upper(index: int, wedge: str) -> str:
     return wedge.upper()
 
 
+def _knowhow_id(name: str) -> str:
+    """A know-how's id as a name: ``res_publica`` -> ``res publica`` (reports pass the
+    edition's label instead)."""
+    return name.replace("_", " ")
+
+
+def _chips(counts: dict[str, int]) -> str:
+    """Chips received, in resource order: ``1 iron and 1 marble``."""
+    from pbem.kernel.vocab import RESOURCES
+
+    return " and ".join(f"{counts[r]} {r}" for r in RESOURCES if counts.get(r))
+
+
 def count(n: int, word: str) -> str:
     """``1 legion``, ``3 legions``, ``2 steps``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
@@ -55,18 +68,29 @@ def standing_text(change: dict[str, Any], name: Namer = _same) -> str:
 
 
 def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
-               wedge: WedgeNamer = _upper) -> str:
+               wedge: WedgeNamer = _upper, knowhow: Namer = _knowhow_id) -> str:
     """A short English sentence for one event.
 
     ``name`` turns a nation id into the name shown, ``place`` a province id, ``wedge`` a
-    rondel wedge (its index and name: reports tell the two MANEUVER wedges apart).
+    rondel wedge (its index and name: reports tell the two MANEUVER wedges apart),
+    ``knowhow`` a know-how id (the edition's label; printed in capitals).
     """
     n = name(ev["nation"]) if ev.get("nation") else ""
     kind = ev["type"]
     if kind == "round":
         return f"Round {ev['round']} begins"
     if kind == "coin":
+        if ev.get("reason") == "production":  # Antike II: a coin with every production (003 L312)
+            return (f"{n} receive a coin for their production" if ev["coin"] else
+                    f"{n} take 1 {ev['instead']} instead of a coin for their production (the bank has no coins)")
         return f"{n} receive a coin" if ev["coin"] else f"{n} take 1 {ev['instead']} (the bank has no coins)"
+    if kind == "bellona":
+        # Antike II (003 L254): the last nation in turn order starts with BELLONA; the
+        # holder entering MILITIA passes it on, counter-clockwise.
+        if ev.get("to"):
+            return f"BELLONA passes to the {name(ev['to'])}"
+        why = " (the last nation in turn order)" if ev.get("reason") == "set-up" else ""
+        return f"The {n} hold BELLONA{why}: one unit free when they next take MILITIA"
     if kind == "rondel":
         where = "place their stone on" if ev["first"] else f"move {count(ev['steps'], 'step')} to"
         return f"{n} {where} {wedge(ev['to'], ev['wedge'])} (paid: {_pay(ev['paid'])})"
@@ -75,14 +99,22 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
     if kind == "temple":
         return f"{n} build a temple in {place(ev['city'])} (paid: {_pay(ev['paid'])})"
     if kind == "arm":
-        return f"{n} arm {count(ev['count'], ev['unit'])} in {place(ev['at'])} (paid: {_pay(ev['paid'])})"
+        units = f"{n} arm {count(ev['count'], ev['unit'])} in {place(ev['at'])}"
+        free = ev.get("free")
+        if free:  # Antike II: BELLONA's unit
+            if free >= ev["count"]:
+                return f"{units}, free with BELLONA"
+            return f"{units}, {free} of them free with BELLONA (paid: {_pay(ev['paid'])})"
+        return f"{units} (paid: {_pay(ev['paid'])})"
     if kind == "knowhow":
         first = ", first to do so" if ev["first"] else ""
-        return f"{n} acquire {ev['name'].upper()} for {ev['price']} gold{first} (paid: {_pay(ev['paid'])})"
+        return f"{n} acquire {knowhow(ev['name']).upper()} for {ev['price']} gold{first} (paid: {_pay(ev['paid'])})"
     if kind == "trade":
-        return f"{n} trade {_pay(ev['give'])} for 1 {ev['get']}"
+        get = ev["get"]
+        return f"{n} trade {_pay(ev['give'])} for {'1 ' + get if isinstance(get, str) else _chips(get)}"
     if kind == "found":
-        return f"{n} found a city in {place(ev['city'])} (paid: {_pay(ev['paid'])})"
+        chosen = f" producing {ev['resource']}" if ev.get("resource") else ""
+        return f"{n} found a city{chosen} in {place(ev['city'])} (paid: {_pay(ev['paid'])})"
     if kind == "move":
         route = " → ".join(place(p) for p in [ev["from"], *ev["path"]])
         lost = ev["count"] - ev["arrived"]
@@ -97,6 +129,9 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
         # Units in vocabulary order (legions first), as for payments: events read back from
         # a game file have their keys sorted, and render must say what process said.
         used = ", ".join(count(ev["used"][u], u) for u in UNITS if ev["used"].get(u))
+        if ev.get("neutral_temple"):  # Antike II: no city, no defender; the temple goes back to the bank
+            return (f"{n} destroy the neutral temple in {place(ev['city'])} "
+                    f"(defence {ev['defence']}, using {used})")
         temple = ", destroying its temple" if ev["temple_destroyed"] else ""
         give = f", giving up {place(ev['give_up'])}" if ev.get("give_up") else ""
         return (f"{n} conquer {place(ev['city'])} from {name(ev['defender'])} "
@@ -114,6 +149,40 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
         who = ev.get("player") or "a new player"
         return f"{n} are now played by {who} (the GM replaced the player)"
     return f"{kind}: {ev}"
+
+
+def production_coin(events: list[dict[str, Any]], i: int) -> bool:
+    """Whether ``events[i]`` is a production followed by the coin that production brings
+    (Antike II, 003 L312): the two are told as one sentence (:func:`produce_line`)."""
+    ev = events[i]
+    if ev["type"] != "produce" or i + 1 >= len(events):
+        return False
+    nxt = events[i + 1]
+    return nxt["type"] == "coin" and nxt.get("reason") == "production" and nxt.get("nation") == ev.get("nation")
+
+
+def produce_line(ev: dict[str, Any], coin: dict[str, Any], name: Namer = _same) -> str:
+    """A production and its coin in one sentence: ``Romans produce 4 marble and 1 coin``."""
+    n = name(ev["nation"])
+    if coin["coin"]:
+        return f"{n} produce {ev['amount']} {ev['resource']} and 1 coin"
+    return f"{n} produce {ev['amount']} {ev['resource']} and take 1 {coin['instead']} instead of a coin " \
+           "(the bank has no coins)"
+
+
+def event_lines(events: list[dict[str, Any]], name: Namer = _same, place: Namer = _same,
+                wedge: WedgeNamer = _upper, knowhow: Namer = _knowhow_id) -> list[str]:
+    """:func:`event_line` for each event, a production and its coin told as one."""
+    out = []
+    i = 0
+    while i < len(events):
+        if production_coin(events, i):
+            out.append(produce_line(events[i], events[i + 1], name))
+            i += 2
+            continue
+        out.append(event_line(events[i], name, place, wedge, knowhow))
+        i += 1
+    return out
 
 
 def _listed(words: list[str]) -> str:
@@ -141,12 +210,19 @@ def edit_lines(edits: list[dict[str, Any]], name: Namer = _same, place: Namer = 
             lines.append("Bank: " + (", ".join(parts) or "no change"))
         elif "active" in e:
             lines.append(f"{name(e['active'])} are now the nation to play")
+        elif "bellona" in e:  # Antike II
+            lines.append(f"BELLONA is now held by the {name(e['bellona'])}")
         elif "province" in e:
             parts = []
             if "owner" in e:
                 parts.append(f"city of {name(e['owner'])}" if e["owner"] else "no city any more")
             if "temple" in e:
                 parts.append("temple built" if e["temple"] else "no temple")
+            if "neutral_temple" in e:  # Antike II
+                parts.append("neutral temple placed" if e["neutral_temple"] else "no neutral temple")
+            if "resource" in e:  # a city type chosen by its founder (Antike II)
+                parts.append(f"the city produces {e['resource']}" if e["resource"]
+                             else "the city produces the resource the board prints")
             if "units" in e:
                 units = []
                 for nation, counts in sorted(e["units"].items()):

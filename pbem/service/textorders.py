@@ -67,7 +67,7 @@ _SINGLE = ("game", "nation", "turn", "password", "rondel")
 
 _FILLERS = frozenset({
     "to", "at", "in", "from", "against", "vs", "with", "give", "giveup", "pay", "steps",
-    "count", "and", "for", "nothing",
+    "count", "and", "for", "nothing", "as",
 })
 """Words that are never the start of a name outside quotes: they separate the parts of
 an order (``from pella to athen``, ``with 2 legions``). A name that is one of them must be
@@ -300,6 +300,22 @@ class Vocabulary:
     """Order keys of the edition's own, which the text syntax cannot write."""
     own_standing: tuple[str, ...]
     """Standing orders of the edition's own, likewise."""
+    free_units: bool = False
+    """Whether an ``arm`` entry may be marked ``free`` (Antike II's BELLONA unit)."""
+    city_types: bool = False
+    """Whether ``found`` may name the new city's resource (Antike II's sites of choice)."""
+    trade_chips: bool = False
+    """Whether a trade may get more than one chip (Antike II's COMMERCIUM, 3 for 2)."""
+    edition_name: str = ""
+    move_example: str = "pella -> athen"
+    """A move's path on this board, for messages (``pella -> athen`` on the classic boards)."""
+
+
+def _order_field(edition: Edition, definition: str, key: str) -> bool:
+    """Whether the edition's order schema adds ``key`` to the ``definition`` (what the text
+    syntax may write follows what an order file of the edition may say)."""
+    added = edition.schema_extensions("orders").get(definition, {})
+    return key in added.get("properties", {})
 
 
 def vocabulary(edition: Edition, board: Board) -> Vocabulary:
@@ -316,7 +332,23 @@ def vocabulary(edition: Edition, board: Board) -> Vocabulary:
         rondel_size=len(edition.rondel),
         own_keys=tuple(k for k in edition.order_keys if k not in ORDER_KEYS),
         own_standing=tuple(edition.extras.standing),
+        free_units=_order_field(edition, "arm_order", "free"),
+        city_types=_order_field(edition, "city_order", "resource"),
+        trade_chips=_order_field(edition, "trade", "get"),
+        edition_name=edition.name,
+        move_example=_move_example(board),
     )
+
+
+def _move_example(board: Board) -> str:
+    """Two neighbouring provinces of ``board`` (``pella -> athen`` where the board has them)."""
+    if {"pella", "athen"} <= set(board.provinces):
+        return "pella -> athen"
+    for pid in sorted(board.provinces):
+        land = sorted(board.province(pid).land)
+        if land:
+            return f"{pid} -> {land[0]}"
+    return "pella -> athen"
 
 
 # -- words of a line ----------------------------------------------------------------------
@@ -637,13 +669,23 @@ class _Orders:
         give = line.amounts(_CHIP_WORDS, f"2 {RESOURCES[-1]}", line.tokens[0])
         if not any(give.values()):
             line.note(line.tokens[1], "a trade gives at least one chip")
-        if not line.accept("for", "->"):
+        after = line.accept("for", "->")
+        if not after:
             line.expected(f"'for' and the chip you get (for {RESOURCES[1]})")
-        if _number(line.at()) is not None:
-            count = line.take()
-            if _number(count) != 1:
-                line.note(count, "each trade gets exactly one chip; write one trade per line")
-        get = line.word_of(_CHIP_WORDS, f"the chip you get ({', '.join(RESOURCES)})")
+        get: str | dict[str, int]
+        if self.vocab.trade_chips and _number(line.at()) is not None:
+            # Antike II: COMMERCIUM gets two chips (003 L401-402): 'for 1 iron 1 marble'
+            got = line.amounts(_CHIP_WORDS, f"1 {RESOURCES[1]} 1 {RESOURCES[0]}", after)
+            if not any(got.values()):
+                line.note(after, "a trade gets at least one chip")
+            chips = [c for c, n in got.items() if n]
+            get = chips[0] if len(chips) == 1 and got[chips[0]] == 1 else {c: n for c, n in got.items() if n}
+        else:
+            if _number(line.at()) is not None:
+                count = line.take()
+                if _number(count) != 1:
+                    line.note(count, "each trade gets exactly one chip; write one trade per line")
+            get = line.word_of(_CHIP_WORDS, f"the chip you get ({', '.join(RESOURCES)})")
         line.end()
         self.data.setdefault("trade", []).append({"give": give, "get": get})
 
@@ -676,8 +718,16 @@ class _Orders:
         self.data.setdefault("temples", []).append(self._with_pay(line, entry))
 
     def _found(self, line: _Line) -> None:
-        entry = {"city": line.province()}
-        if line.at() is not None and line.at().key != "pay":
+        entry: dict[str, Any] = {"city": line.province()}
+        if self.vocab.city_types:
+            # the resource of a city whose founder chooses it: 'found paphos as gold'
+            token = line.at()
+            if line.accept("as") or (token is not None and token.kind == "word"
+                                     and token.text.lower() in _CHIP_WORDS):
+                entry["resource"] = line.word_of(_CHIP_WORDS, f"the city's resource ({', '.join(RESOURCES)})")
+            if line.at() is not None and line.at().key != "pay":
+                line.end("'as' and the city's resource, 'pay' or the end of the line (one city per line)")
+        elif line.at() is not None and line.at().key != "pay":
             line.end("'pay' or the end of the line (one city per line)")
         self.data.setdefault("found", []).append(self._with_pay(line, entry))
 
@@ -685,7 +735,13 @@ class _Orders:
         count = line.count()
         unit = line.unit()
         line.accept("at", "in")
-        entry = {"unit": unit, "at": line.province(), "count": 1 if count is None else count}
+        entry: dict[str, Any] = {"unit": unit, "at": line.province(), "count": 1 if count is None else count}
+        if self.vocab.free_units:
+            # the unit BELLONA gives: 'arm 2 legions at roma free' (003 L254)
+            if line.accept("free"):
+                entry["free"] = True
+            if line.at() is not None and line.at().key != "pay":
+                line.end("'free', 'pay' or the end of the line")
         self.data.setdefault("arm", []).append(self._with_pay(line, entry))
 
     def _knowhow(self, line: _Line) -> None:
@@ -702,7 +758,8 @@ class _Orders:
             line.accept("to", "->")
             path.append(line.province())
         if not path:
-            line.fail(None, "the line ends too early: expected the provinces to move to (pella -> athen)")
+            line.fail(None, "the line ends too early: expected the provinces to move to "
+                            f"({self.vocab.move_example})")
         step = {"move": unit, "count": 1 if count is None else count, "from": start, "path": path}
         self.data.setdefault("maneuver", []).append(step)
 
@@ -912,7 +969,9 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
     orders have a password.
 
     ``canonical_orders(parse_text_orders(format_text_orders(o))) == o`` for every canonical
-    ``o`` the syntax can write, and formatting is stable under a round trip. Raises
+    ``o`` the syntax can write, and formatting is stable under a round trip; a wedge named
+    by another name the edition accepts (Antike II's ``arming``) is written by its own name
+    (``militia``), and a trade getting ``{"iron": 1}`` as ``for iron``. Raises
     ``ValueError`` for orders it cannot write: an edition's own order keys or standing
     orders, a game id or password that starts or ends with a space or spans lines.
     """
@@ -927,20 +986,25 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
         elif key == "turn":
             lines.append(f"turn {value}")
         elif key == "trade":
-            lines += [f"trade {_amount_text(t['give'])} for {t['get']}" for t in value]
+            lines += [f"trade {_amount_text(t['give'])} for "
+                      + (t["get"] if isinstance(t["get"], str) else _amount_text(t["get"])) for t in value]
         elif key == "rondel":
             steps = f" steps {value['steps']}" if "steps" in value else ""
-            lines.append(f"rondel {_name(value['to'])}{steps}{_pay(value)}")
+            # the edition's own wedge name for a name it accepts as another (Antike II: arming -> militia)
+            wedge = edition.rondel.aliases.get(value["to"], value["to"])
+            lines.append(f"rondel {_name(wedge)}{steps}{_pay(value)}")
         elif key == "temples":
             lines += [f"temple {_name(t['city'])}{_pay(t)}" for t in value]
         elif key == "arm":
-            lines += [f"arm {_units(a['unit'], a['count'])} at {_name(a['at'])}{_pay(a)}" for a in value]
+            lines += [f"arm {_units(a['unit'], a['count'])} at {_name(a['at'])}{' free' if a.get('free') else ''}"
+                      f"{_pay(a)}" for a in value]
         elif key == "knowhow":
             lines += [f"knowhow {_name(k['name'])}{_pay(k)}" for k in value]
         elif key == "maneuver":
             lines += [_step_text(step) for step in value]
         elif key == "found":
-            lines += [f"found {_name(f['city'])}{_pay(f)}" for f in value]
+            lines += [f"found {_name(f['city'])}{' as ' + f['resource'] if f.get('resource') else ''}{_pay(f)}"
+                      for f in value]
         elif key == "standing":
             lines += _standing_lines(value)
         else:
