@@ -9,6 +9,10 @@ with the files beside it and what went wrong) and the time taken; exits 1 if any
 failed.
 
     .venv/bin/python bench/soak_fuzz.py --inputs 20000 --seed 7 --keep out/fuzz-failures
+    .venv/bin/python bench/soak_fuzz.py --inputs 3000 --antike2
+
+``--antike2`` makes every input from the Antike II material only (its games, its order
+files with trades, BELLONA's free unit and chosen city types, its GM edit).
 """
 
 from __future__ import annotations
@@ -34,11 +38,14 @@ def main() -> int:
     ap.add_argument("--seed", default="1", help="Seed of the generators (the same seed, the same inputs).")
     ap.add_argument("--keep", type=Path, default=None, help="Folder for the inputs that fail (default: a "
                                                             "temporary folder, named at the end).")
-    ap.add_argument("--kinds", default=",".join(fuzzkit.KINDS), help="Comma-separated kinds (default: all).")
+    ap.add_argument("--kinds", default=None, help="Comma-separated kinds (default: all; with --antike2 all "
+                                                  "but map and mail).")
     ap.add_argument("--every", type=int, default=100,
                     help="Run every N-th input of a command as a process of the console script (0: never).")
+    ap.add_argument("--antike2", action="store_true", help="Break only the Antike II material.")
     args = ap.parse_args()
-    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    default = [k for k in fuzzkit.KINDS if not args.antike2 or k not in ("map", "mail")]
+    kinds = [k.strip() for k in args.kinds.split(",") if k.strip()] if args.kinds else default
     unknown = [k for k in kinds if k not in fuzzkit.KINDS]
     if unknown:
         ap.error(f"unknown kind(s) {', '.join(unknown)}: one of {', '.join(fuzzkit.KINDS)}")
@@ -48,6 +55,10 @@ def main() -> int:
         work = Path(tmp)
         base = fuzzkit.build_base(work / "base")
         corpus = fuzzkit.corpus_cases(base)
+        if args.antike2:
+            if set(kinds) & {"map", "mail"}:
+                ap.error("--antike2: the kinds orders, textorders, edit, game and history only")
+            base = fuzzkit.antike2_base(base)
         rngs = {k: random.Random(f"{args.seed}-{k}") for k in kinds}
         tried, failed, known, seconds = Counter(), Counter(), Counter(), Counter()
         processes = 0

@@ -7,9 +7,11 @@ every ``--check-every`` entries and at the end ``verify`` passes and every repor
 again from the history equals the one ``process`` wrote. Games cycle through every edition
 on every board it plays on, 3-6 nations; the choices come from one generator per game,
 seeded from ``--seed`` and the game's number, so a failure is replayed with the same
-arguments (``--only N`` plays game N alone).
+arguments (``--only N`` plays game N alone; ``--edition antike2`` only that edition's
+configurations: Mare Nostrum and the Orient excerpt).
 
     .venv/bin/python bench/soak_properties.py --games 200 --max-turns 400 --seed 1 --jobs 2
+    .venv/bin/python bench/soak_properties.py --games 40 --edition antike2 --jobs 2
 """
 
 from __future__ import annotations
@@ -29,12 +31,20 @@ for folder in (ROOT, ROOT / "tests"):
         sys.path.insert(0, str(folder))
 
 
-def one(job: tuple[int, str, int, int]) -> dict:
+def configs(edition: str | None) -> list[tuple[str, str]]:
+    """The configurations played in turn: every one of the property tests, or one edition's."""
+    import test_properties as props
+
+    return [c for c in props.CONFIGS if edition is None or c[0] == edition]
+
+
+def one(job: tuple[int, str, int, int, str | None]) -> dict:
     """Play game number ``i``; return what happened (never raises)."""
     import test_properties as props
 
-    i, seed, max_turns, check_every = job
-    edition, board = props.CONFIGS[i % len(props.CONFIGS)]
+    i, seed, max_turns, check_every, only_edition = job
+    chosen = configs(only_edition)
+    edition, board = chosen[i % len(chosen)]
     draw = props.Draw(rng=random.Random(f"{seed}/{i}"))
     start = time.perf_counter()
     out = {"game": i, "edition": edition, "board": board, "turns": 0, "entries": 0, "winner": None,
@@ -67,9 +77,12 @@ def main() -> int:
     ap.add_argument("--check-every", type=int, default=50,
                     help="history entries between two verify and render-again checks (and at the end)")
     ap.add_argument("--only", type=int, default=None, help="play only game number N")
+    ap.add_argument("--edition", default=None, help="play only this edition's configurations (e.g. antike2)")
     args = ap.parse_args()
+    if args.edition is not None and not configs(args.edition):
+        ap.error(f"--edition {args.edition}: no configuration plays it")
     numbers = [args.only] if args.only is not None else list(range(args.games))
-    jobs = [(i, args.seed, args.max_turns, args.check_every) for i in numbers]
+    jobs = [(i, args.seed, args.max_turns, args.check_every, args.edition) for i in numbers]
     start = time.perf_counter()
     results = []
     if args.jobs > 1 and len(jobs) > 1:
@@ -92,14 +105,15 @@ def main() -> int:
     played = Counter(r["edition"] + "/" + r["board"] for r in results)
     print(f"finished with a winner: {sum(1 for r in results if r['winner'])}; by edition and board: {dict(played)}")
     seed = args.seed
+    also = f" --edition {args.edition}" if args.edition else ""
     for r in failures[:10]:
-        print(f"\nFAILED game {r['game']} (--seed {seed} --only {r['game']}):\n{r['failure']}\n{r['where']}")
+        print(f"\nFAILED game {r['game']} (--seed {seed} --only {r['game']}{also}):\n{r['failure']}\n{r['where']}")
     return 1 if failures else 0
 
 
 def _progress(res: dict) -> None:
     mark = "FAIL" if res["failure"] else "ok"
-    print(f"  game {res['game']:4d} {res['edition']:>9}/{res['board']:<11} {res['turns']:4d} turns "
+    print(f"  game {res['game']:4d} {res['edition']:>9}/{res['board']:<22} {res['turns']:4d} turns "
           f"{res['seconds']:6.1f} s {mark}" + (f"  winner {res['winner']}" if res["winner"] else ""), flush=True)
 
 

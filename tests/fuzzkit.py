@@ -22,6 +22,14 @@ file is left behind, and ``verify`` names the first tampered history entry (exit
 calls the file bad input (exit 3). Mails are read in-process, as the mail cycle reads
 them (:func:`mail_problems`).
 
+Antike II (``antike2``) is among the valid material: a game on Mare Nostrum (nine
+scholars) and one on the Orient excerpt, a board from a file (free city types), each a
+sample of its own for the game and history kinds; order files with a trade whose ``get``
+is several chips, BELLONA's ``"free": true`` and a ``found`` with ``"resource"``; a GM edit
+with ``neutral_temple``, ``resource`` and ``bellona`` items. A recipe of the corpus may
+name the sample it changes (``"sample": "antike2"``: its game, or its GM edit for an
+``edit`` recipe) and the position of an order file by name (``"position": "a2-trade"``).
+
 Randomness comes only from :class:`random.Random` with the seeds given, so the same seed
 gives the same inputs.
 """
@@ -188,6 +196,58 @@ def mutate_json(rng: random.Random, data: Any, vocabulary: list[str] = ()) -> tu
     return {"broken": True}, "replaced whole"
 
 
+A2_ODD_VALUES: list[Any] = ["marble", "iron", "gold", "coin", "choice", "none", "Gold", "", None, True, False, 0, 1,
+                             -1, 2, 3, 99, {"marble": 1, "iron": 1}, {"gold": 2}, {"coin": 2}, {"marble": 0},
+                             {"iron": -1}, {}, ["gold"], "romans", "greeks", "ancona", "atlantis"]
+"""Values that are near what Antike II's own order and edit fields take."""
+
+
+def mutate_antike2(rng: random.Random, data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """One change of an Antike II order file or GM edit in what only Antike II has: the
+    ``free`` mark on arm entries (twice, on every entry, not a boolean), a found's
+    ``resource`` (where none is chosen, a coin, a site kind), a trade's ``give`` and ``get``
+    (coins, too many or too few chips, several chips for a 2:1 trade), and the edit items
+    ``neutral_temple``, ``resource`` and ``bellona``."""
+    out = copy.deepcopy(data)
+    how = "edit" if "edits" in out else rng.choice(["free", "resource", "trade"])
+    if how == "free":
+        entries = out.setdefault("arm", [{"unit": "legion", "at": "roma", "count": 1}])
+        for entry in (entries if rng.random() < 0.4 else [rng.choice(entries)]):
+            entry["free"] = rng.choice([True, True, False, 1, "yes", None])
+        if rng.random() < 0.3:
+            entries.append({**rng.choice(entries), "free": True})
+        if rng.random() < 0.2:
+            out["rondel"] = {"to": rng.choice(["militia", "arming", "movere", "ferrum"])}
+    elif how == "resource":
+        found = out.setdefault("found", [{"city": "paphos"}])
+        entry = rng.choice(found)
+        entry["resource"] = rng.choice(A2_ODD_VALUES)
+        if rng.random() < 0.3:
+            entry["city"] = rng.choice(["ancona", "hierapolis", "paphos", "roma", "carales", "attalia"])
+    elif how == "trade":
+        trades = out.setdefault("trade", [{"give": {"gold": 2}, "get": "marble"}])
+        deal = rng.choice(trades)
+        which = rng.choice(["give", "get", "both", "more"])
+        if which in ("give", "both"):
+            deal["give"] = rng.choice([{"gold": 3}, {"gold": 1}, {"coin": 2}, {"marble": 1, "iron": 1},
+                                       {"gold": 2, "coin": 1}, {"iron": 4}, {"gold": -2}, {}])
+        if which in ("get", "both"):
+            deal["get"] = rng.choice(A2_ODD_VALUES)
+        if which == "more":
+            trades.extend(copy.deepcopy(trades) * rng.randint(1, 3))
+    else:
+        edits = out["edits"]
+        item = rng.choice([{"province": rng.choice(["ancona", "roma", "carales", "dodona", "atlantis", "eryx"]),
+                            "neutral_temple": rng.choice(A2_ODD_VALUES)},
+                           {"province": rng.choice(["roma", "ancona", "pisae", "paphos", "carales"]),
+                            "resource": rng.choice(A2_ODD_VALUES)},
+                           {"bellona": rng.choice(A2_ODD_VALUES)},
+                           {"province": "ancona", "neutral_temple": True, "owner": "romans"},
+                           {"province": "roma", "owner": None, "neutral_temple": True}])
+        edits.insert(rng.randrange(len(edits) + 1), item)
+    return out, f"antike2 {how}"
+
+
 # -- bytes: breaking a file's text -------------------------------------------------------------------
 
 
@@ -329,7 +389,9 @@ class Base:
     orders: dict[str, Any] = field(default_factory=dict)
     """A legal order file for :attr:`game`."""
     samples: list[Sample] = field(default_factory=list)
-    """:attr:`game` and others: a variant's game, a game on a board from a file."""
+    """:attr:`game` and others: a variant's game, a game on a board from a file, Antike II."""
+    edits: list[tuple[bytes, dict[str, Any]]] = field(default_factory=list)
+    """More GM edits, each with the game it is for (Antike II's own items)."""
     maps: dict[str, tuple[bytes, dict[str, bytes]]] = field(default_factory=dict)
     """name -> (map file, {file beside it: content}) (the provinces table)."""
     mails: list[bytes] = field(default_factory=list)
@@ -410,7 +472,105 @@ def build_base(folder: Path) -> Base:
     from pbem.mail.config import load_config
 
     base.mail_config = load_config(config(folder, folder / "mail-game.json"))
+    _antike2(base)
     return base
+
+
+A2_THREE = ["romans", "carthaginians", "greeks"]
+A2_PASSWORDS = {n: f"pw-{n}" for n in ("romans", "carthaginians", "greeks", "persians", "phoenicians")}
+ORIENT = ROOT / "tests" / "data" / "boards" / "antike2-orient-excerpt.json"
+
+
+def _antike2(base: Base) -> None:
+    """Antike II's valid material: two bot games (samples), three positions whose order
+    files use what only Antike II has, and a GM edit of its own items."""
+    from pbem import editions
+    from pbem.kernel.orders import canonical_edit
+    from pbem.kernel.turn import resolve
+    from pbem.play.bot import build_turn
+    from pbem.play.selfplay import bot_turn, start_game
+    from pbem.service import turns
+    from pbem.service.store import game_text
+
+    a2 = editions.get("antike2")
+
+    def edited(game, *items):
+        change = {"game": game.game_id, "reason": "fuzz position", "edits": list(items)}
+        return turns.edit(game, canonical_edit(change, a2))
+
+    def position(name: str, game, orders: dict[str, Any]) -> None:
+        resolve(game.state, orders, game.edition, game.board)  # legal, or the kit is wrong
+        orders = {**orders, "password": A2_PASSWORDS[orders["nation"]]}
+        base.positions.append(Position(name, game_text(game).encode(), orders, _orders_text(game, orders)))
+
+    game, _ = start_game("fuzz2", A2_THREE, "fuzz-a2", "antike2", "antike2-mare-nostrum", ("nine_scholars",),
+                         iterations=1000)
+    for k in range(30):
+        game, _ = bot_turn(game, A2_PASSWORDS, "random" if k % 2 else "greedy")
+    nation = game.state.status.active
+    rng = random.Random(1)
+    trade = edited(game, {"nation": nation, "knowhow": sorted({*game.state.nations[nation].knowhow, "mercatura",
+                                                              "commercium"}),
+                          "resources": {"marble": 3, "iron": 0, "gold": 4}, "coins": 0, "rondel": 0})
+    orders = build_turn(trade, {"to": "templum"}, rng, eager=1.0)
+    assert isinstance(orders.get("trade", [{}])[0].get("get"), dict), orders
+    position("a2-trade", trade, orders)
+    bellona = edited(game, {"bellona": nation}, {"nation": nation, "resources": {"iron": 2}, "coins": 0,
+                                                 "rondel": 2})
+    orders = build_turn(bellona, {"to": "militia"}, rng, eager=1.0)
+    assert orders["arm"][0].get("free") is True, orders
+    position("a2-bellona", bellona, orders)
+    base.samples.append(_sample("antike2", game, 0, A2_PASSWORDS))
+    city = game.state.cities(nation)[0]
+    empty = next(p for p in sorted(game.board.provinces)
+                 if p not in game.state.provinces and game.board.province(p).site != "none")
+    base.edits.append((base.samples[-1].game, {"game": game.game_id, "reason": "Antike II: <temple> & type", "edits": [
+        {"province": empty, "neutral_temple": True},
+        {"province": "ancona", "neutral_temple": False},
+        {"province": city, "resource": "gold"},
+        {"bellona": nation},
+        {"nation": nation, "knowhow": ["mercatura"]},
+    ]}))
+
+    from pbem.service.boards import load_map_file
+
+    orient, _ = start_game("fuzz3", ["greeks", "persians", "phoenicians"], "fuzz-orient", "antike2",
+                           load_map_file(ORIENT), ("free_city_types",), iterations=1000)
+    for k in range(16):
+        orient, _ = bot_turn(orient, A2_PASSWORDS, "greedy" if k % 2 else "random")
+    nation = orient.state.status.active
+    founding = edited(orient, {"province": "paphos", "owner": None},
+                      {"province": "paphos", "units": {nation: {"legion": 0, "galley": 1}}},
+                      {"province": "attalia", "owner": None},
+                      {"province": "attalia", "units": {nation: {"legion": 1, "galley": 0}}},
+                      {"nation": nation, "resources": {"marble": 4, "iron": 4, "gold": 2}, "coins": 0})
+    orders = {"game": orient.game_id, "nation": nation, "turn": orient.state.status.turn,
+              "rondel": orders_rondel(founding, nation), "found": [{"city": "paphos", "resource": "gold"},
+                                                                   {"city": "attalia", "resource": "iron"}]}
+    position("a2-found", founding, orders)
+    base.samples.append(_sample("antike2-orient", orient, 0, A2_PASSWORDS))
+    base.vocabulary = sorted({*base.vocabulary, *a2.nations, *game.board.provinces, *orient.board.provinces,
+                              *a2.rondel.names, *a2.knowhows, *a2.personages, *a2.variants, "bellona",
+                              "neutral_temple", "resource", "free", "choice", "give", "get", "trade"})
+
+
+def antike2_base(base: Base) -> Base:
+    """``base`` narrowed to its Antike II material: its positions, samples and GM edit (for
+    inputs that are all Antike II's)."""
+    import dataclasses
+
+    samples = [s for s in base.samples if s.name.startswith("antike2")]
+    game, edit = base.edits[0]
+    return dataclasses.replace(base, positions=[p for p in base.positions if p.name.startswith("a2-")],
+                               samples=samples, game=game, game_json=json.loads(game), edit=edit,
+                               orders=samples[0].orders, edits=[(game, edit)])
+
+
+def orders_rondel(game, nation: str) -> dict[str, Any]:
+    """A free rondel move for ``nation`` to a production wedge (the GM's default turn's)."""
+    from pbem.kernel import queries
+
+    return queries.default_orders(game.state, game.edition, game.board, nation)["rondel"]
 
 
 def _kit_board(path: Path):
@@ -419,15 +579,15 @@ def _kit_board(path: Path):
     return load_map_file(path)
 
 
-def _sample(name: str, game, turns_: int) -> Sample:
+def _sample(name: str, game, turns_: int, passwords: dict[str, str] = PASSWORDS) -> Sample:
     """``game`` after ``turns_`` bot turns, as a :class:`Sample`."""
     from pbem.play.bot import play_turn
     from pbem.play.selfplay import bot_turn
     from pbem.service.store import game_text
 
     for k in range(turns_):
-        game, _ = bot_turn(game, PASSWORDS, "random" if k % 2 else "greedy")
-    orders = {**play_turn(game, "greedy"), "password": PASSWORDS[game.state.status.active]}
+        game, _ = bot_turn(game, passwords, "random" if k % 2 else "greedy")
+    orders = {**play_turn(game, "greedy"), "password": passwords[game.state.status.active]}
     return Sample(name, game_text(game).encode(), orders, _edit(game))
 
 
@@ -543,12 +703,19 @@ def make_case(kind: str, rng: random.Random, base: Base) -> Case:
                 data = text.encode("utf-8", "surrogatepass")
             else:
                 data, how = mutate_bytes(rng, pos.text_orders.encode())
+        elif pos.name.startswith("a2-") and rng.random() < 0.4:
+            changed, how = mutate_antike2(rng, pos.orders)
+            data = _dumps(changed, rng)
         else:
             data, how = _mutated(rng, pos.orders, base.vocabulary, 0.65)
         return Case(kind, how, data, command, pos.game, position=pos.name)
     if kind == "edit":
-        data, how = _mutated(rng, base.edit, base.vocabulary, 0.7)
-        return Case(kind, how, data, "gm-edit", base.game)
+        game, edit = (base.game, base.edit) if not base.edits or rng.random() < 0.7 else rng.choice(base.edits)
+        if any(edit is own for _, own in base.edits) and rng.random() < 0.4:
+            changed, how = mutate_antike2(rng, edit)
+            return Case(kind, how, _dumps(changed, rng), "gm-edit", game)
+        data, how = _mutated(rng, edit, base.vocabulary, 0.7)
+        return Case(kind, how, data, "gm-edit", game)
     if kind in ("game", "history"):
         sample = base.samples[0] if rng.random() < 0.6 else rng.choice(base.samples)
         extra = {"orders.json": _dumps(sample.orders), "edit.json": _dumps(sample.edit)}
@@ -1041,12 +1208,13 @@ def from_recipe(recipe: dict[str, Any], base: Base, name: str = "") -> Case:
         case = from_raw(kind, data, base)
         case.command = _command(recipe, case.command)
         return case
+    sample = _named_sample(base, recipe.get("sample"), name)
     if kind in ("game", "history"):
-        target = copy.deepcopy(base.game_json)
+        target = copy.deepcopy(sample.json)
     elif kind == "edit":
-        target = copy.deepcopy(base.edit)
+        target = copy.deepcopy(sample.edit if "sample" not in recipe else _edit_for(base, sample))
     elif kind == "orders":
-        target = copy.deepcopy(base.positions[recipe.get("position", 0)].orders)
+        target = copy.deepcopy(_position(base, recipe.get("position", 0)).orders)
     elif kind == "map":
         target = json.loads(base.maps[recipe.get("map", "antike-west")][0])
     else:
@@ -1077,9 +1245,10 @@ def from_recipe(recipe: dict[str, Any], base: Base, name: str = "") -> Case:
         data = data.replace(old.encode(), new.encode(), 1)
     if kind in ("game", "history"):
         return Case(kind, "corpus", data, _command(recipe, "verify"), first_bad=recipe.get("first_bad"),
-                    original=canonical(base.game_json))
+                    original=canonical(sample.json), extra={"orders.json": _dumps(sample.orders),
+                                                            "edit.json": _dumps(sample.edit)})
     if kind == "edit":
-        return Case(kind, "corpus", data, "gm-edit", base.game)
+        return Case(kind, "corpus", data, "gm-edit", sample.game)
     if kind == "map":
         name_ = recipe.get("map", "antike-west")
         extra = dict(base.maps[name_][1])
@@ -1089,5 +1258,33 @@ def from_recipe(recipe: dict[str, Any], base: Base, name: str = "") -> Case:
                     more = (recipe[key]["text"] * recipe[key]["times"]).encode()
                     extra[table] = extra[table] + more if at_end else more + extra[table]
         return Case(kind, "corpus", data, _command(recipe, "new --board"), extra=extra, position=name_)
-    pos = base.positions[recipe.get("position", 0)]
+    pos = _position(base, recipe.get("position", 0))
     return Case(kind, "corpus", data, _command(recipe, "check"), pos.game, position=pos.name)
+
+
+def _named_sample(base: Base, name: str | None, recipe: str) -> Sample:
+    """The sample a recipe names (``"sample"``), the main game without one."""
+    if name is None:
+        return base.samples[0]
+    for sample in base.samples:
+        if sample.name == name:
+            return sample
+    raise AssertionError(f"{recipe}: no sample {name!r} (one of {', '.join(s.name for s in base.samples)})")
+
+
+def _edit_for(base: Base, sample: Sample) -> dict[str, Any]:
+    """The GM edit of Antike II's own items for ``sample``'s game, else its ordinary one."""
+    for game, edit in base.edits:
+        if game == sample.game:
+            return edit
+    return sample.edit
+
+
+def _position(base: Base, which: int | str) -> Position:
+    """A position by its number or its name (``"a2-trade"``)."""
+    if isinstance(which, int):
+        return base.positions[which]
+    for pos in base.positions:
+        if pos.name == which:
+            return pos
+    raise AssertionError(f"no position {which!r} (one of {', '.join(p.name for p in base.positions)})")

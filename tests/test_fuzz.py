@@ -28,6 +28,9 @@ SEED = 20261123
 
 PER_KIND = {"orders": 70, "textorders": 45, "edit": 50, "game": 70, "history": 110, "map": 35, "mail": 160}
 """How many new inputs of each kind a test run tries (about half a minute in all)."""
+ANTIKE2_INPUTS = 150
+"""New inputs made only from the Antike II material (orders, text orders, GM edits, game
+files and histories, in turn), beside those the kinds above draw from it."""
 
 PENDING: dict[str, str] = {}
 """Corpus inputs whose fix belongs to a file another change is rewriting: expected to fail
@@ -125,17 +128,57 @@ def test_broken_inputs_hurt_nothing(base, tmp_path, kind):
     assert failures == [], f"{len(failures)} of {PER_KIND[kind]} {kind} inputs:\n" + "\n".join(failures[:5])
 
 
+def test_antike2_inputs_hurt_nothing(base, tmp_path):
+    """Antike II's own inputs, broken: order files with a trade for several chips, a free
+    BELLONA unit and a chosen city type; GM edits of neutral temples, city types and
+    BELLONA; its game files (one on a board from a file) and their histories."""
+    a2 = fuzzkit.antike2_base(base)
+    assert {p.name for p in a2.positions} == {"a2-trade", "a2-bellona", "a2-found"}
+    assert all(json.loads(s.game)["rules"]["edition"] == "antike2" for s in a2.samples)
+    rng = random.Random(f"{SEED}-antike2")
+    kinds = ("orders", "textorders", "edit", "game", "history")
+    failures = []
+    for i in range(ANTIKE2_INPUTS):
+        case = fuzzkit.make_case(kinds[i % len(kinds)], rng, a2)
+        problems = fuzzkit.run_case(case, a2, tmp_path / "run")
+        if problems:
+            keep = fuzzkit.save_case(case, tmp_path / "failed", f"antike2-{i}", problems)
+            failures.append(_report(f"#{i} {case.label()} (input kept as {keep})", problems))
+    assert failures == [], f"{len(failures)} of {ANTIKE2_INPUTS} Antike II inputs:\n" + "\n".join(failures[:5])
+
+
+def test_recipes_can_name_the_antike2_material(base, tmp_path):
+    """A corpus recipe may change an Antike II sample (``"sample"``) or position (by name)."""
+    game = json.loads(next(s for s in base.samples if s.name == "antike2").game)
+    at = next(i for i, e in enumerate(game["history"]) if e.get("kind") == "turn" and i > 3)
+    recipes = [
+        {"kind": "history", "sample": "antike2", "patch": [[["history", at, "orders", "rondel"], {"to": "duellum"}]],
+         "first_bad": at},
+        {"kind": "orders", "position": "a2-bellona", "patch": [[["arm", 0, "free"], "yes"]]},
+        {"kind": "orders", "position": "a2-found", "patch": [[["found", 0, "resource"], "coin"]]},
+        {"kind": "edit", "sample": "antike2", "patch": [[["edits", 0, "neutral_temple"], None]]},
+    ]
+    for k, recipe in enumerate(recipes):
+        case = fuzzkit.from_recipe(recipe, base, f"recipe-{k}")
+        assert b'"antike2"' in (case.data if case.kind == "history" else case.game), k
+        assert fuzzkit.run_case(case, base, tmp_path / f"run-{k}") == [], recipe
+        assert fuzzkit.LAST[case.kind] in (3, 6), (recipe, fuzzkit.LAST[case.kind])
+
+
 def test_through_the_console_script(base, tmp_path):
     """The same judge on real processes of the installed ``antike-ref``: a few inputs of
-    every kind a command reads, and two from the corpus."""
+    every kind a command reads, two from the corpus and three of Antike II's."""
     rng = random.Random(f"{SEED}-subprocess")
     cases = [fuzzkit.make_case(kind, rng, base) for kind in fuzzkit.KINDS if kind != "mail" for _ in range(2)]
     corpus = dict(fuzzkit.corpus_cases(base))
     cases += [corpus["history-rondel-shorthand.recipe.json"],
               corpus["textorders-word-of-100000-characters.recipe.json"]]
+    a2 = fuzzkit.antike2_base(base)
+    material = [base] * len(cases) + [a2] * 3
+    cases += [fuzzkit.make_case(kind, rng, a2) for kind in ("orders", "edit", "game")]
     failures = []
-    for k, case in enumerate(cases):
-        problems = fuzzkit.run_case(case, base, tmp_path / f"run-{k}", subprocess_mode=True)
+    for k, (case, given) in enumerate(zip(cases, material)):
+        problems = fuzzkit.run_case(case, given, tmp_path / f"run-{k}", subprocess_mode=True)
         if problems:
             failures.append(_report(case.label(), problems))
     assert failures == [], "\n".join(failures)

@@ -1,7 +1,8 @@
 """Property tests: random legal self-play of every edition, every invariant after every turn.
 
 Hypothesis draws an edition's board (classic Antike and the test plug-in edition ninefold,
-each on the East and the West board), the nations (3-6) and their seats, a seed, a variant
+each on the East and the West board; Antike II on Mare Nostrum and, with 3 nations, on the
+Orient excerpt of tests/data/boards), the nations (3-6) and their seats, a seed, a variant
 and, entry by entry, one of the legal ways to go on: the player's order file (the GM's
 default turn, a target or the template ``antike-ref options`` shows as legal, the random
 or greedy bot, a rondel target filled in with drawn randomness, or a military turn:
@@ -20,8 +21,9 @@ reports of the new entry are rendered. After every entry (:meth:`Run._next`):
 * the same orders played again on the same game give the same bytes, and playing them
   does not change the game they were played on;
 * the edition's conservation laws hold, with the numbers of the game's own rule table
-  (coins, temples, personage cards in stock and held, each nation's legions and galleys on
-  the board and in stock, city stones), and nothing is negative.
+  (coins, temples with Antike II's neutral ones, personage cards in stock and held with
+  Pliny's ninth scholar, each nation's legions and galleys on the board and in stock under
+  each unit's own cap, city stones), and nothing is negative.
 
 Every :data:`CHECK_EVERY` entries and at the end (:meth:`Run.check_history`): ``verify``
 passes, and every report rendered again from the history, as ``antike-ref render`` does
@@ -56,7 +58,7 @@ from pbem.play.bot import build_turn, play_turn
 from pbem.play.options import options
 from pbem.report import prepare, report_name
 from pbem.service import turns
-from pbem.service.boards import load_board
+from pbem.service.boards import load_board, load_map_file
 from pbem.service.game import consistency_problems
 from pbem.service.passwords import MIN_ITERATIONS
 from pbem.service.replay import game_after, replayed, verify
@@ -80,11 +82,19 @@ settings.register_profile(
 CI = settings.get_profile("antike-properties-ci")
 
 CONFIGS = [("antike", "antike-east"), ("antike", "antike-west"),
-           (NINEFOLD, "antike-east"), (NINEFOLD, "antike-west")]
+           (NINEFOLD, "antike-east"), (NINEFOLD, "antike-west"),
+           ("antike2", "antike2-mare-nostrum"), ("antike2", "antike2-orient-excerpt")]
 """Every edition on every board it plays on."""
+EXAMPLES = {(NINEFOLD, "antike-east"): 5, (NINEFOLD, "antike-west"): 5,
+            ("antike2", "antike2-mare-nostrum"): 7, ("antike2", "antike2-orient-excerpt"): 5}
+"""Examples per configuration where fewer than the profile's keep the file's run time (the
+soak plays every configuration at length)."""
+BOARD_FILES = {"antike2-orient-excerpt": ROOT / "tests" / "data" / "boards" / "antike2-orient-excerpt.json"}
+"""Boards that are not shipped (``new --board FILE``): id -> map file."""
 VARIANTS: dict[str, list[tuple[str, ...]]] = {
     "antike": [(), ("expert",), ("military",), ("longer",)],
     NINEFOLD: [()],
+    "antike2": [(), ("nine_scholars",), ("free_city_types",)],
 }
 FAST_FORMATS = ("svg", "txt", "md", "bbcode")
 """The formats compared in-process; PNG and PDF (drawn from the SVG, slow) only by the CLI test."""
@@ -110,7 +120,8 @@ def conservation_problems(game) -> list[str]:
     coins = st_.bank.coins + sum(ns.coins for ns in st_.nations.values())
     if coins != rules.bank_coins:
         out.append(f"coins: {coins} in play, the rules have {rules.bank_coins}")
-    temples = st_.bank.temples + sum(1 for p in st_.provinces.values() if p.temple)
+    # Antike II's neutral temples come from the same stock (003 L184, L365)
+    temples = st_.bank.temples + sum(1 for p in st_.provinces.values() if p.temple or p.extra.get("neutral_temple"))
     if temples != rules.bank_temples:
         out.append(f"temples: {temples} in play, the rules have {rules.bank_temples}")
     for p, stack in rules.personage_stacks.items():
@@ -208,7 +219,7 @@ class Run:
         self.plain = {n: f"pw-{n}" for n in nations}
         opts = SetupOptions(game_id="prop", board=board, nations=list(nations), variants=list(variants),
                             seed=seed, goal=goal)
-        created, _ = new_game(editions.get(edition), opts, load_board(board), self.plain,
+        created, _ = new_game(editions.get(edition), opts, board_of(board), self.plain,
                               iterations=MIN_ITERATIONS)
         self.edition = created.edition
         self.formats = formats
@@ -314,9 +325,15 @@ def _first_difference(a: bytes, b: bytes) -> str:
 
 # -- drawing the turns ------------------------------------------------------------------------
 
+def board_of(board: str):
+    """A shipped board by its id, or one of :data:`BOARD_FILES`."""
+    return load_map_file(BOARD_FILES[board]) if board in BOARD_FILES else load_board(board)
+
+
 def board_nations(board: str) -> dict[int, list[str]]:
     """The nations a board seats, by their number (its file's ``nations``)."""
-    data = json.loads((ROOT / "maps" / f"{board}.json").read_text(encoding="utf-8"))
+    path = BOARD_FILES.get(board, ROOT / "maps" / f"{board}.json")
+    data = json.loads(path.read_text(encoding="utf-8"))
     return {int(k): v for k, v in data["nations"].items()}
 
 
@@ -408,8 +425,9 @@ def draw_orders(draw: Draw, game) -> dict[str, Any]:
             orders = build_turn(game, target.order, rng, 1.0 if key == "arm" else 0.0, greedy=True, march=True)
     if orders is None:
         orders = queries.default_orders(game.state, game.edition, game.board, nation)
-    if game.edition.trade_problem(game.state, nation) is None and draw.flag(2, "trade"):
-        orders = with_trade(draw, game, orders)
+    rates, problem = game.edition.trade_rates(game.state, nation)
+    if problem is None and rates and draw.flag(2, "trade"):
+        orders = with_trade(draw, game, orders, rates)
     if draw.flag(3, "spelt out"):
         # The referee's echo spells out every payment and choice it made: sent back as an
         # order file, with every object's keys in another order, it must do the same.
@@ -419,15 +437,26 @@ def draw_orders(draw: Draw, game) -> dict[str, Any]:
     return orders
 
 
-def with_trade(draw: Draw, game, orders: dict[str, Any]) -> dict[str, Any]:
-    """``orders`` with trades first (2 chips for 1, docs/orders.md), when the rules take them."""
+def with_trade(draw: Draw, game, orders: dict[str, Any], rates: dict[int, int]) -> dict[str, Any]:
+    """``orders`` with trades first at one of the nation's ``rates`` (chips given -> chips
+    received: classic 2 for 1; Antike II's MERCATURA 2 for 1, COMMERCIUM 3 for 2;
+    docs/orders.md), when the rules take them."""
     trades = []
     for _ in range(draw.integer(1, 2, "trades")):
+        give_n, get_n = draw.pick(sorted(rates.items()), "rate")
         give: dict[str, int] = {}
-        for _ in range(2):
+        for _ in range(give_n):
             chip = draw.pick(RESOURCES, "give")
             give[chip] = give.get(chip, 0) + 1
-        trades.append({"give": give, "get": draw.pick([r for r in RESOURCES if r not in give] or RESOURCES, "get")})
+        if get_n == 1:
+            trades.append({"give": give, "get": draw.pick([r for r in RESOURCES if r not in give] or RESOURCES,
+                                                          "get")})
+        else:
+            got: dict[str, int] = {}
+            for _ in range(get_n):
+                chip = draw.pick(RESOURCES, "get")
+                got[chip] = got.get(chip, 0) + 1
+            trades.append({"give": give, "get": got})
     trial = {**orders, "trade": trades}
     try:
         resolve(game.state, trial, game.edition, game.board)
@@ -446,7 +475,10 @@ def draw_gm_edit(draw: Draw, game) -> dict[str, Any] | None:
     order = st_.table.turn_order()
     nation = draw.pick(order, "nation")
     ns = st_.nations[nation]
-    what = draw.pick(("resources", "coins", "rondel", "units", "temple", "standing"), "edit")
+    kinds = ("resources", "coins", "rondel", "units", "temple", "standing")
+    if game.edition.id == "antike2":
+        kinds += ("neutral_temple", "resource", "bellona")
+    what = draw.pick(kinds, "edit")
     if what == "resources":
         chips = draw.some(RESOURCES, 3, "chips") or [draw.pick(RESOURCES, "chip")]
         edit = {"nation": nation, "resources": {r: draw.integer(0, 12, r) for r in chips}}
@@ -466,6 +498,21 @@ def draw_gm_edit(draw: Draw, game) -> dict[str, Any] | None:
             return None
         city = draw.pick(cities, "city")
         edit = {"province": city, "temple": not st_.provinces[city].temple}
+    elif what == "neutral_temple":
+        # a neutral temple put up where no city stands, or taken down (from and to the bank)
+        sites = sorted(p for p in game.board.provinces if game.board.province(p).site != "none"
+                       and (p not in st_.provinces or st_.provinces[p].owner is None))
+        if not sites:
+            return None
+        pid = draw.pick(sites, "site")
+        edit = {"province": pid, "neutral_temple": not queries.neutral_temple(st_, pid)}
+    elif what == "resource":
+        cities = st_.cities(nation)
+        if not cities:
+            return None
+        edit = {"province": draw.pick(cities, "city"), "resource": draw.pick([*RESOURCES, None], "type")}
+    elif what == "bellona":
+        edit = {"bellona": draw.pick(order, "holder")}
     else:
         edit = {"nation": nation, "standing": standing_change(draw, game, nation)}
     change = {"game": game.game_id, "reason": f"property test: {what} of {nation}", "edits": [edit]}
@@ -489,8 +536,9 @@ def draw_standing_only(draw: Draw, game) -> dict[str, Any] | None:
 
 def drawn_run(draw: Draw, edition: str, board: str) -> Run:
     """A new game of ``edition`` on ``board`` with drawn nations, seats, seed and variant."""
-    count = draw.integer(3, 6, "nations")
-    lineup = draw.shuffled(board_nations(board)[count], "seats")
+    seats = board_nations(board)
+    count = draw.integer(min(seats), max(seats), "nations")
+    lineup = draw.shuffled(seats[count], "seats")
     seed = f"s{draw.integer(0, 10**6, 'seed')}"
     return Run(edition, board, lineup, seed, draw.pick(VARIANTS[edition], "variants"))
 
@@ -523,12 +571,15 @@ def play_on(draw: Draw, run: Run, length: int, check_every: int = CHECK_EVERY) -
 # -- the tests --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("edition,board", CONFIGS, ids=[f"{e}-{b}" for e, b in CONFIGS])
-@CI
-@given(data=st.data())
-def test_random_legal_play_keeps_every_invariant(edition, board, data):
-    draw = Draw(data)
-    run = drawn_run(draw, edition, board)
-    play_on(draw, run, draw.integer(1, MAX_TURNS, "turns"))
+def test_random_legal_play_keeps_every_invariant(edition, board):
+    @settings(CI, max_examples=EXAMPLES.get((edition, board), CI.max_examples))
+    @given(data=st.data())
+    def play(data):
+        draw = Draw(data)
+        run = drawn_run(draw, edition, board)
+        play_on(draw, run, draw.integer(1, MAX_TURNS, "turns"))
+
+    play()
 
 
 def test_every_edition_is_played():
@@ -536,7 +587,8 @@ def test_every_edition_is_played():
     played = {e for e, _ in CONFIGS}
     assert {e.id for e in editions.registered()} <= played
     for edition, board in CONFIGS:
-        assert load_board(board).edition in (edition, *editions.get(edition).board_editions)
+        assert board_of(board).edition in (edition, *editions.get(edition).board_editions)
+    assert set(VARIANTS["antike2"]) == {()} | {(v,) for v in editions.get("antike2").variants}
 
 
 @pytest.mark.parametrize("board", ["antike-east", "antike-west"])

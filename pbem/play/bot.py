@@ -7,6 +7,16 @@ It knows wedges only by the order keys their actions take (``temples``, ``arm``,
 ``knowhow``, ``maneuver``) and asks the rule queries (:mod:`pbem.kernel.queries`) for
 costs, limits, paths and defences. Randomness comes only from a generator seeded with the
 game's stored seed, the turn and the nation, so the same game always gets the same bot turn.
+
+What an edition adds is used where its rules offer it, asked of the rules too, so the bots
+play a classic game exactly as before: where the nation may trade with the bank at its
+know-hows' rates (Antike II's MERCATURA and COMMERCIUM) it trades when an addition would
+otherwise fail for want of a chip; neutral temples (``queries.conquerable`` with owner
+``None``) are attacked like rival cities, temples first; where a conquest takes no
+maneuver step (Antike II), or while neutral temples stand, the greedy bot's units march on
+the nearest target every turn; a city founded where the founder chooses its resource gets
+the resource the nation has fewest cities of; a unit the edition arms for free (Antike
+II's BELLONA) is marked ``"free": true`` on the first entry armed.
 """
 
 from __future__ import annotations
@@ -17,8 +27,9 @@ from typing import Any
 
 from pbem.errors import Refused
 from pbem.kernel import queries
-from pbem.kernel.turn import resolve
-from pbem.kernel.vocab import UNITS
+from pbem.kernel.edition import Edition
+from pbem.kernel.turn import Turn, resolve
+from pbem.kernel.vocab import RESOURCES, UNITS
 
 MODES = ("random", "greedy")
 
@@ -44,18 +55,100 @@ class _Builder:
         self.orders = {"game": game.game_id, "nation": nation,
                        "turn": game.state.status.turn, "rondel": rondel}
         self.result = _legal(game, self.orders)
+        self.rates = _trade_rates(game, nation)
+        """Chips given -> chips received in a trade with the bank, where the edition's own
+        trade rules allow one now (empty: the bot does not trade)."""
+        self.free = game.edition.free_units(Turn(game.state, nation, game.edition, game.board))
+        """Units the nation may arm for free this turn (Antike II's BELLONA)."""
 
     @property
     def ok(self) -> bool:
         return self.result is not None
 
     def try_add(self, key: str, item: dict[str, Any]) -> bool:
+        if key == "arm" and self.free and not any(e.get("free") for e in self.orders.get("arm", [])):
+            # the free unit goes on the first entry the rules accept (003 L254)
+            if self._try({**self.orders, key: [*self.orders.get(key, []), {**item, "free": True}]}):
+                return True
         trial = {**self.orders, key: [*self.orders.get(key, []), item]}
+        if self._try(trial):
+            return True
+        return bool(self.rates) and self._try_with_trades(key, trial)
+
+    def _try(self, trial: dict[str, Any]) -> bool:
         result = _legal(self.game, trial)
         if result is None:
             return False
         self.orders, self.result = trial, result
         return True
+
+    def _try_with_trades(self, key: str, trial: dict[str, Any]) -> bool:
+        """The addition in ``trial`` with one or two trades first, each for a chip it
+        needs, giving the chips held most (never the chip sought)."""
+        action = self.game.edition.rondel[self.result.state.nations[self.nation].rondel].action
+        if key == "found":
+            wanted = [r for r in RESOURCES if self.game.edition.rules_for(self.game.state.table).found_cost.get(r)]
+        elif key in action.keys and action.spends:
+            wanted = [action.spends]
+        else:
+            return False
+        held = dict(self.game.state.nations[self.nation].resources)
+        trades = list(trial.get("trade", []))
+        for deal in trades:
+            for chip, n in deal["give"].items():
+                held[chip] -= n
+            for chip, n in _received(deal).items():
+                held[chip] += n
+        for _ in range(2):
+            made = False
+            for want in sorted(wanted, key=lambda r: (held[r], RESOURCES.index(r))):
+                deal = _deal(self.rates, held, want)
+                if deal is None:
+                    continue
+                trades.append(deal)
+                for chip, n in deal["give"].items():
+                    held[chip] -= n
+                for chip, n in _received(deal).items():
+                    held[chip] += n
+                made = True
+                if self._try({**trial, "trade": list(trades)}):
+                    return True
+                break
+            if not made:
+                return False
+        return False
+
+
+def _trade_rates(game, nation: str) -> dict[int, int]:
+    """The rates of a trade with the bank ``nation`` may make now, where the edition has
+    trade rules of its own (Antike II: MERCATURA 2 for 1, COMMERCIUM 3 for 2, 003
+    L401-402). Classic trade (all eight know-hows, 2 for 1) is left alone: the bots never
+    traded there."""
+    edition = game.edition
+    if type(edition).trade_rates is Edition.trade_rates:
+        return {}
+    rates, problem = edition.trade_rates(game.state, nation)
+    return {} if problem is not None else dict(rates)
+
+
+def _received(deal: dict[str, Any]) -> dict[str, int]:
+    return {deal["get"]: 1} if isinstance(deal["get"], str) else dict(deal["get"])
+
+
+def _deal(rates: dict[int, int], held: dict[str, int], want: str) -> dict[str, Any] | None:
+    """The cheapest trade for ``want`` at ``rates`` (given -> received), paid with the
+    chips held most, or ``None`` when the nation holds too few other chips."""
+    for give_n, get_n in sorted(rates.items(), key=lambda kv: (kv[0] / kv[1], kv[0])):
+        spare = {r: held[r] for r in RESOURCES if r != want}
+        if sum(spare.values()) < give_n:
+            continue
+        give: dict[str, int] = {}
+        for _ in range(give_n):
+            chip = max(spare, key=lambda r: (spare[r], -RESOURCES.index(r)))
+            spare[chip] -= 1
+            give[chip] = give.get(chip, 0) + 1
+        return {"give": give, "get": want if get_n == 1 else {want: get_n}}
+    return None
 
 
 def _random_path(game, start: str, unit: str, length: int, rng: random.Random) -> list[str]:
@@ -75,11 +168,17 @@ def _attack(b: _Builder) -> None:
     game, nation = b.game, b.nation
     st, edition = game.state, game.edition
     cities = [p for p, prov in st.provinces.items()
-              if prov.owner not in (None, nation) and queries.can_be_conquered(st, p)]
-    cities.sort(key=lambda p: (not st.provinces[p].temple, queries.defence(st, edition, p), p))
+              if (prov.owner not in (None, nation) or queries.neutral_temple(st, p))
+              and queries.can_be_conquered(st, p)]
+    cities.sort(key=lambda p: (not (st.provinces[p].temple or queries.neutral_temple(st, p)),
+                               queries.defence(st, edition, p), p))
+    # Where a conquest takes no maneuver action (Antike II), units may use all their steps.
+    spare = 1 if edition.rules_for(st.table).conquest_uses_action else 0
     for city in cities[:4]:
         now = b.result.state
-        need = queries.defence(now, edition, city) if now.provinces.get(city) and now.provinces[city].owner else 0
+        target = now.provinces.get(city)
+        need = queries.defence(now, edition, city) if target and (target.owner or queries.neutral_temple(now, city)) \
+            else 0
         near = 0
         plan = []
         for pid in sorted(st.provinces):
@@ -88,7 +187,7 @@ def _attack(b: _Builder) -> None:
                 if not n:
                     continue
                 path = queries.shortest_path(game.board, pid, city, unit,
-                                             queries.allowance(st, edition, nation, unit) - 1)
+                                             queries.allowance(st, edition, nation, unit) - spare)
                 if path is not None:
                     plan.append((pid, unit, n, path))
                     near += n
@@ -109,11 +208,13 @@ def _attack(b: _Builder) -> None:
 
 
 def _march(b: _Builder) -> None:
-    """Move every group of own units (but those in a rival city) as far as it may along a
-    shortest path towards the nearest rival city it can get to."""
+    """Move every group of own units (but those in a rival city or on a neutral temple) as
+    far as it may along a shortest path towards the nearest rival city or neutral temple it
+    can get to."""
     game, nation = b.game, b.nation
     st, edition = game.state, game.edition
-    rivals = [p for p, prov in sorted(st.provinces.items()) if prov.owner not in (None, nation)]
+    rivals = [p for p, prov in sorted(st.provinces.items())
+              if prov.owner not in (None, nation) or queries.neutral_temple(st, p)]
     for pid in sorted(st.provinces):
         if pid in rivals:
             continue
@@ -176,13 +277,39 @@ def _fill(b: _Builder, rng: random.Random, eager: float, greedy: bool = False, m
         after = b.result.state
         for pid in sorted(after.provinces):
             prov = after.provinces[pid]
-            if prov.owner not in (None, nation) and any(prov.count(nation, u) for u in UNITS):
+            if (prov.owner not in (None, nation) or queries.neutral_temple(after, pid)) \
+                    and any(prov.count(nation, u) for u in UNITS):
                 b.try_add("maneuver", {"conquer": pid})
     after = b.result.state
     for pid in sorted(after.provinces):
         prov = after.provinces[pid]
         if prov.owner is None and any(prov.count(nation, u) for u in UNITS) and rng.random() < max(eager, 0.7):
-            b.try_add("found", {"city": pid})
+            _found(b, pid)
+
+
+def _found(b: _Builder, pid: str) -> bool:
+    """Found a city in ``pid``; where the founder chooses its resource (a choice site, or
+    any site in a free-choice variant), the resource the nation has fewest cities of, the
+    one it holds least of on a tie (the printed one kept where it is among them)."""
+    game = b.game
+    site = game.board.province(pid).site
+    st = b.result.state
+    if site == "none" or queries.neutral_temple(st, pid):
+        return False  # no city site, or a neutral temple to destroy first (003 L270)
+    rules = game.edition.rules_for(game.state.table)
+    if site == "fixed" and not rules.free_city_types:
+        return b.try_add("found", {"city": pid})
+    have = {r: 0 for r in RESOURCES}
+    for city in st.cities(b.nation):
+        kind = queries.city_resource(st, game.board, city)
+        if kind in have:
+            have[kind] += 1
+    held = st.nations[b.nation].resources
+    printed = game.board.province(pid).resource
+    best = min(RESOURCES, key=lambda r: (have[r], r != printed, held[r], RESOURCES.index(r)))
+    if site == "fixed" and have[best] == have[printed]:
+        return b.try_add("found", {"city": pid})
+    return b.try_add("found", {"city": pid, "resource": best})
 
 
 def _value(game, nation: str, result) -> float:
@@ -215,6 +342,10 @@ def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str
                 return b.orders
     elif mode == "greedy":
         best = None
+        # Where a conquest takes no maneuver step (Antike II), or while neutral temples stand,
+        # the units also march on the nearest target: next turn they take it with every step.
+        march = not game.edition.rules_for(game.state.table).conquest_uses_action or \
+            any(queries.neutral_temple(game.state, p) for p in game.state.provinces)
         for tg in choices:
             if tg.cost > 1:
                 continue
@@ -222,7 +353,8 @@ def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str
                 b = _Builder(game, nation, tg.order)
                 if not b.ok:
                     break
-                _fill(b, rng, eager=1.0 if attempt == 0 else 0.5, greedy=attempt == 0)
+                _fill(b, rng, eager=1.0 if attempt == 0 else 0.5, greedy=attempt == 0,
+                      march=attempt == 0 and march)
                 value = _value(game, nation, b.result) - tg.cost * 0.5
                 if best is None or value > best[0]:
                     best = (value, b.orders)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.kernel import queries
+from pbem.kernel.turn import Turn
 from pbem.kernel.vocab import RESOURCES
 
 
@@ -20,6 +21,7 @@ def options(game) -> dict[str, Any]:
     st, edition, board = game.state, game.edition, game.board
     nation = st.status.active
     ns = st.nations[nation]
+    free = edition.free_units(Turn(st, nation, edition, board))
     out = []
     for tg in queries.rondel_targets(st, edition, nation):
         entry: dict[str, Any] = {"index": tg.index, "wedge": tg.wedge, "steps": tg.steps,
@@ -31,12 +33,23 @@ def options(game) -> dict[str, Any]:
             budget = {r: ns.resources[r] - pay.get(r, 0) for r in RESOURCES}
             budget["coin"] = ns.coins - pay.get("coin", 0)
             entry["effect"] = edition.rondel[tg.index].action.preview(st, edition, board, nation, budget)
+            if "conquerable" in entry["effect"] and not edition.rules_for(st.table).conquest_uses_action:
+                # Antike II: a conquest takes no step, units that end their move there conquer
+                entry["effect"]["conquest_takes_a_step"] = False
+            if free and "places" in entry["effect"]:
+                # Antike II's BELLONA: units armed for free on this wedge (003 L254)
+                entry["effect"]["free"] = free
         out.append(entry)
     template = {"game": st.table.game_id, "nation": nation, "turn": st.status.turn,
                 "password": "YOUR-PASSWORD", "rondel": _template_rondel(edition, out)}
-    return {"game": st.table.game_id, "turn": st.status.turn, "nation": nation,
+    data = {"game": st.table.game_id, "turn": st.status.turn, "nation": nation,
             "resources": dict(ns.resources), "coins": ns.coins, "rondel": ns.rondel,
             "targets": out, "template": template}
+    rates, problem = edition.trade_rates(st, nation)
+    if problem is None and rates:
+        # chips given -> chips received with the bank, before the rondel move
+        data["trade"] = [{"give": give, "get": get} for give, get in sorted(rates.items())]
+    return data
 
 
 def _template_rondel(edition, targets: list[dict[str, Any]]) -> dict[str, Any]:
@@ -67,6 +80,9 @@ def option_lines(data: dict[str, Any], game=None) -> list[str]:
     coins = f"{data['coins']} coin{'' if data['coins'] == 1 else 's'}"
     lines = [f"turn {data['turn']}: {name(data['nation'])} hold "
              + ", ".join(f"{v} {k}" for k, v in data["resources"].items()) + f", {coins}"]
+    if data.get("trade"):
+        rates = ", ".join(f"{r['give']} chips for {r['get']}" for r in data["trade"])
+        lines.append(f"  may trade with the bank before the move: {rates} (\"trade\" in the order file; never coins)")
     labels = _labels(game, data)
     for t in data["targets"]:
         steps = f"{t['steps']} step{'' if t['steps'] == 1 else 's'}"
@@ -130,9 +146,14 @@ def effect_lines(effect: dict[str, Any], name=lambda ident: ident) -> list[str]:
         stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
         price = _chips(effect.get("price", {}))
         places = "; ".join(f"{name(p['city'])} {p['limit']} ({' or '.join(p['units'])})" for p in effect["places"])
-        return [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; "
-                f"in stock: {stock}",
-                f"where, and how many: {places or 'nowhere'}"]
+        out = [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; "
+               f"in stock: {stock}",
+               f"where, and how many: {places or 'nowhere'}"]
+        if effect.get("free"):
+            n = effect["free"]
+            out.append(f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): mark {'its' if n == 1 else 'their'} "
+                       "entry \"free\": true")
+        return out
     if "knowhow" in effect:
         out = []
         for o in effect["knowhow"]:
@@ -149,8 +170,11 @@ def effect_lines(effect: dict[str, Any], name=lambda ident: ident) -> list[str]:
     if not effect["groups"]:
         out.append("no unit can move")
     for c in effect["conquerable"]:
-        out.append(f"can conquer {name(c['city'])} of {name(c['owner'])}: defence {c['defence']}, "
-                   f"{c['units_in_reach']} of your units can reach it with a step left")
+        whose = f"{name(c['city'])} of {name(c['owner'])}" if c["owner"] is not None \
+            else f"the neutral temple in {name(c['city'])}"
+        left = " with a step left" if effect.get("conquest_takes_a_step", True) else " this turn"
+        out.append(f"can conquer {whose}: defence {c['defence']}, "
+                   f"{c['units_in_reach']} of your units can reach it{left}")
     if not effect["conquerable"]:
         out.append("no rival city within reach of enough units to conquer it")
     return out

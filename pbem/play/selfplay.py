@@ -34,6 +34,26 @@ LINEUPS = {
     5: ["greeks", "persians", "arabs", "phoenicians", "egyptians"],
     6: ["greeks", "persians", "arabs", "phoenicians", "egyptians", "babylonians"],
 }
+"""Classic Antike on the East board: the nations by their number."""
+
+LINEUPS_ANTIKE2 = {
+    3: ["romans", "carthaginians", "greeks"],
+    4: ["romans", "carthaginians", "greeks", "germans"],
+    5: ["romans", "carthaginians", "greeks", "germans", "phoenicians"],
+    6: ["romans", "carthaginians", "greeks", "germans", "phoenicians", "persians"],
+}
+"""Antike II on the Mare Nostrum board: the nations its start lines seat by their number
+(maps/antike2-mare-nostrum.json)."""
+
+BOARDS = {"antike2": "antike2-mare-nostrum"}
+"""The board an edition plays on when a self-play game names none (others: antike-east)."""
+
+_LINEUPS = {"antike2": LINEUPS_ANTIKE2}
+
+
+def lineup_for(edition: str, nations: int) -> list[str]:
+    """The nations of a self-play game of ``edition`` on its default board."""
+    return list(_LINEUPS.get(editions.get(edition).id, LINEUPS)[nations])
 
 
 @dataclass
@@ -46,6 +66,9 @@ class GameRecord:
     variants: tuple[str, ...]
     turns: int
     winner: str | None
+    edition: str = "antike"
+    board: str = "antike-east"
+    lineup: tuple[str, ...] = ()
 
 
 def check_invariants(game: Game) -> None:
@@ -56,6 +79,7 @@ def check_invariants(game: Game) -> None:
     rules = game.edition.rules_for(st.table)
     coins = st.bank.coins + sum(ns.coins for ns in st.nations.values())
     assert coins == rules.bank_coins, f"coins not conserved: {coins}"
+    # neutral temples (Antike II) come from the same stock as the nations' temples
     temples = st.bank.temples + sum(1 for p in st.provinces.values() if p.temple or p.extra.get("neutral_temple"))
     assert temples == rules.bank_temples, f"temples not conserved: {temples}"
     for p, stack in rules.personage_stacks.items():
@@ -66,18 +90,20 @@ def check_invariants(game: Game) -> None:
         assert beyond <= game.edition.bonus_cards(st, n), f"{n} holds more personage cards than it earned"
     for n in st.nations:
         for u in UNITS:
-            assert st.units_on_board(n, u) <= rules.cap(u)
+            assert st.units_on_board(n, u) <= rules.cap(u), f"{n} have more {u}s than the {rules.cap(u)} there are"
         assert st.cities(n), f"{n} lost its last city"
+        assert len(st.cities(n)) <= rules.city_stones, f"{n} own more cities than their {rules.city_stones} stones"
 
 
 def start_game(game_id: str, nations: list[str], seed: str, edition: str = "antike",
                board: str | Board = "antike-east", variants: tuple[str, ...] = (),
-               iterations: int = MIN_ITERATIONS) -> tuple[Game, dict[str, str]]:
+               iterations: int = MIN_ITERATIONS, data: dict | None = None) -> tuple[Game, dict[str, str]]:
     """A new game for bots, in memory, with passwords ``pw-NATION`` (cheaply hashed unless
-    ``iterations`` says otherwise)."""
+    ``iterations`` says otherwise); ``data`` as ``new --data`` takes it."""
     plain = {n: f"pw-{n}" for n in nations}
     on = load_board(board) if isinstance(board, str) else board
-    opts = SetupOptions(game_id=game_id, board=on.id, nations=list(nations), variants=list(variants), seed=seed)
+    opts = SetupOptions(game_id=game_id, board=on.id, nations=list(nations), variants=list(variants), seed=seed,
+                        data=dict(data or {}))
     game, _ = new_game(editions.get(edition), opts, on, plain, iterations=iterations)
     return game, plain
 
@@ -92,11 +118,14 @@ def bot_turn(game: Game, plain: dict[str, str], mode: str = "greedy") -> tuple[G
 
 def play_game(seed: str, nations: int = 4, mode: str = "greedy", variants: tuple[str, ...] = (),
               check_every_turn: bool = True,
-              verify_at_end: bool = True, edition: str = "antike", board: str | Board = "antike-east",
-              lineup: list[str] | None = None) -> tuple[Game, GameRecord]:
-    """Play one whole game between bots; return the final game and its record."""
-    lineup = lineup or LINEUPS[nations]
-    game, plain = start_game(f"self-{seed}", lineup, seed, edition, board, variants)
+              verify_at_end: bool = True, edition: str = "antike", board: str | Board | None = None,
+              lineup: list[str] | None = None, data: dict | None = None) -> tuple[Game, GameRecord]:
+    """Play one whole game between bots; return the final game and its record. Without a
+    board, the edition's own (:data:`BOARDS`, else antike-east); without a lineup, the
+    edition's for ``nations`` (:func:`lineup_for`)."""
+    board = board or BOARDS.get(editions.get(edition).id, "antike-east")
+    lineup = lineup or lineup_for(edition, nations)
+    game, plain = start_game(f"self-{seed}", lineup, seed, edition, board, variants, data=data)
     played = 0
     while game.state.status.winner is None and played < STALEMATE_TURNS:
         game, _ = bot_turn(game, plain, mode)
@@ -106,4 +135,5 @@ def play_game(seed: str, nations: int = 4, mode: str = "greedy", variants: tuple
     if verify_at_end:
         text = game_text(game)
         verify(game, json.loads(text))
-    return game, GameRecord(seed, len(lineup), mode, tuple(variants), played, game.state.status.winner)
+    return game, GameRecord(seed, len(lineup), mode, tuple(variants), played, game.state.status.winner,
+                            game.edition.id, game.board.id, tuple(lineup))
