@@ -351,6 +351,10 @@ class GameState:
     extra: dict[str, Any] = field(default_factory=dict)
     _frozen: bool = field(default=False, init=False, repr=False, compare=False)
     """Every province, nation and standing order is read-only (:meth:`freeze`)."""
+    _fresh: list | None = field(default=None, init=False, repr=False, compare=False)
+    """The objects :meth:`province`, :meth:`nation` and :meth:`standing_to_change` made
+    since the state was copied (all others are shared and read-only); ``None``: not known
+    (a state read from a file or set up), so :meth:`freeze` looks at every one."""
 
     _SHARED = ("bank", "nations", "provinces")
 
@@ -359,7 +363,7 @@ class GameState:
         read-only until :meth:`province` or :meth:`nation` copies one (most of them do not
         change in a turn); standing orders until :meth:`standing_to_change` copies them."""
         self.freeze()
-        return GameState(
+        new = GameState(
             self.table,
             self.bank.copy(),
             dict(self.nations),
@@ -368,6 +372,8 @@ class GameState:
             dict(self.standing),
             copy_json(self.extra),
         )
+        new._fresh = []
+        return new
 
     def province(self, pid: str) -> ProvinceState:
         """The province's state, to change: created empty on first use (removed again by
@@ -377,10 +383,10 @@ class GameState:
         prov = self.provinces.get(pid)
         if prov is None:
             prov = self.provinces[pid] = ProvinceState()
-            self._frozen = False
+            self._made(prov)
         elif prov._ro:
             prov = self.provinces[pid] = prov.copy()
-            self._frozen = False
+            self._made(prov)
         return prov
 
     def freeze(self) -> None:
@@ -389,13 +395,23 @@ class GameState:
         :meth:`province`, :meth:`nation` or :meth:`standing_to_change`, which copy it."""
         if self._frozen:
             return
-        for prov in self.provinces.values():
-            if not prov._ro:
-                object.__setattr__(prov, "_ro", True)
-        for standing in self.standing.values():
-            standing._ro = True
-        for held in self.nations.values():
-            held.freeze()
+        if self._fresh is None:
+            for prov in self.provinces.values():
+                if not prov._ro:
+                    object.__setattr__(prov, "_ro", True)
+            for standing in self.standing.values():
+                standing._ro = True
+            for held in self.nations.values():
+                held.freeze()
+        else:
+            for made in self._fresh:
+                if isinstance(made, NationState):
+                    made.freeze()
+                elif isinstance(made, ProvinceState):
+                    object.__setattr__(made, "_ro", True)
+                else:
+                    made._ro = True
+        self._fresh = []
         self._frozen = True
 
     def nation(self, nation: str) -> NationState:
@@ -404,15 +420,21 @@ class GameState:
         held = self.nations[nation]
         if held._ro:
             held = self.nations[nation] = held.copy()
-            self._frozen = False
+            self._made(held)
         return held
 
     def standing_to_change(self, nation: str) -> Standing:
         """``nation``'s standing orders, to change: a copy of its own (read them through
         ``standing``, which another state may share)."""
         own = self.standing[nation] = self.standing[nation].copy()
-        self._frozen = False
+        self._made(own)
         return own
+
+    def _made(self, obj) -> None:
+        """``obj`` was just made for this state to change: not read-only, so neither is the state."""
+        self._frozen = False
+        if self._fresh is not None:
+            self._fresh.append(obj)
 
     def prune(self) -> None:
         """Forget provinces with nothing in them."""

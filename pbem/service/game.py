@@ -55,42 +55,53 @@ def _standing_bytes(standing) -> bytes:
     return history.part_bytes(standing.to_json())
 
 
-_LAST_PROVINCES: list = [{}, {}, [], b""]
-"""The provinces last written: their objects and texts by id, the ids in order, the whole."""
+class _Members:
+    """The canonical JSON object of a mapping of read-only state objects (provinces,
+    nations, standing orders), rebuilt from the one it wrote last: only the members that
+    are not the very same objects as then are written again (each once, :meth:`kept`)."""
 
+    def __init__(self, make):
+        self.make = make
+        self.objects: dict[str, Any] = {}
+        self.texts: dict[str, bytes] = {}
+        self.order: list[str] = []
+        self.whole = b"{}"
 
-def _provinces_bytes(provinces: dict[str, Any]) -> bytes:
-    """The ``provinces`` object of the state, built from the last one written: only the
-    provinces that are not the very same (shared, read-only) objects are written again."""
-    objects, texts, order, whole = _LAST_PROVINCES
-    changed = [pid for pid, prov in provinces.items() if objects.get(pid) is not prov]
-    if not changed and len(provinces) == len(objects):
-        return whole
-    texts = dict(texts)
-    for pid in changed:
-        texts[pid] = provinces[pid].kept(_province_bytes)
-    if len(provinces) != len(objects) or any(pid not in objects for pid in changed):
-        for pid in [p for p in texts if p not in provinces]:
-            del texts[pid]
-        order = sorted(texts)
-    keys = _KEYS
-    for pid in changed:
-        if pid not in keys:
-            keys[pid] = history.canonical_bytes(pid) + b":"
-    whole = b"{" + b",".join([keys[pid] + texts[pid] for pid in order if texts[pid]]) + b"}"
-    _LAST_PROVINCES[:] = [dict(provinces), texts, order, whole]
-    return whole
+    def __call__(self, mapping: dict[str, Any]) -> bytes:
+        objects = self.objects
+        changed = [key for key, obj in mapping.items() if objects.get(key) is not obj]
+        if not changed and len(mapping) == len(objects):
+            return self.whole
+        texts = dict(self.texts)
+        for key in changed:
+            texts[key] = mapping[key].kept(self.make)
+        order = self.order
+        if len(mapping) != len(objects) or any(key not in objects for key in changed):
+            for key in [k for k in texts if k not in mapping]:
+                del texts[key]
+            order = sorted(texts)
+        keys = _KEYS
+        for key in changed:
+            if key not in keys:
+                keys[key] = history.canonical_bytes(key) + b":"
+        # an empty text is a member left out of the file (an empty province)
+        self.whole = b"{" + b",".join([keys[key] + texts[key] for key in order if texts[key]]) + b"}"
+        self.objects, self.texts, self.order = dict(mapping), texts, order
+        return self.whole
 
 
 def _state_bytes(st: GameState) -> bytes:
     """The canonical JSON of :meth:`GameState.to_json`, writing again only the nations
     and provinces that changed since the state was last copied."""
     parts = {"bank": history.part_bytes(st.bank.to_json()),
-             "nations": _object({n: held.kept(_nation_bytes) for n, held in st.nations.items()}),
-             "provinces": _provinces_bytes(st.provinces)}
+             "nations": _NATIONS(st.nations),
+             "provinces": _PROVINCES(st.provinces)}
     for key, value in st.extra.items():
         parts[key] = history.canonical_bytes(value)
     return _object(parts)
+
+
+_PROVINCES, _NATIONS, _STANDING = _Members(_province_bytes), _Members(_nation_bytes), _Members(_standing_bytes)
 
 
 FORMAT = 1
@@ -174,7 +185,7 @@ class Game:
         parts = dict(kept[4])
         parts["state"] = _state_bytes(st)
         parts["status"] = history.part_bytes(st.status_json())
-        parts["standing_orders"] = _object({n: standing.kept(_standing_bytes) for n, standing in st.standing.items()})
+        parts["standing_orders"] = _STANDING(st.standing)
         return _object(parts)
 
     def _json(self, state_json: dict[str, Any]) -> dict[str, Any]:
