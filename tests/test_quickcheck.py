@@ -131,3 +131,25 @@ def test_recursive_definitions_compile_and_check():
               "$ref": "#/$defs/tree"}
     quick = compile_check(schema)
     assert quick([[], [[]]]) and not quick([[], [1]])
+
+
+def test_compiled_checks_are_kept_between_runs(tmp_path, monkeypatch):
+    """The generated check is compiled once and kept in the cache folder (as Python keeps
+    .pyc files); a damaged cache file, or no cache at all, only means compiling again."""
+    from pbem.service import quickcheck
+
+    schema = schemas.compose("orders", CLASSIC)
+    sample = json.loads(SAMPLES["orders"][0].read_text(encoding="utf-8"))
+    monkeypatch.setenv("ANTIKE_REF_CACHE", str(tmp_path / "cache"))
+    first = compile_check(schema)
+    kept = sorted((tmp_path / "cache").glob("quickcheck-*.marshal"))
+    assert len(kept) == 1
+    stamp = kept[0].stat().st_mtime_ns
+    again = compile_check(schema)
+    assert kept[0].stat().st_mtime_ns == stamp  # read, not written again
+    assert first(sample) is again(sample) is True
+    kept[0].write_bytes(b"not marshal data")
+    assert compile_check(schema)(sample) is True
+    monkeypatch.setenv("ANTIKE_REF_CACHE", "off")
+    assert quickcheck.cache_dir() is None
+    assert compile_check(schema)(sample) is True

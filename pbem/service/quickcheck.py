@@ -19,7 +19,10 @@ same answer every time.
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+from pathlib import Path
 from typing import Any, Callable
 
 Check = Callable[[Any], bool]
@@ -61,10 +64,49 @@ def compile_check(schema: Any) -> Check | None:
         gen = _Source(schema)
         entry = gen.function(schema)
         namespace = dict(gen.values)
-        exec(compile("\n".join(gen.lines), "<quickcheck>", "exec"), namespace)  # our own generated code
+        exec(_compiled("\n".join(gen.lines)), namespace)  # our own generated code
         return namespace[entry]
     except (Unsupported, re.error, KeyError, TypeError, ValueError):
         return None
+
+
+def cache_dir() -> Path | None:
+    """Where compiled quick checks are kept between runs, as Python keeps ``.pyc`` files:
+    ``$ANTIKE_REF_CACHE`` (``off`` for nowhere), else ``$XDG_CACHE_HOME/antike-ref``, else
+    ``~/.cache/antike-ref``."""
+    chosen = os.environ.get("ANTIKE_REF_CACHE")
+    if chosen is not None:
+        return None if chosen.strip().lower() in ("", "off", "none") else Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "antike-ref"
+
+
+def _compiled(source: str):
+    """``source`` compiled, from the cache when this Python compiled the same source
+    before (compiling the game schema's checks costs about 8 ms of every command's
+    start). The cache is only a shortcut: a missing, unreadable or damaged file, or a
+    folder that cannot be written, just means compiling."""
+    import hashlib
+    import marshal
+
+    key = hashlib.sha256(f"{sys.version}\0{source}".encode()).hexdigest()[:40]
+    folder = cache_dir()
+    path = folder / f"quickcheck-{key}.marshal" if folder is not None else None
+    if path is not None:
+        try:
+            return marshal.loads(path.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    code = compile(source, "<quickcheck>", "exec")
+    if path is not None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+            temp.write_bytes(marshal.dumps(code))
+            os.replace(temp, path)
+        except OSError:
+            pass
+    return code
 
 
 _TYPE_TESTS = {
