@@ -262,3 +262,31 @@ def test_process_to_another_file_locks_that_file_too(tmp_path):
     res = CliRunner().invoke(app, ["process", str(game), str(orders), "-o", str(out)])
     assert res.exit_code == 0 and out.exists()
     assert game.read_text(encoding="utf-8") == game_text(g)
+
+
+def test_saving_copies_the_history_text_and_writes_the_same_bytes(tmp_path):
+    """A game read from its file and saved again after more entries is written with the
+    old entries' text copied from the file (the indented writer is slow on a long
+    history), and the bytes are exactly those of writing the whole game afresh: after
+    turns, after an undo (fewer entries: written afresh), and from a file in another
+    layout (written afresh, in ours)."""
+    from pbem.play.bot import play_turn
+    from pbem.service.schemas import dumps
+
+    path = new_game_file(tmp_path)
+    for i in range(6):
+        game = store.load_game(path)
+        assert game.origin is not None and game.origin.entries is game.history
+        nation = game.state.status.active
+        orders = write_json(tmp_path / f"o{i}.json", {**play_turn(game, "greedy"), "password": PASSWORDS[nation]})
+        assert cli_run("process", path, orders).exit_code == 0
+        text = path.read_text(encoding="utf-8")
+        assert text == dumps(store.load_game(path).to_json())
+    assert cli_run("undo", path, "--turns", "2", "--reason", "test").exit_code == 0
+    assert path.read_text(encoding="utf-8") == dumps(store.load_game(path).to_json())
+    compact = tmp_path / "compact.json"
+    compact.write_text(json.dumps(json.loads(path.read_text(encoding="utf-8"))), encoding="utf-8")
+    game = store.load_game(compact)
+    assert game.origin is None
+    store.save_game(game, compact)
+    assert compact.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")

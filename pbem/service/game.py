@@ -134,6 +134,10 @@ class Game:
     meta: dict[str, NationMeta]
     history: list[dict[str, Any]] = field(default_factory=list)
     source: str = field(default="", compare=False)
+    origin: Any = field(default=None, compare=False, repr=False)
+    """The history as the file it was read from wrote it (:class:`pbem.service.store.HistoryText`),
+    so that saving it again writes only the entries added since; ``None`` for a game made
+    in memory."""
     """The file the game was read from (named in messages); empty for a game made in memory."""
 
     @property
@@ -219,7 +223,8 @@ class Game:
         return pinned
 
     def copy_with(self, state: GameState, history: list[dict[str, Any]]) -> Game:
-        return Game(state, self.edition, self.board, self.seed, dict(self.meta), history, self.source)
+        return Game(state, self.edition, self.board, self.seed, dict(self.meta), history, self.source,
+                    self.origin)
 
 
 def table_from_json(data: dict[str, Any]) -> Table:

@@ -19,6 +19,7 @@ import re
 import stat
 import time
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from secrets import choice
 from typing import Any, Iterator
@@ -27,7 +28,7 @@ from pbem import editions
 from pbem.errors import GameLocked, InconsistentGame, InputError, Problem, clip
 from pbem.service.boards import embedded_board, known_boards, load_board
 from pbem.service.game import Game, game_from_json
-from pbem.service.schemas import dumps, read_json, validate
+from pbem.service.schemas import dumps, parse_json, read_text, validate
 
 
 def _edition_of(data: Any, source: str):
@@ -59,11 +60,63 @@ def game_from_data(data: Any, source: str) -> Game:
 def load_game(path: str | os.PathLike) -> Game:
     """Read, schema-check and consistency-check a game file."""
     source = str(path)
-    return game_from_data(read_json(path, source), source)
+    text = read_text(path, source)
+    game = game_from_data(parse_json(text, source), source)
+    game.origin = HistoryText.of(text, game.history)
+    return game
+
+
+_HISTORY_OPEN = '\n "history": [\n'
+_HISTORY_CLOSE = '\n ],\n "nations": '
+_HISTORY_EMPTY = '\n "history": [],\n'
+
+
+@dataclass(frozen=True)
+class HistoryText:
+    """The history entries of a game file as the file wrote them: the loaded entries (the
+    list object) and the text between the history's brackets. A game that only added
+    entries since is written again with this text for the old ones: the indented writer
+    is pure Python, and the history is almost all of a long game's file."""
+
+    entries: list
+    body: str
+
+    @classmethod
+    def of(cls, text: str, entries: list) -> HistoryText | None:
+        """The history text of a game file in the layout :func:`dumps` writes (one space
+        per level, keys sorted, so the history's brackets stand at the start of their
+        lines with one space); ``None`` for any other layout."""
+        start = text.find(_HISTORY_OPEN)
+        end = text.find(_HISTORY_CLOSE, start)
+        if start < 0 or end < 0 or not entries:
+            return None
+        return cls(entries, text[start + len(_HISTORY_OPEN):end])
+
+    def text_for(self, history: list) -> str | None:
+        """The text between the brackets of ``history``, or ``None`` if it does not start
+        with the very entries that were read (an undo took some back)."""
+        old = self.entries
+        if len(history) < len(old) or any(a is not b for a, b in zip(old, history)):
+            return None
+        added = [_entry_text(entry) for entry in history[len(old):]]
+        return ",\n".join([self.body, *added])
+
+
+def _entry_text(entry: dict[str, Any]) -> str:
+    """One history entry as :func:`dumps` writes it inside the file's history (two levels in)."""
+    return "  " + dumps(entry)[:-1].replace("\n", "\n  ")
 
 
 def game_text(game: Game) -> str:
-    return dumps(game.to_json())
+    """The game file's text: deterministic, the same as :func:`dumps` of the whole game,
+    with the entries the file held already copied from it as it wrote them."""
+    data = game.to_json()
+    body = game.origin.text_for(game.history) if game.origin is not None else None
+    if body is None:
+        return dumps(data)
+    text = dumps({**data, "history": []})
+    at = text.find(_HISTORY_EMPTY)
+    return f"{text[:at]}{_HISTORY_OPEN}{body}\n ],\n{text[at + len(_HISTORY_EMPTY):]}"
 
 
 TEMP_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
