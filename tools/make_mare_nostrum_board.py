@@ -27,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_west_board import connected, pairs, render  # noqa: E402  (the same border notation and file layout)
+from make_west_board import borders, connected, kind_of, render  # noqa: E402  (the same border notation and file layout)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "maps" / "antike2-mare-nostrum.json"
@@ -330,24 +330,11 @@ def build_board(*, board_id: str, name: str, width: int, height: int, projection
                 nations: dict, start_lines: dict, start_nation: dict, notes: list[str]) -> dict:
     """One board document, checked; AssertionError naming the first thing that is off."""
     ids = [row[0] for row in rows]
-    assert len(ids) == len(set(ids)), "duplicate province id"
     known = set(ids)
-    border: dict[str, dict[str, set[str]]] = {pid: {"land": set(), "sea": set()} for pid in ids}
-    for layer, text in (("land", land), ("sea", sea)):
-        seen_pairs = set()
-        for a, b in pairs(text):
-            assert a in known and b in known, f"unknown province in {layer} border {a} {b}"
-            assert a != b, f"{a} borders itself"
-            key = frozenset((a, b))
-            assert key not in seen_pairs, f"{layer} border {a} {b} listed twice"
-            seen_pairs.add(key)
-            border[a][layer].add(b)
-            border[b][layer].add(a)
+    border = borders(ids, land, sea)
 
     def kind(pid: str) -> str:
-        has_land, has_sea = bool(border[pid]["land"]), bool(border[pid]["sea"])
-        assert has_land or has_sea, f"{pid} has no border"
-        return "coastal" if has_land and has_sea else "land_only" if has_land else "sea_only"
+        return kind_of(border, pid)
 
     assert set(temples) <= known, f"temples at unknown provinces {sorted(set(temples) - known)}"
     assert set(labels) <= known, f"labels for unknown provinces {sorted(set(labels) - known)}"

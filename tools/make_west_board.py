@@ -256,13 +256,14 @@ def connected(nodes: set[str], step: dict[str, set[str]]) -> bool:
     return seen == nodes
 
 
-def build() -> dict:
-    """The board document; AssertionError naming the first thing that is off."""
-    ids = [row[0] for row in PROVINCES]
+def borders(ids: list[str], land: str, sea: str) -> dict[str, dict[str, set[str]]]:
+    """Each province's neighbours across land and sea borders, from the ``a b | c d``
+    notation; AssertionError on an unknown or repeated province, a border with itself or
+    one listed twice."""
     assert len(ids) == len(set(ids)), "duplicate province id"
     known = set(ids)
     border: dict[str, dict[str, set[str]]] = {pid: {"land": set(), "sea": set()} for pid in ids}
-    for layer, text in (("land", LAND), ("sea", SEA)):
+    for layer, text in (("land", land), ("sea", sea)):
         seen_pairs = set()
         for a, b in pairs(text):
             assert a in known and b in known, f"unknown province in {layer} border {a} {b}"
@@ -272,11 +273,24 @@ def build() -> dict:
             seen_pairs.add(key)
             border[a][layer].add(b)
             border[b][layer].add(a)
+    return border
+
+
+def kind_of(border: dict[str, dict[str, set[str]]], pid: str) -> str:
+    """``coastal``, ``land_only`` or ``sea_only``, as its borders say."""
+    land, sea = bool(border[pid]["land"]), bool(border[pid]["sea"])
+    assert land or sea, f"{pid} has no border"
+    return "coastal" if land and sea else "land_only" if land else "sea_only"
+
+
+def build() -> dict:
+    """The board document; AssertionError naming the first thing that is off."""
+    ids = [row[0] for row in PROVINCES]
+    known = set(ids)
+    border = borders(ids, LAND, SEA)
 
     def kind(pid: str) -> str:
-        land, sea = bool(border[pid]["land"]), bool(border[pid]["sea"])
-        assert land or sea, f"{pid} has no border"
-        return "coastal" if land and sea else "land_only" if land else "sea_only"
+        return kind_of(border, pid)
 
     provinces = []
     for pid, name, resource, lon, lat in sorted(PROVINCES):
