@@ -45,8 +45,9 @@ BANK_COINS = 30
 count; classic's 30 (000 L47)."""
 
 PRINTED_SCHOLARS = 8
-"""003 L218-220 with the card count (rules-digest 2.2): 8 scholars, a 9th (Pliny the
-Elder) in the nine-scholars variant."""
+"""8 scholars, a 9th (Pliny the Elder) in the nine-scholars variant (003 L218-220); the
+card count agrees: 53 cards (003 L126) less 14 nation and temple cards and 2 BELLONA cards
+(003 L136-138) leave 37 personages, 28 of them not scholars (003 L202-226)."""
 
 
 def knowhows(prices: Mapping[str, Any]) -> dict[str, KnowHowSpec]:
