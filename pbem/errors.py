@@ -131,9 +131,17 @@ class Interrupted(BaseException):
     and none of Click's handlers turn it into another exit code on the way out."""
 
 
+RECEIVED: list[int] = []
+"""The signals the console script's handler received in this process."""
+
+
 def caused_by_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` is, or was raised because of, Ctrl-C or SIGTERM (Python wraps an
-    exception raised while a class is being made in a RuntimeError, for one)."""
+    """Whether ``exc`` is, or was raised because of, Ctrl-C or SIGTERM. Python wraps an
+    exception raised while a class is being made in a RuntimeError, and a library may turn
+    it into an error of its own (cairo's writer reports a write error): an error that
+    follows an interrupt is the interrupt's."""
+    if RECEIVED:
+        return True
     seen = set()
     while exc is not None and id(exc) not in seen:
         if isinstance(exc, (Interrupted, KeyboardInterrupt)):

@@ -23,7 +23,6 @@ from __future__ import annotations
 import importlib
 import sys
 
-from pbem.errors import Interrupted, caused_by_interrupt
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("game", "Create a game."),
@@ -93,7 +92,16 @@ def top_help() -> str:
 
 
 def _interrupt(signum, frame):
+    from pbem.errors import RECEIVED, Interrupted  # loaded by main() before this is installed
+
+    RECEIVED.append(signum)  # an error that follows is the interrupt's (caused_by_interrupt)
     raise Interrupted(signum)
+
+
+def _early(signum, frame):
+    """The handler while antike-ref is still loading its own modules: nothing can have
+    been done yet."""
+    raise KeyboardInterrupt
 
 
 def _unraisable(info) -> None:
@@ -104,6 +112,8 @@ def _unraisable(info) -> None:
     It is sent again from a helper thread a moment later: sent from here, its handler
     would run inside this hook, and Python would print the interrupt as ignored. (A
     command that ends before it arrives has ignored signals by then: it ran to the end.)"""
+    from pbem.errors import Interrupted
+
     if isinstance(info.exc_value, Interrupted):
         import os
         import threading
@@ -120,27 +130,39 @@ def main() -> None:
     (the game file was saved), never with a traceback."""
     import signal
 
-    signal.signal(signal.SIGINT, _interrupt)
-    signal.signal(signal.SIGTERM, _interrupt)
-    sys.unraisablehook = _unraisable
+    # This module imports nothing of antike-ref's at the top, so a signal is handled from
+    # the first moment the console script runs: first by _early, then, once the error
+    # classes are loaded, by _interrupt.
+    signal.signal(signal.SIGINT, _early)
+    signal.signal(signal.SIGTERM, _early)
     try:
-        _main()
-    except Interrupted:
-        from pbem.cli.base import interrupted
+        try:
+            from pbem import errors
 
-        sys.exit(interrupted())
-    except Exception as exc:  # an interrupt Python wrapped on the way (class creation does)
-        if not caused_by_interrupt(exc):
+            signal.signal(signal.SIGINT, _interrupt)
+            signal.signal(signal.SIGTERM, _interrupt)
+            sys.unraisablehook = _unraisable
+            _main()
+        except KeyboardInterrupt:
+            _exit_interrupted()
+        except BaseException as exc:
+            errors = sys.modules.get("pbem.errors")
+            if errors is not None and (isinstance(exc, errors.Interrupted) or (
+                    isinstance(exc, Exception) and errors.caused_by_interrupt(exc))):
+                _exit_interrupted()  # an interrupt, maybe wrapped (class creation, cairo's writer)
             raise
-        from pbem.cli.base import interrupted
-
-        sys.exit(interrupted())
     finally:
         # The work is done: a signal now must not kill the interpreter as it exits (which
         # Python would do once it has put the default handlers back), turning a finished
         # run's exit code into "killed".
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+def _exit_interrupted() -> None:
+    from pbem.cli.base import interrupted
+
+    sys.exit(interrupted())
 
 
 def _main() -> None:
