@@ -217,6 +217,12 @@ class Edition:
         active edit); ``False`` if the item is not one."""
         return False
 
+    def data_problems(self, data: Any, board: Board) -> list[str]:
+        """What is wrong with values a GM entered for what the rulebook does not print
+        (``new --data``, kept as ``rules.data``), in words; an edition without such
+        values takes none."""
+        return ["this edition takes no --data: its rulebook prints every value it uses"] if data else []
+
     def rulings(self, table: Table) -> list[str]:
         """The values of this game that are the project's rulings rather than printed ones
         (data the rulebook does not give), in words, for ``new`` to say."""

@@ -242,6 +242,9 @@ def game_from_json(data: dict[str, Any], edition: Edition, board: Board, source:
             "$.board.sha256",
             f"the game was created on a different version of board {board.id!r} "
             f"(file {data['board']['sha256'][:12]}…, installed {board.sha256[:12]}…)")])
+    wrong = edition.data_problems(data["rules"].get("data"), board)
+    if wrong:  # read before anything asks the rule table, which is built from them
+        raise InconsistentGame(source, [Problem("$.rules.data", "; ".join(wrong))])
     meta = {n: NationMeta(m["player"], m["email"], m["colour"], m["password"])
             for n, m in data["nations"].items()}
     state = GameState.from_json(table_from_json(data), data["state"], data["status"],

@@ -44,6 +44,9 @@ def start(edition: Edition, opts: SetupOptions, board: Board) -> tuple[Game, dic
     opts = opts if opts.seed else opts.replace(seed=_secrets.token_hex(8))
     if board.edition != edition.id and board.edition not in edition.board_editions:
         raise UsageError(f"--board {board.id}: a board for {board.edition}, not for {edition.name} ({edition.id})")
+    wrong = edition.data_problems(opts.data, board)
+    if wrong:
+        raise UsageError("--data: " + "; ".join(wrong))
     state, events, recorded = edition.setup(opts, board)
     meta = {}
     for n in state.table.seats:

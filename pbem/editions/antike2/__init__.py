@@ -15,7 +15,8 @@ from types import MappingProxyType
 from typing import Any
 
 from pbem.editions.antike2 import personages, setup
-from pbem.editions.antike2.rules import BANK_COINS, DATA_KEYS, GOALS, PERSONAGE_RULES, PRICES, RULES, with_data
+from pbem.editions.antike2.rules import (BANK_COINS, DATA_KEYS, GOALS, PERSONAGE_RULES, PRICES, RULES,
+                                         data_problems, with_data)
 from pbem.errors import Problem
 from pbem.kernel.actions import Arm, BuildTemples, BuyKnowHow, Maneuver, Produce
 from pbem.kernel.edition import Edition, Extras, NationInfo
@@ -171,6 +172,10 @@ class Antike2(Edition):
 
     def view_extra(self, state) -> dict[str, Any]:
         return {"bellona": state.extra.get("bellona")}
+
+    def data_problems(self, data, board) -> list[str]:
+        problems = data_problems(data, self.knowhows, board.provinces) if data else []
+        return [f"{p} (keys: {', '.join(DATA_KEYS)})" for p in problems[:1]] + problems[1:]
 
     def rulings(self, table) -> list[str]:
         import json

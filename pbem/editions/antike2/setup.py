@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from pbem.editions.antike2.rules import DATA_KEYS, GOALS, data_problems
+from pbem.editions.antike2.rules import GOALS
 from pbem.editions.classic.setup import check_nations, start_cities
 from pbem.errors import UsageError
 from pbem.kernel.setup import SetupOptions, check_common, initial_state
@@ -58,10 +58,6 @@ def neutral_temples(opts: SetupOptions, board: Board, cities: dict[str, list[str
 
 def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
     check_common(opts, edition)
-    if opts.data:
-        problems = data_problems(opts.data, edition.knowhows, board.provinces)
-        if problems:
-            raise UsageError("--data: " + "; ".join(problems) + f" (keys: {', '.join(DATA_KEYS)})")
     nations = list(opts.nations)
     count = len(nations)
     check_nations(nations, board, edition)
