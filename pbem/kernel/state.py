@@ -47,6 +47,18 @@ class FrozenList(list):
     __iadd__ = __imul__ = _read_only
 
 
+def _kept_value(self, make: Callable[[Any], Any]) -> Any:
+    """``make(self)``, made once and kept while the object is read-only (and so cannot
+    change): the hashing of a replay writes only what a turn changed. One ``make`` per
+    process; the value must not be changed. (The ``kept`` of provinces, nations and
+    standing orders.)"""
+    if not self._ro:
+        return make(self)
+    if self._kept is None:
+        self._kept = make(self)
+    return self._kept
+
+
 def copy_json(value: Any) -> Any:
     """A deep copy of a JSON-like value (dicts, lists and scalars), faster than ``deepcopy``."""
     kind = type(value)
@@ -106,13 +118,7 @@ class Standing:
 
     _SHARED = ("battle", "bonus_stack", "coin_substitute")
 
-    def kept(self, make: Callable[[Standing], Any]) -> Any:
-        """``make(self)``, made once and kept while read-only (see :meth:`ProvinceState.kept`)."""
-        if not self._ro:
-            return make(self)
-        if self._kept is None:
-            self._kept = make(self)
-        return self._kept
+    kept = _kept_value
 
     def stance(self, rival: str) -> str:
         """The battle stance (always / never / home) towards ``rival``."""
@@ -169,13 +175,7 @@ class NationState:
         object.__setattr__(self, "knowhow", FrozenList(self.knowhow))
         object.__setattr__(self, "_ro", True)
 
-    def kept(self, make: Callable[[NationState], Any]) -> Any:
-        """``make(self)``, made once and kept while read-only (see :meth:`ProvinceState.kept`)."""
-        if not self._ro:
-            return make(self)
-        if self._kept is None:
-            self._kept = make(self)
-        return self._kept
+    kept = _kept_value
 
     @classmethod
     def fresh(cls, resources: dict[str, int], personages: tuple[str, ...],
@@ -282,15 +282,7 @@ class ProvinceState:
         return ProvinceState(self.owner, self.temple, {n: dict(c) for n, c in self.units.items()},
                              copy_json(self.extra) if self.extra else {})
 
-    def kept(self, make: Callable[[ProvinceState], Any]) -> Any:
-        """``make(self)``, made once and kept while the province is read-only (and so cannot
-        change): the hashing of a replay writes only the provinces a turn changed. One
-        ``make`` per process; the value must not be changed."""
-        if not self._ro:
-            return make(self)
-        if self._kept is None:
-            self._kept = make(self)
-        return self._kept
+    kept = _kept_value
 
 
 @dataclass(slots=True)
