@@ -182,10 +182,7 @@ class Arm(Action):
             used[at] = used.get(at, 0) + count
             stock[unit] -= count
             t.state.province(at).add(t.nation, unit, count)
-            if out.get("free"):
-                t.emit("arm", unit=unit, at=at, count=count, paid=paid, free=1)
-            else:
-                t.emit("arm", unit=unit, at=at, count=count, paid=paid)
+            t.emit("arm", unit=unit, at=at, count=count, paid=paid, **({"free": 1} if out.get("free") else {}))
         return echo
 
     def preview(self, state, edition, board, nation, budget):
@@ -313,11 +310,9 @@ def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out["pay"] = paid
         founded = t.state.province(city)
         founded.owner = t.nation
-        if resource is not None:
-            founded.extra = {**founded.extra, "resource": resource}
-            t.emit("found", city=city, paid=paid, resource=resource)
-        else:
-            t.emit("found", city=city, paid=paid)
+        chosen = {} if resource is None else {"resource": resource}
+        founded.extra = {**founded.extra, **chosen}
+        t.emit("found", city=city, paid=paid, **chosen)
     return echo
 
 

@@ -252,6 +252,10 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
     strength = defence(t, city)
     uses_action = t.rules.conquest_uses_action
     upright = {u: f.standing(city, u) if uses_action else len(f.units(city, u)) for u in UNITS}
+    able = " with an action left" if uses_action else ""  # the words of a refusal
+
+    def why(units: tuple[str, ...]) -> str:
+        return _spent(f, city, units) if uses_action else ""
     if "with" in step:
         used = {u: step["with"].get(u, 0) for u in UNITS}
         if sum(used.values()) != strength:
@@ -261,15 +265,13 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
         short = [u for u in UNITS if used[u] > upright[u]]
         for u in short:
             t.reject("conquer/not-enough-units", f"{path}.with.{u}", nation=t.nation,
-                     have=upright[u], unit=u, city=city, need=used[u], why=_spent(f, city, (u,)) if uses_action else "",
-                     able=" with an action left" if uses_action else "")
+                     have=upright[u], unit=u, city=city, need=used[u], why=why((u,)), able=able)
         if short:
             return echo
     else:
         if sum(upright.values()) < strength:
             t.reject("conquer/cannot-reach", f"{path}.conquer", nation=t.nation,
-                     have=sum(upright.values()), city=city, defence=strength, why=_spent(f, city, UNITS) if uses_action else "",
-                     able=" with an action left" if uses_action else "")
+                     have=sum(upright.values()), city=city, defence=strength, why=why(UNITS), able=able)
             return echo
         # D4 (KEEP_GALLEYS): legions go first, galleys count towards navigators.
         legions = min(upright["legion"], strength)
