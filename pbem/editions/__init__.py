@@ -14,7 +14,8 @@ import importlib
 from pbem.errors import UsageError
 from pbem.kernel.edition import Edition
 
-BUILT_IN: dict[str, str] = {"antike": "pbem.editions.classic", "antike2": "pbem.editions.antike2"}
+BUILT_IN: dict[str, str] = {"antike": "pbem.editions.classic", "antike2": "pbem.editions.antike2",
+                             "duellum": "pbem.editions.duellum"}
 """Edition id -> the module whose ``EDITION`` it is."""
 ENTRY_POINTS = "antike_ref.editions"
 

@@ -109,7 +109,8 @@ class BuildTemples(Action):
             if t.state.bank.temples <= 0:
                 t.reject("temple/bank-empty", f"{path}.city")
                 continue
-            paid = t.pay(Cost.of(marble=price), entry.get("pay"), f"a temple in {t.display(city)}", path)
+            cost = Cost.of(marble=price).plus_coins(t.edition.temple_surcharge(t, city))
+            paid = t.pay(cost, entry.get("pay"), f"a temple in {t.display(city)}", path)
             if paid is None:
                 continue
             out["pay"] = paid
@@ -168,10 +169,11 @@ class Arm(Action):
                 t.reject("arm/limit", f"{path}.count", at=at, limit=limit, asked=used.get(at, 0) + count)
                 continue
             if unit not in stock:  # counted once: this action changes it only by what it arms
-                stock[unit] = queries.stock(t.state, t.edition, t.nation, unit)
+                stock[unit] = t.edition.arm_source(t.state, t.nation, unit)
             left = stock[unit]
             if count > left:
-                t.reject("arm/no-stock", f"{path}.count", nation=t.nation, left=left, unit=unit, asked=count)
+                t.reject("arm/no-stock", f"{path}.count", nation=t.nation, left=left, unit=unit, asked=count,
+                         where=t.edition.arm_source_words)
                 continue
             paying = count - 1 if out.get("free") else count
             paid = t.pay(Cost.of(iron=t.rules.arming_iron).times(paying), entry.get("pay"),
@@ -183,6 +185,7 @@ class Arm(Action):
             stock[unit] -= count
             t.state.province(at).add(t.nation, unit, count)
             t.emit("arm", unit=unit, at=at, count=count, paid=paid, **({"free": 1} if out.get("free") else {}))
+            t.edition.armed(t, unit, at, count)
         return echo
 
     def preview(self, state, edition, board, nation, budget):
@@ -297,14 +300,18 @@ def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         resource = _city_type(t, entry, site, city, path)
         if resource is False:
             continue
-        if prov is None or not any(prov.count(t.nation, u) for u in UNITS):
+        if prov is None or not any(prov.count(t.nation, u) for u in prov.units.get(t.nation, {})):
             t.reject("found/no-unit", f"{path}.city", nation=t.nation, city=city)
             continue
         stones = len(t.state.cities(t.nation))
         if stones >= t.rules.city_stones:
             t.reject("found/no-stone", f"{path}.city", nation=t.nation, stones=stones)
             continue
-        paid = t.pay(Cost.of(**t.rules.found_cost), entry.get("pay"), f"a city in {t.display(city)}", path)
+        produces = resource or t.board.province(city).resource
+        if t.edition.found_problem(t, city, produces, path):
+            continue
+        cost = Cost.of(**t.rules.found_cost).plus_coins(t.edition.found_surcharge(t, city, produces))
+        paid = t.pay(cost, entry.get("pay"), f"a city in {t.display(city)}", path)
         if paid is None:
             continue
         out["pay"] = paid

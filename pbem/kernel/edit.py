@@ -68,7 +68,8 @@ def _nation_edit(st: GameState, edition: Edition, e: dict[str, Any], path: str, 
         merge_standing(st.standing_to_change(nation), e["standing"])
 
 
-def _province_edit(st: GameState, board: Board, e: dict[str, Any], path: str, out: list[Rejection]) -> None:
+def _province_edit(st: GameState, board: Board, e: dict[str, Any], path: str, out: list[Rejection],
+                   edition: Edition | None = None) -> None:
     pid = e["province"]
     if not board.is_province(pid):
         out.append(reject("edit/unknown-province", f"{path}.province", province=pid, hint=board.hint(pid)))
@@ -120,6 +121,8 @@ def _province_edit(st: GameState, board: Board, e: dict[str, Any], path: str, ou
             if any(full.values()):
                 new_units[nation] = full
         prov.units = new_units
+    if edition is not None:
+        edition.edit_province(st, pid, e, path, out)
 
 
 def _bank_edit(st: GameState, e: dict[str, Any]) -> None:
@@ -148,7 +151,7 @@ def apply_edit(state: GameState, edit: dict[str, Any], edition: Edition, board: 
             else:
                 st.status.active = e["active"]
         elif "province" in e:
-            _province_edit(st, board, e, path, out)
+            _province_edit(st, board, e, path, out, edition)
         elif "nation" in e:
             _nation_edit(st, edition, e, path, out)
         elif not edition.edit_other(st, e, path, out):

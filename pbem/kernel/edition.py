@@ -58,6 +58,16 @@ class Extras:
 
 NO_EXTRAS = Extras({}, {}, {}, {})
 
+TRADE_FOR_CHIPS: Mapping[str, Any] = MappingProxyType({
+    "trade": {"properties": {"get": {
+        "description": "One chip by name, or the chips received (as many as the rate gives).",
+        "oneOf": [{"$ref": "#/$defs/resource"}, {"$ref": "#/$defs/resource_counts"}]}}},
+    "resource_counts": {"type": "object", "additionalProperties": False, "minProperties": 1,
+                        "properties": {r: {"type": "integer", "minimum": 1} for r in ("marble", "iron", "gold")}},
+})
+"""The order-schema extension of editions whose trades give more than one chip (Antike II,
+Duellum): ``get`` is a chip's name or the chips received."""
+
 
 class Edition:
     """One edition of the game. Subclasses set the attributes and override what differs."""
@@ -85,6 +95,14 @@ class Edition:
     """The keys of a canonical order file, in the order they are written."""
     action_keys: tuple[str, ...] = ACTION_KEYS
     """Order keys that carry a wedge's action in this edition (each wedge takes some)."""
+    turn_keys: tuple[str, ...] = ()
+    """Order keys of this edition that belong to a rondel turn without being a wedge's
+    action (Duellum's ``events``): refused in a standing-orders-only file."""
+    automatic_battles: bool = False
+    """Units entering or crossing a region with hostile units of the same type always fight
+    (Duellum, 001 L350); otherwise a battle is fought when a side demands it (D1)."""
+    arm_source_words: str = "left in stock"
+    """Where the units :meth:`arm_source` counts are, in a refusal's words."""
     codes: Mapping[str, str] = MappingProxyType({})
     """Rejection codes of the edition's own rules, with their message templates."""
     extras: Extras = NO_EXTRAS
@@ -205,6 +223,34 @@ class Edition:
         problem = self.trade_problem(state, nation)
         return ({}, problem) if problem is not None else ({2: 1}, None)
 
+    def before_rondel(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+        """What the edition does after the trades and before the rondel move (Duellum plays
+        its event cards here)."""
+
+    def reserve(self, state: GameState, nation: str, unit: str) -> int:
+        """Units of ``nation`` neither on the board nor in its stock (Duellum's recruitment
+        box): the stock is the cap less the board less these."""
+        return 0
+
+    def units_lost(self, t: Turn, nation: str, unit: str, count: int, at: str) -> None:
+        """``count`` units of ``nation`` left the board in a battle or a conquest (they go
+        back to the stock; Duellum puts them into the recruitment box)."""
+
+    def conquer(self, t: Turn, forces, step: dict[str, Any], path: str) -> dict[str, Any] | None:
+        """Carry out a conquest step the edition's own way and return its echo, or ``None``
+        for the shared rule (:mod:`pbem.kernel.maneuver`)."""
+        return None
+
+    def found_problem(self, t: Turn, city: str, resource: str, path: str) -> bool:
+        """Refuse a founding for a rule of the edition's own (record the rejection and
+        return ``True``); ``resource`` is what the new city would produce."""
+        return False
+
+    def found_surcharge(self, t: Turn, city: str, resource: str) -> int:
+        """Coins a founding costs beyond the founding cost, to be paid as coins (Duellum:
+        one per neighbouring city of the same resource, 001 L197)."""
+        return 0
+
     def free_units(self, t: Turn) -> int:
         """Units the active nation may arm for free this turn (Antike II's BELLONA)."""
         return 0
@@ -216,6 +262,27 @@ class Edition:
         """Apply a GM edit item of this edition's own (not a nation, province, bank or
         active edit); ``False`` if the item is not one."""
         return False
+
+    def edit_province(self, state: GameState, pid: str, edit: dict[str, Any], path: str,
+                      out: list[Rejection]) -> None:
+        """Apply the fields of a GM province edit that are the edition's own (Duellum's
+        ``wall``), after the shared ones."""
+
+    def temple_surcharge(self, t: Turn, city: str) -> int:
+        """Coins a new temple costs beyond its marble, to be paid as coins (Duellum: one per
+        temple already in a neighbouring region, 001 L262)."""
+        return 0
+
+    def arm_source(self, state: GameState, nation: str, unit: str) -> int:
+        """Units of a type ``nation`` may arm this turn: its stock (Duellum: its
+        recruitment box, 001 L284)."""
+        from pbem.kernel.queries import stock
+
+        return stock(state, self, nation, unit)
+
+    def armed(self, t: Turn, unit: str, at: str, count: int) -> None:
+        """``count`` units were just armed at ``at`` (Duellum takes them out of the box and
+        lets them fight hostile units of their type there, 001 L289)."""
 
     def data_problems(self, data: Any, board: Board) -> list[str]:
         """What is wrong with values a GM entered for what the rulebook does not print
@@ -247,6 +314,16 @@ class Edition:
     def view_extra(self, state: GameState) -> dict[str, Any]:
         """Top-level additions of this edition to ``show --json`` (Antike II: ``bellona``)."""
         return {}
+
+    def view_nation(self, state: GameState, nation: str, viewer: str | None) -> dict[str, Any]:
+        """Additions of this edition to one nation in ``show --json``, as ``viewer`` (a
+        nation, or ``None`` for the public) may see them (Duellum: walls, the recruitment
+        box, the hand to its owner only)."""
+        return {}
+
+    def mask_event(self, event: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """An event as ``viewer`` may read it (a card drawn is its drawer's secret)."""
+        return event
 
     def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:
         """Problems of a loaded state that only this edition's rules can see."""

@@ -73,6 +73,9 @@ def _demanders(t: Turn, at: str, unit: str) -> list[str]:
     for other in order[i + 1:] + order[:i]:
         if not prov.count(other, unit):
             continue
+        if t.edition.automatic_battles:  # Duellum: hostile units of a type never share a region (001 L289, L350)
+            out.append(other)
+            continue
         stance = t.state.standing[other].stance(t.nation)
         if stance == "always" or (stance == "home" and prov.owner == other):
             out.append(other)
@@ -171,6 +174,8 @@ def _move(t: Turn, f: Forces, step: dict[str, Any], path: str) -> None:
             f.take(pid, unit, lost)
             moving = moving[k:]
             _battle_event(t, pid, unit, other, k, started_by=other)
+            t.edition.units_lost(t, other, unit, k, pid)
+            t.edition.units_lost(t, t.nation, unit, k, pid)
         if not moving:
             break
         if j < len(route) - 1:  # passing through (a path may come back to a province)
@@ -209,6 +214,8 @@ def _battle(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, An
     f.lose(at, unit, count)
     t.state.province(at).add(other, unit, -count)
     _battle_event(t, at, unit, other, count, started_by=t.nation)
+    t.edition.units_lost(t, other, unit, count, at)
+    t.edition.units_lost(t, t.nation, unit, count, at)
     return echo
 
 
@@ -361,7 +368,8 @@ def run_maneuver(t: Turn, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
         path = f"$.maneuver[{i}]"
         if "conquer" in step:
             conquering = True
-            echo.append(_conquer(t, f, step, path))
+            own = t.edition.conquer(t, f, step, path)
+            echo.append(_conquer(t, f, step, path) if own is None else own)
             continue
         if conquering:
             t.reject("move/after-conquest", path)

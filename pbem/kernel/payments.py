@@ -22,6 +22,9 @@ class Cost:
     any: int = 0
     spare: str | None = None
     """For "any" costs: the chip type to keep on a tie (the one the coming action uses)."""
+    coins: int = 0
+    """Coins owed as coins, which no chip may stand in for (Duellum's surcharges for
+    neighbouring cities and temples, docs/rulings.md Q13)."""
 
     @classmethod
     def of(cls, **chips: int) -> Cost:
@@ -29,10 +32,14 @@ class Cost:
 
     @property
     def total(self) -> int:
-        return self.any + sum(n for _, n in self.typed)
+        return self.any + self.coins + sum(n for _, n in self.typed)
 
     def times(self, k: int) -> Cost:
-        return Cost(tuple((r, n * k) for r, n in self.typed), self.any * k)
+        return Cost(tuple((r, n * k) for r, n in self.typed), self.any * k, self.spare, self.coins * k)
+
+    def plus_coins(self, n: int) -> Cost:
+        """This cost and ``n`` coins more, to be paid as coins."""
+        return Cost(self.typed, self.any, self.spare, self.coins + n)
 
 
 def _tidy(pay: dict[str, int]) -> dict[str, int]:
@@ -48,6 +55,7 @@ def default_payment(ns: NationState, cost: Cost) -> dict[str, int] | None:
     Returns ``None`` when the nation cannot pay at all.
     """
     pay = {k: 0 for k in PAYMENT_KEYS}
+    pay["coin"] = cost.coins
     for chip, need in cost.typed:
         use = min(ns.resources[chip], need)
         pay[chip] += use
@@ -70,6 +78,8 @@ def describe_cost(cost: Cost) -> str:
     parts = [f"{n} {chip}" for chip, n in cost.typed]
     if cost.any:
         parts.append(f"{cost.any} resource{'s' if cost.any != 1 else ''} of any kind")
+    if cost.coins:
+        parts.append(f"{cost.coins} coin{'s' if cost.coins != 1 else ''}")
     return " and ".join(parts) or "nothing"
 
 
@@ -106,6 +116,9 @@ def check_payment(ns: NationState, nation: str, cost: Cost, pay: dict[str, int] 
     if paid != cost.total:
         out.append(reject("pay/wrong-total", f"{path}.pay", what=what, cost=cost.total, paid=paid,
                           spelled=describe_cost(cost)))
+    if cost.coins and pay.get("coin", 0) < cost.coins:
+        out.append(reject("pay/coins-only", f"{path}.pay.coin", what=what, coins=cost.coins,
+                          paid=pay.get("coin", 0)))
     if not cost.any:
         typed = dict(cost.typed)
         for chip in RESOURCES:

@@ -93,8 +93,10 @@ def arm_limit(state: GameState, edition: Edition, city: str) -> int:
 
 
 def stock(state: GameState, edition: Edition, nation: str, unit: str) -> int:
-    """Units of a type the nation has left to arm (the cap minus those on the board)."""
-    return edition.rules_for(state.table).cap(unit) - state.units_on_board(nation, unit)
+    """Units of a type the nation has left to arm (the cap minus those on the board); in
+    Duellum its supply, from which units are recruited (the box is not counted)."""
+    return (edition.rules_for(state.table).cap(unit) - state.units_on_board(nation, unit)
+            - edition.reserve(state, nation, unit))
 
 
 def allowance(state: GameState, edition: Edition, nation: str, unit: str) -> int:

@@ -35,6 +35,7 @@ CODES: dict[str, str] = {
     "pay/not-enough": "{what} costs {spelled}; the payment asks for {need} {chip} but {nation} has {held} (all it holds: {holds})",
     "pay/cannot-afford": "{what} costs {spelled}; {nation} has only {held} in chips and coins that could pay it (all it holds: {holds})",
     "pay/too-many": "{what} needs only {need} {chip}; pay the rest with coins or the right chips",
+    "pay/coins-only": "{what} includes {coins} coin(s) that only coins can pay; the payment has {paid}",
     # temples
     "temple/not-own-city": "{city} is not a city of {nation}",
     "temple/already": "{city} already has a temple",
@@ -44,7 +45,7 @@ CODES: dict[str, str] = {
     "arm/not-own-city": "{at} is not a city of {nation}",
     "arm/limit": "{at} may arm {limit} unit(s) this turn ({asked} asked)",
     "arm/wrong-terrain": "a {unit} cannot be armed in {at} ({kind})",
-    "arm/no-stock": "{nation} has {left} {unit}(s) left in stock, {asked} asked",
+    "arm/no-stock": "{nation} has {left} {unit}(s) {where}, {asked} asked",
     # know-how
     "knowhow/owned": "{nation} already owns {name}",
     "knowhow/needs": "{name} needs {requires} first",

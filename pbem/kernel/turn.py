@@ -46,6 +46,9 @@ class Turn:
     """Temples this nation destroyed this turn."""
     produced: dict[str, int] = field(default_factory=dict)
     """Chips this nation produced this turn, by resource."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """What an edition notes during the turn for its end-of-turn steps (Duellum: the
+    nations that lost a city)."""
     defaults: list[dict[str, str]] = field(default_factory=list)
     """Choices the orders left open and the referee made by a documented default:
     ``{"path": ..., "default": ...}``, said in the echo and the report."""
@@ -103,7 +106,7 @@ class Turn:
         if problems:
             self.rejections.extend(problems)
             return None
-        if pay is None and cost.total and (cost.any or made.get("coin")):
+        if pay is None and cost.total and (cost.any or made.get("coin", 0) > cost.coins):
             # A real choice was made: resources of any kind, or coins standing in for chips.
             self.note_default(f"{path}.pay", f"{what}: paid {describe_payment(made)} (no \"pay\" given: "
                                              "the chips the cost names first, then the chip held most, coins last)")
@@ -167,7 +170,7 @@ def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: B
     echo = public_echo(orders)
     standing = orders.get("standing", {})
     if "rondel" not in orders:
-        for key in (*edition.action_keys, "trade", "found"):
+        for key in (*edition.action_keys, *edition.turn_keys, "trade", "found"):
             if key in orders:
                 t.reject("orders/action-without-rondel", f"$.{key}", key=key)
         _check_standing(t, standing)
@@ -178,6 +181,7 @@ def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: B
 
     if "trade" in orders:
         actions.trade(t, orders["trade"])
+    edition.before_rondel(t, orders, echo)
     echo["rondel"], field_ = _rondel(t, orders["rondel"])
     _action(t, field_, orders, echo)
     edition.after_action(t, field_)

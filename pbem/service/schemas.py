@@ -92,6 +92,9 @@ def compose(kind: str, edition: Edition | None) -> dict[str, Any]:
         if name in defs:
             defs[name] = filled
     for name, addition in edition.schema_extensions(kind).items():
+        if name == "#":  # the document itself (an order key of the edition's own)
+            schema.setdefault("properties", {}).update(addition.get("properties", {}))
+            continue
         if name not in defs:  # a definition of the edition's own
             defs[name] = addition
             continue

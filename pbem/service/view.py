@@ -37,6 +37,7 @@ def show_json(game: Game, viewer: str | None = None) -> dict[str, Any]:
             "temples": st.temples(n),
             "stock": {u: queries.stock(st, edition, n, u) for u in UNITS},
             "standing": st.standing[n].to_json(),
+            **edition.view_nation(st, n, viewer),
         }
     return {
         "game": game.game_id,
@@ -52,9 +53,17 @@ def show_json(game: Game, viewer: str | None = None) -> dict[str, Any]:
         "provinces": _provinces(st, game.board),
         **edition.view_extra(st),
         # an addition to the contract: the last few history entries' events
-        "recent": [{k: e[k] for k in ("seq", "kind", "turn", "nation", "reason", "events") if k in e}
+        "recent": [{k: _masked(edition, e[k], viewer) if k == "events" else e[k]
+                    for k in ("seq", "kind", "turn", "nation", "reason", "events") if k in e}
                    for e in recent_entries(game, RECENT_TURNS)],
     }
+
+
+def _masked(edition, events: Any, viewer: str | None) -> Any:
+    """History events as ``viewer`` may read them (a drawn card is its drawer's)."""
+    if not isinstance(events, list):
+        return events
+    return [edition.mask_event(e, viewer) if isinstance(e, dict) else e for e in events]
 
 
 def _provinces(st, board) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from pbem.editions.antike2.rules import (BANK_COINS, DATA_KEYS, GOALS, PERSONAGE
                                          data_problems, with_data)
 from pbem.errors import Problem
 from pbem.kernel.actions import Arm, BuildTemples, BuyKnowHow, Maneuver, Produce
-from pbem.kernel.edition import Edition, Extras, NationInfo
+from pbem.kernel.edition import TRADE_FOR_CHIPS, Edition, Extras, NationInfo
 from pbem.kernel.rejections import reject
 from pbem.kernel.rondel import Field, Rondel
 
@@ -221,12 +221,7 @@ class Antike2(Edition):
                 "city_order": {"properties": {"resource": {
                     "description": "The new city's resource, where the founder chooses it (a site showing all "
                                    "three, or the free-choice variant).", **resource}}},
-                "trade": {"properties": {"get": {
-                    "description": "One chip by name, or the chips received (MERCATURA 1, COMMERCIUM 2).",
-                    "oneOf": [resource, {"$ref": "#/$defs/resource_counts"}]}}},
-                "resource_counts": {"type": "object", "additionalProperties": False, "minProperties": 1,
-                                    "properties": {r: {"type": "integer", "minimum": 1}
-                                                   for r in ("marble", "iron", "gold")}},
+                **TRADE_FOR_CHIPS,
             }
         if kind == "edit":
             return {

@@ -1,0 +1,364 @@
+"""Antike Duellum (Mac Gerdts, 2012): the two-player Antike, with hidden event cards.
+
+What it shares with the other editions comes from the kernel (production with a coin,
+temples, arming, know-how, the maneuver, founding on choice sites, trade), driven by its
+rule table (:mod:`.rules`). What is its own lives here: the Duellum rondel, town walls,
+the recruitment box, automatic battles, its conquest, event cards (:mod:`.cards`), the VP
+track, the special units of the variant (:mod:`.special`), and the player's view that
+keeps the other's hand and the deck's order secret. Every rule cites the English rulebook
+(key 001); what the rulebook does not give is a ruling (docs/duellum.md).
+"""
+
+from __future__ import annotations
+
+import json
+from types import MappingProxyType
+from typing import Any
+
+from pbem.editions.duellum import cards, play, setup, special
+from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, GOAL, PRICES, RULES, SPECIAL_UNITS, TOKENS,
+                                         WALLS_PER_NATION, data_problems, with_data)
+from pbem.errors import Problem
+from pbem.kernel import queries
+from pbem.kernel.actions import Arm, Maneuver, Produce
+from pbem.kernel.edition import TRADE_FOR_CHIPS, Edition, Extras, NationInfo
+from pbem.kernel.orders import ORDER_KEYS
+from pbem.kernel.rejections import reject
+from pbem.kernel.rondel import Field, Rondel
+from pbem.kernel.vocab import ACTION_KEYS
+
+NATIONS = MappingProxyType({
+    # 001 L13-17: brown and beige pieces; 001 L119: Carthaginians against Romans on the front,
+    # Greeks against Persians on the back; brown is Carthage (at Roma, 001 L384) and Greece (001 L400).
+    "carthaginians": NationInfo("Carthaginians", "#7b4a26"),
+    "romans": NationInfo("Romans", "#cdb27a"),
+    "greeks": NationInfo("Greeks", "#7b4a26"),
+    "persians": NationInfo("Persians", "#cdb27a"),
+})
+
+_DUELLUM = Maneuver()
+RONDEL = Rondel(
+    fields=(  # clockwise (001 L215-230, the example at L221): each use opposite its production
+        Field("ferrum", "FERRUM", Produce("iron"), "#c9d6e3"),
+        Field("templum", "TEMPLUM", play.Templum(), "#e4dcef"),
+        Field("aurum", "AURUM", Produce("gold"), "#f3e2a6"),
+        Field("duellum", "DUELLUM", _DUELLUM, "#f0c9c1"),
+        Field("militia", "MILITIA", Arm(), "#d9d2c5"),
+        Field("marmor", "MARMOR", Produce("marble"), "#f4f4f1"),
+        Field("scientia", "SCIENTIA", play.Scientia(), "#cfe5cf"),
+        Field("duellum", "DUELLUM", _DUELLUM, "#f0c9c1"),
+    ),
+    free_steps=3,  # 001 L219
+    aliases=MappingProxyType({
+        "iron": "ferrum", "temple": "templum", "gold": "aurum", "maneuver": "duellum", "movere": "duellum",
+        "arming": "militia", "marble": "marmor", "knowhow": "scientia",
+    }),
+)
+
+CODES = MappingProxyType({
+    "wall/not-own-city": "{city} is not a city of {nation}",
+    "wall/already": "{city} already has a town wall (one per city)",
+    "wall/none-left": "{nation} has no town wall left in its supply (walls come with the VP track: at 1, 2, 3, 5 and 7 personages)",
+    "recruit/no-supply": "{nation} has {left} {unit}(s) left in its supply, {asked} asked",
+    "card/not-in-hand": "{nation} holds no {card} card",
+    "card/field": "the {card} card takes no {field!r}",
+    "card/not-now": "{card} is played only in the opponent's turn, when it conquers (by the standing order \"fortress\")",
+    "card/no-wall": "{card}: {city} has no town wall to destroy (name a city with one: \"city\")",
+    "card/not-scientia": "{card} is played only in a turn on SCIENTIA",
+    "card/unknown-effect": "{card} has no effect the referee knows: a GM who owns the game enters it with new --data",
+    "trade/no-knowhow": "{nation} may trade with the bank only with COMMERCIUM (3 chips for 2), developed in an earlier turn",
+    "found/no-site": "{city} has no city site (a sea region)",
+    "found/no-token": "the bank has no {resource} city token left ({tokens} in the game)",
+    "found/resource-needed": "the founder chooses the resource of a city in {city}: add \"resource\": \"marble\", \"iron\" or \"gold\"",
+    "found/resource-fixed": "a city in {city} produces {resource}, as the board shows",
+    "found/neutral-temple": "a neutral temple stands in {city}",
+    "arm/special-needs-temple": "the {unit} is armed only at a city with a temple; {at} has none",
+})
+"""Duellum's own rejections (docs/rejections.md)."""
+
+UNIT_OBJECT = {"type": "object", "additionalProperties": False,
+               "properties": {u: {"type": "integer", "minimum": 0} for u in ("legion", "galley", "admiral", "commander")},
+               "required": ["legion", "galley"]}
+
+
+class Duellum(Edition):
+    """Antike Duellum on the Rome/Carthage side (a reconstruction), two nations."""
+
+    id = "duellum"
+    name = "Antike Duellum"
+    aliases = ("antike-duellum", "du")
+    rules = RULES
+    rondel = RONDEL
+    nations = NATIONS
+    knowhows = MappingProxyType({
+        "strata": "STRATA", "navigatio": "NAVIGATIO", "moneta": "MONETA", "res_publica": "RES PUBLICA",
+        "commercium": "COMMERCIUM",
+    })
+    personages = MappingProxyType({
+        "king": "King", "citizen": "Citizen", "scholar": "Scholar", "general": "General", "navigator": "Navigator",
+    })
+    variants = MappingProxyType({
+        "special_units": "An Admiral for beige and a Commander for brown (rulebook, 'Variant').",
+    })
+    default_bonus_stack = ("general", "king", "citizen", "navigator", "scholar")
+    """Duellum has no bonus personage; every edition's standing orders name a stack order."""
+    players = (2, 2)
+    order_keys = (*ORDER_KEYS[:5], "events", *ORDER_KEYS[5:7], "walls", *ORDER_KEYS[7:9], "recruit",
+                  *ORDER_KEYS[9:])
+    action_keys = (*ACTION_KEYS, "walls", "recruit")
+    turn_keys = ("events",)
+    automatic_battles = True
+    arm_source_words = "in its recruitment box"
+    codes = CODES
+    extras = Extras(
+        nation={"recruitment": {"legion": 1, "galley": 1}, "walls_supply": 1, "vp": 0, "hand": []},
+        status={},
+        state={"deck": [], "display": [], "discards": [], "shuffles": 0, "secret": ""},
+        standing={"fortress": "always", "draw": []},
+    )
+    board_features = frozenset({"choice", "none", "double"})
+
+    def rules_for(self, table):
+        return with_data(table.data)
+
+    def setup(self, options, board):
+        return setup.setup(self, options, board)
+
+    def goal(self, options, nations: int, players: int) -> int:
+        return GOAL
+
+    def seating_problem(self, players: int, nations: int) -> str | None:
+        if players != 2 or nations != 2:
+            return "Antike Duellum is two players, one nation each"
+        return None
+
+    # -- the turn ----------------------------------------------------------------------
+
+    def end_of_turn(self, t) -> None:
+        play.end_of_turn(t)
+
+    def before_rondel(self, t, orders, echo) -> None:
+        play.play_cards(t, orders, echo)
+
+    def defence_bonus(self, state, city: str) -> int:
+        """001 L364: +1 "if the city has a town wall"; the variant's special unit defending
+        it +1 (001 L437)."""
+        return (1 if state.provinces[city].extra.get("wall") else 0) + special.defence_help(state, city)
+
+    def trade_rates(self, state, nation: str):
+        """001 L336: COMMERCIUM trades 3 chips for 2 (never coins), on one's own turn, not in
+        the turn it is developed (trades run before the action)."""
+        if "commercium" in state.nations[nation].knowhow:
+            return {3: 2}, None
+        return {}, reject("trade/no-knowhow", "$.trade", codes=CODES, nation=self.nation_name(nation))
+
+    def reserve(self, state, nation: str, unit: str) -> int:
+        return play.box(state, nation).get(unit, 0)
+
+    def units_lost(self, t, nation: str, unit: str, count: int, at: str) -> None:
+        play.to_box(t.state, nation, unit, count)
+
+    def conquer(self, t, forces, step, path):
+        return play.conquer(t, forces, step, path)
+
+    def found_problem(self, t, city: str, resource: str, path: str) -> bool:
+        """001 L197, L467: a city takes a token of its type from the bank; none left, none founded."""
+        if play.tokens_used(t.state, t.board, resource) >= TOKENS[resource]:
+            t.reject("found/no-token", f"{path}.city", resource=resource, tokens=TOKENS[resource])
+            return True
+        return False
+
+    def found_surcharge(self, t, city: str, resource: str) -> int:
+        """001 L197: "one additional coin for each adjacent city which produces the same
+        resource", any owner, land or sea border (coins only, Q13 in docs/rulings.md)."""
+        here = t.board.province(city)
+        return sum(1 for p in here.land | here.sea
+                   if (prov := t.state.provinces.get(p)) is not None and prov.owner is not None
+                   and queries.city_resource(t.state, t.board, p) == resource)
+
+    def temple_surcharge(self, t, city: str) -> int:
+        return play.temple_surcharge(t, city)
+
+    def arm_source(self, state, nation: str, unit: str) -> int:
+        """001 L284: "Only units that are inside the recruitment box at the beginning of the
+        turn may be armed" (counted once, when the action starts)."""
+        return play.box(state, nation).get(unit, 0)
+
+    def armed(self, t, unit: str, at: str, count: int) -> None:
+        play.armed(t, unit, at, count)
+
+    # -- views ---------------------------------------------------------------------------
+
+    def player_view(self, state, nation):
+        """What ``nation`` may see (``None``: the public): the other's hand and the deck's
+        order are hidden (``"?"``), and the secret they are shuffled by (D18 in
+        docs/rulings.md; docs/duellum.md, "Secrets")."""
+        view = state.copy()
+        for n in state.table.seats:
+            if n != nation and any(c != cards.HIDDEN for c in state.nations[n].extra["hand"]):
+                held = view.nation(n)
+                held.extra["hand"] = [cards.HIDDEN] * len(held.extra["hand"])
+        view.extra["deck"] = [cards.HIDDEN] * len(state.extra["deck"])
+        view.extra["secret"] = cards.HIDDEN
+        return view
+
+    def view_nation(self, state, nation: str, viewer) -> dict[str, Any]:
+        held = state.nations[nation].extra
+        out = {"walls": play.walls_of(state, nation), "walls_supply": held["walls_supply"],
+               "recruitment": dict(held["recruitment"]), "vp": held["vp"], "hand_size": len(held["hand"])}
+        if viewer == nation:
+            out["hand"] = list(held["hand"])
+        return out
+
+    def view_extra(self, state) -> dict[str, Any]:
+        return {"display": list(state.extra["display"]), "deck_size": len(state.extra["deck"])}
+
+    def mask_event(self, event, viewer):
+        if event.get("type") == "draw" and event.get("nation") != viewer and "card" in event:
+            return {k: v for k, v in event.items() if k != "card"}
+        return event
+
+    # -- edits, data, checks -------------------------------------------------------------
+
+    def edit_province(self, state, pid, edit, path, out) -> None:
+        if "wall" not in edit:
+            return
+        prov = state.provinces.get(pid)
+        if edit["wall"] and (prov is None or prov.owner is None):
+            out.append(reject("edit/temple-without-city", f"{path}.wall", province=pid))
+            return
+        play.set_wall(state, pid, edit["wall"])
+
+    def data_problems(self, data, board) -> list[str]:
+        problems = data_problems(data, self.knowhows) if data else []
+        return [f"{p} (keys: {', '.join(DATA_KEYS)})" for p in problems[:1]] + problems[1:]
+
+    def rulings(self, table) -> list[str]:
+        given = json.loads(table.data) if table.data else {}
+        rules = self.rules_for(table)
+        out = []
+        if set(given.get("knowhow_prices", {})) != set(PRICES):
+            prices = ", ".join(f"{self.knowhows[k]} {s.price_first}/{s.price_later}" for k, s in rules.knowhows.items()
+                               if k not in given.get("knowhow_prices", {}))
+            out.append(f"know-how prices (first/later): {prices}")
+        if "bank_coins" not in given:
+            out.append(f"the bank's {BANK_COINS} coins")
+        deck = cards.deck_cards(table.data)
+        known = sorted(set(deck))
+        out.append(f"the event deck: {len(deck)} card(s) whose effect is known ({', '.join(known)}), "
+                   "each once unless entered otherwise")
+        return out
+
+    def consistency_problems(self, state, board) -> list[Problem]:
+        out = []
+        cap = self.rules_for(state.table).cap
+        catalogue = cards.catalogue(state.table.data)
+        for n in state.table.seats:
+            held = state.nations[n].extra
+            at = f"$.state.nations.{n}"
+            for unit, count in held["recruitment"].items():
+                if unit in ("admiral", "commander"):
+                    if unit != SPECIAL_UNITS[n] or not state.table.has("special_units"):
+                        out.append(Problem(f"{at}.recruitment.{unit}", f"the {n} have no {unit} in this game"))
+                    continue
+                if count + state.units_on_board(n, unit) > cap(unit):
+                    out.append(Problem(f"{at}.recruitment.{unit}",
+                                       f"{count} {unit}s in the box and {state.units_on_board(n, unit)} on the "
+                                       f"board: more than the {cap(unit)} a nation has"))
+            built = len(play.walls_of(state, n))
+            if built + held["walls_supply"] > WALLS_PER_NATION:
+                out.append(Problem(f"{at}.walls_supply", f"{built} walls built and {held['walls_supply']} in the "
+                                                         f"supply: more than the {WALLS_PER_NATION} a nation has"))
+            for i, cid in enumerate(held["hand"]):
+                if cid != cards.HIDDEN and cid not in catalogue:
+                    out.append(Problem(f"{at}.hand[{i}]", f"{cid!r} is not an event card of this game"))
+        for part in ("deck", "display", "discards"):
+            for i, cid in enumerate(state.extra[part]):
+                if cid != cards.HIDDEN and cid not in catalogue:
+                    out.append(Problem(f"$.state.{part}[{i}]", f"{cid!r} is not an event card of this game"))
+        for pid, prov in state.provinces.items():
+            if prov.extra.get("wall") and prov.owner is None:
+                out.append(Problem(f"$.state.provinces.{pid}.wall", "a town wall stands only in a city"))
+        for resource, tokens in TOKENS.items():
+            used = play.tokens_used(state, board, resource)
+            if used > tokens:
+                out.append(Problem("$.state.provinces", f"{used} {resource} cities: the bank has {tokens} such tokens"))
+        return out
+
+    def schema_extensions(self, kind: str) -> dict[str, dict[str, Any]]:
+        card = {"type": "string", "pattern": "^([a-z0-9_]+|[?])$"}
+        cards_list = {"type": "array", "items": card}
+        standing = {
+            "fortress": {"description": "Play FORTRESS, if held, when the opponent conquers a city of this nation.",
+                         "enum": ["always", "never"]},
+            "draw": {"description": "Which display cards to take first when this nation draws in the other's turn.",
+                     "type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_]+$"}},
+        }
+        if kind == "game":
+            return {
+                "nation_state": {"properties": {
+                    "recruitment": {"description": "Units in the recruitment box (001 L95, L284).", **UNIT_OBJECT},
+                    "walls_supply": {"description": "Town walls in the personal supply, not yet built.",
+                                     "type": "integer", "minimum": 0, "maximum": WALLS_PER_NATION},
+                    "vp": {"description": "The marker on the VP track.", "type": "integer", "minimum": 0},
+                    "hand": {"description": "Event cards held; \"?\" in a player's copy for a card it may not see.",
+                             **cards_list}},
+                    "required": ["recruitment", "walls_supply", "vp", "hand"]},
+                "province": {"properties": {"wall": {"description": "A town wall stands in this city.", "const": True},
+                                            "resource": {"description": "The resource its founder chose.",
+                                                         "enum": ["marble", "iron", "gold"]}}},
+                "units": {"properties": {u: {"type": "integer", "minimum": 0} for u in ("admiral", "commander")}},
+                "state": {"properties": {
+                    "deck": {"description": "The event deck, top first (\"?\" in a player's copy).", **cards_list},
+                    "display": {"description": "The open display of event cards.", **cards_list},
+                    "discards": {"description": "Played event cards.", **cards_list},
+                    "shuffles": {"description": "How often the discards were shuffled into a new deck.",
+                                 "type": "integer", "minimum": 0},
+                    "secret": {"description": "What the deck is shuffled by; \"?\" in a player's copy.",
+                               "type": "string"}},
+                    "required": ["deck", "display", "discards", "shuffles", "secret"]},
+                "standing": {"properties": standing, "required": list(standing)},
+            }
+        if kind == "orders":
+            wall = {"type": "object", "additionalProperties": False, "required": ["city"],
+                    "properties": {"city": {"$ref": "#/$defs/province"}, "pay": {"$ref": "#/$defs/payment"}}}
+            return {
+                "#": {"properties": {
+                    "events": {"description": "Event cards played, in order, before the rondel move.",
+                               "type": "array", "items": {
+                                   "type": "object", "additionalProperties": False, "required": ["play"],
+                                   "properties": {"play": {"type": "string", "pattern": "^[a-z0-9_]+$"},
+                                                  "city": {"$ref": "#/$defs/province"}}}},
+                    "walls": {"description": "TEMPLUM: town walls to build (1 marble each).",
+                              "type": "array", "items": wall},
+                    "recruit": {"description": "SCIENTIA: units from the supply into the recruitment box "
+                                               "(1 gold per legion, 2 per galley).",
+                                "type": "object", "additionalProperties": False, "minProperties": 1,
+                                "properties": {"legion": {"$ref": "#/$defs/amount"},
+                                               "galley": {"$ref": "#/$defs/amount"},
+                                               "pay": {"$ref": "#/$defs/payment"}}}}},
+                **TRADE_FOR_CHIPS,
+                "city_order": {"properties": {"resource": {
+                    "description": "The new city's resource (the founder chooses it, 001 L197).",
+                    "$ref": "#/$defs/resource"}}},
+                "standing": {"properties": standing},
+            }
+        if kind == "edit":
+            return {
+                "nation_edit": {"properties": {
+                    "walls_supply": {"type": "integer", "minimum": 0, "maximum": WALLS_PER_NATION},
+                    "recruitment": UNIT_OBJECT,
+                    "vp": {"type": "integer", "minimum": 0},
+                    "hand": {"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_]+$"}}}},
+                "province_edit": {"properties": {
+                    "wall": {"description": "A town wall stands in this city.", "type": "boolean"},
+                    "resource": {"description": "The city's resource where its founder chose it.",
+                                 "oneOf": [{"$ref": "#/$defs/resource"}, {"type": "null"}]}}},
+                "standing": {"properties": standing},
+            }
+        return {}
+
+
+EDITION = Duellum()
+
+__all__ = ["EDITION", "DATA_KEYS"]

@@ -1,0 +1,85 @@
+"""Setting up Antike Duellum (``antike-ref new --edition duellum``).
+
+001 L91-113: each nation has 3 start cities with a token of the printed type, 3 marble,
+3 iron and 3 gold, one town wall in its supply and one legion and one galley in its
+recruitment box (no unit on the board); the start player is drawn and the other receives a
+coin; the event cards are shuffled and three laid open. The variant's special units start
+in the boxes (001 L435).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+from pbem.editions.classic.setup import start_cities
+from pbem.editions.duellum import cards
+from pbem.editions.duellum.rules import GOAL, SPECIAL_UNITS, START_BOX, TOKENS
+from pbem.errors import UsageError
+from pbem.kernel.bank import give_coin
+from pbem.kernel.setup import SetupOptions, check_common, initial_state
+from pbem.kernel.state import GameState, Table
+
+if TYPE_CHECKING:
+    from pbem.kernel.board import Board
+    from pbem.kernel.edition import Edition
+
+
+def start_nation(opts: SetupOptions, nations: list[str]) -> str:
+    """``--first``, else drawn by lot from the game's seed (001 L103)."""
+    if opts.first is not None:
+        if opts.first not in nations:
+            raise UsageError(f"--first {opts.first}: not among --nations")
+        return opts.first
+    lot = hashlib.sha256(f"{opts.seed}:start nation".encode()).digest()[0]
+    return nations[lot % len(nations)]
+
+
+def secret_of(seed: str | None) -> str:
+    """The secret the deck is shuffled by: derived from the game's seed, held only in the
+    GM's file (a player's copy has neither)."""
+    return hashlib.sha256(f"{seed}:duellum event cards".encode()).hexdigest()
+
+
+def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
+    check_common(opts, edition)
+    nations = list(opts.nations)
+    if len(nations) != 2:
+        raise UsageError(f"--nations: Antike Duellum is played by exactly two nations, got {len(nations)}")
+    on_board = set(board.nations.get(2, ()))
+    if set(nations) != on_board:
+        raise UsageError(f"--nations: on {board.id} the two nations are {', '.join(sorted(on_board))} "
+                         "(rulebook, 'Overview of the game flow')")
+    if opts.players not in (None, 2):
+        raise UsageError(f"--players {opts.players}: Antike Duellum is for two players")
+    if opts.goal not in (None, GOAL):
+        raise UsageError(f"--goal {opts.goal}: Antike Duellum is won with {GOAL} personages (rulebook, 'Goal of the game')")
+    for unused in ("teams", "picks"):
+        if getattr(opts, unused):
+            raise UsageError(f"--{unused.rstrip('s')}: not an Antike Duellum option")
+    opts = opts.replace(variants=sorted(set(opts.variants)))
+    first = start_nation(opts, nations)
+    cities = start_cities(opts.replace(variants=[]), board, 2)
+    data = json.dumps(opts.data, sort_keys=True, separators=(",", ":")) if opts.data else ""
+    table = Table(opts.game_id, edition.id, tuple(opts.variants), GOAL, 2, tuple(nations), first, data)
+    state = initial_state(table, edition, cities)
+    tokens = {r: 0 for r in TOKENS}
+    for pid in (c for cs in cities.values() for c in cs):
+        tokens[board.province(pid).resource] = tokens.get(board.province(pid).resource, 0) + 1
+    short = [r for r, n in tokens.items() if n > TOKENS.get(r, 0)]
+    if short:
+        raise UsageError(f"the start cities need more {short[0]} tokens than the bank's {TOKENS[short[0]]}")
+    for n in nations:
+        held = state.nations[n].extra
+        held["recruitment"] = dict(START_BOX)
+        if table.has("special_units"):
+            held["recruitment"][SPECIAL_UNITS[n]] = 1
+    secret = secret_of(opts.seed)
+    deck, display = cards.new_deck(data, secret)
+    state.extra.update(deck=deck, display=display, discards=[], shuffles=0, secret=secret)
+    events: list[dict[str, Any]] = []
+    other = next(n for n in nations if n != first)
+    give_coin(state, other, events, "compensation for not starting")  # 001 L103
+    edition.start_round(state, events)
+    return state, events, opts.replace(first=first)
