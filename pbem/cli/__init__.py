@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "process": ("game", "Apply an order file: check it, then write the next game file (and reports)."),
     "schema": ("game", "Print a JSON Schema, complete for one edition."),
     "verify": ("gm", "Replay the whole history from the set-up and check every hash."),
+    "copy": ("gm", "GM: write a player's copy of the game: everything that nation may see, nothing else."),
     "history": ("gm", "List the history, or show one turn's orders and events."),
     "undo": ("gm", "GM: take back the last history entries by replaying the history; logged in "
                    "GAME.audit.jsonl."),

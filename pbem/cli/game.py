@@ -135,6 +135,7 @@ def show(
         loaded = GameService(game).load()
         if viewer is not None and viewer not in loaded.seats:
             raise UsageError(f"--as {viewer}: not a nation of this game (one of {', '.join(loaded.seats)})")
+        who = viewer if viewer is not None else loaded.copy_of  # a player's copy shows what its player sees
         if province is not None:
             from pbem.cli.show import console, print_neighbours
             from pbem.service.textorders import vocabulary
@@ -142,16 +143,16 @@ def show(
             pid, problem = vocabulary(loaded.edition, loaded.board).provinces.lookup(province)
             if pid is None:
                 raise UsageError(f"--province: {problem}")
-            print_neighbours(loaded, console(), [pid], viewer)
+            print_neighbours(loaded, console(), [pid], who)
         elif as_json:
-            print_json(show_json(loaded, viewer))
+            print_json(show_json(loaded, who))
         else:
             from pbem.cli.show import console, print_neighbours, print_summary
 
             out = console()
-            print_summary(loaded, out, viewer)
+            print_summary(loaded, out, who)
             if neighbours:
-                print_neighbours(loaded, out, list(loaded.board.provinces), viewer)
+                print_neighbours(loaded, out, list(loaded.board.provinces), who)
 
     run(go)
 

@@ -55,6 +55,9 @@ def verify(
                                  "receipt says 'game hash after turn N: HASH')")
             witnesses += found
         total = len(loaded.history) - 1
+        if loaded.copy_of is not None:
+            _verify_copy(game, loaded, witnesses)
+            return
 
         def check(progress=None):
             if witnesses:
@@ -76,6 +79,62 @@ def verify(
             count = len(witnesses)
             print(f"{'all ' if count > 1 else ''}{count} game hash{'es' if count > 1 else ''} given to players "
                   f"{'are' if count > 1 else 'is'} in the history (the latest: entry {latest}, {when})")
+
+    run(go)
+
+
+def _verify_copy(path: Path, loaded, witnesses) -> None:
+    """``verify`` on a player's copy: the chain's links and the witnesses, not a replay."""
+    from pbem.errors import VerifyFailed
+    from pbem.service import copies, witness
+
+    broken = copies.chain_problems(loaded)
+    if broken:
+        raise VerifyFailed(int(broken[0].split()[2].rstrip(":")), broken[0].split(": ", 1)[1], str(path))
+    if witnesses:
+        checked = witness.check(loaded.history, witnesses)
+        if checked.missing:
+            from pbem.errors import WitnessMissing
+
+            raise WitnessMissing(f"{path}: {len(checked.missing)} game hash(es) given to players are not in this "
+                                 f"copy's history: {', '.join(checked.missing)}")
+    print(f"{path}: the {loaded.copy_of}' copy: {len(loaded.history)} history entries, their hash chain linked"
+          + (f", and {len(witnesses)} game hash(es) given to players in it" if witnesses else ""))
+    print("  not checked: a copy cannot replay the turns, because their hashes cover the other player's cards "
+          "and the deck, which a copy does not hold; the GM's verify replays them, and the last hash "
+          f"here ({loaded.history[-1]['hash'][:12]}) must be the one in the latest report")
+
+
+@app.command("copy")
+def copy_cmd(
+    game: Path = typer.Argument(..., help="The GM's game file."),
+    nation: str = typer.Option(..., "--for", help="The nation whose player gets the copy."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                          help="Where to write it (default: GAME.NATION.json beside the game)."),
+) -> None:
+    """GM: write a player's copy of the game: everything that nation may see, nothing else.
+
+    In Antike Duellum each player holds event cards the other must not see: send each
+    player their own copy (it holds their hand, the open display and the other's hand
+    size, not the other's cards or the deck's order). With it they run check, options and
+    show; verify checks its hash chain. In the other editions a copy is the game file
+    without the other players' password hashes.
+
+    Example: antike-ref copy game.json --for romans
+    """
+
+    def go():
+        from pbem.service import copies, store
+        from pbem.service.schemas import dumps
+        from pbem.service.service import GameService
+
+        loaded = GameService(game).load()
+        if loaded.copy_of is not None:
+            raise UsageError(f"{game} is the {loaded.copy_of}' copy already; make copies from the GM's game file")
+        data = copies.player_copy(loaded, nation)
+        target = output or game.with_name(f"{game.stem}.{nation}.json")
+        store.write_atomic(target, dumps(data))
+        print(f"wrote {target} (the {nation}' copy, turn {loaded.state.status.turn})")
 
     run(go)
 

@@ -27,6 +27,8 @@ CODES: dict[str, str] = {
     "orders/game-over": "the game is over: {winner} has won",
     "orders/wrong-action": "{key!r} does not fit the {wedge} wedge",
     "orders/action-without-rondel": "{key!r} needs a rondel move in the same file",
+    "game/player-copy": "this file is a player's copy of the game ({nation}), for check, options and show: it is "
+                        "never changed; send the orders to the GM, whose game file is the game",
     # rondel
     "rondel/wrong-steps": "{steps} steps from {start} do not lead to {to} (that would be {lands})",
     # payments

@@ -139,6 +139,9 @@ class Game:
     so that saving it again writes only the entries added since; ``None`` for a game made
     in memory."""
     """The file the game was read from (named in messages); empty for a game made in memory."""
+    copy_of: str | None = field(default=None, compare=False)
+    """The nation whose player's copy this is (:mod:`pbem.service.copies`); ``None`` for the
+    GM's game file."""
 
     @property
     def table(self) -> Table:
@@ -197,6 +200,7 @@ class Game:
         table = st.table
         return {
             "$schema": SCHEMA_ID,
+            **({"copy": {"of": self.copy_of}} if self.copy_of else {}),
             "format": FORMAT,
             "game_id": table.game_id,
             "rules": {"edition": table.edition, "variants": sorted(table.variants),
@@ -224,7 +228,7 @@ class Game:
 
     def copy_with(self, state: GameState, history: list[dict[str, Any]]) -> Game:
         return Game(state, self.edition, self.board, self.seed, dict(self.meta), history, self.source,
-                    self.origin)
+                    self.origin, self.copy_of)
 
 
 def table_from_json(data: dict[str, Any]) -> Table:
@@ -250,6 +254,8 @@ def game_from_json(data: dict[str, Any], edition: Edition, board: Board, source:
     state = GameState.from_json(table_from_json(data), data["state"], data["status"],
                                 data["standing_orders"])
     game = Game(state, edition, board, data["seed"], meta, data["history"], source)
+    if "copy" in data:
+        game.copy_of = data["copy"]["of"]
     problems = consistency_problems(game) + history_problems(game.history, edition, game.seats, board)
     if problems:
         raise InconsistentGame(source, problems)

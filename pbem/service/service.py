@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.errors import ExitCode, InputError, PbemError, UsageError, WitnessMissing
+from pbem.errors import ExitCode, InputError, PbemError, Refused, UsageError, WitnessMissing
 from pbem.kernel.board import Board
 from pbem.kernel.edition import Edition
 from pbem.kernel.orders import canonical_edit, canonical_orders
+from pbem.kernel.rejections import reject
 from pbem.kernel.setup import SetupOptions
 from pbem.kernel.turn import TurnResult
 from pbem.service import store, turns
@@ -214,6 +215,8 @@ class GameService:
         target = output or self.path
         with store.locked_files(self.path, output):
             game = self.load()
+            if game.copy_of is not None:
+                raise Refused([reject("game/player-copy", "$.copy", nation=game.copy_of)])
             outcome = step(game)
             with commit(target):
                 if logged is not None:

@@ -21,6 +21,8 @@ def show_json(game: Game, viewer: str | None = None) -> dict[str, Any]:
     """The ``show --json`` object exactly as docs/orders.md specifies it, as ``viewer``
     (a nation, or ``None`` for the public view) may see it."""
     edition = game.edition
+    if viewer is None:
+        viewer = game.copy_of  # a player's copy shows what its player sees
     st = edition.player_view(game.state, viewer)
     nations = {}
     for n in game.seats:

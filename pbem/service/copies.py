@@ -1,0 +1,70 @@
+"""A player's copy of a game with secrets (Antike Duellum's event cards).
+
+The GM's game file holds everything. A player's copy holds what that player may see
+(:meth:`Edition.player_view <pbem.kernel.edition.Edition.player_view>`): its own hand, the
+open display and the other's hand *size*, but not the other's cards, the deck's order, the
+secret the deck is shuffled by, the seed it came from or the other's password hash. Every
+card it may not see is ``"?"``; history events are masked the same way
+(:meth:`Edition.mask_event <pbem.kernel.edition.Edition.mask_event>`), so a drawn card is
+named only in its drawer's copy.
+
+With a copy a player runs ``check``, ``options``, ``show`` and ``bot -o`` fully; nothing is
+ever written to it (``process``, ``gm-edit``, ``undo`` refuse it), and ``verify`` checks
+what it can: the file's shape, the hash chain's links and the witness hashes it is given.
+It cannot replay the turns: their hashes cover the cards it does not hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.kernel.state import copy_json
+from pbem.service.game import Game
+
+HIDDEN = "?"
+
+
+def has_secrets(game: Game) -> bool:
+    """Whether the game's edition keeps anything from a player (its own player view)."""
+    from pbem.kernel.edition import Edition
+
+    return type(game.edition).player_view is not Edition.player_view
+
+
+def player_copy(game: Game, nation: str) -> dict[str, Any]:
+    """The JSON of ``nation``'s copy of ``game``."""
+    if nation not in game.seats:
+        from pbem.errors import UsageError
+
+        raise UsageError(f"--for {nation}: not a nation of this game (one of {', '.join(game.seats)})")
+    edition = game.edition
+    data = game._json(edition.player_view(game.state, nation).to_json())
+    data["seed"] = HIDDEN
+    data["copy"] = {"of": nation}
+    for other, meta in data["nations"].items():
+        if other != nation:
+            meta["password"] = HIDDEN
+    history = []
+    for entry in game.history:
+        entry = copy_json(entry)
+        if isinstance(entry.get("setup"), dict) and "seed" in entry["setup"]:
+            entry["setup"]["seed"] = HIDDEN
+        if isinstance(entry.get("events"), list):
+            entry["events"] = [edition.mask_event(e, nation) if isinstance(e, dict) else e for e in entry["events"]]
+        history.append(entry)
+    data["history"] = history
+    return data
+
+
+def chain_problems(game: Game) -> list[str]:
+    """What is wrong with the links of the history's hash chain (each entry's ``prev`` is
+    the entry before's ``hash``): all a copy can check of the chain."""
+    from pbem.service.history import GENESIS
+
+    out = []
+    prev = GENESIS
+    for i, entry in enumerate(game.history):
+        if entry.get("prev") != prev:
+            out.append(f"history entry {i}: its prev is not the hash of entry {i - 1}")
+        prev = entry.get("hash")
+    return out
