@@ -164,6 +164,8 @@ class Arm(Action):
                 t.reject("arm/wrong-terrain", f"{path}.unit", unit=unit, at=at,
                          kind=t.board.province(at).kind.replace("_", "-"))
                 continue
+            if t.edition.arm_problem(t, unit, at, f"{path}.unit"):
+                continue
             limit = queries.arm_limit(t.state, t.edition, at)
             if used.get(at, 0) + count > limit:
                 t.reject("arm/limit", f"{path}.count", at=at, limit=limit, asked=used.get(at, 0) + count)
@@ -176,7 +178,7 @@ class Arm(Action):
                          where=t.edition.arm_source_words)
                 continue
             paying = count - 1 if out.get("free") else count
-            paid = t.pay(Cost.of(iron=t.rules.arming_iron).times(paying), entry.get("pay"),
+            paid = t.pay(Cost.of(iron=t.edition.arming_iron(t, unit)).times(paying), entry.get("pay"),
                          f"{count} {unit}(s) in {t.display(at)}" + (" (one free)" if out.get("free") else ""), path)
             if paid is None:
                 continue

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import Problem, clip
-from pbem.kernel.vocab import RESOURCES, TERRAIN, UNITS
+from pbem.kernel.vocab import RESOURCES, TERRAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +81,8 @@ class Province:
 
 def _unit(unit: str) -> str:
     """``unit`` itself if it is a unit type; ``ValueError`` otherwise."""
-    if unit not in UNITS:
-        raise ValueError(f"unknown unit type {unit!r} (expected one of {', '.join(UNITS)})")
+    if unit not in TERRAIN:
+        raise ValueError(f"unknown unit type {unit!r} (expected one of {', '.join(TERRAIN)})")
     return unit
 
 

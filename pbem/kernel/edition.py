@@ -280,6 +280,20 @@ class Edition:
 
         return stock(state, self, nation, unit)
 
+    def arm_problem(self, t: Turn, unit: str, at: str, path: str) -> bool:
+        """Refuse arming ``unit`` at ``at`` for a rule of the edition's own (record the
+        rejection and return ``True``): Duellum's special units need a temple."""
+        return False
+
+    def arming_iron(self, t: Turn, unit: str) -> int:
+        """Iron to arm one ``unit`` (Duellum's special units cost 3, 001 L435)."""
+        return t.rules.arming_iron
+
+    def entry_battles(self, t: Turn, forces, at: str, unit: str, moving: list[int]) -> list[int] | None:
+        """Fight the battles of units entering ``at`` the edition's own way and return the
+        actions left of those still moving, or ``None`` for the shared rule."""
+        return None
+
     def armed(self, t: Turn, unit: str, at: str, count: int) -> None:
         """``count`` units were just armed at ``at`` (Duellum takes them out of the box and
         lets them fight hostile units of their type there, 001 L289)."""

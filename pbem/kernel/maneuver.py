@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.kernel import queries
-from pbem.kernel.vocab import UNITS
+from pbem.kernel.vocab import SPECIAL_UNITS, UNITS
 
 if TYPE_CHECKING:
     from pbem.kernel.turn import Turn
@@ -26,7 +26,7 @@ class Forces:
     def __init__(self, t: Turn):
         self.t = t
         self.pool: dict[tuple[str, str], list[int]] = {}
-        self.allowance = {u: queries.allowance(t.state, t.edition, t.nation, u) for u in UNITS}
+        self.allowance = {u: queries.allowance(t.state, t.edition, t.nation, u) for u in (*UNITS, *SPECIAL_UNITS)}
 
     def units(self, at: str, unit: str) -> list[int]:
         key = (at, unit)
@@ -165,23 +165,31 @@ def _move(t: Turn, f: Forces, step: dict[str, Any], path: str) -> None:
         moving = [a - 1 for a in moving]
         f.put(pid, unit, moving)
         here = pid
-        for other in _demanders(t, pid, unit):
-            k = min(len(moving), t.state.provinces[pid].count(other, unit))
-            if k == 0:
-                continue
-            t.state.province(pid).add(other, unit, -k)
-            lost = moving[:k]
-            f.take(pid, unit, lost)
-            moving = moving[k:]
-            _battle_event(t, pid, unit, other, k, started_by=other)
-            t.edition.units_lost(t, other, unit, k, pid)
-            t.edition.units_lost(t, t.nation, unit, k, pid)
+        own = t.edition.entry_battles(t, f, pid, unit, moving)
+        moving = _entry_battles(t, f, pid, unit, moving) if own is None else own
         if not moving:
             break
         if j < len(route) - 1:  # passing through (a path may come back to a province)
             f.take(pid, unit, moving)
     t.emit("move", unit=unit, count=count, **{"from": start}, path=list(route), to=here,
            arrived=len(moving))
+
+
+def _entry_battles(t: Turn, f: Forces, pid: str, unit: str, moving: list[int]) -> list[int]:
+    """The battles the moving units fight on entering ``pid`` (demanded, D1; automatic in
+    Duellum); return the actions left of those still moving."""
+    for other in _demanders(t, pid, unit):
+        k = min(len(moving), t.state.provinces[pid].count(other, unit))
+        if k == 0:
+            continue
+        t.state.province(pid).add(other, unit, -k)
+        lost = moving[:k]
+        f.take(pid, unit, lost)
+        moving = moving[k:]
+        _battle_event(t, pid, unit, other, k, started_by=other)
+        t.edition.units_lost(t, other, unit, k, pid)
+        t.edition.units_lost(t, t.nation, unit, k, pid)
+    return moving
 
 
 def _battle(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:

@@ -110,7 +110,7 @@ def _step(step: Mapping[str, Any]) -> dict[str, Any]:
         return battle
     conquer: dict[str, Any] = {"conquer": step["conquer"]}
     if "with" in step:
-        conquer["with"] = _amounts(step["with"], UNITS)
+        conquer["with"] = _amounts(step["with"], (*UNITS, *sorted(k for k in step["with"] if k not in UNITS)))
     if "give_up" in step:
         conquer["give_up"] = step["give_up"]
     return conquer

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pbem.kernel.payments import Cost, default_payment
-from pbem.kernel.vocab import UNITS
+from pbem.kernel.vocab import SPECIAL_UNITS, UNITS
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
@@ -102,7 +102,8 @@ def stock(state: GameState, edition: Edition, nation: str, unit: str) -> int:
 def allowance(state: GameState, edition: Edition, nation: str, unit: str) -> int:
     """Maneuver actions per unit this turn: 1, or the best movement know-how owned."""
     owned = state.nations[nation].knowhow
-    return max((n for k, n in edition.rules_for(state.table).movement.get(unit, {}).items() if k in owned), default=1)
+    moves = edition.rules_for(state.table).movement.get(SPECIAL_UNITS.get(unit, unit), {})
+    return max((n for k, n in moves.items() if k in owned), default=1)
 
 
 def reachable(board: Board, start: str, unit: str, actions: int) -> dict[str, int]:

@@ -219,6 +219,16 @@ class SharedStateError(RuntimeError):
     """A province shared between two game states was about to be changed in place."""
 
 
+def _unit_counts(held: dict[str, int]) -> dict[str, int]:
+    """A nation's units in a province as written: legions and galleys always, a special
+    unit (Duellum's variant) only where it stands."""
+    out = {u: held[u] for u in UNITS}
+    for unit in sorted(held):
+        if unit not in out and held[unit]:
+            out[unit] = held[unit]
+    return out
+
+
 @dataclass(slots=True)
 class ProvinceState:
     """A province with a city, a temple or units in it.
@@ -255,7 +265,7 @@ class ProvinceState:
             raise SharedStateError("a province shared by two game states cannot change its units; "
                                    "change it through GameState.province()")
         held = self.units.setdefault(nation, dict.fromkeys(UNITS, 0))
-        held[unit] += n
+        held[unit] = held.get(unit, 0) + n
         if held[unit] < 0:
             raise ValueError(f"negative {unit} count for {nation}")
         if not any(held.values()):
@@ -268,13 +278,14 @@ class ProvinceState:
         return {
             "owner": self.owner,
             "temple": self.temple,
-            "units": {n: {u: self.units[n][u] for u in UNITS} for n in sorted(self.units)},
+            "units": {n: _unit_counts(self.units[n]) for n in sorted(self.units)},
             **copy_json(self.extra),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ProvinceState:
-        units = {n: {u: c.get(u, 0) for u in UNITS} for n, c in data.get("units", {}).items()}
+        units = {n: {**{u: c.get(u, 0) for u in UNITS}, **{u: k for u, k in c.items() if u not in UNITS and k}}
+                 for n, c in data.get("units", {}).items()}
         return cls(data.get("owner"), data.get("temple", False),
                    {n: c for n, c in units.items() if any(c.values())}, _split(data, cls._SHARED))
 

@@ -73,6 +73,8 @@ CODES = MappingProxyType({
     "found/resource-fixed": "a city in {city} produces {resource}, as the board shows",
     "found/neutral-temple": "a neutral temple stands in {city}",
     "arm/special-needs-temple": "the {unit} is armed only at a city with a temple; {at} has none",
+    "conquer/special-not-used": "the {unit} helps a conquest where it stands (the defence is 1 lower) but is not "
+                                "one of the units used: leave it out of \"with\"",
 })
 """Duellum's own rejections (docs/rejections.md)."""
 
@@ -186,6 +188,15 @@ class Duellum(Edition):
 
     def armed(self, t, unit: str, at: str, count: int) -> None:
         play.armed(t, unit, at, count)
+
+    def arm_problem(self, t, unit: str, at: str, path: str) -> bool:
+        return special.arm_problem(t, unit, at, path)
+
+    def arming_iron(self, t, unit: str) -> int:
+        return special.arming_iron(t, unit)
+
+    def entry_battles(self, t, forces, at: str, unit: str, moving):
+        return special.entry_battles(t, forces, at, unit, moving)
 
     # -- views ---------------------------------------------------------------------------
 
@@ -338,6 +349,8 @@ class Duellum(Edition):
                                                "galley": {"$ref": "#/$defs/amount"},
                                                "pay": {"$ref": "#/$defs/payment"}}}}},
                 **TRADE_FOR_CHIPS,
+                "unit": {"enum": ["admiral", "commander"]},
+                "unit_counts": {"properties": {u: {"$ref": "#/$defs/amount"} for u in ("admiral", "commander")}},
                 "city_order": {"properties": {"resource": {
                     "description": "The new city's resource (the founder chooses it, 001 L197).",
                     "$ref": "#/$defs/resource"}}},

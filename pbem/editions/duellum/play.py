@@ -175,6 +175,8 @@ def armed(t: Turn, unit: str, at: str, count: int) -> None:
     held = dict(box(t.state, t.nation))
     held[unit] -= count
     t.ns.extra["recruitment"] = held
+    if unit in SPECIAL_MOVES_AS:
+        return  # 001 L439: a special unit is killed only in the movement phase
     other = opponent(t.state, t.nation)
     prov = t.state.provinces[at]
     k = min(count, prov.count(other, unit))
@@ -205,6 +207,10 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
     owner = prov.owner
     seen = defence(t, city) - attack_relief(t, city)
     here = {u: len(f.units(city, u)) for u in UNITS}
+    specials = [u for u in step.get("with", {}) if u not in UNITS and step["with"][u]]
+    if specials:  # docs/rulings.md Q33: it helps (-1 defence), it is not one of the units used
+        t.reject("conquer/special-not-used", f"{path}.with.{specials[0]}", unit=specials[0])
+        return dict(step)
     if "with" in step:
         used = {u: step["with"].get(u, 0) for u in UNITS}
         if sum(used.values()) != seen:
@@ -412,12 +418,12 @@ def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]
 
 
 def sea_points(state: GameState, board, nation: str) -> int:
-    """Regions holding an own galley (or Admiral), a region without a city site counting
-    double (001 L165; Q34 in docs/rulings.md)."""
+    """Regions holding an own galley, a region without a city site counting double (001
+    L165; Q34 in docs/rulings.md; an Admiral is no galley, Q33)."""
     points = 0
     for pid, prov in state.provinces.items():
         held = prov.units.get(nation)
-        if held and any(held.get(u) for u in held if SPECIAL_MOVES_AS.get(u, u) == "galley"):
+        if held and held.get("galley"):
             points += 2 if board.province(pid).double else 1
     return points
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbem.editions.duellum.rules import SPECIAL_UNITS
+from pbem.editions.duellum.rules import SPECIAL_ARMING_IRON, SPECIAL_MOVES_AS, SPECIAL_UNITS
 
 if TYPE_CHECKING:
     from pbem.kernel.state import GameState
@@ -33,3 +33,41 @@ def defence_help(state: GameState, city: str) -> int:
     """001 L437: "a special unit who helps to defend a city increases its defense strength by 1"."""
     owner = state.provinces[city].owner
     return 1 if state.table.has("special_units") and present(state, owner, city) else 0
+
+
+def arming_iron(t: Turn, unit: str) -> int:
+    return SPECIAL_ARMING_IRON if unit in SPECIAL_MOVES_AS else t.rules.arming_iron
+
+
+def arm_problem(t: Turn, unit: str, at: str, path: str) -> bool:
+    """001 L435: special units "can only be added to cities with a temple"."""
+    if unit in SPECIAL_MOVES_AS and not t.state.provinces[at].temple:
+        t.reject("arm/special-needs-temple", path, unit=unit, at=at)
+        return True
+    return False
+
+
+def entry_battles(t: Turn, f, at: str, unit: str, moving: list[int]) -> list[int]:
+    """Units entering ``at`` fight the opponent's units of their type there at once, 1 for
+    1, all going back to the boxes (001 L350). A special unit is fought only once the units
+    of its type escorting it are gone (001 L439), and a special unit that enters is fought
+    like a unit of its type."""
+    from pbem.editions.duellum.play import opponent, to_box
+
+    kind = SPECIAL_MOVES_AS.get(unit, unit)
+    other = opponent(t.state, t.nation)
+    theirs = SPECIAL_UNITS[other]
+    for target in (kind, theirs):
+        if target == theirs and SPECIAL_MOVES_AS.get(theirs) != kind:
+            continue
+        k = min(len(moving), t.state.provinces[at].count(other, target))
+        if not k:
+            continue
+        t.state.province(at).add(other, target, -k)
+        f.take(at, unit, moving[:k])
+        moving = moving[k:]
+        to_box(t.state, other, target, k)
+        to_box(t.state, t.nation, unit, k)
+        t.emit("battle", at=at, unit=unit, against=other, count=k, started_by=other,
+               **({"special": target} if target != kind else {}))
+    return moving
