@@ -17,12 +17,25 @@ maneuver step (Antike II), or while neutral temples stand, the greedy bot's unit
 the nearest target every turn; a city founded where the founder chooses its resource gets
 the resource the nation has fewest cities of; a unit the edition arms for free (Antike
 II's BELLONA) is marked ``"free": true`` on the first entry armed.
+
+An edition with a recruitment box (Antike Duellum) gets a play of its own (the second half
+of this module): the bot recruits into the box and arms from it, builds town walls, plays
+the event cards it holds, sets its standing orders for FORTRESS and the cards it draws,
+chooses the resource of a new city with the coin surcharge in mind, and on the maneuver
+wedge plans a campaign (conquests, settlers to free city sites, galleys spread over the
+seas, the rest marching on the rival) in which every move comes before every conquest and
+no path crosses hostile units of its type (battles there are automatic). An edition with
+secrets is played from what the nation may see (:meth:`Edition.player_view
+<pbem.kernel.edition.Edition.player_view>`): the other's hand and the deck are ``"?"``, and
+its generator is seeded without the game's seed, which a player's copy does not hold, so
+``bot`` gives the same orders on the GM's file and on that nation's copy.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import Refused
@@ -71,6 +84,14 @@ class _Builder:
             if self._try({**self.orders, key: [*self.orders.get(key, []), {**item, "free": True}]}):
                 return True
         trial = {**self.orders, key: [*self.orders.get(key, []), item]}
+        if self._try(trial):
+            return True
+        return bool(self.rates) and self._try_with_trades(key, trial)
+
+    def try_set(self, key: str, value: Any) -> bool:
+        """Set an order key that takes one object (Duellum's ``recruit``), if the rules
+        accept it, trading for a chip it lacks where the nation may trade."""
+        trial = {**self.orders, key: value}
         if self._try(trial):
             return True
         return bool(self.rates) and self._try_with_trades(key, trial)
@@ -232,6 +253,9 @@ def _march(b: _Builder) -> None:
 def _fill(b: _Builder, rng: random.Random, eager: float, greedy: bool = False, march: bool = False) -> None:
     """Add an action and foundings to a rondel move; ``eager`` is the chance to try each;
     ``greedy`` attacks first, ``march`` then moves the units towards rival cities."""
+    if _boxed(b.game.edition):
+        _fill_duel(b, rng, eager, greedy, march)
+        return
     game, nation = b.game, b.nation
     st, edition = game.state, game.edition
     keys = edition.rondel[b.result.state.nations[nation].rondel].action.keys
@@ -314,6 +338,8 @@ def _found(b: _Builder, pid: str) -> bool:
 
 def _value(game, nation: str, result) -> float:
     """Greedy evaluation of the state after a turn: score first, then growth."""
+    if _boxed(game.edition):
+        return _value_duel(game, nation, result)
     st = result.state
     ns = st.nations[nation]
     score = game.edition.score(st, nation)
@@ -329,6 +355,7 @@ def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str
     """Canonical orders (without password) for the active nation's turn of ``game``
     (anything with ``state``, ``edition``, ``board`` and ``seed``)."""
     nation = nation or game.state.status.active
+    game = seen_by(game, nation)
     rng = rng_for(game, nation, mode)
     choices = [t for t in queries.rondel_targets(game.state, game.edition, nation) if t.affordable]
     if mode == "random":
@@ -373,7 +400,8 @@ def build_turn(game, rondel: dict[str, Any], rng: random.Random, eager: float = 
     caller's ``rng`` (property tests draw it), ``eager`` the chance to try each addition;
     on a MANEUVER wedge ``greedy`` first gathers units for a conquest, and ``march`` then
     moves every group towards the nearest rival city."""
-    b = _Builder(game, nation or game.state.status.active, rondel)
+    nation = nation or game.state.status.active
+    b = _Builder(seen_by(game, nation), nation, rondel)
     if not b.ok:
         return None
     _fill(b, rng, eager, greedy, march)

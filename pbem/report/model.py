@@ -32,6 +32,16 @@ SITE_TEXT = {"choice": "resource of choice", "none": "no city site"}
 """How the reports name a province's resource where the board prints none: the founder
 chooses it, or no city can stand there (boards of later editions)."""
 
+SEA_TEXT = "sea, counts double"
+"""How the reports name a sea region without a city site (Antike Duellum's boards): it
+counts double towards the navigator (001 L165, a galley symbol on the board)."""
+
+
+def is_sea(province) -> bool:
+    """Whether a board province is a sea region: no city site, galleys only (Antike
+    Duellum's boards; the other boards' sea-only provinces are islands with a city site)."""
+    return province.resource == "none" and province.sea_only
+
 KIND_TEXT = {"coastal": "port", "sea_only": "sea-only"}
 """How the reports name a province's kind: a port takes galleys and legions, a sea-only
 province (an island city) galleys only; an inland one (no word) legions only."""
@@ -228,6 +238,12 @@ def _log(game: Game) -> list[dict[str, Any]]:
     def knowhow(k: str) -> str:
         return edition.knowhows.get(k, k)
 
+    card = card_namer(game)
+    automatic = bool(getattr(edition, "automatic_battles", False))
+
+    def line(ev: dict[str, Any]) -> str:
+        return event_line(ev, nation_name, place, wedge, knowhow, card, automatic)
+
     blocks = []
     for entry in hist[start:]:
         kind = entry.get("kind")
@@ -269,15 +285,15 @@ def _log(game: Game) -> list[dict[str, Any]]:
                 while j < len(events) and events[j]["type"] == "battle":
                     j += 1
                 if j < len(events) and events[j]["type"] == "move":
-                    lines.append(event_line(events[j], nation_name, place, wedge, knowhow))
-                    lines.extend(event_line(b, nation_name, place, wedge, knowhow) for b in events[i:j])
+                    lines.append(line(events[j]))
+                    lines.extend(line(b) for b in events[i:j])
                     i = j + 1
                     continue
             if production_coin(events, i):
                 lines.append(produce_line(ev, events[i + 1], nation_name))
                 i += 2
                 continue
-            lines.append(event_line(ev, nation_name, place, wedge, knowhow))
+            lines.append(line(ev))
             i += 1
         for chosen in entry.get("defaults", []):
             # What the orders left open and the referee chose (docs/orders.md, "defaults").
@@ -329,15 +345,79 @@ def edition_status(game: Game) -> list[dict[str, str]]:
         pliny = st.status.extra.get("pliny")
         lines.append({"label": "Pliny the Elder", "value": f"the ninth scholar, won by the {name(pliny)}" if pliny
                       else "the ninth scholar, still to be won by the first nation owning all eight know-hows"})
+    shown = game.edition.view_extra(st)
+    if "display" in shown:  # Antike Duellum: the open display and the deck (001 L415-419)
+        card = card_namer(game)
+        display = ", ".join(card(c) for c in shown["display"]) or "empty"
+        discards = len(st.extra.get("discards", []))
+        lines.append({"label": "Event cards", "value": f"open display {display}; "
+                                                       f"{plural(shown.get('deck_size', 0), 'card')} in the deck, "
+                                                       f"{discards} discarded"})
     return lines
 
 
-def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
+def card_namer(game: Game):
+    """Event card id -> the card's name in capitals, as the game's catalogue (with the GM's
+    cards, ``new --data``) names it (Antike Duellum)."""
+    data = game.state.table.data
+
+    def card(cid: str) -> str:
+        from pbem.editions.duellum import cards
+
+        return cards.describe(cards.catalogue(data).get(cid), cid).upper()
+
+    return card
+
+
+def _edition_facts(game: Game, nation: str, viewer: str | None) -> tuple[list[dict[str, str]], str]:
+    """What an edition shows of a nation beyond the shared holdings (Antike Duellum: town
+    walls, the recruitment box, the VP track, the event cards: their number, and the cards
+    themselves only in the nation's own report), as labelled sentences and as one short
+    line for the board page; nothing in the other editions."""
+    shown = game.edition.view_nation(game.state, nation, viewer)
+    facts: list[dict[str, str]] = []
+    short: list[str] = []
+    place = game.board.province
+    if "walls" in shown:
+        built = [place(c).name for c in shown["walls"]]
+        supply = shown.get("walls_supply", 0)
+        facts.append({"label": "Town walls", "value": (f"{len(built)} built ({', '.join(built)})" if built
+                                                       else "none built") + f", {supply} in the supply"})
+        short.append(f"walls {len(built)} built, {supply} in supply")
+    if "recruitment" in shown:
+        box = shown["recruitment"]
+        keys = [u for u in UNITS if u in box] + sorted(u for u in box if u not in UNITS)
+        facts.append({"label": "Recruitment box", "value": " and ".join(plural(box[u], u) for u in keys) or "empty"})
+        short.append("box " + " ".join(f"{box[u]}{u[0].upper()}" for u in keys))
+    if "vp" in shown:
+        facts.append({"label": "VP track", "value": f"the marker on {shown['vp']}"})
+        short.append(f"VP {shown['vp']}")
+    if "hand_size" in shown:
+        size = shown["hand_size"]
+        value = f"{plural(size, 'card')} in hand"
+        if "hand" in shown:
+            card = card_namer(game)
+            value += ": " + (", ".join(card(c) for c in shown["hand"]) if shown["hand"] else "none")
+        facts.append({"label": "Event cards", "value": value})
+        short.append(plural(size, "event card"))
+    return facts, " · ".join(short)
+
+
+def build_model(game: Game, png_name: str = "", viewer: str | None = None) -> dict[str, Any]:
     """The view model of the report for the last entry of ``game.history``.
 
     ``game`` is the game right after that entry (see :func:`game_at`); ``png_name`` is
-    how the Markdown and BBCode reports refer to the board picture.
+    how the Markdown and BBCode reports refer to the board picture. ``viewer``: whose
+    report it is in an edition with secrets (Antike Duellum's event cards): ``None``, the
+    public report, or a nation, its private report; everything is read from what that
+    reader may see (:func:`pbem.report.views.seen_by`).
     """
+    from pbem.report.views import has_secrets, seen_by
+
+    secrets = has_secrets(game.edition)
+    if viewer is not None and (not secrets or viewer not in game.seats):
+        raise UsageError(f"a private report for {viewer!r}: only for a nation of a game with secrets")
+    game = seen_by(game, viewer)
     st = game.state
     edition = game.edition
     nation_name = edition.nation_name
@@ -353,6 +433,10 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         turn = st.status.turn - 1
         what = "GM edit" if kind == "gm-edit" else f"standing orders of {nation_name(entry.get('nation', ''))}"
         title = f"{'after turn ' + str(turn) if turn else 'set-up'}, then {what}"
+    private = None
+    if viewer is not None:
+        private = {"id": viewer, "name": nation_name(viewer)}
+        title += f", private report for the {private['name']}"
     winner = st.status.winner
     order = game.turn_order()
 
@@ -388,7 +472,7 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
             "personage_list": [{"label": label, "count": ns.personages[p]}
                                for p, label in edition.personages.items() if ns.personages[p]],
             "score": edition.score(st, n),
-            "standing": standing_text(st.standing[n].to_json(), nation_name),
+            "standing": standing_text(st.standing[n].to_json(), nation_name, card_namer(game)),
             "next": winner is None and n == st.status.active,
             "played": entry.get("nation") == n and entry.get("kind") in TURN_KINDS,
             "winner": winner == n,
@@ -411,13 +495,15 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         # a city produces what its founder chose where the site let them (Antike II)
         resource = queries.city_resource(st, board, pid) if prov.owner else p.resource
         chosen = resource != p.resource
+        sea = is_sea(p)  # Antike Duellum's sea regions
         provinces.append({
             "id": pid, "name": p.name, "units_text": units_text,
-            "resource": f"{resource}, chosen" if chosen else SITE_TEXT.get(resource, resource),
+            "resource": SEA_TEXT if sea else f"{resource}, chosen" if chosen else SITE_TEXT.get(resource, resource),
             "resource_id": resource, "chosen": chosen,
-            "kind": p.kind, "kind_text": KIND_TEXT.get(p.kind, ""),
+            "kind": p.kind, "kind_text": "" if sea else KIND_TEXT.get(p.kind, ""),
             "owner": prov.owner, "owner_name": nation_name(prov.owner) if prov.owner else "",
             "temple": prov.temple, "neutral_temple": neutral, "units": units,
+            "wall": bool(prov.extra.get("wall")),  # Antike Duellum's town wall
         })
 
     rondel = []
@@ -435,8 +521,16 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
                          "owners": [n for n in order if k in st.nations[n].knowhow]})
 
     unit = edition.score_unit(st)
+    nation_notes = []
     for n in nations:
         n["facts"] = _facts(n, game.goal, unit)
+        more, short = _edition_facts(game, n["id"], viewer)
+        n["facts"][-1:-1] = more  # before the standing orders
+        if short:
+            nation_notes.append({"label": n["name"], "value": short})
+        hand = next((f["value"] for f in more if f["label"] == "Event cards" and ":" in f["value"]), None)
+        if hand is not None:
+            nation_notes.append({"label": f"{n['name']}' hand", "value": hand.split(": ", 1)[1]})
         res = n["resources"]
         n["summary"] = (f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
                         f"{plural(n['coins'], 'coin')} · {plural(len(n['cities']), 'city')}, "
@@ -452,8 +546,14 @@ def build_model(game: Game, png_name: str = "") -> dict[str, Any]:
         log_title = f"Since turn {before['turn']}, the last turn of the {nation_name(before['nation'])}"
     else:
         log_title = "Since the set-up"
+    status = edition_status(game)
+    if private is not None:
+        status.insert(0, {"label": "Private report", "value": f"for the {private['name']} only: it shows their "
+                                                             "own event cards; do not pass it on"})
     return {
-        "status_lines": edition_status(game),
+        "status_lines": status,
+        "private": private,
+        "nation_notes": nation_notes,
         "neutral_text": f"neutral temple, defence {edition.rules.neutral_temple_defence}",
         "game": {
             "id": clean(game.game_id),

@@ -23,6 +23,12 @@ def _upper(index: int, wedge: str) -> str:
     return wedge.upper()
 
 
+def _card_id(card: str) -> str:
+    """An event card's id as a name: ``card_05`` -> ``CARD 05`` (reports pass the card's
+    printed name instead)."""
+    return card.replace("_", " ").upper()
+
+
 def _knowhow_id(name: str) -> str:
     """A know-how's id as a name: ``res_publica`` -> ``res publica`` (reports pass the
     edition's label instead)."""
@@ -50,8 +56,10 @@ def _pay(paid: dict[str, int] | None) -> str:
                      for k in PAYMENT_KEYS if paid.get(k))
 
 
-def standing_text(change: dict[str, Any], name: Namer = _same) -> str:
-    """Standing orders (or a change to them) in words: ``battle: home, Persians always; ...``."""
+def standing_text(change: dict[str, Any], name: Namer = _same, card: Namer = _card_id) -> str:
+    """Standing orders (or a change to them) in words: ``battle: home, Persians always; ...``;
+    Antike Duellum's own (``fortress``, ``draw``) after the shared ones, ``card`` naming its
+    event cards."""
     parts = []
     if "battle" in change:
         battle = change["battle"]
@@ -64,16 +72,23 @@ def standing_text(change: dict[str, Any], name: Namer = _same) -> str:
         parts.append("bonus stack: " + " > ".join(change["bonus_stack"]))
     if "coin_substitute" in change:
         parts.append("coin substitute: " + change["coin_substitute"])
+    if "fortress" in change:  # Antike Duellum: play FORTRESS when a city is conquered
+        parts.append("play FORTRESS: " + change["fortress"])
+    if "draw" in change:  # Antike Duellum: the display's cards to take first
+        parts.append("draw first: " + (", ".join(card(c) for c in change["draw"]) or "the first card of the display"))
     return "; ".join(parts) or "no change"
 
 
 def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
-               wedge: WedgeNamer = _upper, knowhow: Namer = _knowhow_id) -> str:
+               wedge: WedgeNamer = _upper, knowhow: Namer = _knowhow_id, card: Namer = _card_id,
+               automatic: bool = False) -> str:
     """A short English sentence for one event.
 
     ``name`` turns a nation id into the name shown, ``place`` a province id, ``wedge`` a
     rondel wedge (its index and name: reports tell the two MANEUVER wedges apart),
-    ``knowhow`` a know-how id (the edition's label; printed in capitals).
+    ``knowhow`` a know-how id (the edition's label; printed in capitals), ``card`` an
+    event card's id (Antike Duellum; its name in capitals). ``automatic``: battles are
+    fought by themselves (Antike Duellum), nobody starts or demands them.
     """
     n = name(ev["nation"]) if ev.get("nation") else ""
     kind = ev["type"]
@@ -120,6 +135,10 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
         lost = ev["count"] - ev["arrived"]
         tail = f", {lost} lost on the way" if lost else ""
         return f"{n} move {count(ev['count'], ev['unit'])} {route}{tail}"
+    if kind == "battle" and automatic:
+        # Antike Duellum (001 L289, L346): units of one type meet and cancel out, 1 for 1
+        return (f"battle in {place(ev['at'])}: {n} and {name(ev['against'])} each lose "
+                f"{count(ev['count'], ev['unit'])} (back into their recruitment boxes)")
     if kind == "battle":
         who = "demand" if ev["started_by"] != ev["nation"] else "start"
         starter = name(ev["started_by"])
@@ -133,9 +152,14 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
             return (f"{n} destroy the neutral temple in {place(ev['city'])} "
                     f"(defence {ev['defence']}, using {used})")
         temple = ", destroying its temple" if ev["temple_destroyed"] else ""
+        if ev.get("wall_destroyed"):  # Antike Duellum (001 L367): back into the owner's supply
+            temple = (f"{temple} and its town wall" if temple else ", destroying its town wall") + \
+                f" (the wall goes back to the {name(ev['defender'])}' supply)"
         give = f", giving up {place(ev['give_up'])}" if ev.get("give_up") else ""
         return (f"{n} conquer {place(ev['city'])} from {name(ev['defender'])} "
                 f"(defence {ev['defence']}, using {used}){temple}{give}")
+    if kind in DUELLUM_EVENTS:
+        return _duellum_line(ev, n, name, place, card)
     if kind == "personage":
         return f"{n} win a {ev['personage']} ({ev['reason']})"
     if kind == "personage-missed":
@@ -144,11 +168,67 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
         why = f" ({ev['reason']})" if ev.get("reason") else ""
         return f"{n} WIN the game with {ev['score']} of {ev['goal']}{why}"
     if kind == "standing":
-        return f"{n} change their standing orders: {standing_text(ev['standing'], name)}"
+        return f"{n} change their standing orders: {standing_text(ev['standing'], name, card)}"
     if kind == "player-replaced":
         who = ev.get("player") or "a new player"
         return f"{n} are now played by {who} (the GM replaced the player)"
     return f"{kind}: {ev}"
+
+
+DUELLUM_EVENTS = frozenset({"wall", "walls", "recruit", "card", "fortress", "draw", "draw-missed", "shuffle"})
+"""The events of Antike Duellum's own rules (town walls, the recruitment box, event cards)."""
+
+
+def _units(counts: dict[str, int]) -> str:
+    """``2 legions and 1 galley``: shared units first, then any other (special units)."""
+    keys = [u for u in UNITS if counts.get(u)] + sorted(u for u in counts if u not in UNITS and counts[u])
+    return " and ".join(count(counts[u], u) for u in keys) or "no unit"
+
+
+def _duellum_line(ev: dict[str, Any], n: str, name: Namer, place: Namer, card: Namer) -> str:
+    """A sentence for an event of Antike Duellum's own (:data:`DUELLUM_EVENTS`). A ``draw``
+    without its ``card`` is one masked for a reader who may not see it
+    (:meth:`Edition.mask_event <pbem.kernel.edition.Edition.mask_event>`)."""
+    kind = ev["type"]
+    if kind == "wall":  # TEMPLUM, 001 L266
+        return f"{n} build a town wall in {place(ev['city'])} (paid: {_pay(ev['paid'])})"
+    if kind == "walls":  # the VP track, 001 L211
+        walls = "a town wall" if ev["count"] == 1 else f"{ev['count']} town walls"
+        return f"{n} reach {ev['vp']} on the VP track and receive {walls} for their supply"
+    if kind == "recruit":  # SCIENTIA, 001 L340
+        return f"{n} recruit {_units(ev['units'])} into their recruitment box (paid: {_pay(ev['paid'])})"
+    if kind == "fortress":  # 001 L429: played by the defender during the attacker's conquest
+        defender, city = name(ev["defender"]), place(ev["city"])
+        if ev.get("held"):
+            return (f"{defender} play FORTRESS in {city}: the {n} lack the units for it, so the city holds "
+                    "and every unit stays")
+        return f"{defender} play FORTRESS in {city}: the {n} lose one {ev.get('lost', 'unit')} more"
+    if kind == "draw":
+        why = f" ({ev['reason']})" if ev.get("reason") else ""
+        if "card" in ev:
+            return f"{n} take {card(ev['card'])} from the display{why}"
+        return f"{n} take an event card from the display{why}"
+    if kind == "draw-missed":
+        why = f" ({ev['reason']})" if ev.get("reason") else ""
+        return f"{n} take no event card{why}: the display is empty"
+    if kind == "shuffle":
+        return f"The discarded event cards are shuffled into a new deck of {count(ev['cards'], 'card')}"
+    # a card played (001 L427): what it did, by the fields its effect records
+    played = f"{n} play {card(ev['card'])}"
+    if "city" in ev:
+        owner = name(ev["owner"]) if ev.get("owner") else "its owner"
+        return f"{played}: the town wall of {place(ev['city'])} is destroyed and goes back to the {owner}' supply"
+    if "gold" in ev:
+        return f"{played} and receive {ev['gold']} gold, 1 for each know-how of their opponent"
+    paid = _pay({**ev.get("chips", {}), "coin": ev.get("coins", 0)}) if ("chips" in ev or "coins" in ev) else ""
+    if ev.get("against") and "chips" not in ev:
+        return f"{played}: the {name(ev['against'])} lose {count(ev.get('coins', 0), 'coin')} to the bank"
+    if ev.get("against"):
+        what = "nothing" if paid == "free" else paid
+        return f"{played}: the {name(ev['against'])} pay {what} to the bank"
+    if paid:
+        return f"{played} and receive {'nothing' if paid == 'free' else paid}"
+    return played
 
 
 def production_coin(events: list[dict[str, Any]], i: int) -> bool:
@@ -171,7 +251,8 @@ def produce_line(ev: dict[str, Any], coin: dict[str, Any], name: Namer = _same) 
 
 
 def event_lines(events: list[dict[str, Any]], name: Namer = _same, place: Namer = _same,
-                wedge: WedgeNamer = _upper, knowhow: Namer = _knowhow_id) -> list[str]:
+                wedge: WedgeNamer = _upper, knowhow: Namer = _knowhow_id, card: Namer = _card_id,
+                automatic: bool = False) -> list[str]:
     """:func:`event_line` for each event, a production and its coin told as one."""
     out = []
     i = 0
@@ -180,7 +261,7 @@ def event_lines(events: list[dict[str, Any]], name: Namer = _same, place: Namer 
             out.append(produce_line(events[i], events[i + 1], name))
             i += 2
             continue
-        out.append(event_line(events[i], name, place, wedge, knowhow))
+        out.append(event_line(events[i], name, place, wedge, knowhow, card, automatic))
         i += 1
     return out
 
@@ -220,6 +301,8 @@ def edit_lines(edits: list[dict[str, Any]], name: Namer = _same, place: Namer = 
                 parts.append("temple built" if e["temple"] else "no temple")
             if "neutral_temple" in e:  # Antike II
                 parts.append("neutral temple placed" if e["neutral_temple"] else "no neutral temple")
+            if "wall" in e:  # Antike Duellum
+                parts.append("town wall built" if e["wall"] else "no town wall")
             if "resource" in e:  # a city type chosen by its founder (Antike II)
                 parts.append(f"the city produces {e['resource']}" if e["resource"]
                              else "the city produces the resource the board prints")
@@ -250,7 +333,17 @@ def edit_lines(edits: list[dict[str, Any]], name: Namer = _same, place: Namer = 
                 parts.append("rondel stone taken off" if r is None else f"rondel stone put on {wedge(r, '')}")
             if "standing" in e:
                 parts.append("standing orders: " + standing_text(e["standing"], name))
-            known = {"nation", "resources", "coins", "knowhow", "personages", "earned", "rondel", "standing"}
+            # Antike Duellum: the hand is told by its size only (its cards are its owner's secret)
+            if "walls_supply" in e:
+                parts.append(f"town walls in the supply set to {e['walls_supply']}")
+            if "recruitment" in e:
+                parts.append(f"recruitment box set to {_units(e['recruitment'])}")
+            if "vp" in e:
+                parts.append(f"VP marker set to {e['vp']}")
+            if "hand" in e:
+                parts.append(f"event cards in hand set to {count(len(e['hand']), 'card')}")
+            known = {"nation", "resources", "coins", "knowhow", "personages", "earned", "rondel", "standing",
+                     "walls_supply", "recruitment", "vp", "hand"}
             parts += [f"{k.replace('_', ' ')} changed" for k in sorted(e) if k not in known]
             lines.append(f"{name(e['nation'])}: " + (", ".join(parts) or "no change"))
         else:

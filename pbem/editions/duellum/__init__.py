@@ -15,7 +15,7 @@ import json
 from types import MappingProxyType
 from typing import Any
 
-from pbem.editions.duellum import cards, play, setup, special
+from pbem.editions.duellum import cards, pieces, play, setup, special
 from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, GOAL, PRICES, RULES, SPECIAL_UNITS, TOKENS,
                                          WALLS_PER_NATION, data_problems, with_data)
 from pbem.errors import Problem
@@ -155,17 +155,17 @@ class Duellum(Edition):
         return {}, reject("trade/no-knowhow", "$.trade", codes=CODES, nation=self.nation_name(nation))
 
     def reserve(self, state, nation: str, unit: str) -> int:
-        return play.box(state, nation).get(unit, 0)
+        return pieces.box(state, nation).get(unit, 0)
 
     def units_lost(self, t, nation: str, unit: str, count: int, at: str) -> None:
-        play.to_box(t.state, nation, unit, count)
+        pieces.to_box(t.state, nation, unit, count)
 
     def conquer(self, t, forces, step, path):
         return play.conquer(t, forces, step, path)
 
     def found_problem(self, t, city: str, resource: str, path: str) -> bool:
         """001 L197, L467: a city takes a token of its type from the bank; none left, none founded."""
-        if play.tokens_used(t.state, t.board, resource) >= TOKENS[resource]:
+        if pieces.tokens_used(t.state, t.board, resource) >= TOKENS[resource]:
             t.reject("found/no-token", f"{path}.city", resource=resource, tokens=TOKENS[resource])
             return True
         return False
@@ -184,7 +184,7 @@ class Duellum(Edition):
     def arm_source(self, state, nation: str, unit: str) -> int:
         """001 L284: "Only units that are inside the recruitment box at the beginning of the
         turn may be armed" (counted once, when the action starts)."""
-        return play.box(state, nation).get(unit, 0)
+        return pieces.box(state, nation).get(unit, 0)
 
     def armed(self, t, unit: str, at: str, count: int) -> None:
         play.armed(t, unit, at, count)
@@ -215,7 +215,7 @@ class Duellum(Edition):
 
     def view_nation(self, state, nation: str, viewer) -> dict[str, Any]:
         held = state.nations[nation].extra
-        out = {"walls": play.walls_of(state, nation), "walls_supply": held["walls_supply"],
+        out = {"walls": pieces.walls_of(state, nation), "walls_supply": held["walls_supply"],
                "recruitment": dict(held["recruitment"]), "vp": held["vp"], "hand_size": len(held["hand"])}
         if viewer == nation:
             out["hand"] = list(held["hand"])
@@ -238,7 +238,7 @@ class Duellum(Edition):
         if edit["wall"] and (prov is None or prov.owner is None):
             out.append(reject("edit/temple-without-city", f"{path}.wall", province=pid))
             return
-        play.set_wall(state, pid, edit["wall"])
+        pieces.set_wall(state, pid, edit["wall"])
 
     def data_problems(self, data, board) -> list[str]:
         problems = data_problems(data, self.knowhows) if data else []
@@ -276,7 +276,7 @@ class Duellum(Edition):
                     out.append(Problem(f"{at}.recruitment.{unit}",
                                        f"{count} {unit}s in the box and {state.units_on_board(n, unit)} on the "
                                        f"board: more than the {cap(unit)} a nation has"))
-            built = len(play.walls_of(state, n))
+            built = len(pieces.walls_of(state, n))
             if built + held["walls_supply"] > WALLS_PER_NATION:
                 out.append(Problem(f"{at}.walls_supply", f"{built} walls built and {held['walls_supply']} in the "
                                                          f"supply: more than the {WALLS_PER_NATION} a nation has"))
@@ -291,7 +291,7 @@ class Duellum(Edition):
             if prov.extra.get("wall") and prov.owner is None:
                 out.append(Problem(f"$.state.provinces.{pid}.wall", "a town wall stands only in a city"))
         for resource, tokens in TOKENS.items():
-            used = play.tokens_used(state, board, resource)
+            used = pieces.tokens_used(state, board, resource)
             if used > tokens:
                 out.append(Problem("$.state.provinces", f"{used} {resource} cities: the bank has {tokens} such tokens"))
         return out

@@ -136,12 +136,10 @@ def shuffled(cards: list[str], secret: str, round_no: int) -> list[str]:
     return out
 
 
-def new_deck(data_text: str, secret: str) -> tuple[list[str], list[str]]:
-    """The shuffled deck and the display of three drawn from it (001 L111-113)."""
-    from pbem.editions.duellum.rules import DISPLAY
-
+def new_deck(data_text: str, secret: str, display: int) -> tuple[list[str], list[str]]:
+    """The shuffled deck and the display of ``display`` cards drawn from it (001 L111-113)."""
     deck = shuffled(deck_cards(data_text), secret, 0)
-    return deck[DISPLAY:], deck[:DISPLAY]
+    return deck[display:], deck[:display]
 
 
 def describe(card: dict[str, Any] | None, cid: str) -> str:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pbem.editions.duellum import cards
+import pbem.editions.duellum.cards as cards
+import pbem.editions.duellum.special as special
+from pbem.editions.duellum.pieces import box, opponent, set_wall, to_box, tokens_used, walls_of
 from pbem.editions.duellum.rules import PERSONAGE_RULES as P, RECRUIT_GOLD, SPECIAL_MOVES_AS, WALL_MARKS
 from pbem.kernel import queries
 from pbem.kernel.actions import BuildTemples, BuyKnowHow
@@ -20,46 +22,6 @@ from pbem.kernel.vocab import UNITS
 if TYPE_CHECKING:
     from pbem.kernel.state import GameState
     from pbem.kernel.turn import Turn
-
-# -- the nation's pieces ----------------------------------------------------------------
-
-
-def opponent(state: GameState, nation: str) -> str:
-    """The other nation (Duellum has exactly two)."""
-    return next(n for n in state.table.seats if n != nation)
-
-
-def box(state: GameState, nation: str) -> dict[str, int]:
-    """The nation's recruitment box, by unit type."""
-    return state.nations[nation].extra["recruitment"]
-
-
-def to_box(state: GameState, nation: str, unit: str, count: int) -> None:
-    """``count`` units go back into the nation's recruitment box (001 L350, L367, L511)."""
-    extra = state.nation(nation).extra
-    held = dict(extra["recruitment"])
-    held[unit] = held.get(unit, 0) + count
-    extra["recruitment"] = held
-
-
-def walls_of(state: GameState, nation: str) -> list[str]:
-    """The nation's cities with a town wall."""
-    return sorted(p for p, prov in state.provinces.items() if prov.owner == nation and prov.extra.get("wall"))
-
-
-def set_wall(state: GameState, city: str, on: bool) -> None:
-    prov = state.province(city)
-    extra = {k: v for k, v in prov.extra.items() if k != "wall"}
-    if on:
-        extra["wall"] = True
-    prov.extra = extra
-
-
-def tokens_used(state: GameState, board, resource: str) -> int:
-    """City tokens of a type on the board (both nations'; 001 L33-38, L97)."""
-    return sum(1 for p, prov in state.provinces.items()
-               if prov.owner is not None and queries.city_resource(state, board, p) == resource)
-
 
 # -- TEMPLUM: temples and town walls ----------------------------------------------------
 
@@ -197,15 +159,13 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
     the shared rule plus the wall (:meth:`Duellum.defence_bonus`); the units used and every
     defending unit go into their boxes, a temple to the bank, a wall to its owner's supply;
     the token is turned. FORTRESS (001 L429) is played by the defender's standing order."""
-    from pbem.editions.duellum.special import attack_relief
-
     city = step["conquer"]
     prov = t.state.provinces.get(city)
     if not t.board.is_province(city) or prov is None or prov.owner is None or prov.owner == t.nation \
             or not queries.can_be_conquered(t.state, city):
         return None  # the shared rule refuses it in its own words
     owner = prov.owner
-    seen = defence(t, city) - attack_relief(t, city)
+    seen = defence(t, city) - special.attack_relief(t, city)
     here = {u: len(f.units(city, u)) for u in UNITS}
     specials = [u for u in step.get("with", {}) if u not in UNITS and step["with"][u]]
     if specials:  # docs/rulings.md Q33: it helps (-1 defence), it is not one of the units used
@@ -467,3 +427,7 @@ def move_marker(t: Turn, nation: str) -> None:
         ns.extra["walls_supply"] += walls
         t.emit("walls", count=walls, vp=new)
 
+
+
+__all__ = ["box", "opponent", "set_wall", "to_box", "tokens_used", "walls_of"]
+"""Re-exported from :mod:`.pieces` for readers of a turn."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from pbem.editions.duellum.cards import card_problems
 from pbem.kernel.rules import KnowHowSpec, RuleTable, frozen
 
 PRICES: dict[str, tuple[int, int]] = {
@@ -145,8 +146,6 @@ def _count(value: Any, low: int) -> bool:
 def data_problems(data: Any, knowhow_names) -> list[str]:
     """What is wrong with ``new --data`` for Duellum, in words (event cards are checked by
     :func:`pbem.editions.duellum.cards.card_problems`)."""
-    from pbem.editions.duellum.cards import card_problems
-
     if not isinstance(data, dict):
         return ["the data must be a JSON object"]
     out = [f"unknown key {key!r} (one of {', '.join(DATA_KEYS)})" for key in data if key not in DATA_KEYS]

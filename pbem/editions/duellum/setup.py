@@ -14,8 +14,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from pbem.editions.classic.setup import start_cities
-from pbem.editions.duellum import cards
-from pbem.editions.duellum.rules import GOAL, SPECIAL_UNITS, START_BOX, TOKENS
+import pbem.editions.duellum.cards as cards
+from pbem.editions.duellum.rules import DISPLAY, GOAL, SPECIAL_UNITS, START_BOX, TOKENS
 from pbem.errors import UsageError
 from pbem.kernel.bank import give_coin
 from pbem.kernel.setup import SetupOptions, check_common, initial_state
@@ -76,7 +76,7 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
         if table.has("special_units"):
             held["recruitment"][SPECIAL_UNITS[n]] = 1
     secret = secret_of(opts.seed)
-    deck, display = cards.new_deck(data, secret)
+    deck, display = cards.new_deck(data, secret, DISPLAY)
     state.extra.update(deck=deck, display=display, discards=[], shuffles=0, secret=secret)
     events: list[dict[str, Any]] = []
     other = next(n for n in nations if n != first)

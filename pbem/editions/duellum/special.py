@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbem.editions.duellum.pieces import opponent, to_box
 from pbem.editions.duellum.rules import SPECIAL_ARMING_IRON, SPECIAL_MOVES_AS, SPECIAL_UNITS
 
 if TYPE_CHECKING:
@@ -52,8 +53,6 @@ def entry_battles(t: Turn, f, at: str, unit: str, moving: list[int]) -> list[int
     1, all going back to the boxes (001 L350). A special unit is fought only once the units
     of its type escorting it are gone (001 L439), and a special unit that enters is fought
     like a unit of its type."""
-    from pbem.editions.duellum.play import opponent, to_box
-
     kind = SPECIAL_MOVES_AS.get(unit, unit)
     other = opponent(t.state, t.nation)
     theirs = SPECIAL_UNITS[other]
