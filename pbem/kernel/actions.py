@@ -193,9 +193,9 @@ class Arm(Action):
     def preview(self, state, edition, board, nation, budget):
         places = [{"city": c, "limit": queries.arm_limit(state, edition, c),
                    "units": [u for u in UNITS if board.can_arm(c, u)]} for c in state.cities(nation)]
-        stock = {u: queries.stock(state, edition, nation, u) for u in UNITS}
+        stock = {u: edition.arm_source(state, nation, u) for u in UNITS}
         price = edition.rules_for(state.table).arming_iron
-        can = min(sum(p["limit"] for p in places), (budget["iron"] + budget["coin"]) // price)
+        can = min(sum(p["limit"] for p in places), (budget["iron"] + budget["coin"]) // price, sum(stock.values()))
         return {"places": places, "stock": stock, "affordable": can, "price": {"iron": price}}
 
 

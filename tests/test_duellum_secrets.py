@@ -1,0 +1,135 @@
+"""No secret of Antike Duellum reaches anyone who may not see it (docs/duellum.md,
+"Secrets"; D18 in docs/rulings.md), over a whole bot game.
+
+The secrets are a nation's hand, the cards it drew, the deck's order, the secret the deck is
+shuffled by and the seed it came from, and the other player's password hash. Two kinds of
+proof, after every turn:
+
+- a grep: the other's copy and the public view hold none of the secret texts, every card the
+  other holds or drew is a ``"?"`` or absent;
+- non-interference: change every secret of the other nation in the GM's game (its hand's
+  cards, the cards named in its draw events, the deck's order, the shuffle secret, the seed)
+  and the nation's copy and view, and the public view, stay byte for byte the same.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.play.selfplay import bot_turn, start_game
+from pbem.service import copies
+from pbem.service.schemas import dumps
+from pbem.service.store import game_from_data, save_game
+from pbem.service.view import show_json
+
+NATIONS = ["carthaginians", "romans"]
+
+
+def _other(nation: str) -> str:
+    return NATIONS[1 - NATIONS.index(nation)]
+
+
+def _with_other_secrets(game, nation: str):
+    """The GM's game with every secret of ``nation`` (and the deck's) changed."""
+    st = game.state.copy()
+    held = st.nation(nation)
+    known = ["fortress", "earthquake", "burglary", "academy"]
+    held.extra["hand"] = [known[(known.index(c) + 1) % 4] if c in known else c for c in held.extra["hand"]]
+    st.extra["deck"] = list(reversed(st.extra["deck"]))  # the order is secret, the size is not
+    st.extra["secret"] = "f" * 64
+    history = json.loads(json.dumps(game.history))
+    for entry in history:
+        for event in entry.get("events", []):
+            if event.get("type") == "draw" and event.get("nation") == nation:
+                event["card"] = "burglary" if event["card"] != "burglary" else "academy"
+            if "seed" in entry.get("setup", {}):
+                entry["setup"]["seed"] = "another-seed"
+    changed = game.copy_with(st, history)
+    changed.seed = "another-seed"
+    for n, meta in changed.meta.items():
+        if n == nation:
+            changed.meta = {**changed.meta, n: type(meta)(meta.player, meta.email, meta.colour,
+                                                         meta.password[:-4] + "0000")}
+    return changed
+
+
+def _views(game, viewer: str) -> tuple[str, str, str]:
+    return (dumps(copies.player_copy(game, viewer)), dumps(show_json(game, viewer)), dumps(show_json(game, None)))
+
+
+def _check_turn(game) -> None:
+    secret, seed = game.state.extra["secret"], game.seed
+    for viewer in NATIONS:
+        other = _other(viewer)
+        mine = copies.player_copy(game, viewer)
+        text = dumps(mine)
+        assert secret not in text and seed not in text
+        assert game.meta[other].password not in text
+        st = mine["state"]
+        assert set(st["nations"][other]["hand"]) <= {"?"}
+        assert len(st["nations"][other]["hand"]) == len(game.state.nations[other].extra["hand"])
+        assert st["nations"][viewer]["hand"] == game.state.nations[viewer].extra["hand"]
+        assert set(st["deck"]) <= {"?"} and st["secret"] == "?" and mine["seed"] == "?"
+        for entry in mine["history"]:
+            for event in entry.get("events", []):
+                if event.get("type") == "draw" and event["nation"] == other:
+                    assert "card" not in event
+        view = show_json(game, viewer)
+        assert "hand" not in view["nations"][other] and view["nations"][viewer]["hand"] == \
+            game.state.nations[viewer].extra["hand"]
+        public = show_json(game, None)
+        assert all("hand" not in n for n in public["nations"].values())
+        # non-interference: the other's secrets do not reach this viewer, nor the public
+        assert _views(_with_other_secrets(game, other), viewer) == _views(game, viewer)
+
+
+@pytest.mark.parametrize("variants", [(), ("special_units",)])
+def test_no_secret_reaches_the_other_player_over_a_whole_game(variants):
+    game, plain = start_game("secrets", NATIONS, "secret-seed-7", edition="duellum", board="duellum-rome-carthage",
+                             variants=variants)
+    drawn = 0
+    for _ in range(400):
+        game, _ = bot_turn(game, plain, "greedy")
+        drawn += sum(1 for e in game.history[-1].get("events", []) if e.get("type") == "draw")
+        _check_turn(game)
+        if game.state.status.winner:
+            break
+    assert game.state.status.winner is not None
+    assert drawn > 0, "the game drew no event card: the test proved nothing"
+    for viewer in NATIONS:  # each copy is a game file the referee reads
+        copy = game_from_data(json.loads(dumps(copies.player_copy(game, viewer))), "copy")
+        assert copy.copy_of == viewer
+
+
+def test_a_copy_checks_orders_refuses_changes_and_verifies_its_chain(tmp_path):
+    game, plain = start_game("copied", NATIONS, "copy-seed-3", edition="duellum", board="duellum-rome-carthage")
+    for _ in range(12):
+        game, _ = bot_turn(game, plain, "greedy")
+    path = tmp_path / "game.json"
+    save_game(game, path)
+    runner = CliRunner()
+    active = game.state.status.active
+    result = runner.invoke(app, ["copy", str(path), "--for", active])
+    assert result.exit_code == 0, result.output
+    copy = tmp_path / f"game.{active}.json"
+    before = copy.read_bytes()
+    from pbem.play.bot import play_turn
+
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps({**play_turn(game, "greedy"), "password": plain[active]}))
+    checked = runner.invoke(app, ["check", str(copy), str(orders)])
+    assert checked.exit_code == 0, checked.output
+    refused = runner.invoke(app, ["process", str(copy), str(orders)])
+    assert refused.exit_code == 4 and "game/player-copy" in refused.output
+    assert copy.read_bytes() == before
+    verified = runner.invoke(app, ["verify", str(copy)])
+    assert verified.exit_code == 0 and "not checked" in verified.output
+    head = game.history[-1]["hash"]
+    assert runner.invoke(app, ["verify", str(copy), "--expect", head[:16]]).exit_code == 0
+    assert runner.invoke(app, ["verify", str(copy), "--expect", "0" * 16]).exit_code == 6
+    twice = runner.invoke(app, ["copy", str(copy), "--for", active])
+    assert twice.exit_code == 2
