@@ -177,7 +177,7 @@ def test_new_refuses_a_board_file_that_takes_a_shipped_id(small, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--template", "north"], "--template north: one of blank, east, mare-nostrum, west"),
+    (["--template", "north"], "--template north: one of blank, east, mare-nostrum, rome-carthage, west"),
     (["--id", "My Board"], "board id 'My Board'"),
 ])
 def test_map_new_refusals(tmp_path, args, message):
