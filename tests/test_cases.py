@@ -1,5 +1,6 @@
-"""The rule-case suite: every ``tests/cases/<section>/NAME.json`` (classic Antike) and
-``tests/cases/antike2/<section>/NAME.json`` (Antike II) run through the public CLI.
+"""The rule-case suite: every ``tests/cases/<section>/NAME.json`` (classic Antike),
+``tests/cases/antike2/<section>/NAME.json`` (Antike II) and
+``tests/cases/duellum/<section>/NAME.json`` (Antike Duellum) run through the public CLI.
 
 Like the Diplomacy adjudicator test cases, each case is a small data file written only in
 the public contract (docs/orders.md): ``new`` options, a ``gm-edit`` list for the position,
@@ -34,6 +35,12 @@ A2_DEFAULTS = {"edition": "antike2", "board": "antike2-mare-nostrum",
 CASE_KEYS = {"title", "rule", "new", "gm-edit", "orders", "expect", "comment"}
 NEW_KEYS = {"nations", "first", "variants", "goal", "players", "start", "edition", "board", "data"}
 EXPECT_KEYS = {"rejections", "events", "no_events", "show", "exit"}
+DU = "duellum"
+DU_CASES = CASES / DU
+DU_SECTIONS = ("rondel", "economy", "maneuver", "conquest", "personages", "cards", "victory", "variants")
+DU_DEFAULTS = {"edition": "duellum", "board": "duellum-rome-carthage", "nations": ["carthaginians", "romans"]}
+EDITION_CASES = {A2: A2_CASES, DU: DU_CASES}
+"""The editions whose cases live in their own folder, ``tests/cases/<edition>/<section>/``."""
 A2_UNREACHABLE = {
     "found/no-site": "every region of the Antike II boards the cases can use (maps/antike2-*.json, "
                      "tests/data/boards/antike2-*.json) has a city site, so no `found` can name a region "
@@ -41,22 +48,38 @@ A2_UNREACHABLE = {
 }
 """Antike II rejection codes no case can show, and why; test_antike2_codes_are_covered
 checks that the reason still holds."""
+DU_UNREACHABLE = {
+    "found/neutral-temple": "Duellum has no neutral temples: a GM edit cannot put one on its boards, so no "
+                            "`found` can meet one",
+}
+"""Antike Duellum rejection codes no case can show, and why (test_duellum_codes_are_covered)."""
 
 
 def case_files() -> list[Path]:
-    """Classic cases (``cases/<section>/``), then the Antike II ones (``cases/antike2/<section>/``)."""
-    classic = [p for p in CASES.glob("*/*.json") if p.parent != A2_CASES]
-    return sorted(classic) + sorted(A2_CASES.glob("*/*.json"))
+    """Classic cases (``cases/<section>/``), then the Antike II ones (``cases/antike2/<section>/``),
+    then the Duellum ones (``cases/duellum/<section>/``)."""
+    classic = [p for p in CASES.glob("*/*.json") if p.parent not in EDITION_CASES.values()]
+    return sorted(classic) + sorted(A2_CASES.glob("*/*.json")) + sorted(DU_CASES.glob("*/*.json"))
+
+
+def edition_of(path: Path) -> str | None:
+    """``antike2`` or ``duellum`` for a case in that edition's folder, ``None`` for a classic one."""
+    return next((e for e, folder in EDITION_CASES.items() if path.parent.parent == folder), None)
 
 
 def is_antike2(path: Path) -> bool:
-    return path.parent.parent == A2_CASES
+    return edition_of(path) == A2
+
+
+def is_duellum(path: Path) -> bool:
+    return edition_of(path) == DU
 
 
 def case_id(path: Path) -> str:
-    """``conquest/tyros-two-galleys``, ``antike2/conquest/pella-...``."""
+    """``conquest/tyros-two-galleys``, ``antike2/conquest/pella-...``, ``duellum/conquest/tarraco-...``."""
     stem = f"{path.parent.name}/{path.stem}"
-    return f"{A2}/{stem}" if is_antike2(path) else stem
+    edition = edition_of(path)
+    return f"{edition}/{stem}" if edition else stem
 
 
 def _json(result, what: str) -> Any:
@@ -88,16 +111,20 @@ def board_arg(board: str) -> str:
     return str(BOARDS / board) if board.endswith(".json") else board
 
 
-def new_args(options: dict[str, Any], path: Path, antike2: bool = False) -> list[str]:
+def new_args(options: dict[str, Any], path: Path, antike2: bool = False, duellum: bool = False) -> list[str]:
     """``antike-ref new`` for a case. A classic case gets the East board's four nations; an
     Antike II case ``--edition antike2 --board antike2-mare-nostrum`` with the Romans,
     Carthaginians, Greeks and Germans, the Romans first when they play (else the first
-    nation listed), unless ``options`` says otherwise."""
-    defaults = A2_DEFAULTS if antike2 else {"nations": FOUR}
+    nation listed); a Duellum case ``--edition duellum --board duellum-rome-carthage`` with
+    the Carthaginians and the Romans, the first nation listed first; unless ``options`` says
+    otherwise."""
+    defaults = A2_DEFAULTS if antike2 else DU_DEFAULTS if duellum else {"nations": FOUR}
     options = {**defaults, **options}
     nations = options["nations"]
     if antike2 and not options.get("first"):
         options["first"] = "romans" if "romans" in nations else nations[0]
+    if duellum and not options.get("first"):
+        options["first"] = nations[0]
     args = ["new", str(path), "--nations", ",".join(nations), "--id", "case", "--seed", "case"]
     for n in nations:
         args += ["--password", f"{n}={PASSWORDS[n]}"]
@@ -178,17 +205,19 @@ def compare_rejections(want: list, got: list[dict], verb: str) -> None:
         assert matches({"code": w} if isinstance(w, str) else w, g), f"{verb}: {w} vs {g}"
 
 
-def run_case(case: dict[str, Any], folder: Path, antike2: bool = False) -> None:
+def run_case(case: dict[str, Any], folder: Path, antike2: bool = False, duellum: bool = False) -> None:
     assert set(case) <= CASE_KEYS, f"unknown keys {sorted(set(case) - CASE_KEYS)}"
     expect = case["expect"]
     assert set(expect) <= EXPECT_KEYS, f"unknown expect keys {sorted(set(expect) - EXPECT_KEYS)}"
     options = case.get("new", {})
     assert set(options) <= NEW_KEYS, f"unknown new keys {sorted(set(options) - NEW_KEYS)}"
-    assert (options.get("edition", A2 if antike2 else "antike") == A2) == antike2, \
+    assert (options.get("edition", A2 if antike2 else DU if duellum else "antike") == A2) == antike2, \
         "Antike II cases live in tests/cases/antike2/, and only they"
+    assert (options.get("edition", DU if duellum else A2 if antike2 else "antike") == DU) == duellum, \
+        "Antike Duellum cases live in tests/cases/duellum/, and only they"
     assert case["orders"], "a case needs at least one order file"
     r = Runner(folder)
-    created = cli_run(*new_args(options, r.game, antike2))
+    created = cli_run(*new_args(options, r.game, antike2, duellum))
     assert created.exit_code == 0, created.stderr
     if case.get("gm-edit"):
         r.gm_edit(case["gm-edit"])
@@ -241,19 +270,26 @@ def run_case(case: dict[str, Any], folder: Path, antike2: bool = False) -> None:
 A2_RULE = re.compile(r"^(003 L\d+|(Q|D)\d+ in docs/rulings\.md|docs/antike2\.md)")
 """What an Antike II case's ``rule`` starts with: the Antike II rulebook (key 003), an
 entry of docs/rulings.md, or docs/antike2.md (the values the rulebook does not print)."""
+DU_RULE = re.compile(r"^(001 L\d+|(Q|D)\d+ in docs/rulings\.md|docs/duellum\.md|docs/orders\.md)")
+"""What a Duellum case's ``rule`` starts with: the Duellum rulebook (key 001), an entry of
+docs/rulings.md, docs/duellum.md (the values the rulebook does not print) or docs/orders.md
+(the contract's own additions: event-card orders, standing orders, ``new --data``)."""
 
 
 @pytest.mark.parametrize("path", case_files(), ids=case_id)
 def test_case(path, tmp_path):
     """One rule case (its ``rule`` names the rulebook line, e.g. ``000 L612-620``)."""
     case = json.loads(path.read_text(encoding="utf-8"))
-    antike2 = is_antike2(path)
-    sections = A2_SECTIONS if antike2 else SECTIONS
+    antike2, duellum = is_antike2(path), is_duellum(path)
+    sections = A2_SECTIONS if antike2 else DU_SECTIONS if duellum else SECTIONS
     assert path.parent.name in sections, f"cases live in one of {sections}"
     assert case.get("title") and case.get("rule"), "every case has a title and cites its rule"
     if antike2:
         assert A2_RULE.match(case["rule"]), "an Antike II case cites 003 L..., docs/rulings.md or docs/antike2.md"
-    run_case(case, tmp_path, antike2)
+    if duellum:
+        assert DU_RULE.match(case["rule"]), \
+            "a Duellum case cites 001 L..., docs/rulings.md, docs/duellum.md or docs/orders.md"
+    run_case(case, tmp_path, antike2, duellum)
 
 
 def _cases(files: list[Path]) -> list[dict[str, Any]]:
@@ -264,7 +300,7 @@ def test_there_are_cases_in_every_section():
     """The suite covers every rule section of both editions, with legal outcomes and
     refusals alike."""
     files = case_files()
-    classic = [p for p in files if not is_antike2(p)]
+    classic = [p for p in files if edition_of(p) is None]
     assert {p.parent.name for p in classic} == set(SECTIONS)
     cases = _cases(classic)
     assert len(cases) >= 40
@@ -280,6 +316,19 @@ def test_there_are_cases_in_every_section():
     assert sum("rejections" not in c["expect"] for c in cases) >= 60
     for section in A2_SECTIONS:
         assert sum(p.parent.name == section for p in a2) >= 2, f"antike2/{section} has a single case"
+
+
+def test_there_are_duellum_cases_in_every_section():
+    """The Duellum cases cover every section, with legal outcomes and refusals alike."""
+    du = [p for p in case_files() if is_duellum(p)]
+    assert {p.parent.name for p in du} == set(DU_SECTIONS)
+    assert not list(DU_CASES.glob("*.json")), "a Duellum case lives in a section folder"
+    cases = _cases(du)
+    assert len(cases) >= 45
+    assert sum("rejections" in c["expect"] for c in cases) >= 15
+    assert sum("rejections" not in c["expect"] for c in cases) >= 30
+    for section in DU_SECTIONS:
+        assert sum(p.parent.name == section for p in du) >= 2, f"duellum/{section} has a single case"
 
 
 def _rejection_codes(case: dict[str, Any]) -> set[str]:
@@ -298,6 +347,19 @@ def test_antike2_codes_are_covered():
     assert boards
     sites = {p.get("resource") for b in boards for p in json.loads(b.read_text(encoding="utf-8"))["provinces"]}
     assert "none" not in sites, "a board has a region without a city site: add a found/no-site case"
+
+
+def test_duellum_codes_are_covered():
+    """Every rejection code of Duellum's own (``pbem.editions.get("duellum").codes``) is shown
+    by at least one case, except those :data:`DU_UNREACHABLE` explains; and those still cannot
+    be reached."""
+    shown = set().union(*(_rejection_codes(c) for c in _cases([p for p in case_files() if is_duellum(p)])))
+    wanted = set(editions.get(DU).codes)
+    assert set(DU_UNREACHABLE) <= wanted
+    assert wanted - set(DU_UNREACHABLE) <= shown, f"no case shows {sorted(wanted - set(DU_UNREACHABLE) - shown)}"
+    province_edit = editions.get(DU).schema_extensions("edit").get("province_edit", {})
+    assert "neutral_temple" not in province_edit.get("properties", {}), \
+        "a Duellum GM edit can place a neutral temple: add a found/neutral-temple case"
 
 
 def test_matching_rules_of_the_format():

@@ -114,7 +114,7 @@ def _province_edit(st: GameState, board: Board, e: dict[str, Any], path: str, ou
                 out.append(reject("edit/unknown-nation", f"{path}.units.{nation}", nation=nation,
                 playing=", ".join(st.nations)))
                 continue
-            full = {u: counts.get(u, 0) for u in UNITS}
+            full = {**{u: counts.get(u, 0) for u in UNITS}, **{u: n for u, n in counts.items() if u not in UNITS}}
             for u, n in full.items():
                 if n and not board.province(pid).neighbours(u):
                     out.append(reject("edit/unit-terrain", f"{path}.units.{nation}.{u}", unit=u, province=pid))

@@ -186,7 +186,8 @@ def _entry_battles(t: Turn, f: Forces, pid: str, unit: str, moving: list[int]) -
         lost = moving[:k]
         f.take(pid, unit, lost)
         moving = moving[k:]
-        _battle_event(t, pid, unit, other, k, started_by=other)
+        # Duellum's battles are automatic: the nation that moves in fights (001 L350).
+        _battle_event(t, pid, unit, other, k, started_by=t.nation if t.edition.automatic_battles else other)
         t.edition.units_lost(t, other, unit, k, pid)
         t.edition.units_lost(t, t.nation, unit, k, pid)
     return moving

@@ -93,10 +93,17 @@ def _names(game: Game):
     return edition.nation_name, place
 
 
-def entry_lines(game: Game, entry: dict[str, Any]) -> list[str]:
-    """A history entry as a heading and one line per event."""
+def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()) -> list[str]:
+    """A history entry as a heading and one line per event, as a player of ``readers``
+    (nations; none: the public, the GM's copy) may read it: in an edition with secrets
+    (Antike Duellum) a card another nation drew is not named
+    (:func:`pbem.report.views.masked_entry`)."""
+    from pbem.report.model import card_namer
     from pbem.report.text import event_lines
+    from pbem.report.views import has_secrets, masked_entry
 
+    if has_secrets(game.edition):
+        entry = masked_entry(game.edition, entry, readers or (None,))
     name, place = _names(game)
     kind = entry.get("kind")
     if kind in TURN_KINDS:
@@ -115,7 +122,8 @@ def entry_lines(game: Game, entry: dict[str, Any]) -> list[str]:
         head = str(kind)
     lines = _wrap(head)
     knowhows = game.edition.knowhows
-    for line in event_lines(entry.get("events", []), name, place, knowhow=lambda k: knowhows.get(k, k)):
+    for line in event_lines(entry.get("events", []), name, place, knowhow=lambda k: knowhows.get(k, k),
+                            card=card_namer(game), automatic=bool(getattr(game.edition, "automatic_battles", False))):
         lines += _wrap(line, "  - ")
     return lines
 
@@ -183,7 +191,10 @@ def _footer(game: Game, entry: dict[str, Any] | None = None) -> list[str]:
 def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
                 attachments: dict[str, bytes], names: dict[str, str]) -> EmailMessage:
     """The report one player gets after the game moved on: what happened since their last
-    turn, whose turn it is, and for that player what they can do; the board attached."""
+    turn, whose turn it is, and for that player what they can do; the board attached
+    (``attachments`` by file key, ``names`` their file names). In an edition with secrets
+    the events are told as the player's nations may see them, and the attachments are to
+    be that player's own private report (:func:`pbem.mail.cycle.GameRun`'s reports)."""
     entries = since_last_turn(game, to.nations)
     last = game.history[-1]
     st = game.state.status
@@ -196,7 +207,7 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
     body = [f"Game {game.game_id}, report for {mine}.", ""]
     body += ["What happened since your last turn:" if len(entries) < len(game.history) else "What happened so far:", ""]
     for entry in entries:
-        body += entry_lines(game, entry) + [""]
+        body += entry_lines(game, entry, to.nations) + [""]
     body += _status_lines(game)
     if st.winner is None and st.active in to.nations:
         body += your_options(game, st.active)
@@ -204,9 +215,9 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
         body += ["", "Attached: " + ", ".join(names[f] for f in attachments) + "."]
     msg = _message(config, [formataddr((to.name or "", to.address))], subject, body + _footer(game), now,
                    f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game)
-    for fmt, data in attachments.items():
-        maintype, subtype = MIME[fmt]
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[fmt])
+    for key, data in attachments.items():
+        maintype, subtype = MIME[key.rpartition(".")[2]]  # "pdf", or "romans.pdf" for one of several nations
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key])
     return msg
 
 
@@ -218,7 +229,8 @@ def receipt_accepted(config: MailConfig, game: Game, incoming, entry: dict[str, 
     body = [f"Your orders for {what} ({game.edition.nation_name(entry['nation'])}) were accepted and applied.",
             "", "Your orders as understood:", ""]
     body += ["    " + line for line in echo.splitlines() if not line.lower().startswith("password")]
-    body += ["", "What happened:", ""] + entry_lines(game, entry)[1:] + [""] + _status_lines(game)
+    readers = nations_of(game, incoming.sender) or ((entry["nation"],) if entry.get("nation") in game.seats else ())
+    body += ["", "What happened:", ""] + entry_lines(game, entry, readers)[1:] + [""] + _status_lines(game)
     return _message(config, [incoming.sender], subject, body + _footer(game, entry), now,
                     f"receipt|{game.game_id}|{incoming.message_id}", game, incoming)
 

@@ -353,20 +353,28 @@ class Cycle:
         ledger.save()
 
     def _reports(self, run: GameRun) -> None:
-        from pbem.report import prepare
+        from pbem.report import prepare_all
 
         game = run.game
-        attachments: dict[str, bytes] = {}
-        names: dict[str, str] = {}
-        if run.settings.attach:
-            report = prepare(game, entry=len(game.history) - 1)
-            attachments = {fmt: report.render(fmt) for fmt in run.settings.attach}
-            names = {fmt: report.name(fmt) for fmt in run.settings.attach}
+        # the public report; in an edition with secrets (Antike Duellum) also each nation's
+        # private one: a player's mail carries their own, the GM's the public one
+        reports = {r.viewer: r for r in prepare_all(game, entry=len(game.history) - 1)} if run.settings.attach else {}
         seq = game.history[-1]["seq"]
         people = compose.recipients(game)
         if self.config.gm and all(p.address.lower() != self.config.gm.lower() for p in people):
             people.append(compose.Recipient(self.config.gm, "GM", ()))
+        rendered: dict[tuple[str | None, str], bytes] = {}
         for k, person in enumerate(people):
+            attachments: dict[str, bytes] = {}
+            names: dict[str, str] = {}
+            own = [n for n in person.nations if n in reports] or [None]
+            for viewer in (own if reports else []):
+                for fmt in run.settings.attach:
+                    key = fmt if viewer is None or len(own) == 1 else f"{viewer}.{fmt}"
+                    if (viewer, fmt) not in rendered:
+                        rendered[viewer, fmt] = reports[viewer].render(fmt)
+                    attachments[key] = rendered[viewer, fmt]
+                    names[key] = reports[viewer].name(fmt)
             message = compose.turn_report(self.config, game, person, self.now, attachments, names)
             spool(run.spool, f"{seq:06d}-report-{k:02d}", message)
             self.summary.queued += 1

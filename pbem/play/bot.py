@@ -406,3 +406,502 @@ def build_turn(game, rondel: dict[str, Any], rng: random.Random, eager: float = 
         return None
     _fill(b, rng, eager, greedy, march)
     return b.orders
+
+
+# -- Antike Duellum: the recruitment box, town walls, event cards, automatic battles --------------
+
+@dataclass(frozen=True)
+class Seen:
+    """A game as one nation may see it: what the bot reads (``state`` is the edition's
+    player view) and a ``seed`` for its generator that the view holds too."""
+
+    state: Any
+    edition: Any
+    board: Any
+    seed: str
+    game_id: str
+
+
+def seen_by(game, nation: str):
+    """``game`` as ``nation`` may see it. An edition without secrets shows everything:
+    ``game`` itself. One with secrets (Antike Duellum) shows its player view (the other's
+    hand and the deck are ``"?"``), and the bot's generator is seeded by the game's id
+    instead of its seed, which a player's copy does not hold (D18 in docs/rulings.md)."""
+    edition = game.edition
+    if type(edition).player_view is Edition.player_view:
+        return game
+    return Seen(edition.player_view(game.state, nation), edition, game.board, f"game {game.game_id}", game.game_id)
+
+
+def _boxed(edition) -> bool:
+    """Whether the edition arms from a recruitment box filled on its know-how wedge
+    (Antike Duellum): then the bot plays it the Duellum way."""
+    return "recruit" in edition.action_keys
+
+
+def _other(st, nation: str) -> str:
+    return next(n for n in st.table.seats if n != nation)
+
+
+def _box(st, nation: str) -> dict[str, int]:
+    return dict(st.nations[nation].extra.get("recruitment", {}))
+
+
+def _card_kinds(st) -> dict[str, str]:
+    """Card id -> the kind of its effect, for every card of this game whose effect is known."""
+    from pbem.editions.duellum import cards
+
+    return {cid: (card.get("effect") or {}).get("kind", "") for cid, card in cards.catalogue(st.table.data).items()
+            if card.get("effect")}
+
+
+def _routes(game, st, nation: str, start: str, unit: str, steps: int) -> dict[str, list[str]]:
+    """Where a unit of ``unit`` in ``start`` can get to in ``steps`` crossings without
+    passing through a region with hostile units of its type (a battle there is automatic,
+    001 L350); such a region may be the end of the path: destination -> path."""
+    other = _other(st, nation)
+    seen = {start: []}
+    frontier = [start]
+    for _ in range(steps):
+        nxt = []
+        for here in frontier:
+            if here != start and (prov := st.provinces.get(here)) is not None and prov.count(other, unit):
+                continue  # a battle would stop the way here
+            for p in sorted(game.board.province(here).neighbours(unit)):
+                if p not in seen:
+                    seen[p] = [*seen[here], p]
+                    nxt.append(p)
+        frontier = nxt
+    del seen[start]
+    return seen
+
+
+def _hostile(st, nation: str, pid: str, unit: str) -> int:
+    prov = st.provinces.get(pid)
+    return prov.count(_other(st, nation), unit) if prov is not None else 0
+
+
+def _threatened(game, st, nation: str) -> set[str]:
+    """Own cities that the rival's units could take next turn: enough of its units within
+    a move of the city to meet its defence."""
+    other = _other(st, nation)
+    reach: dict[str, int] = {}
+    for pid, prov in st.provinces.items():
+        for unit in UNITS:
+            n = prov.count(other, unit)
+            if n:
+                steps = queries.allowance(st, game.edition, other, unit)
+                for dest in [pid, *queries.reachable(game.board, pid, unit, steps)]:
+                    reach[dest] = reach.get(dest, 0) + n
+    return {c for c in st.cities(nation) if reach.get(c, 0) >= queries.defence(st, game.edition, c) - 1
+            and reach.get(c, 0)}
+
+
+def _fortress_risk(st, nation: str) -> bool:
+    """Whether the rival may hold FORTRESS: it holds cards, and not every FORTRESS of the
+    game is in sight (the display, the discards, the bot's own hand)."""
+    other = _other(st, nation)
+    if not st.nations[other].extra.get("hand"):
+        return False
+    kinds = _card_kinds(st)
+    from pbem.editions.duellum import cards
+
+    total = sum(1 for cid in cards.deck_cards(st.table.data) if kinds.get(cid) == "fortress")
+    seen = [*st.extra.get("display", []), *st.extra.get("discards", []), *st.nations[nation].extra.get("hand", [])]
+    return sum(1 for cid in seen if kinds.get(cid) == "fortress") < total
+
+
+def _fill_duel(b: _Builder, rng: random.Random, eager: float, greedy: bool, march: bool) -> None:
+    """A Duellum turn on the wedge of ``b``'s rondel move: cards first (they are played
+    before the move), the wedge's action, cities founded, standing orders. ``greedy`` plans
+    the action for its gain; otherwise each addition is tried with the chance ``eager``."""
+    game, nation = b.game, b.nation
+    st, edition = game.state, game.edition
+    keys = edition.rondel[b.result.state.nations[nation].rondel].action.keys
+    if "events" in edition.turn_keys:
+        _play_cards(b, rng, eager, greedy, keys)
+    if "temples" in keys:
+        _temples_and_walls(b, rng, eager, greedy)
+    if "arm" in keys:
+        _arm_from_box(b, rng, eager, greedy)
+    if "knowhow" in keys:
+        _knowhow_and_recruit(b, rng, eager, greedy)
+    if "maneuver" in keys:
+        if greedy or march:
+            _campaign(b, rng, attack=greedy, advance=march)
+        else:
+            _random_maneuver(b, rng, eager)
+    after = b.result.state
+    for pid in sorted(after.provinces):
+        prov = after.provinces[pid]
+        if prov.owner is None and any(prov.count(nation, u) for u in UNITS) and (greedy or rng.random() < max(eager, 0.7)):
+            _found_duel(b, pid, rng, greedy)
+    if "draw" in edition.extras.standing and (greedy or rng.random() < eager):
+        _standing_duel(b)
+
+
+def _play_cards(b: _Builder, rng: random.Random, eager: float, greedy: bool, keys) -> None:
+    """Play the event cards held when they help (001 L427): BURGLARY when the rival holds
+    coins, ACADEMY on the know-how wedge when the rival owns know-hows, EARTHQUAKE on a
+    rival's wall (on the maneuver wedge the one of a city the bot's units can nearly take),
+    a card that gives chips at once. FORTRESS is played by the standing order."""
+    game, nation = b.game, b.nation
+    st = game.state
+    other = _other(st, nation)
+    kinds = _card_kinds(st)
+    theirs = st.nations[other]
+    played: list[str] = []
+    for cid in st.nations[nation].extra.get("hand", []):
+        kind = kinds.get(cid, "")
+        entry: dict[str, Any] = {"play": cid}
+        if kind == "halve_coins":
+            useful = theirs.coins >= (3 if greedy else 2)
+        elif kind == "gold_per_knowhow":
+            useful = "knowhow" in keys and len(theirs.knowhow) >= 1
+        elif kind == "destroy_wall":
+            walls = [c for c in st.cities(other) if st.provinces[c].extra.get("wall") and c not in played]
+            if greedy:
+                near = queries.in_reach(st, game.edition, game.board, nation) if "maneuver" in keys else {}
+                walls = [c for c in walls if near.get(c, 0) >= queries.defence(st, game.edition, c) - 1
+                         and queries.can_be_conquered(st, c)]
+                walls.sort(key=lambda c: (not st.provinces[c].temple, c))
+            useful = bool(walls)
+            if useful:
+                entry["city"] = walls[0] if greedy else rng.choice(walls)
+        elif kind == "gain":
+            useful = True
+        elif kind == "opponent_pays":
+            useful = theirs.coins > 0 or any(theirs.resources.values())
+        else:
+            useful = False  # FORTRESS (the standing order plays it), a card without a known effect
+        if useful and (greedy or rng.random() < eager) and b.try_add("events", entry):
+            played.append(entry.get("city", ""))
+
+
+def _temples_and_walls(b: _Builder, rng: random.Random, eager: float, greedy: bool) -> None:
+    """TEMPLUM: temples where the fewest temples stand around (each costs a coin more, 001
+    L262), then town walls from the supply (1 marble, 001 L266): the greedy bot walls the
+    cities the rival threatens and its temple cities."""
+    game, nation = b.game, b.nation
+    st = game.state
+    cities = st.cities(nation)
+    if greedy:
+        def near_temples(c):
+            here = game.board.province(c)
+            return sum(1 for p in here.land | here.sea if (q := st.provinces.get(p)) is not None and q.temple)
+        order = sorted(cities, key=lambda c: (near_temples(c), c))
+    else:
+        order = rng.sample(cities, len(cities))
+    for city in order:
+        if greedy or rng.random() < eager:
+            b.try_add("temples", {"city": city})
+    now = b.result.state
+    if not now.nations[nation].extra.get("walls_supply"):
+        return
+    open_ = [c for c in now.cities(nation) if not now.provinces[c].extra.get("wall")]
+    if greedy:
+        danger = _threatened(game, st, nation)
+        order = sorted((c for c in open_ if c in danger or now.provinces[c].temple),
+                       key=lambda c: (c not in danger, not now.provinces[c].temple, c))
+    else:
+        order = [c for c in rng.sample(open_, len(open_)) if rng.random() < eager]
+    for city in order:
+        b.try_add("walls", {"city": city})
+
+
+def _arm_from_box(b: _Builder, rng: random.Random, eager: float, greedy: bool) -> None:
+    """MILITIA: units from the recruitment box (2 iron each, 001 L284), as many as each
+    city takes (1, 3 with a temple): the greedy bot arms temple cities and cities the rival
+    threatens first, galleys where they can go (the seas are its way to the rival and to
+    navigators), legions elsewhere."""
+    game, nation = b.game, b.nation
+    st = game.state
+    box = {u: n for u, n in _box(st, nation).items() if u in UNITS}
+    cities = st.cities(nation)
+    if greedy:
+        danger = _threatened(game, st, nation)
+        cities = sorted(cities, key=lambda c: (not st.provinces[c].temple, c not in danger, c))
+    else:
+        cities = rng.sample(cities, len(cities))
+    for city in cities:
+        if not any(box.values()):
+            return
+        if not greedy and rng.random() >= eager:
+            continue
+        left = queries.arm_limit(st, game.edition, city)
+        kinds = [u for u in ("galley", "legion") if game.board.can_arm(city, u) and box.get(u)]
+        if not greedy:
+            rng.shuffle(kinds)
+        for unit in kinds:
+            for count in range(min(left, box[unit]), 0, -1):
+                if b.try_add("arm", {"unit": unit, "at": city, "count": count}):
+                    box[unit] -= count
+                    left -= count
+                    break
+
+
+def _knowhow_and_recruit(b: _Builder, rng: random.Random, eager: float, greedy: bool) -> None:
+    """SCIENTIA: know-hows (the greedy bot first those the rival lacks: a scholar, 001
+    L313-317), then units recruited from the supply into the box (1 gold a legion, 2 a
+    galley, 001 L340) when the box runs low: as many as the nation's cities can arm."""
+    game, nation = b.game, b.nation
+    st, edition = game.state, game.edition
+    names = sorted(edition.rules.knowhows)
+    if greedy:
+        names.sort(key=lambda k: (not queries.knowhow_offer(st, edition, nation, k).first,
+                                  queries.knowhow_offer(st, edition, nation, k).price, k))
+    else:
+        rng.shuffle(names)
+    for name in names:
+        if name not in st.nations[nation].knowhow and (greedy or rng.random() < eager):
+            b.try_add("knowhow", {"name": name})
+    supply = {u: queries.stock(st, edition, nation, u) for u in UNITS}
+    box = _box(st, nation)
+    if greedy:
+        capacity = sum(queries.arm_limit(st, edition, c) for c in st.cities(nation))
+        want = max(0, min(capacity, 6) - sum(box.get(u, 0) for u in UNITS))
+        if not want:
+            return
+        seaward = any(game.board.can_arm(c, "galley") for c in st.cities(nation))
+        galleys = min(supply["galley"], (want + 1) // 2 if seaward else 0)
+        legions = min(supply["legion"], want - galleys)
+        tries = []
+        for total in range(galleys + legions, 0, -1):
+            g = min(galleys, (total + 1) // 2)
+            tries.append({"legion": min(legions, total - g), "galley": g})
+            tries.append({"legion": min(legions, total), "galley": max(0, total - min(legions, total))})
+    else:
+        if rng.random() >= eager:
+            return
+        tries = [{"legion": rng.randint(0, min(3, supply["legion"])), "galley": rng.randint(0, min(2, supply["galley"]))}]
+        tries.append({"legion": min(1, supply["legion"]), "galley": 0})
+    for order in tries:
+        order = {u: n for u, n in order.items() if n}
+        if order and b.try_set("recruit", {"legion": order.get("legion", 0), "galley": order.get("galley", 0)}):
+            return
+
+
+def _random_maneuver(b: _Builder, rng: random.Random, eager: float) -> None:
+    """Random moves (each move in one go: battles on the way are automatic), then a
+    conquest wherever the units stand in a rival city."""
+    game, nation = b.game, b.nation
+    st = game.state
+    groups = [(pid, u, st.provinces[pid].count(nation, u)) for pid in sorted(st.provinces)
+              for u in UNITS if st.provinces[pid].count(nation, u)]
+    for pid, unit, n in groups:
+        if rng.random() < eager:
+            steps = rng.randint(1, queries.allowance(st, game.edition, nation, unit))
+            path = _random_path(game, pid, unit, steps, rng)
+            if path:
+                b.try_add("maneuver", {"move": unit, "count": rng.randint(1, n), "from": pid, "path": path})
+    after = b.result.state
+    for pid in sorted(after.provinces):
+        prov = after.provinces[pid]
+        if prov.owner not in (None, nation) and any(prov.count(nation, u) for u in UNITS):
+            b.try_add("maneuver", {"conquer": pid})
+
+
+def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: bool = True) -> None:
+    """The greedy maneuver (001 L344-369): conquests of the rival's cities that enough
+    units can reach (every unit in the region counts, no step needs to be left; temple
+    cities first, a general), with one unit more where the rival may hold FORTRESS; then
+    one settler to each free city site the nation can pay to found a city on; then galleys
+    spread over the seas not yet held (a sea without a city counts double for navigators,
+    001 L165); then (``advance``) the rest march on the nearest rival city, but units
+    guarding a threatened city of their own. All moves come before the conquests (001
+    L354), no path crosses a region with hostile units of its type, and a path that ends
+    in one fights there, 1 for 1."""
+    game, nation = b.game, b.nation
+    st, edition, board = game.state, game.edition, game.board
+    other = _other(st, nation)
+    pool: dict[tuple[str, str], int] = {}
+    for pid, prov in sorted(st.provinces.items()):
+        for unit in UNITS:
+            if prov.count(nation, unit):
+                pool[(pid, unit)] = prov.count(nation, unit)
+    allow = {u: queries.allowance(st, edition, nation, u) for u in UNITS}
+    routes = {key: _routes(game, st, nation, key[0], key[1], allow[key[1]]) for key in pool}
+    moves: list[dict[str, Any]] = []
+    here: dict[tuple[str, str], int] = {}
+    """Units that end the maneuver in a region: (region, unit) -> count."""
+
+    def send(pid: str, unit: str, count: int, path: list[str]) -> None:
+        pool[(pid, unit)] -= count
+        if path:
+            moves.append({"move": unit, "count": count, "from": pid, "path": list(path)})
+        dest = path[-1] if path else pid
+        here[(dest, unit)] = here.get((dest, unit), 0) + count
+
+    conquests = []
+    if attack:
+        quaked = {e.get("city") for e in b.orders.get("events", []) if "city" in e}
+        risk = _fortress_risk(st, nation)
+        can_take = len(st.cities(other)) - 1
+        targets = [c for c in st.cities(other) if queries.can_be_conquered(st, c)]
+        targets.sort(key=lambda c: (not st.provinces[c].temple, queries.defence(st, edition, c), c))
+        for city in targets:
+            if len(conquests) >= can_take:
+                break
+            need = queries.defence(st, edition, city) - (1 if city in quaked else 0)
+            sources = []
+            for (pid, unit), n in pool.items():
+                if not n:
+                    continue
+                path = [] if pid == city else routes[(pid, unit)].get(city)
+                if path is not None:
+                    sources.append((len(path), unit != "legion", pid, unit, n, path))
+            sources.sort()
+            have = sum(s[4] for s in sources)
+            if have < need:
+                continue
+            want = need + 1 if risk and have > need else need
+            for _, _, pid, unit, n, path in sources:
+                take = min(n, want)
+                if take:
+                    send(pid, unit, take, path)
+                    want -= take
+            conquests.append(city)
+    # settlers: one unit to each free city site the nation can pay for (1 marble, 1 iron,
+    # 1 gold, coins standing in, 001 L195)
+    res, coins = st.nations[nation].resources, st.nations[nation].coins
+    afford = 0
+    while sum(max(0, afford + 1 - res[r]) for r in RESOURCES) <= coins:
+        afford += 1
+    free = [p for p in sorted(board.provinces) if board.province(p).site != "none"
+            and (st.provinces.get(p) is None or st.provinces[p].owner is None)]
+    for site in free:
+        for unit in UNITS:
+            if pool.get((site, unit)) and afford:
+                send(site, unit, 1, [])
+                afford -= 1
+                break
+    for site in free:
+        if not afford or any(here.get((site, u)) for u in UNITS):
+            continue
+        options = []
+        for (pid, unit), n in pool.items():
+            path = routes[(pid, unit)].get(site)
+            if n and path and not _hostile(st, nation, site, unit):
+                options.append((len(path), unit != "legion", -n, pid, unit, path))
+        if options:
+            _, _, _, pid, unit, path = min(options)
+            send(pid, unit, 1, path)
+            afford -= 1
+    # galleys over the seas not held yet (up to the second navigator's 14 points)
+    held = {p for (p, u), n in here.items() if u == "galley" and n} | \
+        {p for (p, u), n in pool.items() if u == "galley" and n}
+    points = sum(2 if board.province(p).double else 1 for p in held)
+    for (pid, unit), n in sorted(pool.items()):
+        if unit != "galley":
+            continue
+        spare = n - (1 if (pid, unit) not in here else 0)
+        for _ in range(max(0, spare if board.province(pid).double else n)):
+            if points >= 14:
+                break
+            seas = [(len(path), dest, path) for dest, path in routes[(pid, unit)].items()
+                    if board.province(dest).double and dest not in held and not _hostile(st, nation, dest, unit)]
+            if not seas:
+                break
+            _, dest, path = min(seas)
+            send(pid, unit, 1, path)
+            held.add(dest)
+            points += 2
+            if not board.province(pid).double and not pool[(pid, unit)]:
+                points -= 1 if pid in held and not here.get((pid, unit)) else 0
+    if advance:
+        danger = _threatened(game, st, nation)
+        rivals = st.cities(other)
+        for (pid, unit), n in sorted(pool.items()):
+            if not n or (pid in danger) or (unit == "galley" and board.province(pid).double and points < 14):
+                continue
+            best = None
+            for city in rivals:
+                path = queries.shortest_path(board, pid, city, unit, len(board.provinces))
+                if path and (best is None or len(path) < len(best)):
+                    best = path
+            if not best:
+                continue
+            step = best[:allow[unit]]
+            clear = routes[(pid, unit)]
+            while step and (step[-1] not in clear or _hostile(st, nation, step[-1], unit) > n):
+                step = step[:-1]
+            if step and clear.get(step[-1]) is not None:
+                send(pid, unit, n, clear[step[-1]])
+    for move in moves:
+        b.try_add("maneuver", move)
+    for city in conquests:
+        b.try_add("maneuver", {"conquer": city})
+
+
+def _found_duel(b: _Builder, pid: str, rng: random.Random, greedy: bool) -> bool:
+    """Found a city in ``pid``. On a site whose resource the founder chooses (001 L197):
+    the greedy bot takes the resource with the fewest adjacent cities of that type (each
+    costs a coin more), then the one it has fewest cities of, then the chip it holds least;
+    the random bot any. A type whose tokens ran out is refused and the next one tried."""
+    game, nation = b.game, b.nation
+    site = game.board.province(pid).site
+    if site == "none":
+        return False
+    if site == "fixed":
+        return b.try_add("found", {"city": pid})
+    st = b.result.state
+    here = game.board.province(pid)
+    near = {r: 0 for r in RESOURCES}
+    mine = {r: 0 for r in RESOURCES}
+    for p in here.land | here.sea:
+        prov = st.provinces.get(p)
+        if prov is not None and prov.owner is not None:
+            near[queries.city_resource(st, game.board, p)] += 1
+    for city in st.cities(nation):
+        mine[queries.city_resource(st, game.board, city)] += 1
+    held = st.nations[nation].resources
+    order = sorted(RESOURCES, key=lambda r: (near[r], mine[r], held[r], RESOURCES.index(r)))
+    if not greedy:
+        rng.shuffle(order)
+    return any(b.try_add("found", {"city": pid, "resource": r}) for r in order)
+
+
+def _standing_duel(b: _Builder) -> None:
+    """Standing orders for the other's turn: FORTRESS ``always`` (the city holds or the
+    attacker loses a unit more, 001 L429), and the cards to take first from the display
+    (D9): FORTRESS while the rival can reach a city, EARTHQUAKE while the rival has walls,
+    BURGLARY by the rival's coins, ACADEMY by its know-hows, a card giving chips."""
+    game, nation = b.game, b.nation
+    st = game.state
+    other = _other(st, nation)
+    theirs = st.nations[other]
+    kinds = _card_kinds(st)
+    danger = bool(_threatened(game, st, nation))
+    worth = {"fortress": 6 if danger else 3, "destroy_wall": 2 + 2 * len([c for c in st.cities(other)
+                                                                          if st.provinces[c].extra.get("wall")]),
+             "halve_coins": theirs.coins, "gold_per_knowhow": 1 + len(theirs.knowhow), "gain": 4,
+             "opponent_pays": 2}
+    ranked = sorted(kinds, key=lambda c: (-worth.get(kinds[c], 0), c))
+    change = {}
+    if st.standing[nation].extra.get("fortress") != "always":
+        change["fortress"] = "always"
+    if list(st.standing[nation].extra.get("draw", [])) != ranked:
+        change["draw"] = ranked
+    if change:
+        b._try({**b.orders, "standing": change})
+
+
+def _value_duel(game, nation: str, result) -> float:
+    """Greedy evaluation of a Duellum turn: personages first, then cities, temples,
+    know-hows, units on the board and in the box, walls, cards, seas held towards a
+    navigator, chips; less what the rival holds."""
+    from pbem.editions.duellum.play import sea_points
+
+    st = result.state
+    ns = st.nations[nation]
+    other = _other(st, nation)
+    won = 1000 if st.status.winner == nation else 0
+    units = sum(p.count(nation, u) for p in st.provinces.values() for u in UNITS)
+    box = sum(n for u, n in ns.extra.get("recruitment", {}).items() if u in UNITS)
+    walls = sum(1 for c in st.cities(nation) if st.provinces[c].extra.get("wall"))
+    seas = min(sea_points(st, game.board, nation), 14)
+    chips = sum(ns.resources.values()) + ns.coins
+    rival = 3 * len(st.cities(other)) + 3 * len(st.temples(other)) + 20 * st.nations[other].personage_count()
+    return (won + 50 * ns.personage_count() + 7 * len(st.cities(nation)) + 6 * len(st.temples(nation))
+            + 4 * len(ns.knowhow) + 2.5 * min(units, 16) + 1.0 * min(box, 6) + 1.0 * walls
+            + 1.0 * len(ns.extra.get("hand", [])) + 1.0 * seas + 0.3 * chips - rival)

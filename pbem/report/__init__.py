@@ -74,14 +74,16 @@ def wrap_text(text: str, width: int = TEXT_WIDTH) -> str:
     return "\n".join(out)
 
 
-def report_name(game_id: str, turn: int, fmt: str, entry: int | None = None) -> str:
+def report_name(game_id: str, turn: int, fmt: str, entry: int | None = None, viewer: str | None = None) -> str:
     """``<game>-turn-<NNN>.<ext>`` for a turn (0: the set-up), ``<game>-entry-<NNN>.<ext>``
     for another history entry (a GM edit, a standing-orders change); the id is reduced to
-    characters safe in a file name."""
+    characters safe in a file name. A nation's private report (``viewer``, in an edition
+    with secrets) has the nation before the extension: ``<game>-turn-<NNN>.<nation>.<ext>``."""
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", game_id).lstrip(".") or "game"
+    own = f".{re.sub(r'[^A-Za-z0-9_-]', '_', viewer)}" if viewer else ""
     if entry is not None:
-        return f"{safe}-entry-{entry:03d}.{fmt}"
-    return f"{safe}-turn-{turn:03d}.{fmt}"
+        return f"{safe}-entry-{entry:03d}{own}.{fmt}"
+    return f"{safe}-turn-{turn:03d}{own}.{fmt}"
 
 
 def parse_formats(values: Iterable[str] | None) -> list[str]:
@@ -114,10 +116,13 @@ class Report:
     image_base: str | None = None
     """Where the board pictures are on the web (Markdown and BBCode refer to it), or
     ``None``: by file name, next to the report."""
+    viewer: str | None = None
+    """The nation whose private report this is (an edition with secrets), or ``None``: the
+    public report (:mod:`pbem.report.views`)."""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def name(self, fmt: str) -> str:
-        return report_name(self.game.game_id, self.turn, fmt, self.entry)
+        return report_name(self.game.game_id, self.turn, fmt, self.entry, self.viewer)
 
     def board_svg(self) -> str:
         if "svg" not in self._cache:
@@ -169,11 +174,36 @@ class Report:
 
 
 def prepare(game, turn: int | None = None, entry: int | None = None,
-            image_base: str | None = None) -> Report:
+            image_base: str | None = None, viewer: str | None = None) -> Report:
     """The report for ``turn`` of ``game`` (default: the latest turn; 0: the set-up), or
     for history entry ``entry`` (a turn's entry gets that turn's report); ``image_base``:
-    see :func:`image_url`."""
-    from pbem.report.model import TURN_KINDS, build_model, entry_for_turn, game_at
+    see :func:`image_url`. ``viewer``: a nation's private report (in an edition with
+    secrets, :func:`private_viewers`); by default the public report, which shows nothing
+    any nation keeps secret."""
+    at, number, own = _located(game, turn, entry)
+    return _report(at, number, own, image_base, viewer)
+
+
+def prepare_all(game, turn: int | None = None, entry: int | None = None,
+                image_base: str | None = None) -> list[Report]:
+    """The public report and, in an edition with secrets, every nation's private report
+    (seat order) for ``turn`` or ``entry`` (as :func:`prepare`), the game rebuilt once."""
+    at, number, own = _located(game, turn, entry)
+    return [_report(at, number, own, image_base, viewer) for viewer in (None, *private_viewers(game))]
+
+
+def private_viewers(game) -> tuple[str, ...]:
+    """The nations that get a private report beside the public one: every nation of a
+    game whose edition keeps secrets (Antike Duellum's event cards), none otherwise."""
+    from pbem.report.views import has_secrets
+
+    return tuple(game.seats) if has_secrets(game.edition) else ()
+
+
+def _located(game, turn: int | None, entry: int | None):
+    """The game right after the entry reported, its turn number, and the entry's own
+    number when it is not a turn (see :func:`report_name`)."""
+    from pbem.report.model import TURN_KINDS, entry_for_turn, game_at
 
     index = entry_for_turn(game, turn) if entry is None else entry_index(game, entry)
     at = game_at(game, index)
@@ -181,8 +211,15 @@ def prepare(game, turn: int | None = None, entry: int | None = None,
     kind = last.get("kind")
     own = None if kind in TURN_KINDS or kind == "new" else index
     number = last["turn"] if kind in TURN_KINDS else (0 if kind == "new" else at.state.status.turn - 1)
-    png = report_name(game.game_id, number, "png", own)
-    return Report(at, number, build_model(at, png_name=png), own, image_base=image_base)
+    return at, number, own
+
+
+def _report(at, number: int, own: int | None, image_base: str | None, viewer: str | None) -> Report:
+    from pbem.report.model import build_model
+
+    png = report_name(at.game_id, number, "png", own, viewer)
+    return Report(at, number, build_model(at, png_name=png, viewer=viewer), own, image_base=image_base,
+                  viewer=viewer)
 
 
 def entry_index(game, entry: int) -> int:
@@ -220,18 +257,23 @@ def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | N
     Files are named ``<game>-turn-<NNN>.<ext>`` (``<game>-entry-<NNN>.<ext>`` for an entry
     that is not a turn); returns their paths in format order. ``image_base``: where the
     Markdown and BBCode find the PNG (:func:`image_url`; default: next to them).
+
+    In an edition with secrets (Antike Duellum) these are the public report's files, and
+    after them each nation's private report (:func:`private_viewers`), named
+    ``<game>-turn-<NNN>.<nation>.<ext>``, in seat order.
     """
     chosen = parse_formats(formats)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    report = prepare(game, turn, entry, image_base=image_base)
+    reports = prepare_all(game, turn, entry, image_base=image_base)
     written = []
     with _folder_lock(folder) as taken:
-        for fmt in chosen:
-            path = folder / report.name(fmt)
-            store.clear_stale_temps(path, taken)  # what a killed run left for this file
-            _write_bytes(path, report.render(fmt))
-            written.append(path)
+        for report in reports:
+            for fmt in chosen:
+                path = folder / report.name(fmt)
+                store.clear_stale_temps(path, taken)  # what a killed run left for this file
+                _write_bytes(path, report.render(fmt))
+                written.append(path)
     return written
 
 

@@ -18,10 +18,10 @@ from typing import Any
 
 from pbem.errors import Problem, UsageError
 from pbem.kernel.board import Board
-from pbem.report.layout import (CHIP_ROOM, HARBOUR_H, HARBOUR_W, LEGEND_LAYOUTS, MARGIN, NEUTRAL_TEMPLE, SEA_ONLY_INK,
-                                WIDTH, Box, _anchor, _box_distance, _chip, _cost, _cross, _far_candidates, _Grid,
-                                _inside, _province_base, _temple, board_frame, board_places, board_view, fit,
-                                marker_box, num, overlaps, text_width)
+from pbem.report.layout import (CHIP_ROOM, HARBOUR_H, HARBOUR_W, LEGEND_LAYOUTS, MARGIN, NEUTRAL_TEMPLE, SEA_LEGEND,
+                                SEA_ONLY_INK, WIDTH, Box, _anchor, _box_distance, _chip, _cost, _cross,
+                                _far_candidates, _Grid, _inside, _province_base, _sea_mark, _temple, board_frame,
+                                board_places, board_view, fit, legend_extras, marker_box, num, overlaps, text_width)
 
 PICTURE_FORMATS = ("svg", "png", "pdf")
 ID_SIZE = 10
@@ -104,16 +104,18 @@ def map_layout(board: Board, ids: bool = True) -> dict[str, Any]:
         "height": num(view.bottom + MARGIN), "map": True,
         "header": {"title": fit(title, 22, room, bold=True), "status": status, "sub": sub},
         "provinces": provinces, "arrows": [], "battles": [], "conquests": [],
-        "legend": _map_legend(view.legend, view.columns, ids),
+        "legend": _map_legend(view.legend, view.columns, ids, "none" not in legend_extras(board)
+                              and "sea" in legend_extras(board)),
     }
 
 
-def _map_legend(box, columns: int, ids: bool) -> dict[str, Any]:
+def _map_legend(box, columns: int, ids: bool, seas: bool = False) -> dict[str, Any]:
     """The board map's legend: borders and anchors as on the report, the kinds of city
     site, temples printed on the board, sea-only names, and how a label shows the id.
     Its items fit the classic layout: where the report's legend is wider (the column of a
     later edition's marks), the map's keeps the classic width, centred in a strip below the
-    board, against the board's edge on it."""
+    board, against the board's edge on it. ``seas``: the board's provinces without a city
+    site are sea regions (Antike Duellum), shown by their galley mark."""
     base = LEGEND_LAYOUTS[columns]["size"][0]
     extra = (box[2] - box[0]) - base
     if columns != 1 and extra > 0:
@@ -132,7 +134,10 @@ def _map_legend(box, columns: int, ids: bool) -> dict[str, Any]:
     item(0, 4, "anchor", "port: galleys here")
     item(1, 0, "sites", "marble, iron, gold", resources=("marble", "iron", "gold"))
     item(1, 1, "sites", "resource of choice", resources=("choice",))
-    item(1, 2, "cross", "no city site")
+    if seas:
+        item(1, 2, "sea", SEA_LEGEND)
+    else:
+        item(1, 2, "cross", "no city site")
     item(1, 3, "temple", "temple on the board")
     item(1, 4, "sample", "sea-only: no legions", sample="Name", sub=None, ink=SEA_ONLY_INK)
     if ids:
@@ -156,6 +161,9 @@ def _map_legend(box, columns: int, ids: bool) -> dict[str, Any]:
             i["tx"] = num(x + 18 * len(resources) + 6)
         elif kind == "cross":
             i["d"] = _cross(x + 7, y - 4)
+            i["tx"] = num(x + 24)
+        elif kind == "sea":
+            i["mark"] = _sea_mark(x + 8, y - 3)
             i["tx"] = num(x + 24)
         elif kind == "temple":
             i["temple"] = dict(_temple(x + 7, y - 4), fill=NEUTRAL_TEMPLE)

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.kernel.board import Board
-from pbem.report.model import RECONSTRUCTION_NOTE, RESOURCE_COLOURS, ink_for
+from pbem.report.model import RECONSTRUCTION_NOTE, RESOURCE_COLOURS, ink_for, is_sea
 
 WIDTH = 1152
 HEIGHT = 1629
@@ -201,18 +201,31 @@ def board_view(board: Board) -> View:
 def legend_extras(board: Board) -> tuple[str, ...]:
     """The marks of later editions' boards that the report's legend explains, in this
     order, where the board has them: ``choice`` (a site whose founder chooses the
-    resource), ``none`` (no city site), ``neutral`` (a neutral temple at set-up). Classic
-    boards have none of them, and their legend is unchanged."""
+    resource), ``none`` (no city site), ``sea`` (a sea region, Antike Duellum: no city
+    site, galleys only, counting double), ``neutral`` (a neutral temple at set-up),
+    ``wall`` (Antike Duellum's town walls). Classic boards have none of them, and their
+    legend is unchanged."""
     provinces = board.provinces.values()
     out = []
     if any(p.resource == "choice" for p in provinces):
         out.append("choice")
-    if any(p.resource == "none" for p in provinces):
+    if any(p.resource == "none" and not is_sea(p) for p in provinces):
         out.append("none")
+    if any(is_sea(p) for p in provinces):
+        out.append("sea")
     if any(p.temple for p in provinces):
         out.append("neutral")
+    if board.edition == WALLS_EDITION:
+        out.append("wall")
     return tuple(out)
 
+
+WALLS_EDITION = "duellum"
+"""The edition whose boards' legends explain the town wall (cities get walls in its games)."""
+
+
+SEA_LEGEND = "sea: no city, counts double"
+"""The legend's words for a sea region (Antike Duellum, 001 L165)."""
 
 EXTRA_COLUMN = 190
 """The width of the legend's column for :func:`legend_extras` (a strip or the board corner)."""
@@ -516,8 +529,11 @@ def _point_in_ring(px: float, py: float, ring) -> bool:
 
 def _on_land(board: Board, px: float, py: float, boxes: dict[str, Box]) -> bool:
     """Whether the drawn point (``px``, ``py``) lies in a province (``boxes``: each
-    outline's bounding box)."""
+    outline's bounding box) that is not a sea region (:func:`~pbem.report.model.is_sea`:
+    drawn as water)."""
     for pid, ring in board_view(board).shapes.items():
+        if is_sea(board.province(pid)):
+            continue
         b = boxes[pid]
         if b[0] <= px <= b[2] and b[1] <= py <= b[3] and _point_in_ring(px, py, ring):
             return True
@@ -596,7 +612,7 @@ def board_places(board: Board) -> dict[str, Any]:
     harbours: dict[str, tuple[float, float]] = {}
     for pid in sorted(board.provinces):
         p = board.province(pid)
-        if p.land_only:
+        if p.land_only or is_sea(p):  # a sea region's galleys lie at its own mark
             continue
         harbours[pid], box = _harbour(board, pid, taken, bounds, shape_boxes)
         taken.append(box)
@@ -670,6 +686,38 @@ def _chip(resource: str) -> dict[str, str] | None:
     return {"fill": fill, "ink": ink_for(fill), "letter": RESOURCE_LETTERS[resource]}
 
 
+SEA_FILL = SEA
+"""A sea region (Antike Duellum) is drawn as the water around it: no outline of its own."""
+
+
+def _sea_mark(x: float, y: float) -> dict[str, str]:
+    """The mark of a sea region (the board's galley symbol, 001 L165): a small galley,
+    16 wide, centred on (x, y)."""
+    hull = [(x - 8, y), (x + 8, y), (x + 5, y + 4.5), (x - 5, y + 4.5)]
+    sail = [(x + 0.8, y - 8), (x + 0.8, y - 1.5), (x + 6.5, y - 1.5)]
+    oars = " ".join(f"M{num(x + dx)},{num(y + 4.5)} L{num(x + dx - 2)},{num(y + 7.5)}" for dx in (-3, 0, 3))
+    return {"hull": _pts(hull), "sail": _pts(sail), "mast": f"M{num(x)},{num(y)} L{num(x)},{num(y - 9)}",
+            "oars": oars, "ink": SEA_ONLY_INK}
+
+
+WALL_FILL = "#8c8577"
+
+
+def _wall(x: float, y: float) -> dict[str, str]:
+    """A town wall round the city square at (x, y) (Antike Duellum): a stone frame with
+    three merlons on top, drawn under the square."""
+    top, merlon = y - 10, y - 13.5
+    points = [(x - 10.5, y + 10.5), (x - 10.5, merlon)]
+    for left, right in ((x - 10.5, x - 6), (x - 2.2, x + 2.2), (x + 6, x + 10.5)):
+        if left != x - 10.5:
+            points += [(left, top), (left, merlon)]
+        points += [(right, merlon)]
+        if right != x + 10.5:
+            points += [(right, top)]
+    points += [(x + 10.5, y + 10.5)]
+    return {"points": _pts(points), "fill": WALL_FILL}
+
+
 def _cross(x: float, y: float) -> str:
     """The mark of a province with no city site: a small grey cross."""
     return (f"M{num(x - 4)},{num(y - 4)} L{num(x + 4)},{num(y + 4)} "
@@ -699,17 +747,19 @@ def _province_base(board: Board, pid: str) -> dict[str, Any]:
     name_w = text_width(p.name, NAME_SIZE, bold=True)
     room = CHIP_ROOM if chip else 1
     base = box[1] + 13
+    sea = is_sea(p)
+    more = {"sea": True, "sea_mark": _sea_mark(x, y)} if sea else {}
     return {
         "id": pid,
         "outline": _board_geometry(board)["outlines"][pid],
-        "fill": LAND,
+        "fill": SEA_FILL if sea else LAND, **more,
         "name": p.name, "name_ink": SEA_ONLY_INK if p.sea_only else INK,
         "name_x": num(box[0] + room + name_w / 2), "name_y": num(base),
         "chip": chip and {**chip, "cx": num(box[0] + 7), "cy": num(base - 5), "ty": num(base - 1.8)},
         "id_text": None,
         "leader": _leader(box, x, y, pid in places["far"]),
         "city": None, "site": None if p.resource == "none" else {"cx": num(x), "cy": num(y)},
-        "cross": _cross(x, y) if p.resource == "none" else None,
+        "cross": _cross(x, y) if p.resource == "none" and not sea else None,
         "temple": dict(_temple(x + 17, y), fill=NEUTRAL_TEMPLE) if p.temple else None,
         "units": [], "harbour": None,
     }
@@ -736,6 +786,8 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
             entry["city"] = {"x": num(x - 7), "y": num(y - 7), "fill": colours[owner],
                              "tx": num(x), "ty": num(y + 3), "text": nations[owner]["initial"],
                              "ink": nations[owner]["ink"]}
+            if s.get("wall"):  # Antike Duellum
+                entry["wall"] = _wall(x, y)
             # a temple printed on the board stands for a neutral city only; once the city
             # is a nation's, the game state says whether it has a temple
             entry["temple"] = _temple(x + 17, y) if s["temple"] else None
@@ -768,6 +820,11 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
         for u in legions:
             entry["units"].append(pill(u, "legion", cx, top))
             top += PILL_H + PILL_GAP
+        if entry.get("sea"):  # a sea region: its galleys under its mark
+            stop = y + 10
+            for u in fleets:
+                entry["units"].append({**pill(u, "galley", x, stop), "galley": True})
+                stop += PILL_H + PILL_GAP
         if harbour is not None:
             hx, hy = harbour
             entry["harbour"] = {"anchor": _anchor(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
@@ -939,6 +996,12 @@ def _legend_extra(kind: str, x: float, y: float, neutral: str) -> dict[str, Any]
                 "ty": num(y - 0.8), **chip, "tx": num(x + 22), "ty2": num(y)}
     if kind == "none":
         return {"kind": "cross", "label": "no city site", "d": _cross(x + 7, y - 4), "tx": num(x + 22), "ty": num(y)}
+    if kind == "sea":
+        return {"kind": "sea", "label": SEA_LEGEND, "mark": _sea_mark(x + 8, y - 3), "tx": num(x + 22), "ty": num(y)}
+    if kind == "wall":
+        wall = _wall(x + 8, y - 3)
+        return {"kind": "wall", "label": "town wall", "wall": wall, "square": {"x": num(x + 1), "y": num(y - 10)},
+                "tx": num(x + 24), "ty": num(y)}
     return {"kind": "temple", "label": neutral, "temple": _neutral_temple(x + 8, y - 3),
             "tx": num(x + 22), "ty": num(y)}
 
@@ -1169,7 +1232,8 @@ def _nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     title = "Nations in turn order: resources, coins and pieces on the board"
     table = _table(x, place.a, w, ROW_A_H, title, header, rows)
     # what the edition keeps beyond the table (BELLONA, Pliny), at the foot of the panel
-    lines = model.get("status_lines", [])
+    # and what it keeps of each nation beyond the table (Antike Duellum's walls, box, VP, cards)
+    lines = [*model.get("status_lines", []), *model.get("nation_notes", [])]
     below = place.a + 30 + 26 * (len(rows) + 1) + 22  # under the bank's row, a little apart
     last = place.a + ROW_A_H - 12
     table["notes"] = [{"x": num(x + 12), "y": num(min(below + 18 * k, last - 18 * (len(lines) - 1 - k))),
@@ -1287,7 +1351,9 @@ def _log(model: dict[str, Any], place: Rows) -> dict[str, Any]:
 
 def _header(model: dict[str, Any]) -> dict[str, Any]:
     g = model["game"]
-    title = fit(f"{g['edition']} · {g['id']} · {model['title']}", 22, 640, bold=True)
+    # a private report's title is longer (whose it is): the board's name below names the edition
+    lead = f"{g['id']}" if model.get("private") else f"{g['edition']} · {g['id']}"
+    title = fit(f"{lead} · {model['title']}", 22, 640, bold=True)
     if model["winner"]:
         status = f"{model['winner']['name']} won the game"
     elif model["next"]:
@@ -1453,8 +1519,10 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
     for p, units in zip(model["provinces"], rows):
         if flow.room(PAGE_LINE * len(units)):
             header()
-        values = [p["name"], p["resource"], p.get("kind_text") or "inland", p["owner_name"] or "—",
-                  "yes" if p["temple"] else "neutral" if p.get("neutral_temple") else ""]
+        temple = "yes" if p["temple"] else "neutral" if p.get("neutral_temple") else ""
+        if p.get("wall"):  # Antike Duellum's town wall
+            temple = f"{temple}, wall" if temple else "wall"
+        values = [p["name"], p["resource"], p.get("kind_text") or "inland", p["owner_name"] or "—", temple]
         for (x, _), v in zip(cols, values):
             flow.text(x, v, advance=False)
         for line in units:

@@ -32,9 +32,9 @@ SITE_TEXT = {"choice": "resource of choice", "none": "no city site"}
 """How the reports name a province's resource where the board prints none: the founder
 chooses it, or no city can stand there (boards of later editions)."""
 
-SEA_TEXT = "sea, counts double"
-"""How the reports name a sea region without a city site (Antike Duellum's boards): it
-counts double towards the navigator (001 L165, a galley symbol on the board)."""
+SEA_KIND = "sea"
+"""How the reports name the kind of a sea region (Antike Duellum's boards: no city site,
+galleys only; it counts double towards the navigator, 001 L165)."""
 
 
 def is_sea(province) -> bool:
@@ -241,7 +241,7 @@ def _log(game: Game) -> list[dict[str, Any]]:
     card = card_namer(game)
     automatic = bool(getattr(edition, "automatic_battles", False))
 
-    def line(ev: dict[str, Any]) -> str:
+    def tell(ev: dict[str, Any]) -> str:
         return event_line(ev, nation_name, place, wedge, knowhow, card, automatic)
 
     blocks = []
@@ -285,15 +285,15 @@ def _log(game: Game) -> list[dict[str, Any]]:
                 while j < len(events) and events[j]["type"] == "battle":
                     j += 1
                 if j < len(events) and events[j]["type"] == "move":
-                    lines.append(line(events[j]))
-                    lines.extend(line(b) for b in events[i:j])
+                    lines.append(tell(events[j]))
+                    lines.extend(tell(b) for b in events[i:j])
                     i = j + 1
                     continue
             if production_coin(events, i):
                 lines.append(produce_line(ev, events[i + 1], nation_name))
                 i += 2
                 continue
-            lines.append(line(ev))
+            lines.append(tell(ev))
             i += 1
         for chosen in entry.get("defaults", []):
             # What the orders left open and the referee chose (docs/orders.md, "defaults").
@@ -369,14 +369,16 @@ def card_namer(game: Game):
     return card
 
 
-def _edition_facts(game: Game, nation: str, viewer: str | None) -> tuple[list[dict[str, str]], str]:
+def _edition_facts(game: Game, nation: str, viewer: str | None) -> tuple[list[dict[str, str]], str, str | None]:
     """What an edition shows of a nation beyond the shared holdings (Antike Duellum: town
     walls, the recruitment box, the VP track, the event cards: their number, and the cards
-    themselves only in the nation's own report), as labelled sentences and as one short
-    line for the board page; nothing in the other editions."""
+    themselves only in the nation's own report), as labelled sentences, as one short line
+    for the board page, and the cards held where the reader may see them; nothing in the
+    other editions."""
     shown = game.edition.view_nation(game.state, nation, viewer)
     facts: list[dict[str, str]] = []
     short: list[str] = []
+    hand = None
     place = game.board.province
     if "walls" in shown:
         built = [place(c).name for c in shown["walls"]]
@@ -394,13 +396,14 @@ def _edition_facts(game: Game, nation: str, viewer: str | None) -> tuple[list[di
         short.append(f"VP {shown['vp']}")
     if "hand_size" in shown:
         size = shown["hand_size"]
-        value = f"{plural(size, 'card')} in hand"
+        value = f"{plural(size, 'card')} in hand" if size else "none in hand"
         if "hand" in shown:
             card = card_namer(game)
-            value += ": " + (", ".join(card(c) for c in shown["hand"]) if shown["hand"] else "none")
+            hand = ", ".join(card(c) for c in shown["hand"]) or "none"
+            value += f": {hand}"
         facts.append({"label": "Event cards", "value": value})
         short.append(plural(size, "event card"))
-    return facts, " · ".join(short)
+    return facts, " · ".join(short), hand
 
 
 def build_model(game: Game, png_name: str = "", viewer: str | None = None) -> dict[str, Any]:
@@ -436,7 +439,7 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None) -> di
     private = None
     if viewer is not None:
         private = {"id": viewer, "name": nation_name(viewer)}
-        title += f", private report for the {private['name']}"
+        title += f", for the {private['name']} only"
     winner = st.status.winner
     order = game.turn_order()
 
@@ -498,9 +501,9 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None) -> di
         sea = is_sea(p)  # Antike Duellum's sea regions
         provinces.append({
             "id": pid, "name": p.name, "units_text": units_text,
-            "resource": SEA_TEXT if sea else f"{resource}, chosen" if chosen else SITE_TEXT.get(resource, resource),
+            "resource": f"{resource}, chosen" if chosen else SITE_TEXT.get(resource, resource),
             "resource_id": resource, "chosen": chosen,
-            "kind": p.kind, "kind_text": "" if sea else KIND_TEXT.get(p.kind, ""),
+            "kind": p.kind, "kind_text": SEA_KIND if sea else KIND_TEXT.get(p.kind, ""),
             "owner": prov.owner, "owner_name": nation_name(prov.owner) if prov.owner else "",
             "temple": prov.temple, "neutral_temple": neutral, "units": units,
             "wall": bool(prov.extra.get("wall")),  # Antike Duellum's town wall
@@ -524,13 +527,12 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None) -> di
     nation_notes = []
     for n in nations:
         n["facts"] = _facts(n, game.goal, unit)
-        more, short = _edition_facts(game, n["id"], viewer)
+        more, short, hand = _edition_facts(game, n["id"], viewer)
         n["facts"][-1:-1] = more  # before the standing orders
         if short:
             nation_notes.append({"label": n["name"], "value": short})
-        hand = next((f["value"] for f in more if f["label"] == "Event cards" and ":" in f["value"]), None)
         if hand is not None:
-            nation_notes.append({"label": f"{n['name']}' hand", "value": hand.split(": ", 1)[1]})
+            nation_notes.append({"label": f"{n['name']}' hand", "value": hand})
         res = n["resources"]
         n["summary"] = (f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
                         f"{plural(n['coins'], 'coin')} · {plural(len(n['cities']), 'city')}, "
@@ -548,8 +550,8 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None) -> di
         log_title = "Since the set-up"
     status = edition_status(game)
     if private is not None:
-        status.insert(0, {"label": "Private report", "value": f"for the {private['name']} only: it shows their "
-                                                             "own event cards; do not pass it on"})
+        status.insert(0, {"label": "Private report", "value": f"it shows the event cards of the {private['name']}: "
+                                                             "do not pass it on (the public report shows none)"})
     return {
         "status_lines": status,
         "private": private,

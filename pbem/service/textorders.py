@@ -62,6 +62,27 @@ _WORD_ALIASES: dict[str, str] = {"temples": "temple"}
 """Other spellings of order words (after hyphens and underscores are dropped: ``know-how``
 is ``knowhow``)."""
 
+EDITION_WORDS: dict[str, tuple[str, str]] = {
+    "play": ("events", "play"), "event": ("events", "play"), "events": ("events", "play"),
+    "wall": ("walls", "wall"), "walls": ("walls", "wall"),
+    "recruit": ("recruit", "recruit"),
+}
+"""Order words of an edition's own order keys (Antike Duellum): word -> (the order key it
+writes, the word as the echo writes it). A word is read only in an edition whose order
+files have its key."""
+
+EDITION_STANDING: tuple[str, ...] = ("fortress", "draw")
+"""Standing orders of an edition's own (Antike Duellum) that text orders can write, where
+the edition's order files have them: ``standing fortress never``, ``standing draw
+fortress academy``."""
+
+FORTRESS_CHOICES = ("always", "never")
+
+_ALL_WORDS = ("game", "nation", "turn", "password", "trade", "play", "rondel", "temple", "wall", "arm", "knowhow",
+              "recruit", "move", "battle", "conquer", "found", "standing")
+"""Every order word of every edition, in the order they are written (an edition's own
+where its order key comes: event cards before the rondel move)."""
+
 _SINGLE = ("game", "nation", "turn", "password", "rondel")
 """Order words that may appear on one line only."""
 
@@ -309,6 +330,18 @@ class Vocabulary:
     edition_name: str = ""
     move_example: str = "pella -> athen"
     """A move's path on this board, for messages (``pella -> athen`` on the classic boards)."""
+    edition_words: tuple[str, ...] = ()
+    """The words of :data:`EDITION_WORDS` this edition's order files have keys for."""
+    edition_standing: tuple[str, ...] = ()
+    """The standing orders of :data:`EDITION_STANDING` this edition's order files have."""
+    cards: Names | None = None
+    """The event cards (Antike Duellum's ``play`` and ``standing draw``)."""
+
+    @property
+    def order_words(self) -> tuple[str, ...]:
+        """The words an order line may start with in this edition, in the order written."""
+        own = {EDITION_WORDS[w][1] for w in self.edition_words}
+        return ORDER_WORDS if not own else tuple(w for w in _ALL_WORDS if w in ORDER_WORDS or w in own)
 
 
 def _order_field(edition: Edition, definition: str, key: str) -> bool:
@@ -318,8 +351,29 @@ def _order_field(edition: Edition, definition: str, key: str) -> bool:
     return key in added.get("properties", {})
 
 
-def vocabulary(edition: Edition, board: Board) -> Vocabulary:
-    """The names of ``edition`` on ``board``, ready for matching."""
+def _edition_key(edition: Edition, key: str) -> bool:
+    """Whether the edition's order files have the top-level key ``key`` of its own."""
+    return key in edition.schema_extensions("orders").get("#", {}).get("properties", {})
+
+
+def _card_names(edition: Edition, data: str) -> Names | None:
+    """The event cards of a game (Antike Duellum: the shipped catalogue with the GM's
+    cards from the game's ``rules.data``), by id, English and German name."""
+    if not _edition_key(edition, "events"):
+        return None
+    from pbem.editions.duellum import cards
+
+    entries: list[tuple[str, str]] = []
+    for cid, card in cards.catalogue(data).items():
+        if card.get("name_de"):
+            entries.append((cid, card["name_de"]))
+        entries.append((cid, card.get("name") or cid))
+    return Names("event card", entries, listed=False)
+
+
+def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
+    """The names of ``edition`` on ``board``, ready for matching; ``data``: the game's
+    ``rules.data`` (the event cards a GM entered, in Antike Duellum)."""
     wedges = {f.name: f.label for f in edition.rondel.fields}
     return Vocabulary(
         provinces=Names("province", ((p.id, p.name) for p in board.provinces.values()), listed=False),
@@ -337,6 +391,9 @@ def vocabulary(edition: Edition, board: Board) -> Vocabulary:
         trade_chips=_order_field(edition, "trade", "get"),
         edition_name=edition.name,
         move_example=_move_example(board),
+        edition_words=tuple(w for w, (key, _) in EDITION_WORDS.items() if _edition_key(edition, key)),
+        edition_standing=tuple(k for k in EDITION_STANDING if _order_field(edition, "standing", k)),
+        cards=_card_names(edition, data),
     )
 
 
@@ -624,6 +681,8 @@ class _Orders:
                 self.problems.append((number, *broken))
             elif word in ORDER_WORDS:
                 getattr(self, f"_{word}")(line)
+            elif word in self.vocab.edition_words:
+                getattr(self, f"_{EDITION_WORDS[word][1]}")(line)
             elif word in (_word_key(k) for k in self.vocab.own_keys):
                 line.fail(first, f"'{first.text}' orders belong to this edition only and cannot be "
                                  "written as text orders; send them in an order file (JSON)")
@@ -632,12 +691,12 @@ class _Orders:
         except _Stop:
             pass
 
-    @staticmethod
-    def _unknown_word(token: Token) -> str:
-        close = difflib.get_close_matches(token.text.lower(), ORDER_WORDS, n=1, cutoff=0.7)
+    def _unknown_word(self, token: Token) -> str:
+        words = self.vocab.order_words
+        close = difflib.get_close_matches(token.text.lower(), words, n=1, cutoff=0.7)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
         return (f"unknown order word '{token.text}'{hint}; an order line starts with one of: "
-                f"{', '.join(ORDER_WORDS)}")
+                f"{', '.join(words)}")
 
     def raw(self, line: _Line, key: str) -> None:
         """``game`` and ``password``: the rest of the line as written, trimmed (one colon
@@ -795,15 +854,82 @@ class _Orders:
                 line.end("'with', 'give up' or the end of the line")
         self.data.setdefault("maneuver", []).append(step)
 
+    # -- Antike Duellum's own orders ----------------------------------------------------
+
+    def _card(self, line: _Line) -> str | None:
+        return line.name(self.vocab.cards, "an event card")
+
+    def _play(self, line: _Line) -> None:
+        """``play earthquake at roma``, ``play burglary``: an event card, before the rondel
+        move; a city for a card that names one (``at`` or ``in`` may be left out)."""
+        entry: dict[str, Any] = {"play": self._card(line)}
+        if line.at() is not None:
+            line.accept("at", "in")
+            entry["city"] = line.province()
+            line.end("the end of the line (one card per line)")
+        self.data.setdefault("events", []).append(entry)
+
+    def _wall(self, line: _Line) -> None:
+        """``wall roma``, ``walls roma, neapolis``, ``wall roma pay 1 marble``: town walls
+        on TEMPLUM; a payment only after a single city."""
+        cities = [line.province()]
+        while line.at() is not None and line.at().key != "pay":
+            line.accept("and")
+            cities.append(line.province())
+        if len(cities) > 1:
+            if line.at() is not None and line.at().key == "pay":
+                line.fail(line.at(), "a payment belongs to one town wall: write the walls you pay for "
+                                     "one per line ('wall roma pay 1 marble')")
+            line.end()
+            self.data.setdefault("walls", []).extend({"city": c} for c in cities)
+            return
+        self.data.setdefault("walls", []).append(self._with_pay(line, {"city": cities[0]}))
+
+    def _recruit(self, line: _Line) -> None:
+        """``recruit 2 legions 1 galley pay 4 gold``: units from the supply into the
+        recruitment box on SCIENTIA."""
+        units = line.amounts(_UNIT_WORDS, f"2 {UNITS[0]}s 1 {UNITS[1]}", line.tokens[0])
+        if not any(units.values()):
+            line.note(line.tokens[1] if len(line.tokens) > 1 else None, "recruit at least one unit")
+        entry: dict[str, Any] = dict(units)
+        self.once(line, "recruit", "'recruit'")
+        self.data.setdefault("recruit", self._with_pay(line, entry))
+
+    def _standing_own(self, line: _Line, key: str, token: Token) -> None:
+        """``standing fortress never``, ``standing draw fortress academy`` (or ``nothing``)."""
+        standing = self.data.setdefault("standing", {})
+        if key == "fortress":
+            word = line.at()
+            if word is None or word.key not in FORTRESS_CHOICES:
+                line.expected(f"when to play FORTRESS ({', '.join(FORTRESS_CHOICES)})")
+            line.take()
+            value: Any = word.key
+        else:
+            value = []
+            if not line.accept("nothing"):
+                if line.at() is None:
+                    line.expected("the event cards to take first, or 'nothing'")
+                while line.at() is not None:
+                    value.append(self._card(line))
+        line.end()
+        self.once(line, key, f"'standing {token.text}'")
+        standing.setdefault(key, value)
+
     def _standing(self, line: _Line) -> None:
         token = line.at()
         kind = _STANDING_KINDS.get(token.key) if token is not None else None
+        own = next((k for k in self.vocab.edition_standing if token is not None and token.key == k), None)
+        if own is not None:
+            line.take()
+            self._standing_own(line, own, token)
+            return
         if kind is None:
             own = [k for k in self.vocab.own_standing if token is not None and _word_key(k) == token.key]
             if own:
                 line.fail(token, f"the standing order '{token.text}' belongs to this edition only and "
                                  "cannot be written as text orders; send it in an order file (JSON)")
-            line.expected("battle, bonus or coin after 'standing'")
+            *kinds, last = ("battle", "bonus", "coin", *self.vocab.edition_standing)
+            line.expected(f"{', '.join(kinds)} or {last} after 'standing'")
         line.take()
         if kind == "bonus_stack":
             line.accept("stack")
@@ -864,10 +990,12 @@ class _Orders:
             seen[key] = line.number
 
     def result(self) -> dict[str, Any]:
-        return {key: self.data[key] for key in ORDER_KEYS if key in self.data}
+        keys = [*ORDER_KEYS, *(EDITION_WORDS[w][0] for w in self.vocab.edition_words)]
+        return {key: self.data[key] for key in dict.fromkeys(keys) if key in self.data}
 
 
-def parse_text_orders(text: str, edition: Edition, board: Board, source: str = "<text>") -> dict[str, Any]:
+def parse_text_orders(text: str, edition: Edition, board: Board, source: str = "<text>",
+                      data: str = "") -> dict[str, Any]:
     """Raw order data read from ``text`` (an order mail's body or a text order file): the same
     JSON shape an order file has, ready for the orders schema and
     :func:`~pbem.kernel.orders.canonical_orders`.
@@ -877,8 +1005,10 @@ def parse_text_orders(text: str, edition: Edition, board: Board, source: str = "
     business, as for an order file. Raises :class:`~pbem.errors.InputError` naming
     ``source`` and EVERY problem found, each as ``Problem("line L, column C", message)``
     with the 1-based line in the original text and the column of the offending word.
+    ``data``: the game's ``rules.data`` (Antike Duellum: the event cards a GM entered, so
+    that ``play`` knows them by name).
     """
-    reader = _Orders(vocabulary(edition, board))
+    reader = _Orders(vocabulary(edition, board, data))
     kept = strip_mail(text)
     for number, line in kept:
         if not line.lstrip().startswith("#"):
@@ -886,7 +1016,7 @@ def parse_text_orders(text: str, edition: Edition, board: Board, source: str = "
     if not reader.problems and not reader.data:
         first = kept[0][0] if kept else 1
         reader.problems.append((first, 1, "no orders found: an order mail has one order per line "
-                                          f"(starting with one of: {', '.join(ORDER_WORDS)})"))
+                                          f"(starting with one of: {', '.join(reader.vocab.order_words)})"))
     if reader.problems:
         found = sorted(dict.fromkeys(reader.problems), key=lambda p: (p[0], p[1]))
         raise InputError(source, [Problem(f"line {n}, column {c}", m) for n, c, m in found])
@@ -950,8 +1080,9 @@ def _raw(key: str, value: str) -> str:
     return f"{key}: {value}" if value.startswith(":") else f"{key} {value}"
 
 
-def _standing_lines(standing: Mapping[str, Any]) -> list[str]:
-    extra = [k for k in standing if k not in ("battle", "bonus_stack", "coin_substitute")]
+def _standing_lines(standing: Mapping[str, Any], edition: Edition | None = None) -> list[str]:
+    own = [k for k in EDITION_STANDING if edition is not None and _order_field(edition, "standing", k)]
+    extra = [k for k in standing if k not in ("battle", "bonus_stack", "coin_substitute", *own)]
     if extra:
         raise ValueError(f"the standing order(s) {', '.join(extra)} cannot be written in the text syntax")
     lines = [f"standing battle {_name(key)} {stance}" for key, stance in standing.get("battle", {}).items()]
@@ -959,6 +1090,10 @@ def _standing_lines(standing: Mapping[str, Any]) -> list[str]:
         lines.append("standing bonus " + " ".join(_name(p) for p in standing["bonus_stack"]))
     if "coin_substitute" in standing:
         lines.append(f"standing coin {standing['coin_substitute']}")
+    if "fortress" in standing:  # Antike Duellum
+        lines.append(f"standing fortress {standing['fortress']}")
+    if "draw" in standing:
+        lines.append("standing draw " + (" ".join(_name(c) for c in standing["draw"]) or "nothing"))
     return lines
 
 
@@ -1006,7 +1141,14 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
             lines += [f"found {_name(f['city'])}{' as ' + f['resource'] if f.get('resource') else ''}{_pay(f)}"
                       for f in value]
         elif key == "standing":
-            lines += _standing_lines(value)
+            lines += _standing_lines(value, edition)
+        elif key == "events" and _edition_key(edition, key):  # Antike Duellum
+            lines += [f"play {_name(e['play'])}" + (f" at {_name(e['city'])}" if "city" in e else "") for e in value]
+        elif key == "walls" and _edition_key(edition, key):
+            lines += [f"wall {_name(w['city'])}{_pay(w)}" for w in value]
+        elif key == "recruit" and _edition_key(edition, key):
+            units = {u: value[u] for u in UNITS if u in value}
+            lines.append(f"recruit {_amount_text(units)}{_pay(value)}")
         else:
             raise ValueError(f"'{key}' orders belong to the edition {edition.id} and cannot be written "
                              "in the text syntax")

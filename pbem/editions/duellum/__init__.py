@@ -363,6 +363,7 @@ class Duellum(Edition):
                     "recruitment": UNIT_OBJECT,
                     "vp": {"type": "integer", "minimum": 0},
                     "hand": {"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_]+$"}}}},
+                "unit_counts": {"properties": {u: {"$ref": "#/$defs/amount"} for u in ("admiral", "commander")}},
                 "province_edit": {"properties": {
                     "wall": {"description": "A town wall stands in this city.", "type": "boolean"},
                     "resource": {"description": "The city's resource where its founder chose it.",

@@ -165,7 +165,8 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
             or not queries.can_be_conquered(t.state, city):
         return None  # the shared rule refuses it in its own words
     owner = prov.owner
-    seen = defence(t, city) - special.attack_relief(t, city)
+    # docs/duellum.md: a conquest uses at least one unit, the Commander's -1 notwithstanding
+    seen = max(1, defence(t, city) - special.attack_relief(t, city))
     here = {u: len(f.units(city, u)) for u in UNITS}
     specials = [u for u in step.get("with", {}) if u not in UNITS and step["with"][u]]
     if specials:  # docs/rulings.md Q33: it helps (-1 defence), it is not one of the units used

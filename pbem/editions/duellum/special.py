@@ -67,6 +67,8 @@ def entry_battles(t: Turn, f, at: str, unit: str, moving: list[int]) -> list[int
         moving = moving[k:]
         to_box(t.state, other, target, k)
         to_box(t.state, t.nation, unit, k)
-        t.emit("battle", at=at, unit=unit, against=other, count=k, started_by=other,
-               **({"special": target} if target != kind else {}))
+        # ``unit`` is the type fought (legion or galley); ``special`` the special unit lost, either side's.
+        lost = target if target != kind else unit if unit != kind else None
+        t.emit("battle", at=at, unit=kind, against=other, count=k, started_by=t.nation,
+               **({"special": lost} if lost else {}))
     return moving
