@@ -367,6 +367,10 @@ def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str
             if b.ok:
                 _fill(b, rng, eager=0.6, greedy=rng.random() < 0.3)
                 return b.orders
+    elif mode == "greedy" and _boxed(game.edition):
+        orders = _greedy_duel(game, nation, rng, choices)
+        if orders is not None:
+            return orders
     elif mode == "greedy":
         best = None
         # Where a conquest takes no maneuver step (Antike II), or while neutral temples stand,
@@ -511,7 +515,8 @@ def _fortress_risk(st, nation: str) -> bool:
     return sum(1 for cid in seen if kinds.get(cid) == "fortress") < total
 
 
-def _fill_duel(b: _Builder, rng: random.Random, eager: float, greedy: bool, march: bool) -> None:
+def _fill_duel(b: _Builder, rng: random.Random, eager: float, greedy: bool, march: bool,
+               hold_seas: bool = True) -> None:
     """A Duellum turn on the wedge of ``b``'s rondel move: cards first (they are played
     before the move), the wedge's action, cities founded, standing orders. ``greedy`` plans
     the action for its gain; otherwise each addition is tried with the chance ``eager``."""
@@ -528,7 +533,7 @@ def _fill_duel(b: _Builder, rng: random.Random, eager: float, greedy: bool, marc
         _knowhow_and_recruit(b, rng, eager, greedy)
     if "maneuver" in keys:
         if greedy or march:
-            _campaign(b, rng, attack=greedy, advance=march)
+            _campaign(b, rng, attack=greedy, advance=march, hold_seas=hold_seas)
         else:
             _random_maneuver(b, rng, eager)
     after = b.result.state
@@ -701,7 +706,8 @@ def _random_maneuver(b: _Builder, rng: random.Random, eager: float) -> None:
             b.try_add("maneuver", {"conquer": pid})
 
 
-def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: bool = True) -> None:
+def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: bool = True,
+              hold_seas: bool = True) -> None:
     """The greedy maneuver (001 L344-369): conquests of the rival's cities that enough
     units can reach (every unit in the region counts, no step needs to be left; temple
     cities first, a general), with one unit more where the rival may hold FORTRESS; then
@@ -787,45 +793,51 @@ def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: boo
             _, _, _, pid, unit, path = min(options)
             send(pid, unit, 1, path)
             afford -= 1
-    # galleys over the seas not held yet (up to the second navigator's 14 points)
-    held = {p for (p, u), n in here.items() if u == "galley" and n} | \
-        {p for (p, u), n in pool.items() if u == "galley" and n}
-    points = sum(2 if board.province(p).double else 1 for p in held)
-    for (pid, unit), n in sorted(pool.items()):
-        if unit != "galley":
-            continue
-        spare = n - (1 if (pid, unit) not in here else 0)
-        for _ in range(max(0, spare if board.province(pid).double else n)):
-            if points >= 14:
-                break
-            seas = [(len(path), dest, path) for dest, path in routes[(pid, unit)].items()
-                    if board.province(dest).double and dest not in held and not _hostile(st, nation, dest, unit)]
-            if not seas:
-                break
-            _, dest, path = min(seas)
-            send(pid, unit, 1, path)
-            held.add(dest)
-            points += 2
-            if not board.province(pid).double and not pool[(pid, unit)]:
-                points -= 1 if pid in held and not here.get((pid, unit)) else 0
+    # galleys spread over regions no galley of the nation holds yet: seas without a city
+    # first (2 points), then any (1), up to the second navigator's 14 points
+    def holders(p: str) -> int:
+        return here.get((p, "galley"), 0) + pool.get((p, "galley"), 0)
+
+    def worth(p: str) -> int:
+        return 2 if board.province(p).double else 1
+
+    points = sum(worth(p) for p in board.provinces if holders(p))
+    if hold_seas:
+        for pid, unit in [key for key in sorted(pool) if key[1] == "galley"]:
+            while pool[(pid, unit)] and points < 14:
+                lose = worth(pid) if holders(pid) == 1 else 0
+                options = [(lose - worth(dest), len(path), dest, path)
+                           for dest, path in routes[(pid, unit)].items()
+                           if not holders(dest) and not _hostile(st, nation, dest, unit)]
+                options = [o for o in options if o[0] < 0]
+                if not options:
+                    break
+                gain, _, dest, path = min(options)
+                send(pid, unit, 1, path)
+                points -= gain
     if advance:
         danger = _threatened(game, st, nation)
-        rivals = st.cities(other)
+        rivals = [c for c in st.cities(other) if c not in conquests]
+        near: dict[str, int] = {}
+        for (pid, unit), n in pool.items():
+            for dest in [pid, *board.province(pid).neighbours(unit)]:
+                near[dest] = near.get(dest, 0) + n
+        focus = sorted((c for c in rivals if queries.can_be_conquered(st, c)),
+                       key=lambda c: (queries.defence(st, edition, c) - near.get(c, 0), not st.provinces[c].temple, c))
         for (pid, unit), n in sorted(pool.items()):
-            if not n or (pid in danger) or (unit == "galley" and board.province(pid).double and points < 14):
+            if hold_seas and unit == "galley" and n and holders(pid) == n:
+                n -= 1  # one stays to hold the region's sea points
+            if not n or pid in danger or pid in rivals:
                 continue
-            best = None
-            for city in rivals:
-                path = queries.shortest_path(board, pid, city, unit, len(board.provinces))
-                if path and (best is None or len(path) < len(best)):
-                    best = path
-            if not best:
+            path = next((p for c in focus if (p := queries.shortest_path(board, pid, c, unit, len(board.provinces)))),
+                        None)
+            if not path:
                 continue
-            step = best[:allow[unit]]
+            step = path[:allow[unit]]
             clear = routes[(pid, unit)]
             while step and (step[-1] not in clear or _hostile(st, nation, step[-1], unit) > n):
                 step = step[:-1]
-            if step and clear.get(step[-1]) is not None:
+            if step:
                 send(pid, unit, n, clear[step[-1]])
     for move in moves:
         b.try_add("maneuver", move)
@@ -886,6 +898,30 @@ def _standing_duel(b: _Builder) -> None:
         b._try({**b.orders, "standing": change})
 
 
+def _greedy_duel(game, nation: str, rng: random.Random, choices) -> dict[str, Any] | None:
+    """The greedy Duellum turn: every rondel target within one paid step, each filled in
+    several ways (on the maneuver wedge: a campaign holding the seas, one marching with
+    every galley, one without marching; everywhere a random one), the best by
+    :func:`_value_duel`."""
+    best = None
+    for tg in choices:
+        if tg.cost > 1:
+            continue
+        plans = [(1.0, True, True, True)]
+        if "maneuver" in game.edition.rondel[tg.index].action.keys:
+            plans += [(1.0, True, True, False), (1.0, True, False, True)]
+        plans.append((0.5, False, False, True))
+        for eager, greedy, march, hold in plans:
+            b = _Builder(game, nation, tg.order)
+            if not b.ok:
+                break
+            _fill_duel(b, rng, eager, greedy, march, hold)
+            value = _value_duel(game, nation, b.result) - tg.cost * 0.5
+            if best is None or value > best[0]:
+                best = (value, b.orders)
+    return None if best is None else best[1]
+
+
 def _value_duel(game, nation: str, result) -> float:
     """Greedy evaluation of a Duellum turn: personages first, then cities, temples,
     know-hows, units on the board and in the box, walls, cards, seas held towards a
@@ -899,9 +935,11 @@ def _value_duel(game, nation: str, result) -> float:
     units = sum(p.count(nation, u) for p in st.provinces.values() for u in UNITS)
     box = sum(n for u, n in ns.extra.get("recruitment", {}).items() if u in UNITS)
     walls = sum(1 for c in st.cities(nation) if st.provinces[c].extra.get("wall"))
+    pressure = sum(st.provinces[c].count(nation, u) for c in st.cities(other) for u in UNITS)
     seas = min(sea_points(st, game.board, nation), 14)
-    chips = sum(ns.resources.values()) + ns.coins
+    # chips count less once the nation holds more than a few turns' needs of them
+    chips = sum(min(n, 10) + 0.1 * max(0, n - 10) for n in [*ns.resources.values(), ns.coins])
     rival = 3 * len(st.cities(other)) + 3 * len(st.temples(other)) + 20 * st.nations[other].personage_count()
     return (won + 50 * ns.personage_count() + 7 * len(st.cities(nation)) + 6 * len(st.temples(nation))
-            + 4 * len(ns.knowhow) + 2.5 * min(units, 16) + 1.0 * min(box, 6) + 1.0 * walls
-            + 1.0 * len(ns.extra.get("hand", [])) + 1.0 * seas + 0.3 * chips - rival)
+            + 4 * len(ns.knowhow) + 2.5 * units + 1.0 * box + 0.8 * pressure + 1.0 * walls
+            + 1.0 * len(ns.extra.get("hand", [])) + 0.5 * seas + 0.3 * chips - rival)

@@ -5,6 +5,11 @@ turn; every format is a Jinja2 template over it (``templates/``), and PDF and PN
 drawn from the SVG by cairosvg. A past turn is rebuilt by replaying the history, so
 rendering it again later gives byte-identical files.
 
+In an edition with secrets (Antike Duellum's event cards) every report is built from what
+its reader may see (:mod:`pbem.report.views`): the report every command writes, posts and
+puts on the website is the public one; each nation also gets a private report with its own
+cards (:func:`prepare_all`, ``<game>-turn-<NNN>.<nation>.<ext>``).
+
 This module imports neither Jinja2 nor cairosvg; :mod:`pbem.report.render` does, and only
 when something is rendered.
 """

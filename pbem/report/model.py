@@ -400,7 +400,8 @@ def _edition_facts(game: Game, nation: str, viewer: str | None) -> tuple[list[di
         if "hand" in shown:
             card = card_namer(game)
             hand = ", ".join(card(c) for c in shown["hand"]) or "none"
-            value += f": {hand}"
+            if size:
+                value += f": {hand}"
         facts.append({"label": "Event cards", "value": value})
         short.append(plural(size, "event card"))
     return facts, " · ".join(short), hand

@@ -10,6 +10,9 @@
 - ``board-NNN-HASH.svg``: the board of entry NNN, as :meth:`Report.render` draws it;
 - ``style.css`` and ``favicon.svg``.
 
+The website is public: in an edition with secrets (Antike Duellum) every page is the
+public report (:mod:`pbem.report.views`), which names no card a nation drew or holds.
+
 Everything is local (no font, script, image or stylesheet from elsewhere), the same
 game file gives the same bytes (no clock), and no player's e-mail address is written:
 the model is scrubbed of addresses before anything is rendered from it, the board

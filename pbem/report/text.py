@@ -220,15 +220,15 @@ def _duellum_line(ev: dict[str, Any], n: str, name: Namer, place: Namer, card: N
         return f"{played}: the town wall of {place(ev['city'])} is destroyed and goes back to the {owner}' supply"
     if "gold" in ev:
         return f"{played} and receive {ev['gold']} gold, 1 for each know-how of their opponent"
-    paid = _pay({**ev.get("chips", {}), "coin": ev.get("coins", 0)}) if ("chips" in ev or "coins" in ev) else ""
     if ev.get("against") and "chips" not in ev:
         return f"{played}: the {name(ev['against'])} lose {count(ev.get('coins', 0), 'coin')} to the bank"
+    if "chips" not in ev and "coins" not in ev:
+        return played
+    amount = _pay({**ev.get("chips", {}), "coin": ev.get("coins", 0)})
+    amount = "nothing" if amount in ("", "free") else amount
     if ev.get("against"):
-        what = "nothing" if paid == "free" else paid
-        return f"{played}: the {name(ev['against'])} pay {what} to the bank"
-    if paid:
-        return f"{played} and receive {'nothing' if paid == 'free' else paid}"
-    return played
+        return f"{played}: the {name(ev['against'])} pay {amount} to the bank"
+    return f"{played} and receive {amount}"
 
 
 def production_coin(events: list[dict[str, Any]], i: int) -> bool:
