@@ -92,7 +92,9 @@ def hidden_swapped(game):
     st.nation(other).extra["hand"] = [pool[(pool.index(c) + 1) % len(pool)] for c in hand]
     st.extra["deck"] = list(reversed(st.extra["deck"]))
     st.extra["secret"] = "another secret"
-    return game.copy_with(st, list(game.history))
+    changed = game.copy_with(st, list(game.history))
+    changed.seed = "another seed"
+    return changed
 
 
 def one(i: int, data: dict | None = None, seed_prefix: str = "du-bench") -> Outcome:
@@ -136,6 +138,12 @@ def one(i: int, data: dict | None = None, seed_prefix: str = "du-bench") -> Outc
                     out.used["walls destroyed in conquests"] += 1
                 elif kind == "card":
                     out.used[f"card {event['card']}"] += 1
+                if kind in ("arm", "move") and event.get("unit") in ("admiral", "commander"):
+                    out.used[f"special unit {'armed' if kind == 'arm' else 'moved'}"] += 1
+                elif kind == "battle" and event.get("special"):
+                    out.used["special unit lost in a battle"] += 1
+                elif kind == "standing" and "fortress" in event.get("standing", {}):
+                    out.used["standing FORTRESS set"] += 1
         verify(game, json.loads(text))
         coins = game.state.bank.coins + sum(ns.coins for ns in game.state.nations.values())
         assert coins == (data or {}).get("bank_coins", 30), f"{coins} coins in play"
@@ -191,6 +199,11 @@ def table(outcomes: list[Outcome], wall: float, jobs: int) -> list[str]:
                          f"mean {sum(o.turns for o in got) / len(got):.0f} turns")
     used = sum((o.used for o in done), Counter())
     lines.append("in all games: " + ", ".join(f"{k} {v}" for k, v in sorted(used.items())))
+    stalled = [o for o in done if not o.winner]
+    if stalled:
+        lines.append("stalemates: " + ", ".join(f"game {o.index} ({o.config[0]}, {o.config[2]}"
+                                                 f"{', ' + ','.join(o.config[3]) if o.config[3] else ''})"
+                                                 for o in stalled[:12]))
     with_walls = sum(1 for o in done if o.used["walls built"])
     with_fortress = sum(1 for o in done if o.used["FORTRESS held a city"] + o.used["FORTRESS cost a unit"])
     lines.append(f"games with walls built {with_walls}/{len(done)}, with recruiting "

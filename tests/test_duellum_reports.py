@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import io
-import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path

@@ -2,7 +2,8 @@
 
 Hypothesis draws an edition's board (classic Antike and the test plug-in edition ninefold,
 each on the East and the West board; Antike II on Mare Nostrum and, with 3 nations, on the
-Orient excerpt of tests/data/boards), the nations (3-6) and their seats, a seed, a variant
+Orient excerpt of tests/data/boards; Antike Duellum's two nations on its Rome/Carthage side
+and on the Aegean excerpt), the nations (3-6, Duellum 2) and their seats, a seed, a variant
 and, entry by entry, one of the legal ways to go on: the player's order file (the GM's
 default turn, a target or the template ``antike-ref options`` shows as legal, the random
 or greedy bot, a rondel target filled in with drawn randomness, or a military turn:
@@ -23,7 +24,8 @@ reports of the new entry are rendered. After every entry (:meth:`Run._next`):
 * the edition's conservation laws hold, with the numbers of the game's own rule table
   (coins, temples with Antike II's neutral ones, personage cards in stock and held with
   Pliny's ninth scholar, each nation's legions and galleys on the board and in stock under
-  each unit's own cap, city stones), and nothing is negative.
+  each unit's own cap, city stones; Duellum's units in the recruitment boxes, town walls,
+  city tokens and every event card in exactly one place), and nothing is negative.
 
 Every :data:`CHECK_EVERY` entries and at the end (:meth:`Run.check_history`): ``verify``
 passes, and every report rendered again from the history, as ``antike-ref render`` does
@@ -56,6 +58,7 @@ from pbem.kernel.turn import resolve
 from pbem.kernel.vocab import RESOURCES, UNITS
 from pbem.play.bot import build_turn, play_turn
 from pbem.play.options import options
+from pbem.play.selfplay import duellum_problems
 from pbem.report import prepare, report_name
 from pbem.service import turns
 from pbem.service.boards import load_board, load_map_file
@@ -83,18 +86,22 @@ CI = settings.get_profile("antike-properties-ci")
 
 CONFIGS = [("antike", "antike-east"), ("antike", "antike-west"),
            (NINEFOLD, "antike-east"), (NINEFOLD, "antike-west"),
-           ("antike2", "antike2-mare-nostrum"), ("antike2", "antike2-orient-excerpt")]
+           ("antike2", "antike2-mare-nostrum"), ("antike2", "antike2-orient-excerpt"),
+           ("duellum", "duellum-rome-carthage"), ("duellum", "duellum-aegean-excerpt")]
 """Every edition on every board it plays on."""
 EXAMPLES = {(NINEFOLD, "antike-east"): 5, (NINEFOLD, "antike-west"): 5,
-            ("antike2", "antike2-mare-nostrum"): 7, ("antike2", "antike2-orient-excerpt"): 5}
+            ("antike2", "antike2-mare-nostrum"): 7, ("antike2", "antike2-orient-excerpt"): 5,
+            ("duellum", "duellum-rome-carthage"): 5, ("duellum", "duellum-aegean-excerpt"): 4}
 """Examples per configuration where fewer than the profile's keep the file's run time (the
 soak plays every configuration at length)."""
-BOARD_FILES = {"antike2-orient-excerpt": ROOT / "tests" / "data" / "boards" / "antike2-orient-excerpt.json"}
+BOARD_FILES = {"antike2-orient-excerpt": ROOT / "tests" / "data" / "boards" / "antike2-orient-excerpt.json",
+               "duellum-aegean-excerpt": ROOT / "tests" / "data" / "boards" / "duellum-aegean-excerpt.json"}
 """Boards that are not shipped (``new --board FILE``): id -> map file."""
 VARIANTS: dict[str, list[tuple[str, ...]]] = {
     "antike": [(), ("expert",), ("military",), ("longer",)],
     NINEFOLD: [()],
     "antike2": [(), ("nine_scholars",), ("free_city_types",)],
+    "duellum": [(), ("special_units",)],
 }
 FAST_FORMATS = ("svg", "txt", "md", "bbcode")
 """The formats compared in-process; PNG and PDF (drawn from the SVG, slow) only by the CLI test."""
@@ -144,8 +151,10 @@ def conservation_problems(game) -> list[str]:
         for u in UNITS:
             board = st_.units_on_board(n, u)
             stock = queries.stock(st_, edition, n, u)
-            if stock < 0 or board + stock != rules.cap(u):
-                out.append(f"{n} {u}s: {board} on the board and {stock} in stock, the rules have {rules.cap(u)}")
+            reserve = edition.reserve(st_, n, u)  # Duellum's recruitment box
+            if stock < 0 or board + reserve + stock != rules.cap(u):
+                out.append(f"{n} {u}s: {board} on the board, {reserve} in reserve and {stock} in stock, "
+                           f"the rules have {rules.cap(u)}")
         cities = len(st_.cities(n))
         if cities > rules.city_stones:
             out.append(f"{n} own {cities} cities, more than their {rules.city_stones} city stones")
@@ -153,6 +162,8 @@ def conservation_problems(game) -> list[str]:
         for n, counts in prov.units.items():
             if any(c < 0 for c in counts.values()):
                 out.append(f"{pid}: {n} units {counts}")
+    if edition.id == "duellum":
+        out += duellum_problems(game)
     return out
 
 
@@ -372,9 +383,15 @@ class Draw:
 
 
 def standing_change(draw: Draw, game, nation: str) -> dict[str, Any]:
-    """A change to ``nation``'s standing orders: battle stances, bonus stack, coin substitute."""
+    """A change to ``nation``'s standing orders: battle stances, bonus stack, coin substitute;
+    in Duellum also FORTRESS and the cards drawn first."""
     rivals = [n for n in game.state.table.turn_order() if n != nation]
     change: dict[str, Any] = {}
+    if "draw" in game.edition.extras.standing and draw.flag(2, "duellum standing"):
+        from pbem.editions.duellum import cards
+
+        change["fortress"] = draw.pick(("always", "never"), "fortress")
+        change["draw"] = draw.some(sorted(set(cards.deck_cards(game.state.table.data))), 4, "cards")
     if draw.flag(2, "battle stance"):
         if draw.flag(2, "bare stance"):
             change["battle"] = draw.pick(STANCES, "stance")
@@ -478,6 +495,8 @@ def draw_gm_edit(draw: Draw, game) -> dict[str, Any] | None:
     kinds = ("resources", "coins", "rondel", "units", "temple", "standing")
     if game.edition.id == "antike2":
         kinds += ("neutral_temple", "resource", "bellona")
+    if game.edition.id == "duellum":
+        kinds += ("resource", "wall", "walls_supply", "recruitment")
     what = draw.pick(kinds, "edit")
     if what == "resources":
         chips = draw.some(RESOURCES, 3, "chips") or [draw.pick(RESOURCES, "chip")]
@@ -491,6 +510,8 @@ def draw_gm_edit(draw: Draw, game) -> dict[str, Any] | None:
         prov = game.board.province(pid)
         counts = {u: draw.integer(0, 3, u) if prov.neighbours(u) else 0 for u in UNITS}
         held = st_.provinces[pid].units if pid in st_.provinces else {}
+        # a special unit (Duellum's variant) stays where it is: it has no supply to go back to
+        counts = {**{u: n for u, n in held.get(nation, {}).items() if u not in UNITS}, **counts}
         edit = {"province": pid, "units": {**{n: dict(c) for n, c in held.items()}, nation: counts}}
     elif what == "temple":
         cities = st_.cities(nation)
@@ -510,9 +531,24 @@ def draw_gm_edit(draw: Draw, game) -> dict[str, Any] | None:
         cities = st_.cities(nation)
         if not cities:
             return None
-        edit = {"province": draw.pick(cities, "city"), "resource": draw.pick([*RESOURCES, None], "type")}
+        # Duellum: every city but the start cities stands on a choice site and needs one
+        kinds_ = RESOURCES if game.edition.id == "duellum" else [*RESOURCES, None]
+        edit = {"province": draw.pick(cities, "city"), "resource": draw.pick(kinds_, "type")}
     elif what == "bellona":
         edit = {"bellona": draw.pick(order, "holder")}
+    elif what == "wall":
+        cities = st_.cities(nation)
+        if not cities:
+            return None
+        city = draw.pick(cities, "city")
+        edit = {"province": city, "wall": not st_.provinces[city].extra.get("wall")}
+    elif what == "walls_supply":
+        edit = {"nation": nation, "walls_supply": draw.integer(0, 6, "walls")}
+    elif what == "recruitment":
+        # units into or out of the box from the supply (refused beyond the 12 of a type);
+        # a special unit stays
+        box = {u: n for u, n in ns.extra["recruitment"].items() if u not in UNITS}
+        edit = {"nation": nation, "recruitment": {**box, **{u: draw.integer(0, 4, u) for u in UNITS}}}
     else:
         edit = {"nation": nation, "standing": standing_change(draw, game, nation)}
     change = {"game": game.game_id, "reason": f"property test: {what} of {nation}", "edits": [edit]}
@@ -585,13 +621,11 @@ def test_random_legal_play_keeps_every_invariant(edition, board):
 def test_every_edition_is_played():
     """The configurations cover every registered edition on every board it plays on."""
     played = {e for e, _ in CONFIGS}
-    # Duellum's conservation counts the recruitment box, which these invariants do not yet:
-    # its self-play is proved by bench/bench_duellum.py and tests/test_duellum_secrets.py
-    # until it joins CONFIGS (issue 15, still open).
-    assert {e.id for e in editions.registered()} - {"duellum"} <= played
+    assert {e.id for e in editions.registered()} <= played
     for edition, board in CONFIGS:
         assert board_of(board).edition in (edition, *editions.get(edition).board_editions)
     assert set(VARIANTS["antike2"]) == {()} | {(v,) for v in editions.get("antike2").variants}
+    assert set(VARIANTS["duellum"]) == {()} | {(v,) for v in editions.get("duellum").variants}
 
 
 @pytest.mark.parametrize("board", ["antike-east", "antike-west"])

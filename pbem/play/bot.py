@@ -42,7 +42,7 @@ from pbem.errors import Refused
 from pbem.kernel import queries
 from pbem.kernel.edition import Edition
 from pbem.kernel.turn import Turn, resolve
-from pbem.kernel.vocab import RESOURCES, UNITS
+from pbem.kernel.vocab import RESOURCES, SPECIAL_UNITS, UNITS
 
 MODES = ("random", "greedy")
 
@@ -253,7 +253,7 @@ def _march(b: _Builder) -> None:
 def _fill(b: _Builder, rng: random.Random, eager: float, greedy: bool = False, march: bool = False) -> None:
     """Add an action and foundings to a rondel move; ``eager`` is the chance to try each;
     ``greedy`` attacks first, ``march`` then moves the units towards rival cities."""
-    if _boxed(b.game.edition):
+    if boxed(b.game.edition):
         _fill_duel(b, rng, eager, greedy, march)
         return
     game, nation = b.game, b.nation
@@ -338,7 +338,7 @@ def _found(b: _Builder, pid: str) -> bool:
 
 def _value(game, nation: str, result) -> float:
     """Greedy evaluation of the state after a turn: score first, then growth."""
-    if _boxed(game.edition):
+    if boxed(game.edition):
         return _value_duel(game, nation, result)
     st = result.state
     ns = st.nations[nation]
@@ -367,7 +367,7 @@ def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str
             if b.ok:
                 _fill(b, rng, eager=0.6, greedy=rng.random() < 0.3)
                 return b.orders
-    elif mode == "greedy" and _boxed(game.edition):
+    elif mode == "greedy" and boxed(game.edition):
         orders = _greedy_duel(game, nation, rng, choices)
         if orders is not None:
             return orders
@@ -437,7 +437,7 @@ def seen_by(game, nation: str):
     return Seen(edition.player_view(game.state, nation), edition, game.board, f"game {game.game_id}", game.game_id)
 
 
-def _boxed(edition) -> bool:
+def boxed(edition) -> bool:
     """Whether the edition arms from a recruitment box filled on its know-how wedge
     (Antike Duellum): then the bot plays it the Duellum way."""
     return "recruit" in edition.action_keys
@@ -463,13 +463,12 @@ def _routes(game, st, nation: str, start: str, unit: str, steps: int) -> dict[st
     """Where a unit of ``unit`` in ``start`` can get to in ``steps`` crossings without
     passing through a region with hostile units of its type (a battle there is automatic,
     001 L350); such a region may be the end of the path: destination -> path."""
-    other = _other(st, nation)
     seen = {start: []}
     frontier = [start]
     for _ in range(steps):
         nxt = []
         for here in frontier:
-            if here != start and (prov := st.provinces.get(here)) is not None and prov.count(other, unit):
+            if here != start and _hostile(st, nation, here, unit):
                 continue  # a battle would stop the way here
             for p in sorted(game.board.province(here).neighbours(unit)):
                 if p not in seen:
@@ -480,9 +479,22 @@ def _routes(game, st, nation: str, start: str, unit: str, steps: int) -> dict[st
     return seen
 
 
+def _pieces(prov, nation: str) -> list[str]:
+    """The kinds of unit ``nation`` has in a province: legions, galleys, then a special
+    unit of the variant (Duellum's Admiral or Commander)."""
+    held = prov.units.get(nation, {})
+    return [u for u in (*UNITS, *SPECIAL_UNITS) if held.get(u)]
+
+
 def _hostile(st, nation: str, pid: str, unit: str) -> int:
+    """The rival's units in ``pid`` that a unit of ``unit`` fights on entering: those of
+    its type, a special unit moving as that type included (001 L350, L439)."""
     prov = st.provinces.get(pid)
-    return prov.count(_other(st, nation), unit) if prov is not None else 0
+    if prov is None:
+        return 0
+    other = _other(st, nation)
+    kind = SPECIAL_UNITS.get(unit, unit)
+    return sum(n for u, n in prov.units.get(other, {}).items() if SPECIAL_UNITS.get(u, u) == kind)
 
 
 def _threatened(game, st, nation: str) -> set[str]:
@@ -491,14 +503,41 @@ def _threatened(game, st, nation: str) -> set[str]:
     other = _other(st, nation)
     reach: dict[str, int] = {}
     for pid, prov in st.provinces.items():
-        for unit in UNITS:
-            n = prov.count(other, unit)
+        for unit in _pieces(prov, other):
+            n = prov.count(other, unit) if unit in UNITS else 1  # a special unit: the defence 1 lower
             if n:
                 steps = queries.allowance(st, game.edition, other, unit)
                 for dest in [pid, *queries.reachable(game.board, pid, unit, steps)]:
                     reach[dest] = reach.get(dest, 0) + n
     return {c for c in st.cities(nation) if reach.get(c, 0) >= queries.defence(st, game.edition, c) - 1
             and reach.get(c, 0)}
+
+
+_SEAS_PAY: dict[tuple, bool] = {}
+"""The last answer of :func:`_seas_pay`, by (state, nation)."""
+
+
+def _seas_pay(game, st, nation: str) -> bool:
+    """Whether holding more regions with galleys can still win ``nation`` a personage
+    (navigators, 001 L165: none may be left in the bank, or the nation may have won every
+    one the seas give). Asked of the rules: the end of a turn as things stand, and again
+    with a galley of the nation in every region a galley can reach, must award different
+    numbers of personages."""
+    key = (id(st), st.status.turn, nation)
+    if key not in _SEAS_PAY:
+        _SEAS_PAY.clear()
+        counts = []
+        for flood in (False, True):
+            state = st.copy()
+            if flood:
+                for pid, prov in game.board.provinces.items():
+                    if prov.sea:
+                        state.province(pid).add(nation, "galley", 1)
+            t = Turn(state, nation, game.edition, game.board)
+            game.edition.end_of_turn(t)
+            counts.append(t.state.nations[nation].personage_count())
+        _SEAS_PAY[key] = counts[1] > counts[0]
+    return _SEAS_PAY[key]
 
 
 def _fortress_risk(st, nation: str) -> bool:
@@ -521,7 +560,7 @@ def _fill_duel(b: _Builder, rng: random.Random, eager: float, greedy: bool, marc
     before the move), the wedge's action, cities founded, standing orders. ``greedy`` plans
     the action for its gain; otherwise each addition is tried with the chance ``eager``."""
     game, nation = b.game, b.nation
-    st, edition = game.state, game.edition
+    edition = game.edition
     keys = edition.rondel[b.result.state.nations[nation].rondel].action.keys
     if "events" in edition.turn_keys:
         _play_cards(b, rng, eager, greedy, keys)
@@ -536,10 +575,13 @@ def _fill_duel(b: _Builder, rng: random.Random, eager: float, greedy: bool, marc
             _campaign(b, rng, attack=greedy, advance=march, hold_seas=hold_seas)
         else:
             _random_maneuver(b, rng, eager)
+            if rng.random() < eager / 2:
+                _campaign(b, rng, attack=True, advance=False, hold_seas=False, pioneers=False)
     after = b.result.state
     for pid in sorted(after.provinces):
         prov = after.provinces[pid]
-        if prov.owner is None and any(prov.count(nation, u) for u in UNITS) and (greedy or rng.random() < max(eager, 0.7)):
+        here = any(prov.count(nation, u) for u in UNITS)
+        if prov.owner is None and here and (greedy or rng.random() < max(eager, 0.7)):
             _found_duel(b, pid, rng, greedy)
     if "draw" in edition.extras.standing and (greedy or rng.random() < eager):
         _standing_duel(b)
@@ -618,22 +660,34 @@ def _arm_from_box(b: _Builder, rng: random.Random, eager: float, greedy: bool) -
     """MILITIA: units from the recruitment box (2 iron each, 001 L284), as many as each
     city takes (1, 3 with a temple): the greedy bot arms temple cities and cities the rival
     threatens first, galleys where they can go (the seas are its way to the rival and to
-    navigators), legions elsewhere."""
+    navigators), legions elsewhere; the variant's special unit (3 iron, a temple city only,
+    001 L435) first of all, where most of its type stand."""
     game, nation = b.game, b.nation
     st = game.state
-    box = {u: n for u, n in _box(st, nation).items() if u in UNITS}
+    box = {u: n for u, n in _box(st, nation).items() if n}
     cities = st.cities(nation)
     if greedy:
         danger = _threatened(game, st, nation)
         cities = sorted(cities, key=lambda c: (not st.provinces[c].temple, c not in danger, c))
     else:
         cities = rng.sample(cities, len(cities))
+    used: dict[str, int] = {}
+    for special in [u for u in box if u in SPECIAL_UNITS]:
+        temples = [c for c in cities if st.provinces[c].temple and game.board.can_arm(c, special)]
+        if greedy:
+            temples.sort(key=lambda c: -st.provinces[c].count(nation, SPECIAL_UNITS[special]))
+        elif rng.random() >= eager:
+            temples = []
+        for city in temples:
+            if b.try_add("arm", {"unit": special, "at": city, "count": 1}):
+                used[city] = 1
+                break
     for city in cities:
-        if not any(box.values()):
+        if not any(box.get(u) for u in UNITS):
             return
         if not greedy and rng.random() >= eager:
             continue
-        left = queries.arm_limit(st, game.edition, city)
+        left = queries.arm_limit(st, game.edition, city) - used.get(city, 0)
         kinds = [u for u in ("galley", "legion") if game.board.can_arm(city, u) and box.get(u)]
         if not greedy:
             rng.shuffle(kinds)
@@ -678,7 +732,8 @@ def _knowhow_and_recruit(b: _Builder, rng: random.Random, eager: float, greedy: 
     else:
         if rng.random() >= eager:
             return
-        tries = [{"legion": rng.randint(0, min(3, supply["legion"])), "galley": rng.randint(0, min(2, supply["galley"]))}]
+        tries = [{"legion": rng.randint(0, min(3, supply["legion"])),
+                  "galley": rng.randint(0, min(2, supply["galley"]))}]
         tries.append({"legion": min(1, supply["legion"]), "galley": 0})
     for order in tries:
         order = {u: n for u, n in order.items() if n}
@@ -707,25 +762,26 @@ def _random_maneuver(b: _Builder, rng: random.Random, eager: float) -> None:
 
 
 def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: bool = True,
-              hold_seas: bool = True) -> None:
+              hold_seas: bool = True, pioneers: bool = True) -> None:
     """The greedy maneuver (001 L344-369): conquests of the rival's cities that enough
     units can reach (every unit in the region counts, no step needs to be left; temple
-    cities first, a general), with one unit more where the rival may hold FORTRESS; then
-    one settler to each free city site the nation can pay to found a city on; then galleys
-    spread over the seas not yet held (a sea without a city counts double for navigators,
-    001 L165); then (``advance``) the rest march on the nearest rival city, but units
-    guarding a threatened city of their own. All moves come before the conquests (001
-    L354), no path crosses a region with hostile units of its type, and a path that ends
-    in one fights there, 1 for 1."""
+    cities first, a general), with one unit more where the rival may hold FORTRESS and the
+    variant's special unit along where it can go safely (the defence is 1 lower, 001 L437);
+    then one settler to each free city site the nation can pay to found a city on; then
+    (``hold_seas``) galleys spread over the regions not yet held (a sea without a city
+    counts double for navigators, 001 L165), one staying in each; then (``advance``) the
+    rest march on the rival city that is easiest to take (a special unit with the units of
+    its type it stands with), but units guarding a threatened city of their own. All moves
+    come before the conquests (001 L354), no path crosses a region with hostile units of
+    its type, and a path that ends in one fights there, 1 for 1."""
     game, nation = b.game, b.nation
     st, edition, board = game.state, game.edition, game.board
     other = _other(st, nation)
     pool: dict[tuple[str, str], int] = {}
     for pid, prov in sorted(st.provinces.items()):
-        for unit in UNITS:
-            if prov.count(nation, unit):
-                pool[(pid, unit)] = prov.count(nation, unit)
-    allow = {u: queries.allowance(st, edition, nation, u) for u in UNITS}
+        for unit in _pieces(prov, nation):
+            pool[(pid, unit)] = prov.count(nation, unit)
+    allow = {u: queries.allowance(st, edition, nation, u) for u in (*UNITS, *SPECIAL_UNITS)}
     routes = {key: _routes(game, st, nation, key[0], key[1], allow[key[1]]) for key in pool}
     moves: list[dict[str, Any]] = []
     here: dict[tuple[str, str], int] = {}
@@ -738,22 +794,36 @@ def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: boo
         dest = path[-1] if path else pid
         here[(dest, unit)] = here.get((dest, unit), 0) + count
 
+    def way(pid: str, unit: str, dest: str) -> list[str] | None:
+        return [] if pid == dest else routes[(pid, unit)].get(dest)
+
     conquests = []
     if attack:
         quaked = {e.get("city") for e in b.orders.get("events", []) if "city" in e}
         risk = _fortress_risk(st, nation)
         can_take = len(st.cities(other)) - 1
+        def need_at(c: str) -> int:
+            return queries.defence(st, edition, c) - (1 if c in quaked else 0)
+
+        def standing(c: str) -> int:
+            return sum(pool.get((c, u), 0) for u in UNITS)
+        # temple cities first (a general), then the weakest, a wall an EARTHQUAKE broke,
+        # the one the units already stand in
         targets = [c for c in st.cities(other) if queries.can_be_conquered(st, c)]
-        targets.sort(key=lambda c: (not st.provinces[c].temple, queries.defence(st, edition, c), c))
+        targets.sort(key=lambda c: (not st.provinces[c].temple, need_at(c), c not in quaked, -standing(c), c))
         for city in targets:
             if len(conquests) >= can_take:
                 break
-            need = queries.defence(st, edition, city) - (1 if city in quaked else 0)
+            need = need_at(city)
+            # the special unit goes along only where nothing of its type fights it on the way in
+            leader = next(((pid, unit, path) for (pid, unit), n in pool.items() if unit in SPECIAL_UNITS and n
+                           and (path := way(pid, unit, city)) is not None and not _hostile(st, nation, city, unit)),
+                          None)
+            if leader is not None:
+                need = max(1, need - 1)
             sources = []
             for (pid, unit), n in pool.items():
-                if not n:
-                    continue
-                path = [] if pid == city else routes[(pid, unit)].get(city)
+                path = way(pid, unit, city) if n and unit in UNITS else None
                 if path is not None:
                     sources.append((len(path), unit != "legion", pid, unit, n, path))
             sources.sort()
@@ -766,6 +836,8 @@ def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: boo
                 if take:
                     send(pid, unit, take, path)
                     want -= take
+            if leader is not None:
+                send(*leader[:2], 1, leader[2])
             conquests.append(city)
     # settlers: one unit to each free city site the nation can pay for (1 marble, 1 iron,
     # 1 gold, coins standing in, 001 L195)
@@ -786,13 +858,34 @@ def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: boo
             continue
         options = []
         for (pid, unit), n in pool.items():
-            path = routes[(pid, unit)].get(site)
+            path = routes[(pid, unit)].get(site) if unit in UNITS else None
             if n and path and not _hostile(st, nation, site, unit):
                 options.append((len(path), unit != "legion", -n, pid, unit, path))
         if options:
             _, _, _, pid, unit, path = min(options)
             send(pid, unit, 1, path)
             afford -= 1
+    # pioneers: while free sites are left that no unit can reach this turn, one unit sets
+    # out for each of the nearest, when the nation will have the chips to found there
+    if pioneers and sum(res.values()) + coins >= 3:
+        far = [site for site in free if not any(here.get((site, u)) for u in UNITS)]
+        for site in far:
+            options = []
+            for (pid, unit), n in pool.items():
+                if not n or unit not in UNITS or pid in st.cities(nation) and n == 1:
+                    continue
+                path = queries.shortest_path(board, pid, site, unit, len(board.provinces))
+                if path:
+                    options.append((len(path), unit != "legion", pid, unit, path))
+            if not options:
+                continue
+            _, _, pid, unit, path = min(options)
+            step = path[:allow[unit]]
+            clear = routes[(pid, unit)]
+            while step and (step[-1] not in clear or _hostile(st, nation, step[-1], unit)):
+                step = step[:-1]
+            if step:
+                send(pid, unit, 1, clear[step[-1]])
     # galleys spread over regions no galley of the nation holds yet: seas without a city
     # first (2 points), then any (1), up to the second navigator's 14 points
     def holders(p: str) -> int:
@@ -802,6 +895,7 @@ def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: boo
         return 2 if board.province(p).double else 1
 
     points = sum(worth(p) for p in board.provinces if holders(p))
+    hold_seas = hold_seas and _seas_pay(game, st, nation)
     if hold_seas:
         for pid, unit in [key for key in sorted(pool) if key[1] == "galley"]:
             while pool[(pid, unit)] and points < 14:
@@ -824,7 +918,10 @@ def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: boo
                 near[dest] = near.get(dest, 0) + n
         focus = sorted((c for c in rivals if queries.can_be_conquered(st, c)),
                        key=lambda c: (queries.defence(st, edition, c) - near.get(c, 0), not st.provinces[c].temple, c))
+        marched: dict[tuple[str, str], list[str]] = {}
         for (pid, unit), n in sorted(pool.items()):
+            if unit not in UNITS:
+                continue
             if hold_seas and unit == "galley" and n and holders(pid) == n:
                 n -= 1  # one stays to hold the region's sea points
             if not n or pid in danger or pid in rivals:
@@ -839,6 +936,11 @@ def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: boo
                 step = step[:-1]
             if step:
                 send(pid, unit, n, clear[step[-1]])
+                marched[(pid, unit)] = clear[step[-1]]
+        for (pid, unit), n in sorted(pool.items()):
+            path = marched.get((pid, SPECIAL_UNITS.get(unit, "")))
+            if n and unit in SPECIAL_UNITS and path and len(path) <= allow[unit]:
+                send(pid, unit, n, path)  # with its escort, which fights first
     for move in moves:
         b.try_add("maneuver", move)
     for city in conquests:
@@ -862,10 +964,11 @@ def _found_duel(b: _Builder, pid: str, rng: random.Random, greedy: bool) -> bool
     mine = {r: 0 for r in RESOURCES}
     for p in here.land | here.sea:
         prov = st.provinces.get(p)
-        if prov is not None and prov.owner is not None:
+        if prov is not None and prov.owner is not None and queries.city_resource(st, game.board, p) in near:
             near[queries.city_resource(st, game.board, p)] += 1
     for city in st.cities(nation):
-        mine[queries.city_resource(st, game.board, city)] += 1
+        if queries.city_resource(st, game.board, city) in mine:
+            mine[queries.city_resource(st, game.board, city)] += 1
     held = st.nations[nation].resources
     order = sorted(RESOURCES, key=lambda r: (near[r], mine[r], held[r], RESOURCES.index(r)))
     if not greedy:
@@ -884,10 +987,11 @@ def _standing_duel(b: _Builder) -> None:
     theirs = st.nations[other]
     kinds = _card_kinds(st)
     danger = bool(_threatened(game, st, nation))
-    worth = {"fortress": 6 if danger else 3, "destroy_wall": 2 + 2 * len([c for c in st.cities(other)
-                                                                          if st.provinces[c].extra.get("wall")]),
-             "halve_coins": theirs.coins, "gold_per_knowhow": 1 + len(theirs.knowhow), "gain": 4,
-             "opponent_pays": 2}
+    walls = any(st.provinces[c].extra.get("wall") for c in st.cities(other))
+    # a few steps only, so that the order changes when the situation does, not every turn
+    worth = {"fortress": 6 if danger else 3, "destroy_wall": 5 if walls else 1,
+             "halve_coins": 4 if theirs.coins >= 4 else 1, "gold_per_knowhow": 4 if len(theirs.knowhow) >= 2 else 2,
+             "gain": 4, "opponent_pays": 2}
     ranked = sorted(kinds, key=lambda c: (-worth.get(kinds[c], 0), c))
     change = {}
     if st.standing[nation].extra.get("fortress") != "always":
@@ -896,6 +1000,25 @@ def _standing_duel(b: _Builder) -> None:
         change["draw"] = ranked
     if change:
         b._try({**b.orders, "standing": change})
+
+
+def _distances(board, targets: list[str]) -> dict[str, dict[str, int]]:
+    """Unit type -> province -> the crossings a unit of that type needs to reach the
+    nearest of ``targets``."""
+    out = {}
+    for unit in UNITS:
+        dist = {t: 0 for t in targets}
+        frontier = list(targets)
+        while frontier:
+            nxt = []
+            for here in frontier:
+                for p in board.province(here).neighbours(unit):
+                    if p not in dist:
+                        dist[p] = dist[here] + 1
+                        nxt.append(p)
+            frontier = nxt
+        out[unit] = dist
+    return out
 
 
 def _greedy_duel(game, nation: str, rng: random.Random, choices) -> dict[str, Any] | None:
@@ -933,13 +1056,20 @@ def _value_duel(game, nation: str, result) -> float:
     other = _other(st, nation)
     won = 1000 if st.status.winner == nation else 0
     units = sum(p.count(nation, u) for p in st.provinces.values() for u in UNITS)
+    units += sum(3 * p.count(nation, u) for p in st.provinces.values() for u in SPECIAL_UNITS)
     box = sum(n for u, n in ns.extra.get("recruitment", {}).items() if u in UNITS)
     walls = sum(1 for c in st.cities(nation) if st.provinces[c].extra.get("wall"))
     pressure = sum(st.provinces[c].count(nation, u) for c in st.cities(other) for u in UNITS)
-    seas = min(sea_points(st, game.board, nation), 14)
+    seas = min(sea_points(st, game.board, nation), 14) if _seas_pay(game, game.state, nation) else 0
     # chips count less once the nation holds more than a few turns' needs of them
     chips = sum(min(n, 10) + 0.1 * max(0, n - 10) for n in [*ns.resources.values(), ns.coins])
-    rival = 3 * len(st.cities(other)) + 3 * len(st.temples(other)) + 20 * st.nations[other].personage_count()
+    # units far from every rival city count a little less: a nation with nothing better to
+    # do marches on the rival rather than producing what it cannot spend
+    away = _distances(game.board, st.cities(other))
+    approach = sum(prov.count(nation, u) * min(away[u].get(pid, 6), 6)
+                   for pid, prov in st.provinces.items() for u in UNITS)
+    rival = 3 * len(st.cities(other)) + 3 * len(st.temples(other)) + 20 * st.nations[other].personage_count() \
+        + 0.2 * st.nations[other].coins
     return (won + 50 * ns.personage_count() + 7 * len(st.cities(nation)) + 6 * len(st.temples(nation))
             + 4 * len(ns.knowhow) + 2.5 * units + 1.0 * box + 0.8 * pressure + 1.0 * walls
-            + 1.0 * len(ns.extra.get("hand", [])) + 0.5 * seas + 0.3 * chips - rival)
+            + 0.2 * len(ns.extra.get("hand", [])) + 0.5 * seas + 0.3 * chips - 0.1 * approach - rival)

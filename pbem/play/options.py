@@ -4,6 +4,12 @@ wedge would yield or allow (``antike-ref options``), plus an order-file template
 Every figure comes from the rule queries and the actions' own previews
 (:mod:`pbem.kernel.queries`, :mod:`pbem.kernel.actions`), the same code the turn runs, so
 a target shown as legal is accepted by ``check``.
+
+Everything is read from what the active nation may see (:meth:`Edition.player_view
+<pbem.kernel.edition.Edition.player_view>`). Antike Duellum adds the nation's recruitment
+box, supply, town walls and VP marker, its own hand of event cards (never the other's), the
+open display and the deck's size; MILITIA arms from the box, TEMPLUM also builds walls and
+charges a coin per neighbouring temple, SCIENTIA also recruits into the box.
 """
 
 from __future__ import annotations
@@ -11,15 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.kernel import queries
+from pbem.kernel.edition import Edition
 from pbem.kernel.turn import Turn
-from pbem.kernel.vocab import RESOURCES
+from pbem.kernel.vocab import RESOURCES, SPECIAL_UNITS, UNITS
 
 
 def options(game) -> dict[str, Any]:
     """Everything ``antike-ref options`` shows for the active nation of ``game`` (anything
     with ``state``, ``edition`` and ``board``)."""
-    st, edition, board = game.state, game.edition, game.board
-    nation = st.status.active
+    edition, board = game.edition, game.board
+    nation = game.state.status.active
+    st = edition.player_view(game.state, nation)
     ns = st.nations[nation]
     free = edition.free_units(Turn(st, nation, edition, board))
     out = []
@@ -39,6 +47,7 @@ def options(game) -> dict[str, Any]:
             if free and "places" in entry["effect"]:
                 # Antike II's BELLONA: units armed for free on this wedge (003 L254)
                 entry["effect"]["free"] = free
+            _edition_effect(st, edition, board, nation, entry["effect"])
         out.append(entry)
     template = {"game": st.table.game_id, "nation": nation, "turn": st.status.turn,
                 "password": "YOUR-PASSWORD", "rondel": _template_rondel(edition, out)}
@@ -49,7 +58,32 @@ def options(game) -> dict[str, Any]:
     if problem is None and rates:
         # chips given -> chips received with the bank, before the rondel move
         data["trade"] = [{"give": give, "get": get} for give, get in sorted(rates.items())]
+    held = edition.view_nation(st, nation, nation)
+    if held:
+        # Duellum: the box, supply, walls, VP marker and the nation's own hand (its view:
+        # never the other's cards), with the open display and the deck's size
+        data.update(held)
+        data["supply"] = {u: queries.stock(st, edition, nation, u) for u in UNITS}
+        data.update(edition.view_extra(st))
     return data
+
+
+def _edition_effect(st, edition, board, nation: str, effect: dict[str, Any]) -> None:
+    """What an edition adds to a wedge's preview (Duellum): units armed from a box (and
+    only as many as it holds), the coins a temple costs beside its marble."""
+    if "places" in effect and type(edition).arm_source is not Edition.arm_source:
+        box = {u: edition.arm_source(st, nation, u) for u in UNITS}
+        special = {u: n for u in SPECIAL_UNITS if (n := edition.arm_source(st, nation, u))}  # the variant's
+        box.update(special)
+        effect["box"] = box
+        if special:
+            t = Turn(st, nation, edition, board)
+            effect["special"] = {u: {"iron": edition.arming_iron(t, u)} for u in special}
+        effect["affordable"] = min(effect["affordable"], sum(box.values()))
+    if "cities" in effect and type(edition).temple_surcharge is not Edition.temple_surcharge:
+        t = Turn(st, nation, edition, board)
+        coins = {c: edition.temple_surcharge(t, c) for c in effect["cities"]}
+        effect["surcharge"] = {c: n for c, n in coins.items() if n}
 
 
 def _template_rondel(edition, targets: list[dict[str, Any]]) -> dict[str, Any]:
@@ -83,6 +117,8 @@ def option_lines(data: dict[str, Any], game=None) -> list[str]:
     if data.get("trade"):
         rates = ", ".join(f"{r['give']} chips for {r['get']}" for r in data["trade"])
         lines.append(f"  may trade with the bank before the move: {rates} (\"trade\" in the order file; never coins)")
+    if "recruitment" in data:
+        lines.extend("  " + line for line in holding_lines(data, game, name))
     labels = _labels(game, data)
     for t in data["targets"]:
         steps = f"{t['steps']} step{'' if t['steps'] == 1 else 's'}"
@@ -98,6 +134,49 @@ def option_lines(data: dict[str, Any], game=None) -> list[str]:
             continue
         lines.extend("      " + line for line in effect_lines(t["effect"], name))
     return lines
+
+
+def _units(counts: dict[str, int]) -> str:
+    """``1 legion, 2 galleys`` (legions first, then galleys, then a special unit)."""
+    order = [u for u in UNITS if u in counts] + sorted(u for u in counts if u not in UNITS)
+    return ", ".join(f"{counts[u]} {u}{'' if counts[u] == 1 else 's'}" for u in order) or "none"
+
+
+def holding_lines(data: dict[str, Any], game=None, name=lambda ident: ident) -> list[str]:
+    """Duellum: the box, the supply, the walls, the VP marker, the nation's own hand and
+    the open display, as lines of text."""
+    lines = [f"recruitment box: {_units(data['recruitment'])} (MILITIA arms only these); "
+             f"supply: {_units(data['supply'])} (SCIENTIA recruits from it)",
+             f"town walls: {data['walls_supply']} in the supply; built in: "
+             f"{', '.join(name(c) for c in data['walls']) or 'none'}; VP marker at {data['vp']}"]
+    hand = data.get("hand", [])
+    if hand:
+        lines.append("event cards in your hand (play one with \"events\": [{\"play\": CARD}]):")
+        lines.extend(f"  {_card_namer(game, True)(c)}" for c in hand)
+    else:
+        lines.append("event cards in your hand: none")
+    shown = ", ".join(_card_namer(game)(c) for c in data.get("display", [])) or "empty"
+    lines.append(f"open display: {shown}; deck: {data.get('deck_size', 0)} "
+                 f"card{'' if data.get('deck_size') == 1 else 's'}")
+    return lines
+
+
+def _card_namer(game, effects: bool = False):
+    """A card id -> ``Name (card_id)``, with ``effects`` also what it does, from the
+    game's catalogue."""
+    if game is None:
+        return lambda cid: cid
+    from pbem.editions.duellum import cards
+
+    known = cards.catalogue(game.state.table.data)
+
+    def describe(cid: str) -> str:
+        card = known.get(cid) or {}
+        if not effects:
+            return f"{cards.describe(card, cid)} ({cid})"
+        kind = (card.get("effect") or {}).get("kind")
+        return f"{cards.describe(card, cid)} ({cid}): {cards.EFFECTS.get(kind, 'no effect the referee knows')}"
+    return describe
 
 
 def _labels(game, data) -> dict[int, str]:
@@ -140,15 +219,26 @@ def effect_lines(effect: dict[str, Any], name=lambda ident: ident) -> list[str]:
     if "cities" in effect:
         price = _chips(effect.get("price", {}))
         where = ", ".join(name(c) for c in effect["cities"]) or "none"
-        return [f"a temple costs {price} (coins may stand in for it); you can pay for {effect['affordable']} now",
-                f"cities without a temple: {where}"]
+        out = [f"a temple costs {price} (coins may stand in for it); you can pay for {effect['affordable']} now",
+               f"cities without a temple: {where}"]
+        if effect.get("surcharge"):
+            extra = ", ".join(f"{name(c)} {n}" for c, n in effect["surcharge"].items())
+            out.append(f"plus 1 coin per temple in a neighbouring region, paid in coins: {extra}")
+        if "walls" in effect:
+            walls = effect["walls"]
+            open_ = ", ".join(name(c) for c in walls["cities"]) or "none"
+            out.append(f"town walls: {walls['supply']} in your supply, {_chips(walls['price'])} each, "
+                       f"one per city (\"walls\": [{{\"city\": P}}]); cities without one: {open_}")
+        return out
     if "places" in effect:
         stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
         price = _chips(effect.get("price", {}))
         places = "; ".join(f"{name(p['city'])} {p['limit']} ({' or '.join(p['units'])})" for p in effect["places"])
-        out = [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; "
-               f"in stock: {stock}",
+        held = f"in the recruitment box: {_units(effect['box'])}" if "box" in effect else f"in stock: {stock}"
+        out = [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; {held}",
                f"where, and how many: {places or 'nowhere'}"]
+        for unit, cost in effect.get("special", {}).items():
+            out.append(f"the {unit} costs {_chips(cost)} and is armed only at a city with a temple")
         if effect.get("free"):
             n = effect["free"]
             out.append(f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): mark {'its' if n == 1 else 'their'} "
@@ -160,6 +250,10 @@ def effect_lines(effect: dict[str, Any], name=lambda ident: ident) -> list[str]:
             note = " (needs " + name(o["needs"]) + " first)" if o.get("needs") else ""
             can = "can buy" if o["affordable"] else "cannot afford"
             out.append(f"{name(o['name'])}: {o['price']} gold{note}: {can}")
+        if "recruit" in effect:
+            prices = ", ".join(f"{_chips(p)} a {u}" for u, p in effect["recruit"]["price"].items())
+            out.append(f"recruit from the supply into the recruitment box: {prices} (\"recruit\": "
+                       f"{{\"legion\": N, \"galley\": M}}); in the supply: {_units(effect['recruit']['supply'])}")
         return out
     out = []
     for g in effect["groups"]:

@@ -21,7 +21,7 @@ from pbem.kernel.board import Board
 from pbem.kernel.orders import canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.kernel.vocab import UNITS
-from pbem.play.bot import _boxed, play_turn
+from pbem.play.bot import boxed, play_turn
 from pbem.service import turns
 from pbem.service.boards import load_board
 from pbem.service.game import Game, consistency_problems
@@ -107,7 +107,7 @@ def check_invariants(game: Game) -> None:
                 f"than the {rules.cap(u)} there are"
         assert st.cities(n), f"{n} lost its last city"
         assert len(st.cities(n)) <= rules.city_stones, f"{n} own more cities than their {rules.city_stones} stones"
-    if _boxed(game.edition):
+    if boxed(game.edition):
         problems = duellum_problems(game)
         assert not problems, problems
 
@@ -120,7 +120,7 @@ def duellum_problems(game: Game) -> list[str]:
     event card of the deck built at set-up in exactly one place: the deck, the display, the
     discards or a hand (001 L67-71, L415-431); nothing below zero."""
     from pbem.editions.duellum import cards
-    from pbem.editions.duellum.play import tokens_used, walls_of
+    from pbem.editions.duellum.pieces import tokens_used, walls_of
     from pbem.editions.duellum.rules import SPECIAL_UNITS, TOKENS, WALLS_PER_NATION
 
     st = game.state

@@ -1,0 +1,427 @@
+"""Antike Duellum played by the bots: what they do with its own rules, a few self-play
+games (the 200-game run is bench/bench_duellum.py), and a whole game through the command
+line.
+
+The bots (pbem/play/bot.py) recruit into the recruitment box on SCIENTIA (001 L340), arm
+from it on MILITIA (001 L284), build temples with their coin per neighbouring temple and
+town walls on TEMPLUM (001 L262-266), found cities of a resource they choose where the
+coin surcharge is lowest and a token is left (001 L197), conquer with every unit in the
+region (001 L356), trade with COMMERCIUM 3 for 2 (001 L336), play the event cards they
+hold (001 L427) and keep standing orders for FORTRESS and the cards they draw. They read
+only what their nation may see (D18): the same orders come from the GM's file, from that
+nation's copy, and from a game whose hidden cards are others. Each is checked here on a
+small position (a GM edit of a new game), then all of them in whole games.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from collections import Counter
+
+import pytest
+
+from conftest import ROOT, cli_run
+from pbem import editions
+from pbem.kernel.orders import canonical_edit
+from pbem.kernel.setup import SetupOptions
+from pbem.kernel.turn import resolve
+from pbem.play.bot import build_turn, play_turn
+from pbem.play.options import option_lines, options
+from pbem.play.selfplay import LINEUPS_DUELLUM, STALEMATE_TURNS, check_invariants, duellum_problems, lineup_for
+from pbem.service import copies, turns
+from pbem.service.boards import load_board, load_map_file
+from pbem.service.passwords import MIN_ITERATIONS
+from pbem.service.setup import new_game
+from pbem.service.store import game_from_data
+
+DU = editions.get("duellum")
+AEGEAN = ROOT / "tests" / "data" / "boards" / "duellum-aegean-excerpt.json"
+FRONT = ["carthaginians", "romans"]
+
+
+def du_game(first="carthaginians", variants=(), board="duellum-rome-carthage", nations=FRONT, seed="du-play"):
+    on = load_map_file(AEGEAN) if board == "aegean" else load_board(board)
+    opts = SetupOptions(game_id="du", board=on.id, nations=list(nations), first=first, variants=list(variants),
+                        seed=seed)
+    game, _ = new_game(DU, opts, on, {n: f"pw-{n}" for n in nations}, iterations=MIN_ITERATIONS)
+    return game
+
+
+def gm(game, *edits):
+    return turns.edit(game, canonical_edit({"game": game.game_id, "reason": "test position", "edits": list(edits)},
+                                           DU))
+
+
+def played(game, orders):
+    """The events of ``orders`` played on ``game`` (they must be legal)."""
+    return resolve(game.state, orders, game.edition, game.board).events
+
+
+def greedy_turn(game, wedge, seed=1):
+    """The greedy bot's fill of a move to ``wedge`` (as ``play_turn`` fills every target)."""
+    return build_turn(game, {"to": wedge}, random.Random(seed), eager=1.0, greedy=True, march=True)
+
+
+def of(events, kind):
+    return [e for e in events if e["type"] == kind]
+
+
+# -- the recruitment box ---------------------------------------------------------------------------
+
+def test_the_bot_recruits_into_an_empty_box():
+    """001 L340: SCIENTIA recruits from the supply into the box, 1 gold a legion and 2 a
+    galley. Box empty, 5 gold, no know-how affordable: as many units as the three cities
+    can arm, galleys and a legion."""
+    g = gm(du_game(), {"nation": "carthaginians", "recruitment": {"legion": 0, "galley": 0},
+                       "resources": {"gold": 5}})
+    orders = greedy_turn(g, "scientia")
+    assert orders["recruit"] == {"legion": 1, "galley": 2}
+    recruit, = of(played(g, orders), "recruit")
+    assert recruit["units"] == {"legion": 1, "galley": 2} and recruit["paid"] == {"gold": 5}
+
+
+def test_the_bot_arms_only_what_the_box_holds():
+    """001 L284: MILITIA arms units of the box only, 2 iron each, 1 per city without a
+    temple. The box holds a legion and a galley: two units, 4 iron, the galley in a city
+    on the sea."""
+    g = gm(du_game(), {"nation": "carthaginians", "resources": {"iron": 9}})
+    orders = greedy_turn(g, "militia")
+    armed = of(played(g, orders), "arm")
+    assert sorted((e["unit"], e["count"]) for e in armed) == [("galley", 1), ("legion", 1)]
+    assert sum(e["paid"].get("iron", 0) for e in armed) == 4
+    assert all(g.board.can_arm(e["at"], e["unit"]) for e in armed)
+    empty = gm(g, {"nation": "carthaginians", "recruitment": {"legion": 0, "galley": 0}})
+    assert "arm" not in greedy_turn(empty, "militia")
+
+
+def test_the_bot_arms_its_special_unit_at_a_temple_city():
+    """001 L435 (variant): the Admiral costs 3 iron and is armed only at a city with a
+    temple; the bot arms it first, then the box's other units."""
+    g = du_game(first="romans", variants=("special_units",))
+    g = gm(g, {"province": "roma", "temple": True}, {"nation": "romans", "resources": {"iron": 7}})
+    orders = greedy_turn(g, "militia")
+    assert orders["arm"][0] == {"unit": "admiral", "at": "roma", "count": 1}
+    armed = of(played(g, orders), "arm")
+    assert armed[0]["paid"] == {"iron": 3} and {e["unit"] for e in armed} == {"admiral", "legion", "galley"}
+    text = "\n".join(option_lines(options(g), g))
+    assert "in the recruitment box: 1 legion, 1 galley, 1 admiral" in text
+    assert "the admiral costs 3 iron and is armed only at a city with a temple" in text
+
+
+# -- TEMPLUM: temples and walls --------------------------------------------------------------------
+
+def test_temples_cost_a_coin_per_neighbouring_temple_and_walls_guard_a_threatened_city():
+    """001 L262: a temple costs 6 marble and a coin per temple already next to it (coins
+    only), paid one after another. With a temple in Caesarea and no coin, Zama (next to
+    Caesarea) cannot have one, Carthago can; with two coins both (Zama's second coin for
+    Carthago's new temple). 001 L266: a town wall from the supply for 1 marble, where the
+    rival's units could attack."""
+    g = gm(du_game(), {"province": "caesarea", "temple": True},
+           {"province": "mare_africum", "units": {"romans": {"legion": 0, "galley": 2}}},
+           {"nation": "carthaginians", "resources": {"marble": 13}, "coins": 0})
+    orders = greedy_turn(g, "templum")
+    assert orders["temples"] == [{"city": "carthago"}]
+    assert orders["walls"][0] == {"city": "carthago"}
+    events = played(g, orders)
+    assert of(events, "temple")[0]["paid"] == {"marble": 6}
+    assert of(events, "wall")[0]["paid"] == {"marble": 1}
+    # temples are paid one after another: Zama then has two temples next to it
+    rich = gm(g, {"nation": "carthaginians", "coins": 2})
+    orders = greedy_turn(rich, "templum")
+    assert [t["city"] for t in orders["temples"]] == ["carthago", "zama"]
+    zama = next(e for e in of(played(rich, orders), "temple") if e["city"] == "zama")
+    assert zama["paid"] == {"marble": 6, "coin": 2}
+
+
+def test_with_commercium_the_bot_trades_three_for_two():
+    """001 L336: COMMERCIUM trades 3 chips for 2, never for coins. Four marble, no coin:
+    3 gold buy the two marble a temple lacks."""
+    g = gm(du_game(), {"nation": "carthaginians", "knowhow": ["commercium"],
+                       "resources": {"marble": 4, "iron": 0, "gold": 3}, "coins": 0})
+    orders = greedy_turn(g, "templum")
+    assert orders["trade"] == [{"give": {"gold": 3}, "get": {"marble": 2}}]
+    assert len(orders["temples"]) == 1
+
+
+# -- founding -----------------------------------------------------------------------------------------
+
+def test_a_new_city_takes_the_resource_with_the_fewest_neighbours_of_its_type():
+    """001 L197: the founder chooses the resource, and pays a coin per neighbouring city of
+    that resource. In Tacape, next to Carthago (gold) and Zama (marble), iron costs no coin."""
+    g = gm(du_game(), {"province": "tacape", "units": {"carthaginians": {"legion": 1, "galley": 0}}})
+    orders = greedy_turn(g, "ferrum")
+    assert orders["found"] == [{"city": "tacape", "resource": "iron"}]
+    found, = of(played(g, orders), "found")
+    assert found["resource"] == "iron" and "coin" not in found["paid"]
+
+
+def test_no_city_of_a_type_whose_tokens_ran_out():
+    """001 L33-38, L467: 12 iron city tokens. With twelve iron cities on the board the bot
+    founds Tacape as marble or gold (a coin for the neighbour of that type)."""
+    iron = ["agrigentum", "ancona", "apollonia", "aquileia", "baecula", "carales", "cremona", "croton", "epidaurum",
+            "genua"]
+    g = gm(du_game(), *({"province": p, "owner": "romans", "resource": "iron"} for p in iron),
+           {"province": "tacape", "units": {"carthaginians": {"legion": 1, "galley": 0}}},
+           {"nation": "carthaginians", "coins": 1})
+    orders = greedy_turn(g, "ferrum")
+    assert orders["found"][0]["city"] == "tacape" and orders["found"][0]["resource"] in ("marble", "gold")
+    assert of(played(g, orders), "found")[0]["paid"]["coin"] == 1
+
+
+# -- the maneuver ---------------------------------------------------------------------------------------
+
+def test_units_in_a_rival_city_conquer_it_without_moving():
+    """001 L356, L493: every unit in the region counts; no movement is needed. Neapolis
+    (defence 1) falls to the legion standing in it."""
+    g = gm(du_game(), {"province": "neapolis", "units": {"carthaginians": {"legion": 1, "galley": 0}}})
+    orders = greedy_turn(g, "duellum")
+    assert {"conquer": "neapolis"} in orders["maneuver"]
+    assert not [s for s in orders["maneuver"] if s.get("from") == "neapolis"]
+    conquest, = of(played(g, orders), "conquer")
+    assert conquest["city"] == "neapolis" and conquest["used"] == {"legion": 1, "galley": 0}
+
+
+def test_the_greedy_bot_gathers_units_and_takes_the_temple_city():
+    """001 L358-369: a city with a temple defends with 3 and its units; its conquest
+    destroys the temple, a general (001 L157). Two galleys sail in from the Tyrrhenian Sea
+    to join the legion already in Roma; all moves come before the conquest."""
+    g = gm(du_game(), {"province": "roma", "temple": True},
+           {"province": "roma", "units": {"carthaginians": {"legion": 1, "galley": 0}}},
+           {"province": "mare_tyrrhenum", "units": {"carthaginians": {"legion": 0, "galley": 2}}})
+    orders = play_turn(g, "greedy")
+    steps = orders["maneuver"]
+    assert steps[-1] == {"conquer": "roma"} and all("move" in s for s in steps[:-1])
+    events = played(g, orders)
+    conquest, = of(events, "conquer")
+    assert conquest["temple_destroyed"] is True and conquest["defence"] == 3
+    assert any(e["type"] == "personage" and e["nation"] == "carthaginians" for e in events)
+
+
+def test_galleys_spread_over_the_seas():
+    """001 L165: a sea without a city counts double for navigators; the bot sends its
+    galleys to seas no galley of its holds."""
+    g = gm(du_game(), {"province": "mare_africum", "units": {"carthaginians": {"legion": 0, "galley": 3}}},
+           {"nation": "carthaginians", "resources": {"marble": 0, "iron": 0, "gold": 0}})  # no settlers
+    orders = build_turn(g, {"to": "duellum"}, random.Random(1), eager=1.0, greedy=False, march=False)
+    assert orders is not None
+    spread = build_turn(g, {"to": "duellum"}, random.Random(1), eager=1.0, greedy=True, march=False)
+    moved = [s for s in spread["maneuver"] if "move" in s]
+    ends = {s["path"][-1] for s in moved}
+    assert len(moved) == 2 and len(ends) == 2 and all(g.board.province(p).double for p in ends)
+
+
+# -- event cards and standing orders --------------------------------------------------------------------
+
+def test_burglary_is_played_when_the_rival_holds_coins():
+    """BURGLARY: the rival loses half of its coins, rounded down (docs/duellum.md)."""
+    g = gm(du_game(), {"nation": "carthaginians", "hand": ["burglary"]}, {"nation": "romans", "coins": 7})
+    orders = play_turn(g, "greedy")
+    assert orders["events"] == [{"play": "burglary"}]
+    card, = of(played(g, orders), "card")
+    assert card["coins"] == 3
+    poor = gm(g, {"nation": "romans", "coins": 1})
+    assert "events" not in play_turn(poor, "greedy")
+
+
+def test_earthquake_breaks_the_wall_of_a_city_the_units_can_then_take():
+    """EARTHQUAKE destroys a town wall (docs/duellum.md); Neapolis with its wall defends
+    with 2, without it with 1: the legion standing there takes it."""
+    g = gm(du_game(), {"nation": "carthaginians", "hand": ["earthquake"]}, {"province": "neapolis", "wall": True},
+           {"province": "neapolis", "units": {"carthaginians": {"legion": 1, "galley": 0}}})
+    orders = greedy_turn(g, "duellum")
+    assert orders["events"] == [{"play": "earthquake", "city": "neapolis"}]
+    assert {"conquer": "neapolis"} in orders["maneuver"]
+    events = played(g, orders)
+    assert of(events, "card")[0]["city"] == "neapolis" and of(events, "conquer")[0]["defence"] == 1
+
+
+def test_academy_is_played_on_scientia():
+    """ACADEMY: on SCIENTIA, 1 gold per know-how the rival owns; the gold buys a know-how."""
+    g = gm(du_game(), {"nation": "carthaginians", "hand": ["academy"], "resources": {"gold": 4}},
+           {"nation": "romans", "knowhow": ["strata", "moneta"]})
+    orders = greedy_turn(g, "scientia")
+    assert orders["events"] == [{"play": "academy"}]
+    assert orders["knowhow"] == [{"name": "navigatio"}]
+    assert of(played(g, orders), "card")[0]["gold"] == 2
+    assert "events" not in greedy_turn(g, "aurum")
+
+
+def test_fortress_is_never_played_on_its_own_turn_and_the_standing_orders_rank_the_cards():
+    """FORTRESS is played by the standing order in the rival's turn (001 L429); the bot
+    keeps it ``always`` and ranks the cards it would draw: EARTHQUAKE first while the
+    rival has walls."""
+    g = gm(du_game(), {"nation": "carthaginians", "hand": ["fortress"]},
+           {"province": "roma", "wall": True}, {"province": "neapolis", "wall": True},
+           {"standing": {"fortress": "never"}, "nation": "carthaginians"})
+    orders = play_turn(g, "greedy")
+    assert "events" not in orders
+    assert orders["standing"]["fortress"] == "always"
+    assert orders["standing"]["draw"][0] == "earthquake"
+    after = resolve(g.state, orders, DU, g.board).state
+    assert after.standing["carthaginians"].extra["draw"][0] == "earthquake"
+
+
+# -- only what the nation may see ------------------------------------------------------------------------
+
+def _swapped(game):
+    """``game`` with every card the active nation may not see changed, and the seed."""
+    st = game.state.copy()
+    other = next(n for n in st.table.seats if n != st.status.active)
+    kinds = ["academy", "burglary", "earthquake", "fortress"]
+    st.nation(other).extra["hand"] = [kinds[(kinds.index(c) + 1) % 4] for c in st.nations[other].extra["hand"]]
+    st.extra["deck"] = list(reversed(st.extra["deck"]))
+    st.extra["secret"] = "0" * 64
+    changed = game.copy_with(st, list(game.history))
+    changed.seed = "another seed"
+    return changed
+
+
+def test_the_bot_reads_only_its_own_nations_view():
+    """D18: the other's hand, the deck, the shuffle secret and the seed are not the bot's
+    to read. Over 40 turns of a bot game its orders are the same from the GM's file, from
+    the nation's copy (copies.player_copy) and from a game whose hidden cards are others."""
+    from pbem.play.selfplay import bot_turn, start_game
+
+    game, plain = start_game("du-view", FRONT, "view-1", "duellum", "duellum-rome-carthage")
+    hands = 0
+    for _ in range(40):
+        nation = game.state.status.active
+        copy = game_from_data(copies.player_copy(game, nation), "copy")
+        for mode in ("greedy", "random"):
+            orders = play_turn(game, mode)
+            assert play_turn(copy, mode) == orders
+            assert play_turn(_swapped(game), mode) == orders
+        hands += len(game.state.nations[nation].extra["hand"]) > 0
+        game, _ = bot_turn(game, plain, "greedy")
+    assert hands > 0
+
+
+# -- options ------------------------------------------------------------------------------------------------
+
+def test_options_show_the_box_the_supply_walls_recruiting_and_the_own_hand_only():
+    g = gm(du_game(), {"nation": "carthaginians", "hand": ["burglary"], "recruitment": {"legion": 2, "galley": 0}},
+           {"nation": "romans", "hand": ["earthquake"]}, {"province": "carthago", "wall": True},
+           {"province": "caesarea", "temple": True})
+    data = options(g)
+    assert data["hand"] == ["burglary"] and data["hand_size"] == 1
+    assert data["recruitment"] == {"legion": 2, "galley": 0} and data["supply"] == {"legion": 10, "galley": 12}
+    assert data["walls"] == ["carthago"] and data["walls_supply"] == 1
+    assert set(data["display"]) | {"burglary", "earthquake"} >= set(data["display"]) and "deck_size" in data
+    by_wedge = {t["wedge"]: t for t in data["targets"]}
+    assert by_wedge["militia"]["effect"]["box"] == {"legion": 2, "galley": 0}
+    assert by_wedge["scientia"]["effect"]["recruit"]["price"] == {"legion": {"gold": 1}, "galley": {"gold": 2}}
+    assert by_wedge["templum"]["effect"]["walls"]["supply"] == 1
+    assert by_wedge["templum"]["effect"]["surcharge"] == {"zama": 1}
+    text = "\n".join(option_lines(data, g))
+    assert "recruitment box: 2 legions, 0 galleys (MILITIA arms only these); supply: 10 legions, 12 galleys" in text
+    assert "town walls: 1 in the supply; built in: Carthago" in text
+    assert "Burglary (burglary): the opponent loses half of its coins" in text
+    assert "1 gold a legion, 2 gold a galley" in text
+    assert "in the recruitment box: 2 legions, 0 galleys" in text
+    assert "plus 1 coin per temple in a neighbouring region, paid in coins: Zama 1" in text
+    # the romans' card is nowhere, unless it lies open on the display
+    if "earthquake" not in data["display"]:
+        assert "earthquake" not in json.dumps(data).lower() and "Earthquake" not in text
+    assert options(_swapped(g)) == data
+
+
+# -- self-play: a few whole games (bench/bench_duellum.py plays 240) ---------------------------------------
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_duellum", ROOT / "bench" / "bench_duellum.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(spec.name, module)  # dataclasses look their module up there
+    spec.loader.exec_module(sys.modules[spec.name])
+    return sys.modules[spec.name]
+
+
+def test_lineups_and_invariants():
+    seats = json.loads((ROOT / "maps" / "duellum-rome-carthage.json").read_text(encoding="utf-8"))["nations"]
+    assert {int(k): v for k, v in seats.items()} == LINEUPS_DUELLUM
+    assert lineup_for("duellum", 4) == FRONT
+    g = du_game()
+    check_invariants(g)
+    broken = g.copy_with(g.state.copy(), list(g.history))
+    broken.state.nation("romans").extra["recruitment"] = {"legion": 13, "galley": 1}
+    assert any("romans legions" in p for p in duellum_problems(broken))
+    broken = g.copy_with(g.state.copy(), list(g.history))
+    broken.state.extra["display"] = broken.state.extra["display"][1:]
+    assert any(p.startswith("event cards") for p in duellum_problems(broken))
+    with pytest.raises(AssertionError):
+        check_invariants(broken)
+
+
+def test_a_few_bot_games_to_a_win_keep_every_invariant():
+    """The bench's short version: both boards, both modes, both variants; after every turn
+    the file validates and writes back byte for byte, the same orders give the same bytes,
+    the conservation laws hold, and every tenth turn the orders do not depend on the cards
+    the bot may not see; verify at the end. Between them the bots recruit, build walls,
+    play and draw cards, conquer, fight, and FORTRESS is played."""
+    bench = _bench()
+    picked = [16, 13, 3, 22]
+    configs = [bench.CONFIGS[i % len(bench.CONFIGS)] for i in picked]
+    assert {c[0] for c in configs} == {"duellum-rome-carthage", "aegean-excerpt"}
+    assert {c[2] for c in configs} == {"greedy", "random"} and {c[3] for c in configs} == {(), ("special_units",)}
+    outcomes = [bench.one(i) for i in picked]
+    assert [o.failure for o in outcomes] == [""] * len(picked)
+    assert all(o.winner is not None for o in outcomes)
+    used = sum((o.used for o in outcomes), Counter())
+    for what in ("recruitments", "walls built", "cards played", "cards drawn", "conquests", "battles",
+                 "cities founded", "special unit armed", "orders checked against hidden cards"):
+        assert used[what] > 0, (what, used)
+    assert used["FORTRESS held a city"] + used["FORTRESS cost a unit"] > 0
+    lines = bench.table(outcomes, 1.0, 1)
+    assert lines[-1].startswith("every turn accepted by check")
+
+
+# -- a whole game through the command line ----------------------------------------------------------------
+
+def test_a_whole_duellum_game_through_the_command_line(tmp_path):
+    """``new --edition duellum``, then every turn by the bot: its order file (``bot -o``,
+    the password put in) checked and processed like a player's, or played at once (``bot
+    --apply``), now and then ``options`` and ``show --json --as`` first; until a nation
+    wins. Then ``verify`` passes and the last turn's report renders."""
+    game = tmp_path / "du.json"
+    pw = [a for n in FRONT for a in ("--password", f"{n}=pw-{n}")]
+    made = cli_run("new", game, "--edition", "duellum", "--board", "duellum-rome-carthage", "--nations",
+                   ",".join(FRONT), "--seed", "cli-du", "--kdf-iterations", 1000, *pw)
+    assert made.exit_code == 0, made.stderr
+    orders = tmp_path / "orders.json"
+    played_turns = 0
+    while not json.loads(game.read_text(encoding="utf-8"))["status"]["winner"]:
+        assert played_turns < STALEMATE_TURNS
+        if played_turns % 2:
+            done = cli_run("bot", game, "--mode", "greedy", "--apply")
+            assert done.exit_code == 0, done.stderr
+        else:
+            wrote = cli_run("bot", game, "--mode", "greedy", "-o", orders)
+            assert wrote.exit_code == 0, wrote.stderr
+            data = json.loads(orders.read_text(encoding="utf-8"))
+            orders.write_text(json.dumps({**data, "password": f"pw-{data['nation']}"}), encoding="utf-8")
+            if played_turns % 20 == 0:
+                assert cli_run("check", game, orders).exit_code == 0
+                shown = cli_run("options", game)
+                assert shown.exit_code == 0 and "recruitment box:" in shown.stdout
+                view = json.loads(cli_run("show", game, "--json", "--as", data["nation"]).stdout)
+                other = next(n for n in FRONT if n != data["nation"])
+                assert "hand" in view["nations"][data["nation"]] and "hand" not in view["nations"][other]
+            done = cli_run("process", game, orders)
+            assert done.exit_code == 0, done.stderr
+        played_turns += 1
+    assert cli_run("verify", game).exit_code == 0
+    view = json.loads(cli_run("show", game, "--json").stdout)
+    assert view["winner"] in FRONT
+    assert view["nations"][view["winner"]]["score"] >= 9
+    final = json.loads(game.read_text(encoding="utf-8"))
+    kinds = Counter(e["type"] for entry in final["history"] for e in entry.get("events", []))
+    assert {"recruit", "arm", "wall", "conquer", "found", "draw", "won"} <= set(kinds)
+    out = tmp_path / "reports"
+    rendered = cli_run("render", game, "--format", "txt,svg", "--out", out)
+    assert rendered.exit_code == 0, rendered.stderr
+    text = next(out.glob("*.txt")).read_text(encoding="utf-8")
+    assert DU.nations[view["winner"]].name in text
+    after = cli_run("bot", game, "--mode", "greedy", "--apply")
+    assert after.exit_code == 4 and "orders/game-over" in after.stderr
