@@ -133,3 +133,33 @@ def test_a_copy_checks_orders_refuses_changes_and_verifies_its_chain(tmp_path):
     assert runner.invoke(app, ["verify", str(copy), "--expect", "0" * 16]).exit_code == 6
     twice = runner.invoke(app, ["copy", str(copy), "--for", active])
     assert twice.exit_code == 2
+
+
+def test_the_terminal_summary_keeps_the_others_drawn_cards_hidden(tmp_path):
+    """``show`` and ``show --as NATION`` print the last entries of the history: a card the
+    other nation drew is not among them (the same non-interference as above, on the text)."""
+    game, plain = start_game("shown", NATIONS, "show-seed-5", edition="duellum", board="duellum-rome-carthage")
+    drawer = None
+    for _ in range(400):
+        game, _ = bot_turn(game, plain, "greedy")
+        drawn = [e for e in game.history[-1].get("events", []) if e.get("type") == "draw"]
+        if drawn:
+            drawer = drawn[0]["nation"]
+            break
+    assert drawer is not None, "no card was drawn: the test proved nothing"
+    runner = CliRunner()
+
+    def shown(g, *args: str) -> str:
+        path = tmp_path / "game.json"
+        save_game(g, path)
+        result = runner.invoke(app, ["show", str(path), *args])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    changed = _with_other_secrets(game, drawer)
+    viewer = _other(drawer)
+    assert shown(changed, "--as", viewer) == shown(game, "--as", viewer)
+    assert shown(changed) == shown(game)
+    # the drawer reads which card it took; the other reads only that one was taken
+    assert "take an event card from the display" in shown(game, "--as", viewer)
+    assert "take an event card from the display" not in shown(game, "--as", drawer)

@@ -38,6 +38,8 @@ def _table(title: str, *columns: str, right: int = 0):
 def print_summary(game: Game, console, viewer: str | None = None) -> None:
     """A readable terminal summary with rich tables, laid out for 80 columns."""
     edition = game.edition
+    if viewer is None:
+        viewer = game.copy_of  # a player's copy shows what its player sees
     st = edition.player_view(game.state, viewer)
     view = show_json(game, viewer)
     status = f"winner: [bold]{st.status.winner}[/]" if st.status.winner else f"active: [bold]{st.status.active}[/]"
@@ -90,9 +92,11 @@ def print_summary(game: Game, console, viewer: str | None = None) -> None:
     recent = recent_entries(game, RECENT_TURNS)
     if recent:
         from pbem.report.text import event_lines
+        from pbem.report.views import masked_entry
 
         console.print(f"[bold]The last {len(recent)} entries of the history[/]")
         for entry in recent:
+            entry = masked_entry(edition, entry, (viewer,))  # another's drawn cards stay hidden
             title = entry_title(entry)
             console.print(f"{title}:", highlight=False)
             for line in event_lines(entry.get("events", [])):
