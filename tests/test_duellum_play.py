@@ -386,9 +386,15 @@ def test_a_whole_duellum_game_through_the_command_line(tmp_path):
     wins. Then ``verify`` passes and the last turn's report renders."""
     game = tmp_path / "du.json"
     pw = [a for n in FRONT for a in ("--password", f"{n}=pw-{n}")]
-    made = cli_run("new", game, "--edition", "duellum", "--board", "duellum-rome-carthage", "--nations",
-                   ",".join(FRONT), "--seed", "cli-du", "--kdf-iterations", 1000, *pw)
+    made = cli_run("new", game, "--edition", "duellum", "--nations",  # the edition's board by default
+                   ",".join(FRONT), "--seed", "cli-du", "--kdf-iterations", 1000, *pw,
+                   "--report-dir", tmp_path / "r", "--format", "txt,svg")
     assert made.exit_code == 0, made.stderr
+    said = sorted(line for line in made.stdout.splitlines() if line.startswith("reports:"))
+    stem = tmp_path / "r" / "du-turn-000"
+    assert said == sorted(f"reports: {stem}{private}.{{svg,txt}}" for private in ("", *(f".{n}" for n in FRONT))), \
+        made.stdout  # one line per report: the public one and each nation's private one
+    assert json.loads(game.read_text(encoding="utf-8"))["board"]["id"] == "duellum-rome-carthage"
     orders = tmp_path / "orders.json"
     played_turns = 0
     while not json.loads(game.read_text(encoding="utf-8"))["status"]["winner"]:

@@ -144,12 +144,14 @@ def reporter(report_dir: Path | None, formats: list[str] | None, image_base: str
 
 
 def print_reports(paths: list[Path], to_stderr: bool = False) -> None:
-    """Say which report files were written: ``reports: DIR/GAME-turn-007.{svg,pdf,...}``."""
-    if not paths:
-        return
-    stem = paths[0].with_suffix("")
-    exts = ",".join(p.suffix.lstrip(".") for p in paths)
-    print(f"reports: {stem}.{{{exts}}}", file=sys.stderr if to_stderr else sys.stdout)
+    """Say which report files were written, one line per report:
+    ``reports: DIR/GAME-turn-007.{svg,pdf,...}`` (and one per private report in an edition
+    with secrets, ``DIR/GAME-turn-007.romans.{pdf,...}``)."""
+    stems: dict[Path, list[str]] = {}
+    for p in paths:
+        stems.setdefault(p.with_suffix(""), []).append(p.suffix.lstrip("."))
+    for stem, exts in stems.items():
+        print(f"reports: {stem}.{{{','.join(exts)}}}", file=sys.stderr if to_stderr else sys.stdout)
 
 
 def main() -> None:

@@ -21,15 +21,17 @@ FORMAT_HELP = ("With --report-dir: svg, pdf, png, txt, md, bbcode or all; repeat
 def new(
     game: Path = typer.Argument(..., help="The game file to create."),
     nations: str = typer.Option(..., "--nations", help="Nations in seat (turn) order, comma-separated."),
-    edition: str = typer.Option("classic", "--edition", help="The edition: classic (also called antike) or antike2 "
-                                "(Antike II)."),
-    board: str = typer.Option("antike-east", "--board", help="A shipped board's id (antike-east, antike-west) or the "
-                              "path of a map file (antike-ref map new); the game file then carries the board."),
+    edition: str = typer.Option("classic", "--edition", help="The edition: classic (also called antike), antike2 "
+                                "(Antike II) or duellum (Antike Duellum, two players)."),
+    board: Optional[str] = typer.Option(None, "--board", help="A shipped board's id (antike-east, antike-west, "
+                                        "antike2-mare-nostrum, duellum-rome-carthage) or the path of a map file "
+                                        "(antike-ref map new; the game file then carries the board). Default: the "
+                                        "edition's first board (antike-east, antike2-mare-nostrum, duellum-rome-carthage)."),
     game_id: Optional[str] = typer.Option(None, "--id", help="Game id; defaults to the file name's stem."),
     first: Optional[str] = typer.Option(None, "--first", help="Start nation (default: the board's start nation for the number "
                                         "of nations, else the first seat; by lot in the double-nation variant)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", help="A variant of the edition, repeatable (classic: expert, "
-                                                "military, longer, double)."),
+                                                "military, longer, double; duellum: special_units)."),
     goal: Optional[int] = typer.Option(None, "--goal", help="What wins, where the edition lets the table choose (classic: a 3-nation game may play to 12)."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players: 2 (four nations, two each, or two "
                                           "double nations with --variant double) or one per nation."),
@@ -44,7 +46,8 @@ def new(
     seed: Optional[str] = typer.Option(None, "--seed", help="Seed stored in the game (salts, bots); random by default."),
     data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help="JSON file with the printed values "
                                         "the rulebook does not give, for a GM who owns the game (antike2: "
-                                        "knowhow_prices, goals, bank_coins, neutral_temples; docs/antike2.md)."),
+                                        "knowhow_prices, goals, bank_coins, neutral_temples; docs/antike2.md; duellum: "
+                                        "knowhow_prices, bank_coins, event_cards; docs/duellum.md)."),
     kdf_iterations: Optional[int] = typer.Option(
         None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS", show_envvar=False,
         help="Cost of the password hashes (PBKDF2 iterations, stored with each hash; default 60000, "
@@ -67,7 +70,7 @@ def new(
         from pbem.service.service import GameService
 
         chosen = editions.get(edition)
-        on = board_for_new(board)
+        on = board_for_new(board or chosen.default_board)
         secrets = secrets_out or store.sibling(game, ".secrets.json")
         if secrets.resolve() == game.resolve():
             raise UsageError(f"--secrets-out {secrets}: that is the game file")

@@ -110,6 +110,12 @@ class Edition:
     """The fewest and most nations a game seats."""
     seating_note: str = ""
     """Said after the number of nations ``new`` needs (classic: " (2 players play 4)")."""
+    secrets: bool = False
+    """Whether the edition keeps anything from a player (Antike Duellum's event cards): its
+    :meth:`player_view` and :meth:`mask_event` then hide it, each nation gets a private
+    report beside the public one and a player's copy of the game (docs/rulings.md D18)."""
+    default_board: str = "antike-east"
+    """The shipped board ``new`` plays on when no ``--board`` is given."""
     board_editions: tuple[str, ...] = ()
     """Other editions whose boards this one is played on (a variant edition of classic
     plays on classic's boards); its own boards always."""

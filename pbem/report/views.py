@@ -19,20 +19,11 @@ from typing import Any
 
 from pbem.service.game import Game
 
-SECRETS_ATTRIBUTE = "secrets"
-"""An edition may say whether it keeps secrets by this attribute (``True``/``False``);
-without it, an edition keeps secrets when it has its own player view."""
-
-
 def has_secrets(edition: Any) -> bool:
-    """Whether ``edition`` keeps anything from a player, so that each nation gets a
-    private report beside the public one."""
-    flag = getattr(edition, SECRETS_ATTRIBUTE, None)
-    if isinstance(flag, bool):
-        return flag
-    from pbem.kernel.edition import Edition
-
-    return type(edition).player_view is not Edition.player_view
+    """Whether ``edition`` keeps anything from a player (:attr:`Edition.secrets
+    <pbem.kernel.edition.Edition.secrets>`), so that each nation gets a private report
+    beside the public one."""
+    return bool(getattr(edition, "secrets", False))
 
 
 def mask(edition: Any, event: dict[str, Any], viewers: Iterable[str | None]) -> dict[str, Any]:

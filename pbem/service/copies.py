@@ -24,13 +24,6 @@ from pbem.service.game import Game
 HIDDEN = "?"
 
 
-def has_secrets(game: Game) -> bool:
-    """Whether the game's edition keeps anything from a player (its own player view)."""
-    from pbem.kernel.edition import Edition
-
-    return type(game.edition).player_view is not Edition.player_view
-
-
 def player_copy(game: Game, nation: str) -> dict[str, Any]:
     """The JSON of ``nation``'s copy of ``game``."""
     if nation not in game.seats:

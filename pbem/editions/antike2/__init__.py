@@ -100,6 +100,7 @@ class Antike2(Edition):
     players = (3, 6)
     codes = CODES
     extras = Extras(nation={}, status={"pliny": None}, state={"bellona": None}, standing={})
+    default_board = "antike2-mare-nostrum"
     board_features = frozenset({"choice", "temple"})
 
     def rules_for(self, table):

@@ -118,6 +118,8 @@ class Duellum(Edition):
         state={"deck": [], "display": [], "discards": [], "shuffles": 0, "secret": ""},
         standing={"fortress": "always", "draw": []},
     )
+    secrets = True
+    default_board = "duellum-rome-carthage"
     board_features = frozenset({"choice", "none", "double"})
 
     def rules_for(self, table):
