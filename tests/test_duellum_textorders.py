@@ -298,3 +298,28 @@ def test_the_docs_table_of_duellum_lines_reads_as_it_says():
         key = json_text.split('"')[1]
         assert key in data, line
         assert {key: data[key]} == json.loads("{" + json_text + "}"), line
+
+
+def test_check_process_and_the_inbox_read_a_gm_entered_card_by_name(tmp_path):
+    """The commands pass the game's ``rules.data`` to the text-order reader: a card the GM
+    entered with ``new --data`` is known by its printed name in an order file in the text
+    syntax (not "unknown event card"), and the rules then judge the order (here: the card is
+    not in the hand)."""
+    from conftest import cli_run, new_game_file
+
+    data = tmp_path / "cards.json"
+    data.write_text(json.dumps({"event_cards": [{"id": "card_07", "name": "Harvest Festival",
+                                                 "effect": {"kind": "gain", "chips": {"gold": 2}}}]}))
+    game = new_game_file(tmp_path, "--edition", "duellum", "--data", data, nations=["carthaginians", "romans"])
+    active = json.loads(game.read_text())["status"]["active"]
+    from conftest import PASSWORDS
+
+    orders = tmp_path / "orders.txt"
+    orders.write_text(f"game game\nnation {active}\nturn 1\npassword {PASSWORDS[active]}\n"
+                      "play harvest festival\nrondel templum\n")
+    before = game.read_bytes()
+    for command in ("check", "process"):
+        result = cli_run(command, game, orders)
+        assert result.exit_code == 4, result.output
+        assert "unknown event card" not in result.output, result.output
+    assert game.read_bytes() == before

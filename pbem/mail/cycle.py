@@ -280,7 +280,7 @@ class Cycle:
                 f"({', '.join(game.edition.nation_name(n) for n in compose.nations_of(game, incoming.sender))})"])
         assert found.given is not None
         try:
-            orders = parse_orders(game.edition, found.given, game.board)
+            orders = parse_orders(game.edition, found.given, game.board, game.state.table.data)
         except InputError as exc:
             return self._reject(run, incoming, [str(p) for p in exc.problems])
         nation = orders["nation"]

@@ -104,17 +104,18 @@ def read_input(path: str | os.PathLike) -> Input:
     return input_from_text(read_text(path, source), source)
 
 
-def parse_orders(edition: Edition, given: Input, board: Board | None = None) -> dict[str, Any]:
+def parse_orders(edition: Edition, given: Input, board: Board | None = None, data: str = "") -> dict[str, Any]:
     """Orders checked against the edition's order schema, in canonical form; orders in the
-    text syntax need the ``board`` their provinces are named on."""
-    data = given.data
+    text syntax need the ``board`` their provinces are named on, and the game's ``rules.data``
+    (``data``) for the names of what a GM entered (Antike Duellum's event cards)."""
+    rules_data, data = data, given.data
     if given.form == "text" and board is None:
         raise UsageError(f"{given.source}: orders in the text syntax need the game's board")
     try:
         if given.form == "text":
             from pbem.service.textorders import parse_text_orders
 
-            data = parse_text_orders(data, edition, board, given.source)
+            data = parse_text_orders(data, edition, board, given.source, data=rules_data)
         elif board is not None:
             from pbem.service.aliases import board_words
 
@@ -171,7 +172,7 @@ class GameService:
     def check(self, orders: Input) -> tuple[Game, TurnResult]:
         """What the orders would do; nothing is locked or written."""
         game = self.load()
-        return game, turns.check(game, parse_orders(game.edition, orders, game.board))
+        return game, turns.check(game, parse_orders(game.edition, orders, game.board, game.state.table.data))
 
     def verify(self, progress=None):
         """Replay the whole history and compare it with the file."""
@@ -241,7 +242,8 @@ class GameService:
             if mail_id is not None and mail_id in turns.mail_ids(game):
                 raise AlreadyApplied(f"{orders.source}: mail {mail_id} was applied already")
             notes = {"mail": mail_id} if mail_id is not None else None
-            new, result = turns.play(game, parse_orders(game.edition, orders, game.board), turns.PLAYER, notes)
+            given = parse_orders(game.edition, orders, game.board, game.state.table.data)
+            new, result = turns.play(game, given, turns.PLAYER, notes)
             return Outcome(game, new, result, added=[new.history[-1]])
 
         return self.change(step, output, reporter)
