@@ -312,3 +312,45 @@ def test_unreadable_edit_file(game, tmp_path, content, message):
     assert result.stderr.startswith(f"antike-ref: {path}: bad input: {message}")
     assert result.stderr.count("\n") == 1
     assert game.read_bytes() == before
+
+
+# --- Antike Duellum: what an edit must leave whole ------------------------------------------
+
+DUELLUM_REFUSED = [
+    # bug found by the bots: the Commander vanished (neither in the box nor on the board)
+    ("special unit vanishes", ("special_units",), [{"nation": "carthaginians", "recruitment": {"legion": 1, "galley": 1, "commander": 0}}],
+     "recruitment.commander", "is in the box 0 time(s) and on the board 0 time(s)"),
+    ("special unit twice", ("special_units",),
+     [{"province": "tacape", "owner": "carthaginians", "resource": "iron",
+       "units": {"carthaginians": {"legion": 1, "commander": 1}}}],
+     "recruitment.commander", "is in the box 1 time(s) and on the board 1 time(s)"),
+    # bug found by the bots: a city on a site of choice produced nothing
+    ("choice city without a resource", (), [{"province": "cremona", "owner": "romans"}],
+     "provinces.cremona.resource", "the city in cremona produces nothing"),
+    ("city in a sea", (), [{"province": "mare_africum", "owner": "romans"}],
+     "provinces.mare_africum.owner", "where the board has no city site"),
+]
+
+
+@pytest.mark.parametrize("variants,edits,path,words", [r[1:] for r in DUELLUM_REFUSED],
+                         ids=[r[0] for r in DUELLUM_REFUSED])
+def test_duellum_edits_keep_the_special_units_and_city_types_whole(tmp_path, variants, edits, path, words):
+    game = new_game_file(tmp_path, "--id", "demo", "--edition", "duellum", *(a for v in variants for a in ("--variant", v)),
+                         nations=["carthaginians", "romans"])
+    before = game.read_bytes()
+    result, _ = apply(game, *edits)
+    assert result.exit_code == 4, result.stderr
+    assert "[edit/inconsistent]" in result.stderr and path in result.stderr and words in result.stderr, result.stderr
+    assert game.read_bytes() == before
+
+
+def test_duellum_edits_may_move_a_special_unit_and_set_a_city_type(tmp_path):
+    game = new_game_file(tmp_path, "--id", "demo", "--edition", "duellum", "--variant", "special_units",
+                         nations=["carthaginians", "romans"])
+    result, view = apply(game, {"province": "cremona", "owner": "romans", "resource": "gold"},
+                         {"province": "tacape", "owner": "carthaginians", "resource": "iron",
+                          "units": {"carthaginians": {"legion": 1, "commander": 1}}},
+                         {"nation": "carthaginians", "recruitment": {"legion": 1, "galley": 1, "commander": 0}})
+    assert result.exit_code == 0, result.stderr
+    assert view["provinces"]["cremona"]["resource"] == "gold"
+    assert view["provinces"]["tacape"]["units"]["carthaginians"]["commander"] == 1

@@ -71,6 +71,12 @@ def state_problems(st: GameState, edition: Edition, board: Board) -> list[Proble
             bad(f"{base}.owner", f"owner {prov.owner!r} is not seated")
         if prov.temple and prov.owner is None:
             bad(f"{base}.temple", "a temple without a city")
+        site = board.province(pid).site
+        if prov.owner is not None and site == "none":
+            bad(f"{base}.owner", f"a city in {pid}, where the board has no city site")
+        elif prov.owner is not None and site == "choice" and not prov.extra.get("resource"):
+            bad(f"{base}.resource", f"the city in {pid} produces nothing: on this site its founder "
+                                    "chooses marble, iron or gold (a GM edit sets \"resource\")")
         for nation, held in prov.units.items():
             if nation not in seat_set:
                 bad(f"{base}.units.{nation}", f"units of {nation!r}, who is not seated")

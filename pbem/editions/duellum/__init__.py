@@ -278,6 +278,13 @@ class Duellum(Edition):
                     out.append(Problem(f"{at}.recruitment.{unit}",
                                        f"{count} {unit}s in the box and {state.units_on_board(n, unit)} on the "
                                        f"board: more than the {cap(unit)} a nation has"))
+            if state.table.has("special_units"):
+                special = SPECIAL_UNITS[n]
+                boxed, placed = held["recruitment"].get(special, 0), state.units_on_board(n, special)
+                if boxed + placed != 1:
+                    out.append(Problem(f"{at}.recruitment.{special}",
+                                       f"the {n}' {special} is in the box {boxed} time(s) and on the board "
+                                       f"{placed} time(s): it is in exactly one of them, once"))
             built = len(pieces.walls_of(state, n))
             if built + held["walls_supply"] > WALLS_PER_NATION:
                 out.append(Problem(f"{at}.walls_supply", f"{built} walls built and {held['walls_supply']} in the "
