@@ -345,6 +345,15 @@ class Edition:
         """An event as ``viewer`` may read it (a card drawn is its drawer's secret)."""
         return event
 
+    def event_cards(self, data: str) -> Mapping[str, Mapping[str, Any]]:
+        """The event cards of a game whose ``rules.data`` is ``data``, by id (Antike Duellum:
+        the shipped catalogue with the cards a GM entered); none in an edition without."""
+        return {}
+
+    def card_name(self, cid: str, data: str) -> str:
+        """Event card ``cid`` as players read its name."""
+        return cid
+
     def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:
         """Problems of a loaded state that only this edition's rules can see."""
         return []

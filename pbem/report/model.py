@@ -359,12 +359,10 @@ def edition_status(game: Game) -> list[dict[str, str]]:
 def card_namer(game: Game):
     """Event card id -> the card's name in capitals, as the game's catalogue (with the GM's
     cards, ``new --data``) names it (Antike Duellum)."""
-    data = game.state.table.data
+    data, edition = game.state.table.data, game.edition
 
     def card(cid: str) -> str:
-        from pbem.editions.duellum import cards
-
-        return cards.describe(cards.catalogue(data).get(cid), cid).upper()
+        return edition.card_name(cid, data).upper()
 
     return card
 

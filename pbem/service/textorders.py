@@ -361,10 +361,8 @@ def _card_names(edition: Edition, data: str) -> Names | None:
     cards from the game's ``rules.data``), by id, English and German name."""
     if not _edition_key(edition, "events"):
         return None
-    from pbem.editions.duellum import cards
-
     entries: list[tuple[str, str]] = []
-    for cid, card in cards.catalogue(data).items():
+    for cid, card in edition.event_cards(data).items():
         if card.get("name_de"):
             entries.append((cid, card["name_de"]))
         entries.append((cid, card.get("name") or cid))

@@ -262,6 +262,12 @@ class Duellum(Edition):
                    "each once unless entered otherwise")
         return out
 
+    def event_cards(self, data: str):
+        return cards.catalogue(data)
+
+    def card_name(self, cid: str, data: str) -> str:
+        return cards.describe(cards.catalogue(data).get(cid), cid)
+
     def consistency_problems(self, state, board) -> list[Problem]:
         out = []
         cap = self.rules_for(state.table).cap
