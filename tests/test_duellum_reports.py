@@ -572,3 +572,58 @@ def test_a_receipt_tells_the_readers_own_draws_only(scenario):
         assert "ACADEMY" not in words and "Carthaginians take an event card from the display" in words
     # a reader playing both nations sees both
     assert "ACADEMY" in " ".join(entry_lines(scenario, entry, ("romans", "carthaginians")))
+
+
+def test_attach_copy_sends_each_player_their_own_copy_for_check(tmp_path):
+    """``attach = "pdf,copy"``: each player's report mail carries their own copy of the game
+    (what ``antike-ref copy`` writes), on which ``check`` works; the GM's carries none. A
+    reply that brings the copy back with its orders in the body is read as those orders."""
+    import json as _json
+
+    from mailkit import GM, START, body, mail, maildir, sent
+    from pbem.service import copies
+    from pbem.service.schemas import dumps
+    from pbem.service.store import game_text, load_game
+
+    game = tmp_path / "du.json"
+    game.write_text(game_text(_scenario(until=5)), encoding="utf-8")
+    cfg = tmp_path / "mail.toml"
+    cfg.write_text(f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n\n[defaults]\nattach = "txt,copy"\n'
+                   f'\n[[game]]\nfile = "{game}"\n', encoding="utf-8")
+    orders = "game du\nnation romans\nturn 6\npassword pw-romans\nrondel duellum\nconquer caesarea\n"
+    box = maildir(tmp_path / "Maildir", mail(ADDRESSES["romans"], body=orders))
+    result = cli_run("inbox", game, box, "--config", cfg, "--outbox", tmp_path / "out", "--now", START)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    reports = {str(m["To"]).split("<")[-1].rstrip(">"): m for m in sent(tmp_path / "out")
+               if "after turn 6" in str(m["Subject"])}
+    played = load_game(game)
+    for nation, address in ADDRESSES.items():
+        attached = {p.get_filename(): p.get_content() for p in reports[address].iter_attachments()}
+        assert sorted(attached) == [f"du-turn-006.{nation}.txt", f"du.{nation}.json"]
+        copy = attached[f"du.{nation}.json"]
+        copy = copy if isinstance(copy, bytes) else copy.encode("utf-8")
+        assert copy.decode("utf-8") == dumps(copies.player_copy(played, nation))
+        assert f"antike-ref check du.{nation}.json ORDERS" in flat(body(reports[address]))
+        other = next(n for n in NATIONS if n != nation)
+        assert set(_json.loads(copy)["state"]["nations"][other]["hand"]) <= {"?"}
+        (tmp_path / f"du.{nation}.json").write_bytes(copy)
+    assert sorted(p.get_filename() for p in reports[GM].iter_attachments()) == ["du-turn-006.txt"]
+    # the Carthaginians check their next orders on their copy, then reply with the copy attached
+    active = played.state.status.active
+    assert active == "carthaginians"
+    theirs = "game du\nnation carthaginians\nturn 7\npassword pw-carthaginians\nrondel templum\n"
+    (tmp_path / "o.txt").write_text(theirs, encoding="utf-8")
+    checked = cli_run("check", tmp_path / "du.carthaginians.json", tmp_path / "o.txt")
+    assert checked.exit_code == 0, checked.stderr
+    from email import message_from_bytes, policy
+
+    reply = message_from_bytes(mail(ADDRESSES["carthaginians"], subject="Re: du", body=theirs), policy=policy.default)
+    reply.add_attachment((tmp_path / "du.carthaginians.json").read_bytes(), maintype="application", subtype="json",
+                         filename="du.carthaginians.json")
+    reply = reply.as_bytes()
+    box2 = maildir(tmp_path / "Maildir2", reply)
+    again = cli_run("inbox", game, box2, "--config", cfg, "--outbox", tmp_path / "out2", "--now", START)
+    assert again.exit_code == 0, again.stdout + again.stderr
+    subjects = [str(m["Subject"]) for m in sent(tmp_path / "out2")]
+    assert "[du] accepted: turn 7 for Carthaginians" in subjects, subjects  # the copy was not taken for orders
+    assert load_game(game).state.status.turn == 8

@@ -25,7 +25,8 @@ from pbem.service.turns import TURN_KINDS
 
 WIDTH = 76
 MIME = {"pdf": ("application", "pdf"), "png": ("image", "png"), "svg": ("image", "svg+xml"),
-        "txt": ("text", "plain"), "md": ("text", "markdown"), "bbcode": ("text", "plain")}
+        "txt": ("text", "plain"), "md": ("text", "markdown"), "bbcode": ("text", "plain"),
+        "json": ("application", "json")}
 
 
 @dataclass
@@ -213,6 +214,11 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
         body += your_options(game, st.active)
     if attachments:
         body += ["", "Attached: " + ", ".join(names[f] for f in attachments) + "."]
+        copies = [names[f] for f in attachments if f.endswith(".json")]
+        if copies:
+            body += _wrap(f"{' and '.join(copies)}: your copy of the game as you may see it. Before you "
+                          f"send orders, test them on it: antike-ref check {copies[0]} ORDERS (and "
+                          f"antike-ref options {copies[0]} lists what you can do).")
     msg = _message(config, [formataddr((to.name or "", to.address))], subject, body + _footer(game), now,
                    f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game)
     for key, data in attachments.items():

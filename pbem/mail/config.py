@@ -78,6 +78,11 @@ class Imap:
     timeout: float = 30.0
 
 
+ATTACHABLE = ("pdf", "png", "svg", "md", "bbcode", "txt", "copy")
+"""What a report mail may carry: the report in these formats, and ``copy``: each player's
+own copy of the game file (``antike-ref copy``), on which they run ``check`` and ``options``."""
+
+
 @dataclass(frozen=True)
 class GameMail:
     """How one game is run by mail."""
@@ -90,6 +95,7 @@ class GameMail:
     missed: str = "remind"
     bot: str = "greedy"
     attach: tuple[str, ...] = ("pdf", "png")
+    """Report formats attached to the report mails, and ``copy`` (:data:`ATTACHABLE`)."""
 
 
 @dataclass(frozen=True)
@@ -155,9 +161,9 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
     attach = raw.get("attach", start.attach)
     if isinstance(attach, str):
         attach = [a.strip() for a in attach.split(",") if a.strip()]
-    bad = [a for a in attach if a not in ("pdf", "png", "svg", "md", "bbcode", "txt")]
+    bad = [a for a in attach if a not in ATTACHABLE]
     if bad:
-        raise UsageError(f"{where}.attach: unknown format(s) {', '.join(bad)}")
+        raise UsageError(f"{where}.attach: unknown format(s) {', '.join(bad)} (known: {', '.join(ATTACHABLE)})")
     file = raw.get("file")
     return GameMail(
         file=(base / Path(file).expanduser()) if file else start.file,

@@ -20,6 +20,7 @@ The time is handed in (``now``); nothing here reads a clock.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -59,17 +60,30 @@ class Found:
     problem: str | None = None
 
 
+def _game_copy(data: bytes) -> bool:
+    """Whether an attachment is a player's copy of a game (the report mail's ``copy``
+    attachment sent back with a reply), not orders."""
+    if b'"copy"' not in data or b'"history"' not in data:
+        return False
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and isinstance(parsed.get("copy"), dict) and "history" in parsed
+
+
 def find_orders(incoming: Incoming) -> Found | None:
     """The orders in a mail: an attached ``.json`` / ``.txt`` file, else the plain-text
     body. ``None`` for a mail that holds nothing that looks like orders (not for us)."""
     from pbem.service.textorders import looks_like_text_orders, strip_mail
 
     source = f"mail {incoming.message_id}"
-    if len(incoming.attachments) > 1:
-        names = ", ".join(n for n, _ in incoming.attachments)
+    attached = [(n, d) for n, d in incoming.attachments if not _game_copy(d)]  # a reply may carry the copy back
+    if len(attached) > 1:
+        names = ", ".join(n for n, _ in attached)
         return Found(None, None, f"more than one order file is attached ({names}); send one per mail")
-    if incoming.attachments:
-        name, data = incoming.attachments[0]
+    if attached:
+        name, data = attached[0]
         where = f"{name} ({source})"
         try:
             text = data.decode("utf-8-sig")
@@ -358,7 +372,8 @@ class Cycle:
         game = run.game
         # the public report; in an edition with secrets (Antike Duellum) also each nation's
         # private one: a player's mail carries their own, the GM's the public one
-        reports = {r.viewer: r for r in prepare_all(game, entry=len(game.history) - 1)} if run.settings.attach else {}
+        formats = [f for f in run.settings.attach if f != "copy"]
+        reports = {r.viewer: r for r in prepare_all(game, entry=len(game.history) - 1)} if formats else {}
         seq = game.history[-1]["seq"]
         people = compose.recipients(game)
         if self.config.gm and all(p.address.lower() != self.config.gm.lower() for p in people):
@@ -369,12 +384,19 @@ class Cycle:
             names: dict[str, str] = {}
             own = [n for n in person.nations if n in reports] or [None]
             for viewer in (own if reports else []):
-                for fmt in run.settings.attach:
+                for fmt in formats:
                     key = fmt if viewer is None or len(own) == 1 else f"{viewer}.{fmt}"
                     if (viewer, fmt) not in rendered:
                         rendered[viewer, fmt] = reports[viewer].render(fmt)
                     attachments[key] = rendered[viewer, fmt]
                     names[key] = reports[viewer].name(fmt)
+            if "copy" in run.settings.attach:  # each player's own copy of the game, for check
+                from pbem.service.copies import player_copy
+                from pbem.service.schemas import dumps
+
+                for nation in person.nations:
+                    attachments[f"{nation}.json"] = dumps(player_copy(game, nation)).encode("utf-8")
+                    names[f"{nation}.json"] = f"{Path(run.settings.file).stem}.{nation}.json"
             message = compose.turn_report(self.config, game, person, self.now, attachments, names)
             spool(run.spool, f"{seq:06d}-report-{k:02d}", message)
             self.summary.queued += 1
