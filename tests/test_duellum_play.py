@@ -431,3 +431,52 @@ def test_a_whole_duellum_game_through_the_command_line(tmp_path):
     assert DU.nations[view["winner"]].name in text
     after = cli_run("bot", game, "--mode", "greedy", "--apply")
     assert after.exit_code == 4 and "orders/game-over" in after.stderr
+
+
+def test_undo_default_turn_history_and_post_for_duellum(tmp_path):
+    """The GM's tools in Duellum: ``undo`` takes back turns in which cards were drawn and
+    the file is byte for byte the one written before them (the deck, the display and the
+    hands come back with the replay); ``default-turn`` plays a missing player's turn
+    (D15, Duellum's rondel) and is logged; ``history`` and ``post`` name no hidden card."""
+    game = tmp_path / "du.json"
+    pw = [a for n in FRONT for a in ("--password", f"{n}=pw-{n}")]
+    names = ["Zephyrus", "Quincunx", "Vexillum", "Xanthippe", "Ozymandias", "Jugurtha"]
+    cards = tmp_path / "cards.json"  # cards whose names appear nowhere else in a report
+    cards.write_text(json.dumps({"event_cards": [{"id": f"card_{i + 5:02d}", "name": name, "effect": {
+        "kind": "gain", "chips": {"gold": 1}}} for i, name in enumerate(names)]}), encoding="utf-8")
+    assert cli_run("new", game, "--edition", "duellum", "--nations", ",".join(FRONT), "--seed", "undo-du",
+                   "--kdf-iterations", 1000, "--data", cards, *pw).exit_code == 0
+    saved, drawn, secret = None, 0, set()
+    for turn in range(150):
+        if saved is None and turn >= 8:
+            saved, at = game.read_bytes(), turn
+        assert cli_run("bot", game, "--mode", "greedy", "--apply").exit_code == 0
+        data = json.loads(game.read_text(encoding="utf-8"))
+        if data["status"]["winner"]:
+            break
+        events = [e for entry in data["history"] for e in entry.get("events", [])]
+        played_openly = {e.get("card") for e in events if e["type"] in ("card", "fortress")}
+        secret = {e["card"] for e in events if e["type"] == "draw"} - played_openly
+        if saved is not None:
+            drawn += sum(1 for e in data["history"][-1].get("events", []) if e["type"] == "draw")
+            if drawn and secret:
+                break
+    assert drawn and secret, "no card drawn and kept hidden: the test proved nothing"
+    for command in (("history", game), ("post", game)):
+        out = cli_run(*command)
+        assert out.exit_code == 0, out.stderr
+        # the standing orders are public (D18): the cards a bot would draw first name them all
+        text = "\n".join(line for line in out.stdout.upper().splitlines() if "DRAW" not in line)
+        for cid in secret:  # a card drawn and never played is named nowhere public
+            name = names[int(cid[5:]) - 5] if cid.startswith("card_") else cid
+            assert cid.upper() not in text and name.upper() not in text, (command[0], cid)
+    back = turn - at + 1
+    undone = cli_run("undo", game, "--turns", back, "--reason", "test")
+    assert undone.exit_code == 0, undone.stderr
+    assert game.read_bytes() == saved
+    active = json.loads(game.read_text(encoding="utf-8"))["status"]["active"]
+    played = cli_run("default-turn", game, active)
+    assert played.exit_code == 0, played.stderr
+    data = json.loads(game.read_text(encoding="utf-8"))
+    assert data["history"][-1]["kind"] == "default-turn" and data["status"]["active"] != active
+    assert cli_run("verify", game).exit_code == 0
