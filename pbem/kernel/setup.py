@@ -65,6 +65,19 @@ class SetupOptions:
         return SetupOptions(**{**self.__dict__, **changes})
 
 
+def start_nation_by_lot(opts: SetupOptions, nations: list[str]) -> str:
+    """``--first``, else a nation drawn by lot from the game's seed (where a rulebook has the
+    start nation decided at random)."""
+    if opts.first is not None:
+        if opts.first not in nations:
+            raise UsageError(f"--first {opts.first}: not among --nations")
+        return opts.first
+    import hashlib
+
+    lot = hashlib.sha256(f"{opts.seed}:start nation".encode()).digest()[0]
+    return nations[lot % len(nations)]
+
+
 def check_common(opts: SetupOptions, edition: Edition) -> None:
     """What every edition asks of ``new``: a usable game id, known nations each once, known
     variants, and a player for every nation named in ``--player`` or ``--start``."""

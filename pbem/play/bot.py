@@ -281,14 +281,7 @@ def _fill(b: _Builder, rng: random.Random, eager: float, greedy: bool = False, m
             if rng.random() < eager:
                 b.try_add("knowhow", {"name": name})
     elif "maneuver" in keys:
-        groups = [(pid, u, st.provinces[pid].count(nation, u)) for pid in sorted(st.provinces)
-                  for u in UNITS if st.provinces[pid].count(nation, u)]
-        for pid, unit, n in groups:
-            if rng.random() < eager:
-                steps = rng.randint(1, queries.allowance(st, edition, nation, unit))
-                path = _random_path(game, pid, unit, steps, rng)
-                if path:
-                    b.try_add("maneuver", {"move": unit, "count": rng.randint(1, n), "from": pid, "path": path})
+        _random_moves(b, rng, eager)
         after = b.result.state
         for pid in sorted(after.provinces):
             prov = after.provinces[pid]
@@ -741,9 +734,9 @@ def _knowhow_and_recruit(b: _Builder, rng: random.Random, eager: float, greedy: 
             return
 
 
-def _random_maneuver(b: _Builder, rng: random.Random, eager: float) -> None:
-    """Random moves (each move in one go: battles on the way are automatic), then a
-    conquest wherever the units stand in a rival city."""
+def _random_moves(b: _Builder, rng: random.Random, eager: float) -> None:
+    """Each group of the nation's units moves, with the chance ``eager``, some of its units
+    a random number of steps along a random path."""
     game, nation = b.game, b.nation
     st = game.state
     groups = [(pid, u, st.provinces[pid].count(nation, u)) for pid in sorted(st.provinces)
@@ -754,6 +747,13 @@ def _random_maneuver(b: _Builder, rng: random.Random, eager: float) -> None:
             path = _random_path(game, pid, unit, steps, rng)
             if path:
                 b.try_add("maneuver", {"move": unit, "count": rng.randint(1, n), "from": pid, "path": path})
+
+
+def _random_maneuver(b: _Builder, rng: random.Random, eager: float) -> None:
+    """Random moves (each move in one go: battles on the way are automatic), then a
+    conquest wherever the units stand in a rival city."""
+    nation = b.nation
+    _random_moves(b, rng, eager)
     after = b.result.state
     for pid in sorted(after.provinces):
         prov = after.provinces[pid]

@@ -7,14 +7,13 @@ goal), and the neutral temples of the board (docs/antike2.md, "Neutral temples")
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
 from pbem.editions.antike2.rules import GOALS
 from pbem.editions.classic.setup import check_nations, start_cities
 from pbem.errors import UsageError
-from pbem.kernel.setup import SetupOptions, check_common, initial_state
+from pbem.kernel.setup import SetupOptions, check_common, initial_state, start_nation_by_lot
 from pbem.kernel.state import GameState, ProvinceState, Table
 
 if TYPE_CHECKING:
@@ -35,12 +34,7 @@ def goal(opts: SetupOptions, count: int) -> int:
 def start_nation(opts: SetupOptions, nations: list[str]) -> str:
     """``--first``, else a nation drawn by lot from the game's seed: "The starting nation
     is decided randomly" (003 L254)."""
-    if opts.first is not None:
-        if opts.first not in nations:
-            raise UsageError(f"--first {opts.first}: not among --nations")
-        return opts.first
-    lot = hashlib.sha256(f"{opts.seed}:start nation".encode()).digest()[0]
-    return nations[lot % len(nations)]
+    return start_nation_by_lot(opts, nations)
 
 
 def neutral_temples(opts: SetupOptions, board: Board, cities: dict[str, list[str]]) -> list[str]:

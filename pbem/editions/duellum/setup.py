@@ -18,7 +18,7 @@ import pbem.editions.duellum.cards as cards
 from pbem.editions.duellum.rules import DISPLAY, GOAL, SPECIAL_UNITS, START_BOX, TOKENS
 from pbem.errors import UsageError
 from pbem.kernel.bank import give_coin
-from pbem.kernel.setup import SetupOptions, check_common, initial_state
+from pbem.kernel.setup import SetupOptions, check_common, initial_state, start_nation_by_lot
 from pbem.kernel.state import GameState, Table
 
 if TYPE_CHECKING:
@@ -28,12 +28,7 @@ if TYPE_CHECKING:
 
 def start_nation(opts: SetupOptions, nations: list[str]) -> str:
     """``--first``, else drawn by lot from the game's seed (001 L103)."""
-    if opts.first is not None:
-        if opts.first not in nations:
-            raise UsageError(f"--first {opts.first}: not among --nations")
-        return opts.first
-    lot = hashlib.sha256(f"{opts.seed}:start nation".encode()).digest()[0]
-    return nations[lot % len(nations)]
+    return start_nation_by_lot(opts, nations)
 
 
 def secret_of(seed: str | None) -> str:
