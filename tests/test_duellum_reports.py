@@ -520,22 +520,30 @@ def test_the_forum_post_is_the_public_report(scenario, tmp_path):
         "du-turn-006.carthaginians.txt", "du-turn-006.romans.txt", "du-turn-006.txt"]
 
 
-def test_each_player_gets_their_own_private_report_by_mail(tmp_path):
-    """The Romans play turn 6 by mail (text orders): their receipt, the report mails. The
-    Carthaginians draw two cards in it: only their own mail names them."""
-    from mailkit import GM, START, body, mail, maildir, sent
+def _turn_6_by_mail(tmp_path, attach: str):
+    """The game of the scenario after turn 5, the Romans' turn 6 mailed (text orders) and
+    read by ``inbox`` with ``attach``: the game file, the mail config and what was sent."""
+    from mailkit import GM, START, mail, maildir, sent
     from pbem.service.store import game_text
 
     game = tmp_path / "du.json"
     game.write_text(game_text(_scenario(until=5)), encoding="utf-8")
     cfg = tmp_path / "mail.toml"
-    cfg.write_text(f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n\n[defaults]\nattach = "txt,pdf"\n'
-                   f'\n[[game]]\nfile = "{game}"\n', encoding="utf-8")
+    cfg.write_text(f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n\n[defaults]\n'
+                   f'attach = "{attach}"\n\n[[game]]\nfile = "{game}"\n', encoding="utf-8")
     orders = "game du\nnation romans\nturn 6\npassword pw-romans\nrondel duellum\nconquer caesarea\n"
     box = maildir(tmp_path / "Maildir", mail(ADDRESSES["romans"], body=orders))
     result = cli_run("inbox", game, box, "--config", cfg, "--outbox", tmp_path / "out", "--now", START)
     assert result.exit_code == 0, result.stdout + result.stderr
-    out = sent(tmp_path / "out")
+    return game, cfg, sent(tmp_path / "out")
+
+
+def test_each_player_gets_their_own_private_report_by_mail(tmp_path):
+    """The Romans play turn 6 by mail (text orders): their receipt, the report mails. The
+    Carthaginians draw two cards in it: only their own mail names them."""
+    from mailkit import GM, body
+
+    game, _, out = _turn_6_by_mail(tmp_path, "txt,pdf")
 
     def everything(message) -> str:
         parts = [body(message)] + [p.get_content() for p in message.iter_attachments()
@@ -583,18 +591,10 @@ def test_attach_copy_sends_each_player_their_own_copy_for_check(tmp_path):
     from mailkit import GM, START, body, mail, maildir, sent
     from pbem.service import copies
     from pbem.service.schemas import dumps
-    from pbem.service.store import game_text, load_game
+    from pbem.service.store import load_game
 
-    game = tmp_path / "du.json"
-    game.write_text(game_text(_scenario(until=5)), encoding="utf-8")
-    cfg = tmp_path / "mail.toml"
-    cfg.write_text(f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n\n[defaults]\nattach = "txt,copy"\n'
-                   f'\n[[game]]\nfile = "{game}"\n', encoding="utf-8")
-    orders = "game du\nnation romans\nturn 6\npassword pw-romans\nrondel duellum\nconquer caesarea\n"
-    box = maildir(tmp_path / "Maildir", mail(ADDRESSES["romans"], body=orders))
-    result = cli_run("inbox", game, box, "--config", cfg, "--outbox", tmp_path / "out", "--now", START)
-    assert result.exit_code == 0, result.stdout + result.stderr
-    reports = {str(m["To"]).split("<")[-1].rstrip(">"): m for m in sent(tmp_path / "out")
+    game, cfg, out = _turn_6_by_mail(tmp_path, "txt,copy")
+    reports = {str(m["To"]).split("<")[-1].rstrip(">"): m for m in out
                if "after turn 6" in str(m["Subject"])}
     played = load_game(game)
     for nation, address in ADDRESSES.items():
