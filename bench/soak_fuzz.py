@@ -10,9 +10,13 @@ failed.
 
     .venv/bin/python bench/soak_fuzz.py --inputs 20000 --seed 7 --keep out/fuzz-failures
     .venv/bin/python bench/soak_fuzz.py --inputs 3000 --antike2
+    .venv/bin/python bench/soak_fuzz.py --inputs 3000 --duellum
 
 ``--antike2`` makes every input from the Antike II material only (its games, its order
-files with trades, BELLONA's free unit and chosen city types, its GM edit).
+files with trades, BELLONA's free unit and chosen city types, its GM edit); ``--duellum``
+from Antike Duellum's (two bot games, order files with walls, recruiting, event cards and
+chosen city types, its GM edit), four in ten order files and edits changed in what only
+Duellum has.
 """
 
 from __future__ import annotations
@@ -43,8 +47,12 @@ def main() -> int:
     ap.add_argument("--every", type=int, default=100,
                     help="Run every N-th input of a command as a process of the console script (0: never).")
     ap.add_argument("--antike2", action="store_true", help="Break only the Antike II material.")
+    ap.add_argument("--duellum", action="store_true", help="Break only the Antike Duellum material.")
     args = ap.parse_args()
-    default = [k for k in fuzzkit.KINDS if not args.antike2 or k not in ("map", "mail")]
+    narrow = args.antike2 or args.duellum
+    if args.antike2 and args.duellum:
+        ap.error("--antike2 or --duellum, not both")
+    default = [k for k in fuzzkit.KINDS if not narrow or k not in ("map", "mail")]
     kinds = [k.strip() for k in args.kinds.split(",") if k.strip()] if args.kinds else default
     unknown = [k for k in kinds if k not in fuzzkit.KINDS]
     if unknown:
@@ -55,10 +63,12 @@ def main() -> int:
         work = Path(tmp)
         base = fuzzkit.build_base(work / "base")
         corpus = fuzzkit.corpus_cases(base)
+        if narrow and set(kinds) & {"map", "mail"}:
+            ap.error("--antike2, --duellum: the kinds orders, textorders, edit, game and history only")
         if args.antike2:
-            if set(kinds) & {"map", "mail"}:
-                ap.error("--antike2: the kinds orders, textorders, edit, game and history only")
             base = fuzzkit.antike2_base(base)
+        if args.duellum:
+            base = fuzzkit.duellum_base(base)
         rngs = {k: random.Random(f"{args.seed}-{k}") for k in kinds}
         tried, failed, known, seconds = Counter(), Counter(), Counter(), Counter()
         processes = 0
@@ -82,7 +92,7 @@ def main() -> int:
         corpus_failures = len(failures)
         for i in range(args.inputs):
             kind = kinds[i % len(kinds)]
-            case = fuzzkit.make_case(kind, rngs[kind], base)
+            case = (fuzzkit.duellum_case if args.duellum else fuzzkit.make_case)(kind, rngs[kind], base)
             as_process = bool(args.every) and kind != "mail" and i % args.every == args.every - 1
             processes += as_process
             run(kind, case, f"{kind}-{i}", as_process)

@@ -150,163 +150,19 @@ def test_antike2_inputs_hurt_nothing(base, tmp_path):
     assert failures == [], f"{len(failures)} of {ANTIKE2_INPUTS} Antike II inputs:\n" + "\n".join(failures[:5])
 
 
-DU_PASSWORDS = {n: f"pw-{n}" for n in ("carthaginians", "romans", "greeks", "persians")}
-DU_ODD_VALUES: list = ["legion", "galley", "admiral", "commander", "fortress", "earthquake", "burglary", "academy",
-                       "card_05", "?", "", None, True, 0, -1, 1, 3, 13, 99, {"legion": 1}, {"legion": -1},
-                       {"galley": 1, "legion": 1, "admiral": 1}, {}, [], ["fortress", "fortress"], "roma",
-                       "carthago", "mare_africum", "atlantis", "always", "never", "sometimes"]
-"""Values near what Duellum's own order and edit fields take."""
-
-
-def mutate_duellum(rng: random.Random, data: dict) -> tuple[dict, str]:
-    """One change of a Duellum order file or GM edit in what only Duellum has: ``walls``
-    (a rival's city, twice, a sea), ``recruit`` (too many, a special unit, below zero),
-    ``events`` (a card not held, FORTRESS, EARTHQUAKE without or with a wrong city, a
-    field a card does not take), the standing orders ``fortress`` and ``draw``, and the
-    edit items ``walls_supply``, ``recruitment``, ``hand``, ``wall``, ``vp``."""
-    import copy
-
-    out = copy.deepcopy(data)
-    how = "edit" if "edits" in out else rng.choice(["walls", "recruit", "events", "standing"])
-    odd = DU_ODD_VALUES
-    if how == "walls":
-        walls = out.setdefault("walls", [{"city": "carthago"}])
-        walls.append({"city": rng.choice(odd)} if rng.random() < 0.5 else dict(rng.choice(walls)))
-        if rng.random() < 0.3:
-            out["rondel"] = {"to": rng.choice(["templum", "temple", "militia", "duellum"])}
-    elif how == "recruit":
-        out["recruit"] = rng.choice([{"legion": 13}, {"galley": -1}, {"admiral": 1}, {},
-                                     {"legion": 1, "pay": {"coin": 9}}, rng.choice(odd)])
-        if rng.random() < 0.3:
-            out["rondel"] = {"to": rng.choice(["scientia", "knowhow", "aurum"])}
-    elif how == "events":
-        events = out.setdefault("events", [])
-        events.append(rng.choice([{"play": rng.choice(odd)}, {"play": "earthquake"},
-                                  {"play": "earthquake", "city": rng.choice(odd)}, {"play": "fortress"},
-                                  {"play": "burglary", "city": "roma"}, {"play": "academy", "gold": 5},
-                                  {"city": "roma"}]))
-    elif how == "standing":
-        out["standing"] = {rng.choice(["fortress", "draw"]): rng.choice(odd)}
-    else:
-        edits = out["edits"]
-        nation = rng.choice(["carthaginians", "romans", "greeks", "atlantis"])
-        item = rng.choice([{"nation": nation, "walls_supply": rng.choice(odd)},
-                           {"nation": nation, "recruitment": rng.choice(odd)},
-                           {"nation": nation, "hand": rng.choice(odd)},
-                           {"nation": nation, "vp": rng.choice(odd)},
-                           {"province": rng.choice(["roma", "carthago", "tacape", "mare_africum"]),
-                            "wall": rng.choice(odd)},
-                           {"province": "roma", "units": {"romans": {"admiral": rng.choice(odd)}}}])
-        edits.insert(rng.randrange(len(edits) + 1), item)
-    return out, f"duellum {how}"
-
-
-def duellum_base(base):
-    """``base`` with Antike Duellum's material only: two bot games (the Rome/Carthage side
-    in the special-units variant, the Aegean excerpt), positions whose order files build
-    walls, recruit, play cards and found a city of a chosen type, and a GM edit of its own
-    items."""
-    import dataclasses
-
-    from pbem import editions
-    from pbem.kernel.orders import canonical_edit
-    from pbem.kernel.turn import resolve
-    from pbem.play.bot import build_turn
-    from pbem.play.selfplay import bot_turn, start_game
-    from pbem.service import turns
-    from pbem.service.boards import load_map_file
-    from pbem.service.store import game_text
-
-    du = editions.get("duellum")
-    positions = []
-
-    def edited(game, *items):
-        return turns.edit(game, canonical_edit({"game": game.game_id, "reason": "fuzz position",
-                                                "edits": list(items)}, du))
-
-    def position(name, game, orders):
-        resolve(game.state, orders, game.edition, game.board)  # legal, or the kit is wrong
-        orders = {**orders, "password": DU_PASSWORDS[orders["nation"]]}
-        positions.append(fuzzkit.Position(name, game_text(game).encode(), orders, fuzzkit._orders_text(game, orders)))
-
-    game, _ = start_game("fuzzdu", ["carthaginians", "romans"], "fuzz-du", "duellum", "duellum-rome-carthage",
-                         ("special_units",), iterations=1000)
-    for k in range(24):
-        game, _ = bot_turn(game, DU_PASSWORDS, "random" if k % 2 else "greedy")
-    nation = game.state.status.active
-    other = next(n for n in game.seats if n != nation)
-    rng = random.Random(2)
-    walls = edited(game, {"nation": nation, "walls_supply": 2, "resources": {"marble": 3}, "rondel": 0})
-    orders = build_turn(walls, {"to": "templum"}, rng, 1.0)
-    assert orders.get("walls"), orders
-    position("du-walls", walls, orders)
-    recruit = edited(game, {"nation": nation, "recruitment": {"legion": 0, "galley": 0, du_special(nation): 1},
-                            "resources": {"gold": 4}, "rondel": 5, "hand": ["academy"]},
-                     {"nation": other, "coins": 4, "knowhow": ["strata"]})
-    orders = build_turn(recruit, {"to": "scientia"}, rng, 1.0, greedy=True)
-    assert orders.get("recruit") and orders.get("events"), orders
-    position("du-recruit", recruit, orders)
-    city = game.state.cities(other)[0]
-    site = next(p for p in sorted(game.board.provinces) if game.board.province(p).site == "choice"
-                and (p not in game.state.provinces or game.state.provinces[p].owner is None))
-    found = edited(game, {"province": city, "wall": True}, {"nation": nation, "hand": ["earthquake", "burglary"],
-                                                             "resources": {"marble": 2, "iron": 2, "gold": 2}},
-                   {"province": site, "units": {nation: {"legion": 1, "galley": 0}}})
-    orders = {"game": game.game_id, "nation": nation, "turn": game.state.status.turn,
-              "events": [{"play": "earthquake", "city": city}, {"play": "burglary"}],
-              "rondel": fuzzkit.orders_rondel(found, nation), "found": [{"city": site, "resource": "iron"}],
-              "standing": {"fortress": "never", "draw": ["fortress"]}}
-    position("du-found", found, orders)
-    samples = [fuzzkit._sample("duellum", game, 0, DU_PASSWORDS)]
-    aegean, _ = start_game("fuzzdu2", ["greeks", "persians"], "fuzz-du2", "duellum",
-                           load_map_file(fuzzkit.ROOT / "tests" / "data" / "boards" / "duellum-aegean-excerpt.json"),
-                           iterations=1000)
-    for k in range(16):
-        aegean, _ = bot_turn(aegean, DU_PASSWORDS, "greedy" if k % 2 else "random")
-    samples.append(fuzzkit._sample("duellum-aegean", aegean, 0, DU_PASSWORDS))
-    edit = {"game": game.game_id, "reason": "Duellum: <walls> & cards", "edits": [
-        {"nation": nation, "walls_supply": 3, "recruitment": {"legion": 2, "galley": 1, du_special(nation): 1}},
-        {"nation": other, "vp": 1},
-        {"province": city, "wall": True},
-        {"province": site, "owner": nation, "resource": "gold"},
-    ]}
-    vocabulary = sorted({*base.vocabulary, *du.nations, *game.board.provinces, *aegean.board.provinces,
-                         *du.rondel.names, *du.knowhows, *du.personages, *du.variants, "walls", "recruit", "events",
-                         "play", "wall", "hand", "recruitment", "walls_supply", "vp", "fortress", "draw", "admiral",
-                         "commander", "earthquake", "burglary", "academy", "deck", "display", "discards", "secret"})
-    return dataclasses.replace(base, positions=positions, samples=samples, game=samples[0].game,
-                               game_json=samples[0].json, edit=edit, orders=samples[0].orders,
-                               edits=[(samples[0].game, edit)], vocabulary=vocabulary)
-
-
-def du_special(nation: str) -> str:
-    from pbem.editions.duellum.rules import SPECIAL_UNITS
-
-    return SPECIAL_UNITS[nation]
-
-
 def test_duellum_inputs_hurt_nothing(base, tmp_path):
     """Antike Duellum's own inputs, broken: order files with walls, recruiting, event cards
     and a city of a chosen type, its standing orders; GM edits of walls, the recruitment
     box, hands and the VP marker; its game files (one on a board from a file) with their
     secrets and their histories."""
-    du = duellum_base(base)
+    du = fuzzkit.duellum_base(base)
     assert {p.name for p in du.positions} == {"du-walls", "du-recruit", "du-found"}
     assert all(json.loads(s.game)["rules"]["edition"] == "duellum" for s in du.samples)
     rng = random.Random(f"{SEED}-duellum")
-    kinds = ("orders", "textorders", "edit", "game", "history")
+    kinds = fuzzkit.DUELLUM_KINDS
     failures = []
     for i in range(DUELLUM_INPUTS):
-        kind = kinds[i % len(kinds)]
-        if kind in ("orders", "edit") and rng.random() < 0.4:
-            pos = rng.choice(du.positions)
-            source, game = (pos.orders, pos.game) if kind == "orders" else (du.edit, du.game)
-            changed, how = mutate_duellum(rng, source)
-            case = fuzzkit.Case(kind, how, json.dumps(changed).encode(),
-                                rng.choice(fuzzkit.ORDER_COMMANDS) if kind == "orders" else "gm-edit", game,
-                                position=pos.name if kind == "orders" else "")
-        else:
-            case = fuzzkit.make_case(kind, rng, du)
+        case = fuzzkit.duellum_case(kinds[i % len(kinds)], rng, du)
         problems = fuzzkit.run_case(case, du, tmp_path / "run")
         if problems:
             keep = fuzzkit.save_case(case, tmp_path / "failed", f"duellum-{i}", problems)
