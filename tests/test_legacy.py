@@ -1,10 +1,11 @@
 """Games in progress are never broken: files written by earlier releases load, verify,
 render as they did, and play on.
 
-``tests/data/legacy/`` holds game files written by antike-ref 0.1.0 (format 1): the demo
+``tests/data/legacy/`` holds game files written by earlier releases (format 1): 0.1.0's demo
 after 16 turns, and the same game after a GM edit, a standing-orders change, a GM default
-turn and three bot turns. No migration is needed for format 1: the file layout of a
-classic game is unchanged, so every hash in their history chains still replays.
+turn and three bot turns; and an Antike II game, an Antike Duellum game and a Duellum
+player's copy written by the first release with those editions. No migration is needed for
+format 1: the file layout is unchanged, so every hash in their history chains still replays.
 """
 
 from __future__ import annotations
@@ -94,3 +95,65 @@ def test_old_bot_turns_stay_what_they_were_recorded_as():
     """0.1.0 recorded ``bot --apply`` as a GM default turn; history is never rewritten."""
     kinds = [e["kind"] for e in json.loads((DATA / "moderated.json").read_text())["history"]]
     assert kinds[-4:] == ["default-turn"] * 4 and "gm-edit" in kinds and "standing" in kinds
+
+
+# -- the other editions, as the release that brought them wrote them ---------------------------
+
+EDITION_FILES = {"antike2-31.json": "antike2", "duellum-82.json": "duellum"}
+"""Written by the release of 2026-11-25 (the first with Antike II and Antike Duellum), format 1
+(tests/data/legacy/README.md): passwords ``legacy-NATION``."""
+
+
+@pytest.fixture(params=sorted(EDITION_FILES))
+def edition_file(request, tmp_path) -> Path:
+    path = tmp_path / request.param
+    shutil.copy(DATA / request.param, path)
+    return path
+
+
+def test_an_edition_game_of_an_earlier_release_verifies_plays_on_and_undoes(edition_file, tmp_path):
+    before = edition_file.read_bytes()
+    assert json.loads(before)["format"] == FORMAT
+    verified = cli_run("verify", edition_file)
+    assert verified.exit_code == 0, verified.output
+    shown = json.loads(cli_run("show", edition_file, "--json").stdout)
+    assert shown["edition"] == EDITION_FILES[edition_file.name]
+    assert edition_file.read_bytes() == before
+    nation = shown["active"]
+    made = cli_run("bot", edition_file, "--mode", "greedy")
+    assert made.exit_code == 0, made.stderr
+    orders = write_json(tmp_path / "o.json", {**json.loads(made.stdout), "password": f"legacy-{nation}"})
+    assert cli_run("check", edition_file, orders).exit_code == 0
+    played = cli_run("process", edition_file, orders)
+    assert played.exit_code == 0, played.stderr
+    assert cli_run("verify", edition_file).exit_code == 0
+    assert cli_run("undo", edition_file, "--turns", "1", "--reason", "test").exit_code == 0
+    assert edition_file.read_bytes() == before
+    out = tmp_path / "r"
+    rendered = cli_run("render", edition_file, "--out", out)
+    assert rendered.exit_code == 0, rendered.output
+    private = 2 if EDITION_FILES[edition_file.name] == "duellum" else 0
+    assert len(list(out.glob("*.txt"))) == 1 + private
+
+
+def test_a_duellum_players_copy_of_an_earlier_release_checks_orders(tmp_path):
+    """The copy the Carthaginians got from that release: ``options`` and ``check`` work on
+    it, ``verify`` checks its chain and says what it cannot, writes refuse it; the copy the
+    GM writes today from the same game is the same file."""
+    copy = tmp_path / "duel.carthaginians.json"
+    shutil.copy(DATA / "duellum-82.carthaginians.json", copy)
+    before = copy.read_bytes()
+    assert cli_run("options", copy).exit_code == 0
+    made = cli_run("bot", copy, "--mode", "greedy")
+    assert made.exit_code == 0, made.stderr
+    orders = write_json(tmp_path / "o.json", {**json.loads(made.stdout), "password": "legacy-carthaginians"})
+    assert cli_run("check", copy, orders).exit_code == 0
+    assert cli_run("process", copy, orders).exit_code == 4
+    verified = cli_run("verify", copy)
+    assert verified.exit_code == 0 and "not checked" in verified.output
+    assert copy.read_bytes() == before
+    game = tmp_path / "duel.json"
+    shutil.copy(DATA / "duellum-82.json", game)
+    again = tmp_path / "again.json"
+    assert cli_run("copy", game, "--for", "carthaginians", "-o", again).exit_code == 0
+    assert again.read_bytes() == before
