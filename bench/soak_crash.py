@@ -9,6 +9,7 @@ be cleared by the next run, which must succeed. Prints the kills per command and
 the failures and leftovers, and the time taken; exits 1 if anything failed.
 
     .venv/bin/python bench/soak_crash.py --kills 500 --seed 7
+    .venv/bin/python bench/soak_crash.py --kills 200 --edition duellum
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def main() -> int:
     parser.add_argument("--kills", type=int, default=500, help="how many kills in all (default 500)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the kill schedule (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress dots")
+    parser.add_argument("--edition", default="classic", choices=["classic", "duellum"],
+                        help="the edition of the game killed in (default classic)")
     args = parser.parse_args()
 
     def progress(trial) -> None:
@@ -49,11 +52,11 @@ def main() -> int:
 
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="soak-crash-") as tmp:
-        trials, refs = kill_campaign(Path(tmp), plan_for(args.kills), args.seed, progress)
+        trials, refs = kill_campaign(Path(tmp), plan_for(args.kills), args.seed, progress, args.edition)
     seconds = time.monotonic() - start
     if not args.quiet:
         print()
-    print(f"crash soak: {len(trials)} kills, seed {args.seed}, {seconds:.0f} s")
+    print(f"crash soak: {len(trials)} kills, {args.edition}, seed {args.seed}, {seconds:.0f} s")
     print("reference runs: " + ", ".join(
         f"{name} {ref.duration * 1000:.0f} ms (saved at {ref.saved_at * 1000:.0f} ms)" for name, ref in refs.items()))
     table = summary(trials)

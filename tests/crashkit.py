@@ -77,21 +77,32 @@ def verify_ok(path: Path) -> str | None:
     return None if result.exit_code == 0 else f"verify exit {result.exit_code}: {result.stderr.strip()}"
 
 
-def prepare_base(folder: Path) -> Path:
-    """A game after its first turn (so ``undo`` has a turn to take back), an order file for
-    the second turn, and two GM edit files; returns the folder."""
+EDITIONS = {
+    "classic": ((), None, "gold", ("greeks", "arabs")),
+    # Duellum writes a private report per nation beside the public one: more files to kill in
+    "duellum": (("--edition", "duellum"), ["carthaginians", "romans"], "aurum", ("romans", "carthaginians")),
+}
+"""Per edition: ``new``'s options, its nations (None: conftest's four), a wedge whose
+first placement is free, and the nations the two GM edit files give coins to."""
+
+
+def prepare_base(folder: Path, edition: str = "classic") -> Path:
+    """A game of ``edition`` after its first turn (so ``undo`` has a turn to take back), an
+    order file for the second turn, and two GM edit files; returns the folder."""
+    options, nations, wedge, edited = EDITIONS[edition]
     folder.mkdir(parents=True, exist_ok=True)
-    path = new_game_file(folder, "--kdf-iterations", "1000")
-    first = write_json(folder / "first.json", orders("game", "phoenicians", 1, "gold"))
+    path = new_game_file(folder, "--kdf-iterations", "1000", *options, **({"nations": nations} if nations else {}))
+    shown = status(path)
+    first = write_json(folder / "first.json", orders("game", shown["active"], 1, wedge))
     result = cli_run("process", path, first)
     assert result.exit_code == 0, result.stderr
     first.unlink()
     shown = status(path)
-    write_json(folder / "orders.json", orders("game", shown["active"], shown["turn"], "gold"))
+    write_json(folder / "orders.json", orders("game", shown["active"], shown["turn"], wedge))
     write_json(folder / "edit.json", {"game": "game", "reason": "lost mail",
-                                      "edits": [{"nation": "greeks", "coins": 3}]})
+                                      "edits": [{"nation": edited[0], "coins": 3}]})
     write_json(folder / "follow-up.json", {"game": "game", "reason": "after a kill",
-                                           "edits": [{"nation": "arabs", "coins": 2}]})
+                                           "edits": [{"nation": edited[1], "coins": 2}]})
     return folder
 
 
@@ -242,11 +253,11 @@ def kill_once(base: Path, work: Path, ref: Reference, delay: float) -> Trial:
 
 
 def kill_campaign(folder: Path, plan: dict[str, int], seed: int,
-                  progress=None) -> tuple[list[Trial], dict[str, Reference]]:
-    """Run ``plan[name]`` kills of each command in :data:`COMMANDS`; returns every trial and
-    the reference run of each command."""
+                  progress=None, edition: str = "classic") -> tuple[list[Trial], dict[str, Reference]]:
+    """Run ``plan[name]`` kills of each command in :data:`COMMANDS` on a game of ``edition``;
+    returns every trial and the reference run of each command."""
     rng = random.Random(seed)
-    base = prepare_base(folder / "base")
+    base = prepare_base(folder / "base", edition)
     trials, refs = [], {}
     for name, count in plan.items():
         if not count:

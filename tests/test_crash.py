@@ -43,6 +43,16 @@ def test_a_killed_run_leaves_the_old_or_the_new_game(tmp_path, name):
     # where the kills land (figures) depends on the machine's speed, so it is printed, not checked
 
 
+@pytest.mark.parametrize("name", ["process+reports", "undo"])
+def test_a_killed_duellum_run_leaves_the_old_or_the_new_game(tmp_path, name):
+    """The same on an Antike Duellum game, whose runs also write each nation's private
+    report and keep the deck and the hands in the file."""
+    trials, _ = kill_campaign(tmp_path, {name: 6}, 2000 + list(COMMANDS).index(name), edition="duellum")
+    failed = [(round(t.delay, 3), t.phase, t.failures) for t in trials if t.failures]
+    assert failed == [], failed
+    assert summary(trials)[name]["kills"] == 6 and summary(trials)[name].get("torn", 0) == 0
+
+
 # --- many runs at once -------------------------------------------------------------------
 
 def turn_files(folder, wedges=("gold", "marble")):
