@@ -99,7 +99,7 @@ def _automatic(msg: EmailMessage, sender: str) -> bool:
 def _decoded(part) -> str:
     try:
         return part.get_content()
-    except (LookupError, UnicodeError, AssertionError):
+    except (LookupError, ValueError, AssertionError):  # an unknown charset, bad bytes, a NUL in the charset
         payload = part.get_payload(decode=True) or b""
         return payload.decode("utf-8", errors="replace")
 
