@@ -56,7 +56,7 @@ def one(job: tuple[int, str, int, int, str | None]) -> dict:
     except Exception as exc:  # noqa: BLE001 - a soak counts failures, it does not stop at one
         out["failure"] = f"{type(exc).__name__}: {exc}"
         out["where"] = "".join(traceback.format_tb(exc.__traceback__)[-3:])
-    if run is not None:
+    if run is not None and run.game is not None:  # a run whose set-up failed has no game
         out.update(turns=run.turns, entries=run.entries, winner=run.game.state.status.winner,
                    label=run.label)
         seen = Counter()

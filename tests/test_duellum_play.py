@@ -25,7 +25,8 @@ import pytest
 
 from conftest import ROOT, cli_run
 from pbem import editions
-from pbem.kernel.orders import canonical_edit
+from pbem.editions.duellum.pieces import walls_of
+from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.kernel.turn import resolve
 from pbem.play.bot import build_turn, play_turn
@@ -480,3 +481,22 @@ def test_undo_default_turn_history_and_post_for_duellum(tmp_path):
     data = json.loads(game.read_text(encoding="utf-8"))
     assert data["history"][-1]["kind"] == "default-turn" and data["status"]["active"] != active
     assert cli_run("verify", game).exit_code == 0
+
+
+def test_the_vp_track_never_gives_a_seventh_wall():
+    """Found by the property soak: a GM edit put walls into a nation's supply, and the VP
+    track then gave its own wall too (seven walls; the game file no longer loaded). The
+    track gives only what the nation lacks of its six (001 L39: 6 walls a player)."""
+    game = du_game()
+    nation = game.state.status.active
+    built = len(walls_of(game.state, nation))
+    game = gm(game, {"nation": nation, "walls_supply": 6 - built, "personages": {"king": 1}})
+    assert game.state.nations[nation].extra["vp"] == 0  # an edit does not move the marker
+    orders = {"game": "du", "nation": nation, "turn": game.state.status.turn, "password": f"pw-{nation}",
+              "rondel": {"to": "marmor"}}
+    new, result = turns.play(game, canonical_orders(orders, DU))
+    after = new.state.nations[nation].extra
+    assert after["vp"] == 1, "the marker did not pass a wall symbol: the test proved nothing"
+    assert len(walls_of(new.state, nation)) + after["walls_supply"] == 6
+    assert not of(result.events, "walls")
+    assert duellum_problems(new) == []

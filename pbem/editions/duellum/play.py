@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import pbem.editions.duellum.cards as cards
 import pbem.editions.duellum.special as special
 from pbem.editions.duellum.pieces import box, opponent, set_wall, to_box, tokens_used, walls_of
-from pbem.editions.duellum.rules import PERSONAGE_RULES as P, RECRUIT_GOLD, SPECIAL_MOVES_AS, WALL_MARKS
+from pbem.editions.duellum.rules import PERSONAGE_RULES as P, RECRUIT_GOLD, SPECIAL_MOVES_AS, WALL_MARKS, WALLS_PER_NATION
 from pbem.kernel import queries
 from pbem.kernel.actions import BuildTemples, BuyKnowHow
 from pbem.kernel.maneuver import _plural, _remove_conquerors, defence
@@ -422,9 +422,13 @@ def move_marker(t: Turn, nation: str) -> None:
     old, new = ns.extra["vp"], ns.personage_count()
     if new <= old:
         return
-    walls = sum(1 for mark in WALL_MARKS if old < mark <= new)
+    # A GM may have put walls into the game by an edit: the track then gives only what a
+    # nation still lacks of its six (never a seventh wall).
+    built = len(walls_of(t.state, nation))
+    walls = min(sum(1 for mark in WALL_MARKS if old < mark <= new),
+                WALLS_PER_NATION - built - ns.extra["walls_supply"])
     ns.extra["vp"] = new
-    if walls:
+    if walls > 0:
         ns.extra["walls_supply"] += walls
         t.emit("walls", count=walls, vp=new)
 
