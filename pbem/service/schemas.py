@@ -251,17 +251,15 @@ def read_json(path, source: str | None = None) -> Any:
 
 def _too_deep(data: Any) -> bool:
     """Whether ``data`` nests arrays and objects more than :data:`MAX_DEPTH` levels deep
-    (walked without recursion, so any depth is measured safely)."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            value = value.values()
-        elif not isinstance(value, list):
-            continue
+    (walked level by level without recursion, so any depth is measured safely)."""
+    level, depth = [data], 1
+    while level:
         if depth > MAX_DEPTH:
             return True
-        stack.extend((v, depth + 1) for v in value if isinstance(v, (dict, list)))
+        below: list[Any] = []
+        for value in level:
+            below += [v for v in (value.values() if isinstance(value, dict) else value) if isinstance(v, (dict, list))]
+        level, depth = below, depth + 1
     return False
 
 

@@ -31,7 +31,6 @@ from pbem.service import store, turns
 from pbem.service.boards import load_board
 from pbem.service.game import Game, consistency_problems
 from pbem.service.history import canonical
-from pbem.service.replay import game_after, verify
 from pbem.service.schemas import dumps, parse_json, problems, read_json, read_text, validate
 from pbem.service.setup import new_game
 
@@ -176,6 +175,8 @@ class GameService:
 
     def verify(self, progress=None):
         """Replay the whole history and compare it with the file."""
+        from pbem.service.replay import verify
+
         game = self.load()
         return verify(game, self.raw(), progress=progress)
 
@@ -184,6 +185,7 @@ class GameService:
         receipts and reports) is the hash of an entry of the verified history;
         :class:`WitnessMissing` names each one that is not, and where it came from."""
         from pbem.service import witness
+        from pbem.service.replay import verify
 
         game = self.load()
         result = verify(game, self.raw(), progress=progress)
@@ -362,5 +364,7 @@ def take_back(game: Game, count: int) -> tuple[Game, list[dict[str, Any]]]:
     if entries < count:
         raise UsageError(f"only {entries} history entr{'y' if entries == 1 else 'ies'} after the set-up; "
                          f"cannot take back {count}")
+    from pbem.service.replay import game_after  # only undo replays: not every command's start
+
     cut = len(game.history) - count
     return game_after(game, cut - 1), game.history[cut:]

@@ -30,7 +30,6 @@ the turn's business, as for an order file.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -288,6 +287,8 @@ class Names:
     def _hint(self, phrase: str) -> str:
         """' (did you mean ...?)' with the closest names (those nearly as close as the
         closest), or the list of every name."""
+        import difflib  # only for a name that is wrong: not every command's start
+
         key = fold(phrase)
         scores: dict[str, float] = {}
         for k in self._keys:
@@ -690,6 +691,8 @@ class _Orders:
             pass
 
     def _unknown_word(self, token: Token) -> str:
+        import difflib
+
         words = self.vocab.order_words
         close = difflib.get_close_matches(token.text.lower(), words, n=1, cutoff=0.7)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
