@@ -27,9 +27,8 @@ from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS, BattleStance, Coin
 from pbem.play.bot import play_turn
 from pbem.service import schemas, turns
 from pbem.service.boards import load_board
+from pbem.service.names import ORDER_WORDS, Names
 from pbem.service.textorders import (
-    ORDER_WORDS,
-    Names,
     format_text_orders,
     looks_like_text_orders,
     parse_text_orders,

@@ -63,7 +63,7 @@ def board_words(data: Any, edition: Edition, board: Board) -> Any:
     input is not changed. Anything that is not an object is returned as it is."""
     if not isinstance(data, dict):
         return data
-    from pbem.service.textorders import vocabulary
+    from pbem.service.names import vocabulary
 
     names = vocabulary(edition, board)
 

@@ -17,10 +17,11 @@ orders back as text, one order per line, so an echo can be read, copied and sent
 docs/text-orders.md is the players' description of the syntax.
 
 Names (provinces, nations, wedges, know-hows, personages, stances) are matched
-forgivingly but never guessed: case and accents do not matter, a display name works as
-well as an id, and a unique prefix of at least :data:`MIN_PREFIX` letters is enough; an
-ambiguous or unknown name is an error that lists the candidates. Every name comes from the
-edition and the board; resources and units come from :mod:`pbem.kernel.vocab`.
+forgivingly but never guessed (:mod:`pbem.service.names`): case and accents do not matter,
+a display name works as well as an id, and a unique prefix of at least
+:data:`~pbem.service.names.MIN_PREFIX` letters is enough; an ambiguous or unknown name is
+an error that lists the candidates. Every name comes from the edition and the board;
+resources and units come from :mod:`pbem.kernel.vocab`.
 
 Every problem found is reported at once, each with its line and column in the original
 text (quoted replies and signatures, which :func:`strip_mail` drops, keep the numbering of
@@ -31,56 +32,29 @@ the turn's business, as for an order file.
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from pbem.errors import InputError, Problem
 from pbem.kernel.orders import ORDER_KEYS
-from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS, BattleStance, CoinSubstitute
+from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS
+from pbem.service.names import (EDITION_STANDING, EDITION_WORDS, ORDER_WORDS, Names, Vocabulary, edition_key,
+                                order_field, vocabulary)
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
     from pbem.kernel.edition import Edition
 
-MIN_PREFIX = 3
-"""The fewest letters a shortened name must have."""
-
 MAX_WORD = 64
 """No order word, name or number is longer: a longer word is a problem of its own, named by
 its length rather than quoted (a message stays readable, whatever was pasted)."""
-
-ORDER_WORDS: tuple[str, ...] = (
-    "game", "nation", "turn", "password", "trade", "rondel", "temple", "arm",
-    "knowhow", "move", "battle", "conquer", "found", "standing",
-)
-"""The words an order line starts with, in the order they are written."""
 
 _WORD_ALIASES: dict[str, str] = {"temples": "temple"}
 """Other spellings of order words (after hyphens and underscores are dropped: ``know-how``
 is ``knowhow``)."""
 
-EDITION_WORDS: dict[str, tuple[str, str]] = {
-    "play": ("events", "play"), "event": ("events", "play"), "events": ("events", "play"),
-    "wall": ("walls", "wall"), "walls": ("walls", "wall"),
-    "recruit": ("recruit", "recruit"),
-}
-"""Order words of an edition's own order keys (Antike Duellum): word -> (the order key it
-writes, the word as the echo writes it). A word is read only in an edition whose order
-files have its key."""
-
-EDITION_STANDING: tuple[str, ...] = ("fortress", "draw")
-"""Standing orders of an edition's own (Antike Duellum) that text orders can write, where
-the edition's order files have them: ``standing fortress never``, ``standing draw
-fortress academy``."""
-
 FORTRESS_CHOICES = ("always", "never")
-
-_ALL_WORDS = ("game", "nation", "turn", "password", "trade", "play", "rondel", "temple", "wall", "arm", "knowhow",
-              "recruit", "move", "battle", "conquer", "found", "standing")
-"""Every order word of every edition, in the order they are written (an edition's own
-where its order key comes: event cards before the rondel move)."""
 
 _SINGLE = ("game", "nation", "turn", "password", "rondel")
 """Order words that may appear on one line only."""
@@ -203,208 +177,6 @@ def looks_like_text_orders(text: str) -> bool:
     words = set(ORDER_WORDS) | set(_WORD_ALIASES)
     seen = {_WORD_ALIASES.get(w, w) for w in (_first_word(line) for _, line in strip_mail(text)) if w in words}
     return len(seen) >= 2
-
-
-# -- names --------------------------------------------------------------------------------
-
-
-def fold(text: str) -> str:
-    """How names are compared: lowercase, accents stripped (NFKD), ``_`` and ``-`` read as
-    spaces, runs of spaces as one."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
-
-
-class Names:
-    """One kind of name (provinces, nations, ...): ids with their display names, and
-    aliases, matched as the syntax allows (see the module)."""
-
-    def __init__(self, what: str, entries: Iterable[tuple[str, str]],
-                 aliases: Mapping[str, str] | None = None, listed: bool = True):
-        """``entries``: (id, display name) pairs; ``aliases``: other name -> id (an alias
-        written in full is kept as written, since the orders accept it as it is);
-        ``listed``: whether an unknown name's message lists every name (for short lists)."""
-        self.what = what
-        self.listed = listed
-        self.labels: dict[str, str] = {}
-        self._keys: dict[str, dict[str, tuple[int, str]]] = {}
-        for ident, display in entries:
-            self.labels[ident] = display
-            self._add(ident, ident, 0, ident)
-            self._add(display, ident, 1, ident)
-        for alias, ident in (aliases or {}).items():
-            self._add(alias, ident, 1, alias)
-        self.max_words = max((len(k.split()) for k in self._keys), default=1)
-
-    def _add(self, name: str, target: str, rank: int, value: str) -> None:
-        key = fold(name)
-        for variant in {key, key.replace(" ", "")}:
-            hits = self._keys.setdefault(variant, {})
-            if target not in hits or hits[target][0] > rank:
-                hits[target] = (rank, value)
-
-    def label(self, ident: str) -> str:
-        """How a candidate is shown in a message: ``Leptis Magna (leptis_magna)``."""
-        return f"{self.labels[ident]} ({ident})"
-
-    def exact(self, phrase: str) -> tuple[str | None, list[str]]:
-        """(the value written in full, or ``None``; the tied candidates if ambiguous)."""
-        key = fold(phrase)
-        hits = self._keys.get(key) or self._keys.get(key.replace(" ", ""))
-        if not hits:
-            return None, []
-        best = min(rank for rank, _ in hits.values())
-        found = [hits[t][1] for t in hits if hits[t][0] == best]
-        return (found[0], []) if len(found) == 1 else (None, sorted(hits))
-
-    def prefixed(self, phrase: str) -> list[str]:
-        """The ids of every name that starts with ``phrase``, in the edition's order."""
-        key = fold(phrase)
-        compact = key.replace(" ", "")
-        targets = {t for k, hits in self._keys.items() if key and (k.startswith(key) or k.startswith(compact))
-                   for t in hits}
-        return [t for t in self.labels if t in targets]
-
-    def lookup(self, phrase: str) -> tuple[str | None, str | None]:
-        """(the id or alias ``phrase`` names, or ``None``; the error message, or ``None``)."""
-        value, tied = self.exact(phrase)
-        if value is not None:
-            return value, None
-        if tied:
-            return None, f"'{phrase}' is ambiguous: {', '.join(tied)}"
-        candidates = self.prefixed(phrase)
-        letters = len(fold(phrase).replace(" ", ""))
-        if len(candidates) == 1 and letters >= MIN_PREFIX:
-            return candidates[0], None
-        if len(candidates) > 1:
-            return None, f"'{phrase}' is ambiguous: {', '.join(candidates)}; write more of the {self.what}'s name"
-        if candidates:
-            return None, (f"'{phrase}' is too short for a {self.what}: write at least {MIN_PREFIX} letters "
-                          f"(did you mean {self.label(candidates[0])}?)")
-        return None, f"unknown {self.what} '{phrase}'" + self._hint(phrase)
-
-    def _hint(self, phrase: str) -> str:
-        """' (did you mean ...?)' with the closest names (those nearly as close as the
-        closest), or the list of every name."""
-        import difflib  # only for a name that is wrong: not every command's start
-
-        key = fold(phrase)
-        scores: dict[str, float] = {}
-        for k in self._keys:
-            for written in {key, key.replace(" ", "")}:
-                ratio = difflib.SequenceMatcher(None, written, k).ratio()
-                for target in self._keys[k]:
-                    scores[target] = max(scores.get(target, 0.0), ratio)
-        best = max(scores.values(), default=0.0)
-        ranked = sorted(scores, key=lambda t: -scores[t])
-        targets = [t for t in ranked if scores[t] >= max(0.6, best - 0.1)][:3]
-        if targets:
-            return f" (did you mean {' or '.join(self.label(t) for t in targets)}?)"
-        if self.listed:
-            return f"; expected one of: {', '.join(self.labels)}"
-        return ""
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """Every kind of name the orders of one edition on one board can use."""
-
-    provinces: Names
-    nations: Names
-    wedges: Names
-    knowhows: Names
-    personages: Names
-    stances: Names
-    coin_substitutes: Names
-    rondel_size: int
-    own_keys: tuple[str, ...]
-    """Order keys of the edition's own, which the text syntax cannot write."""
-    own_standing: tuple[str, ...]
-    """Standing orders of the edition's own, likewise."""
-    free_units: bool = False
-    """Whether an ``arm`` entry may be marked ``free`` (Antike II's BELLONA unit)."""
-    city_types: bool = False
-    """Whether ``found`` may name the new city's resource (Antike II's sites of choice)."""
-    trade_chips: bool = False
-    """Whether a trade may get more than one chip (Antike II's COMMERCIUM, 3 for 2)."""
-    edition_name: str = ""
-    move_example: str = "pella -> athen"
-    """A move's path on this board, for messages (``pella -> athen`` on the classic boards)."""
-    edition_words: tuple[str, ...] = ()
-    """The words of :data:`EDITION_WORDS` this edition's order files have keys for."""
-    edition_standing: tuple[str, ...] = ()
-    """The standing orders of :data:`EDITION_STANDING` this edition's order files have."""
-    cards: Names | None = None
-    """The event cards (Antike Duellum's ``play`` and ``standing draw``)."""
-
-    @property
-    def order_words(self) -> tuple[str, ...]:
-        """The words an order line may start with in this edition, in the order written."""
-        own = {EDITION_WORDS[w][1] for w in self.edition_words}
-        return ORDER_WORDS if not own else tuple(w for w in _ALL_WORDS if w in ORDER_WORDS or w in own)
-
-
-def _order_field(edition: Edition, definition: str, key: str) -> bool:
-    """Whether the edition's order schema adds ``key`` to the ``definition`` (what the text
-    syntax may write follows what an order file of the edition may say)."""
-    added = edition.schema_extensions("orders").get(definition, {})
-    return key in added.get("properties", {})
-
-
-def _edition_key(edition: Edition, key: str) -> bool:
-    """Whether the edition's order files have the top-level key ``key`` of its own."""
-    return key in edition.schema_extensions("orders").get("#", {}).get("properties", {})
-
-
-def _card_names(edition: Edition, data: str) -> Names | None:
-    """The event cards of a game (Antike Duellum: the shipped catalogue with the GM's
-    cards from the game's ``rules.data``), by id, English and German name."""
-    if not _edition_key(edition, "events"):
-        return None
-    entries: list[tuple[str, str]] = []
-    for cid, card in edition.event_cards(data).items():
-        if card.get("name_de"):
-            entries.append((cid, card["name_de"]))
-        entries.append((cid, card.get("name") or cid))
-    return Names("event card", entries, listed=False)
-
-
-def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
-    """The names of ``edition`` on ``board``, ready for matching; ``data``: the game's
-    ``rules.data`` (the event cards a GM entered, in Antike Duellum)."""
-    wedges = {f.name: f.label for f in edition.rondel.fields}
-    return Vocabulary(
-        provinces=Names("province", ((p.id, p.name) for p in board.provinces.values()), listed=False),
-        nations=Names("nation", ((n, info.name) for n, info in edition.nations.items())),
-        wedges=Names("wedge", wedges.items(), edition.rondel.aliases),
-        knowhows=Names("know-how", edition.knowhows.items()),
-        personages=Names("personage", edition.personages.items()),
-        stances=Names("battle stance", ((s.value, s.value) for s in BattleStance)),
-        coin_substitutes=Names("coin substitute", ((c.value, c.value) for c in CoinSubstitute)),
-        rondel_size=len(edition.rondel),
-        own_keys=tuple(k for k in edition.order_keys if k not in ORDER_KEYS),
-        own_standing=tuple(edition.extras.standing),
-        free_units=_order_field(edition, "arm_order", "free"),
-        city_types=_order_field(edition, "city_order", "resource"),
-        trade_chips=_order_field(edition, "trade", "get"),
-        edition_name=edition.name,
-        move_example=_move_example(board),
-        edition_words=tuple(w for w, (key, _) in EDITION_WORDS.items() if _edition_key(edition, key)),
-        edition_standing=tuple(k for k in EDITION_STANDING if _order_field(edition, "standing", k)),
-        cards=_card_names(edition, data),
-    )
-
-
-def _move_example(board: Board) -> str:
-    """Two neighbouring provinces of ``board`` (``pella -> athen`` where the board has them)."""
-    if {"pella", "athen"} <= set(board.provinces):
-        return "pella -> athen"
-    for pid in sorted(board.provinces):
-        land = sorted(board.province(pid).land)
-        if land:
-            return f"{pid} -> {land[0]}"
-    return "pella -> athen"
 
 
 # -- words of a line ----------------------------------------------------------------------
@@ -1082,7 +854,7 @@ def _raw(key: str, value: str) -> str:
 
 
 def _standing_lines(standing: Mapping[str, Any], edition: Edition | None = None) -> list[str]:
-    own = [k for k in EDITION_STANDING if edition is not None and _order_field(edition, "standing", k)]
+    own = [k for k in EDITION_STANDING if edition is not None and order_field(edition, "standing", k)]
     extra = [k for k in standing if k not in ("battle", "bonus_stack", "coin_substitute", *own)]
     if extra:
         raise ValueError(f"the standing order(s) {', '.join(extra)} cannot be written in the text syntax")
@@ -1143,11 +915,11 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
                       for f in value]
         elif key == "standing":
             lines += _standing_lines(value, edition)
-        elif key == "events" and _edition_key(edition, key):  # Antike Duellum
+        elif key == "events" and edition_key(edition, key):  # Antike Duellum
             lines += [f"play {_name(e['play'])}" + (f" at {_name(e['city'])}" if "city" in e else "") for e in value]
-        elif key == "walls" and _edition_key(edition, key):
+        elif key == "walls" and edition_key(edition, key):
             lines += [f"wall {_name(w['city'])}{_pay(w)}" for w in value]
-        elif key == "recruit" and _edition_key(edition, key):
+        elif key == "recruit" and edition_key(edition, key):
             units = {u: value[u] for u in UNITS if u in value}
             lines.append(f"recruit {_amount_text(units)}{_pay(value)}")
         else:

@@ -1,0 +1,251 @@
+"""The names of an edition and a board as players write them: provinces, nations, wedges,
+know-hows, personages, stances and event cards, each matched forgivingly but never guessed
+(:class:`Names`), and every name one game's orders may use (:func:`vocabulary`).
+
+Case and accents do not matter, a display name works as well as an id, and a unique prefix
+of at least :data:`MIN_PREFIX` letters is enough; an ambiguous or unknown name is an error
+that lists the candidates. The text-order reader (:mod:`pbem.service.textorders`) and the
+order files' names (:mod:`pbem.service.aliases`) both read names here, so an order file
+whose names are all ids needs nothing of the text syntax.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pbem.kernel.orders import ORDER_KEYS
+from pbem.kernel.vocab import BattleStance, CoinSubstitute
+
+if TYPE_CHECKING:
+    from pbem.kernel.board import Board
+    from pbem.kernel.edition import Edition
+
+MIN_PREFIX = 3
+"""The fewest letters a shortened name must have."""
+
+ORDER_WORDS: tuple[str, ...] = (
+    "game", "nation", "turn", "password", "trade", "rondel", "temple", "arm",
+    "knowhow", "move", "battle", "conquer", "found", "standing",
+)
+"""The words an order line starts with, in the order they are written."""
+
+EDITION_WORDS: dict[str, tuple[str, str]] = {
+    "play": ("events", "play"), "event": ("events", "play"), "events": ("events", "play"),
+    "wall": ("walls", "wall"), "walls": ("walls", "wall"),
+    "recruit": ("recruit", "recruit"),
+}
+"""Order words of an edition's own order keys (Antike Duellum): word -> (the order key it
+writes, the word as the echo writes it). A word is read only in an edition whose order
+files have its key."""
+
+EDITION_STANDING: tuple[str, ...] = ("fortress", "draw")
+"""Standing orders of an edition's own (Antike Duellum) that text orders can write, where
+the edition's order files have them: ``standing fortress never``, ``standing draw
+fortress academy``."""
+
+ALL_WORDS = ("game", "nation", "turn", "password", "trade", "play", "rondel", "temple", "wall", "arm", "knowhow",
+             "recruit", "move", "battle", "conquer", "found", "standing")
+"""Every order word of every edition, in the order they are written (an edition's own
+where its order key comes: event cards before the rondel move)."""
+
+
+def fold(text: str) -> str:
+    """How names are compared: lowercase, accents stripped (NFKD), ``_`` and ``-`` read as
+    spaces, runs of spaces as one."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
+
+class Names:
+    """One kind of name (provinces, nations, ...): ids with their display names, and
+    aliases, matched as the module says."""
+
+    def __init__(self, what: str, entries: Iterable[tuple[str, str]],
+                 aliases: Mapping[str, str] | None = None, listed: bool = True):
+        """``entries``: (id, display name) pairs; ``aliases``: other name -> id (an alias
+        written in full is kept as written, since the orders accept it as it is);
+        ``listed``: whether an unknown name's message lists every name (for short lists)."""
+        self.what = what
+        self.listed = listed
+        self.labels: dict[str, str] = {}
+        self._keys: dict[str, dict[str, tuple[int, str]]] = {}
+        for ident, display in entries:
+            self.labels[ident] = display
+            self._add(ident, ident, 0, ident)
+            self._add(display, ident, 1, ident)
+        for alias, ident in (aliases or {}).items():
+            self._add(alias, ident, 1, alias)
+        self.max_words = max((len(k.split()) for k in self._keys), default=1)
+
+    def _add(self, name: str, target: str, rank: int, value: str) -> None:
+        key = fold(name)
+        for variant in {key, key.replace(" ", "")}:
+            hits = self._keys.setdefault(variant, {})
+            if target not in hits or hits[target][0] > rank:
+                hits[target] = (rank, value)
+
+    def label(self, ident: str) -> str:
+        """How a candidate is shown in a message: ``Leptis Magna (leptis_magna)``."""
+        return f"{self.labels[ident]} ({ident})"
+
+    def exact(self, phrase: str) -> tuple[str | None, list[str]]:
+        """(the value written in full, or ``None``; the tied candidates if ambiguous)."""
+        key = fold(phrase)
+        hits = self._keys.get(key) or self._keys.get(key.replace(" ", ""))
+        if not hits:
+            return None, []
+        best = min(rank for rank, _ in hits.values())
+        found = [hits[t][1] for t in hits if hits[t][0] == best]
+        return (found[0], []) if len(found) == 1 else (None, sorted(hits))
+
+    def prefixed(self, phrase: str) -> list[str]:
+        """The ids of every name that starts with ``phrase``, in the edition's order."""
+        key = fold(phrase)
+        compact = key.replace(" ", "")
+        targets = {t for k, hits in self._keys.items() if key and (k.startswith(key) or k.startswith(compact))
+                   for t in hits}
+        return [t for t in self.labels if t in targets]
+
+    def lookup(self, phrase: str) -> tuple[str | None, str | None]:
+        """(the id or alias ``phrase`` names, or ``None``; the error message, or ``None``)."""
+        value, tied = self.exact(phrase)
+        if value is not None:
+            return value, None
+        if tied:
+            return None, f"'{phrase}' is ambiguous: {', '.join(tied)}"
+        candidates = self.prefixed(phrase)
+        letters = len(fold(phrase).replace(" ", ""))
+        if len(candidates) == 1 and letters >= MIN_PREFIX:
+            return candidates[0], None
+        if len(candidates) > 1:
+            return None, f"'{phrase}' is ambiguous: {', '.join(candidates)}; write more of the {self.what}'s name"
+        if candidates:
+            return None, (f"'{phrase}' is too short for a {self.what}: write at least {MIN_PREFIX} letters "
+                          f"(did you mean {self.label(candidates[0])}?)")
+        return None, f"unknown {self.what} '{phrase}'" + self._hint(phrase)
+
+    def _hint(self, phrase: str) -> str:
+        """' (did you mean ...?)' with the closest names (those nearly as close as the
+        closest), or the list of every name."""
+        import difflib  # only for a name that is wrong: not every command's start
+
+        key = fold(phrase)
+        scores: dict[str, float] = {}
+        for k in self._keys:
+            for written in {key, key.replace(" ", "")}:
+                ratio = difflib.SequenceMatcher(None, written, k).ratio()
+                for target in self._keys[k]:
+                    scores[target] = max(scores.get(target, 0.0), ratio)
+        best = max(scores.values(), default=0.0)
+        ranked = sorted(scores, key=lambda t: -scores[t])
+        targets = [t for t in ranked if scores[t] >= max(0.6, best - 0.1)][:3]
+        if targets:
+            return f" (did you mean {' or '.join(self.label(t) for t in targets)}?)"
+        if self.listed:
+            return f"; expected one of: {', '.join(self.labels)}"
+        return ""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every kind of name the orders of one edition on one board can use."""
+
+    provinces: Names
+    nations: Names
+    wedges: Names
+    knowhows: Names
+    personages: Names
+    stances: Names
+    coin_substitutes: Names
+    rondel_size: int
+    own_keys: tuple[str, ...]
+    """Order keys of the edition's own, which the text syntax cannot write."""
+    own_standing: tuple[str, ...]
+    """Standing orders of the edition's own, likewise."""
+    free_units: bool = False
+    """Whether an ``arm`` entry may be marked ``free`` (Antike II's BELLONA unit)."""
+    city_types: bool = False
+    """Whether ``found`` may name the new city's resource (Antike II's sites of choice)."""
+    trade_chips: bool = False
+    """Whether a trade may get more than one chip (Antike II's COMMERCIUM, 3 for 2)."""
+    edition_name: str = ""
+    move_example: str = "pella -> athen"
+    """A move's path on this board, for messages (``pella -> athen`` on the classic boards)."""
+    edition_words: tuple[str, ...] = ()
+    """The words of :data:`EDITION_WORDS` this edition's order files have keys for."""
+    edition_standing: tuple[str, ...] = ()
+    """The standing orders of :data:`EDITION_STANDING` this edition's order files have."""
+    cards: Names | None = None
+    """The event cards (Antike Duellum's ``play`` and ``standing draw``)."""
+
+    @property
+    def order_words(self) -> tuple[str, ...]:
+        """The words an order line may start with in this edition, in the order written."""
+        own = {EDITION_WORDS[w][1] for w in self.edition_words}
+        return ORDER_WORDS if not own else tuple(w for w in ALL_WORDS if w in ORDER_WORDS or w in own)
+
+
+def order_field(edition: Edition, definition: str, key: str) -> bool:
+    """Whether the edition's order schema adds ``key`` to the ``definition`` (what the text
+    syntax may write follows what an order file of the edition may say)."""
+    added = edition.schema_extensions("orders").get(definition, {})
+    return key in added.get("properties", {})
+
+
+def edition_key(edition: Edition, key: str) -> bool:
+    """Whether the edition's order files have the top-level key ``key`` of its own."""
+    return key in edition.schema_extensions("orders").get("#", {}).get("properties", {})
+
+
+def card_names(edition: Edition, data: str) -> Names | None:
+    """The event cards of a game (Antike Duellum: the shipped catalogue with the GM's
+    cards from the game's ``rules.data``), by id, English and German name."""
+    if not edition_key(edition, "events"):
+        return None
+    entries: list[tuple[str, str]] = []
+    for cid, card in edition.event_cards(data).items():
+        if card.get("name_de"):
+            entries.append((cid, card["name_de"]))
+        entries.append((cid, card.get("name") or cid))
+    return Names("event card", entries, listed=False)
+
+
+def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
+    """The names of ``edition`` on ``board``, ready for matching; ``data``: the game's
+    ``rules.data`` (the event cards a GM entered, in Antike Duellum)."""
+    wedges = {f.name: f.label for f in edition.rondel.fields}
+    return Vocabulary(
+        provinces=Names("province", ((p.id, p.name) for p in board.provinces.values()), listed=False),
+        nations=Names("nation", ((n, info.name) for n, info in edition.nations.items())),
+        wedges=Names("wedge", wedges.items(), edition.rondel.aliases),
+        knowhows=Names("know-how", edition.knowhows.items()),
+        personages=Names("personage", edition.personages.items()),
+        stances=Names("battle stance", ((s.value, s.value) for s in BattleStance)),
+        coin_substitutes=Names("coin substitute", ((c.value, c.value) for c in CoinSubstitute)),
+        rondel_size=len(edition.rondel),
+        own_keys=tuple(k for k in edition.order_keys if k not in ORDER_KEYS),
+        own_standing=tuple(edition.extras.standing),
+        free_units=order_field(edition, "arm_order", "free"),
+        city_types=order_field(edition, "city_order", "resource"),
+        trade_chips=order_field(edition, "trade", "get"),
+        edition_name=edition.name,
+        move_example=move_example(board),
+        edition_words=tuple(w for w, (key, _) in EDITION_WORDS.items() if edition_key(edition, key)),
+        edition_standing=tuple(k for k in EDITION_STANDING if order_field(edition, "standing", k)),
+        cards=card_names(edition, data),
+    )
+
+
+def move_example(board: Board) -> str:
+    """Two neighbouring provinces of ``board`` (``pella -> athen`` where the board has them)."""
+    if {"pella", "athen"} <= set(board.provinces):
+        return "pella -> athen"
+    for pid in sorted(board.provinces):
+        land = sorted(board.province(pid).land)
+        if land:
+            return f"{pid} -> {land[0]}"
+    return "pella -> athen"
