@@ -132,12 +132,13 @@ def reporter(report_dir: Path | None, formats: list[str] | None, image_base: str
     """A report writer for the service (``None`` without ``--report-dir``): it writes the
     reports of the game's latest history entry. The formats and ``--image-base`` are
     checked at once, so a bad option is refused before the game is touched."""
-    from pbem.report import check_image_base
+    if report_dir is None and image_base is None:
+        return None  # nothing to check or write: the report package is not even loaded
+    from pbem.report import check_image_base, parse_formats, write_latest
 
     check_image_base(image_base)
     if report_dir is None:
         return None
-    from pbem.report import parse_formats, write_latest
 
     chosen = parse_formats(formats)
     return lambda game: write_latest(game, report_dir, chosen, image_base=image_base)

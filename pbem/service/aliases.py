@@ -63,19 +63,23 @@ def board_words(data: Any, edition: Edition, board: Board) -> Any:
     input is not changed. Anything that is not an object is returned as it is."""
     if not isinstance(data, dict):
         return data
-    from pbem.service.names import vocabulary
+    ids = {"provinces": board.provinces, "nations": edition.nations, "knowhows": edition.knowhows,
+           "wedges": frozenset(f.name for f in edition.rondel.fields)}
+    names: list[Any] = []  # the vocabulary, made only when a name is not an id already
 
-    names = vocabulary(edition, board)
-
-    def by(kind) -> Callable[[Any], Any]:
+    def by(kind: str) -> Callable[[Any], Any]:
         def convert(value: Any) -> Any:
-            if not isinstance(value, str):
+            if not isinstance(value, str) or value in ids[kind]:
                 return value
-            found, _ = kind.exact(value)
+            if not names:
+                from pbem.service.names import vocabulary
+
+                names.append(vocabulary(edition, board))
+            found, _ = getattr(names[0], kind).exact(value)
             return found if found is not None else value
         return convert
 
-    province, nation, wedge, knowhow = by(names.provinces), by(names.nations), by(names.wedges), by(names.knowhows)
+    province, nation, wedge, knowhow = by("provinces"), by("nations"), by("wedges"), by("knowhows")
     out = _rename(data, key_aliases(edition))
     if "nation" in out:
         out["nation"] = nation(out["nation"])

@@ -32,7 +32,6 @@ from pbem.service.boards import load_board
 from pbem.service.game import Game, consistency_problems
 from pbem.service.history import canonical
 from pbem.service.schemas import dumps, parse_json, problems, read_json, read_text, validate
-from pbem.service.setup import new_game
 
 if TYPE_CHECKING:
     from pbem.service.witness import Checked, Witness
@@ -336,6 +335,8 @@ class GameService:
                secrets: Path, iterations: int, force: bool = False, reporter: Reporter | None = None) -> Outcome:
         """Create the game file and the GM's secrets file (plain passwords, mode 600) on
         ``board`` (default: the shipped board ``opts.board``); ``after`` is the new game."""
+        from pbem.service.setup import new_game  # only new sets a game up
+
         created, plain = new_game(edition, opts, board or load_board(opts.board), passwords, iterations)
         wrong = problems("game", created.to_json(), edition) + consistency_problems(created)
         if wrong:
