@@ -76,8 +76,25 @@ def make_game(nations=FOUR, game_id="t", seed="test-seed", **opts):
 
 
 def edit(game, *edits, reason="test set-up"):
-    """Apply GM edits (docs/orders.md form) and return the new game."""
-    return apply_edit(game, canonical_edit({"game": game.game_id, "reason": reason, "edits": list(edits)}))
+    """Apply GM edits (docs/orders.md form, in the game's edition) and return the new game."""
+    return apply_edit(game, canonical_edit({"game": game.game_id, "reason": reason, "edits": list(edits)},
+                                           game.edition))
+
+
+def edition_game(edition, board, nations, game_id, seed, first=None, variants=()):
+    """A new game of ``edition`` on ``board`` (a loaded board), in memory, with passwords
+    ``pw-NATION``."""
+    opts = SetupOptions(game_id=game_id, board=board.id, nations=list(nations), first=first,
+                        variants=list(variants), seed=seed)
+    game, _ = new_game(opts, board, {n: f"pw-{n}" for n in nations}, edition)
+    return game
+
+
+def played(game, orders):
+    """The events of canonical ``orders`` played on ``game`` (they must be legal)."""
+    from pbem.kernel.turn import resolve
+
+    return resolve(game.state, orders, game.edition, game.board).events
 
 
 def orders_for(game, nation=None, **fields):

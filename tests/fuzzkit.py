@@ -1291,7 +1291,8 @@ def _position(base: Base, which: int | str) -> Position:
 
 
 DUELLUM_KINDS = ("orders", "textorders", "edit", "game", "history")
-"""The kinds of input :func:`duellum_case` makes."""
+"""The kinds of input :func:`duellum_case` makes (and the ones an edition's own material,
+Antike II's or Duellum's, is broken into)."""
 DU_PASSWORDS = {n: f"pw-{n}" for n in ("carthaginians", "romans", "greeks", "persians")}
 DU_ODD_VALUES: list = ["legion", "galley", "admiral", "commander", "fortress", "earthquake", "burglary", "academy",
                        "card_05", "?", "", None, True, 0, -1, 1, 3, 13, 99, {"legion": 1}, {"legion": -1},

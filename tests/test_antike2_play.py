@@ -17,18 +17,14 @@ import sys
 
 import pytest
 
-from conftest import ROOT, cli_run
+from conftest import ROOT, cli_run, edit, edition_game, played
 from pbem import editions
-from pbem.kernel.orders import canonical_edit, canonical_orders
-from pbem.kernel.setup import SetupOptions
-from pbem.kernel.turn import resolve
+from pbem.kernel.orders import canonical_orders
 from pbem.play.bot import build_turn, play_turn
 from pbem.play.options import option_lines, options
 from pbem.play.selfplay import LINEUPS_ANTIKE2, STALEMATE_TURNS, check_invariants, lineup_for, play_game
 from pbem.service import turns
 from pbem.service.boards import load_board, load_map_file
-from pbem.service.passwords import MIN_ITERATIONS
-from pbem.service.setup import new_game
 
 A2 = editions.get("antike2")
 ORIENT = ROOT / "tests" / "data" / "boards" / "antike2-orient-excerpt.json"
@@ -37,20 +33,11 @@ THREE = ["romans", "carthaginians", "greeks"]
 
 def a2_game(nations=THREE, first="romans", board="antike2-mare-nostrum", variants=()):
     on = load_map_file(ORIENT) if board == "orient" else load_board(board)
-    opts = SetupOptions(game_id="a2", board=on.id, nations=list(nations), first=first, variants=list(variants),
-                        seed="a2-play")
-    game, _ = new_game(A2, opts, on, {n: f"pw-{n}" for n in nations}, iterations=MIN_ITERATIONS)
-    return game
+    return edition_game(A2, on, nations, "a2", "a2-play", first, variants)
 
 
 def gm(game, *edits):
-    return turns.edit(game, canonical_edit({"game": game.game_id, "reason": "test position", "edits": list(edits)},
-                                           A2))
-
-
-def played(game, orders):
-    """The events of ``orders`` played on ``game`` (they must be legal)."""
-    return resolve(game.state, orders, game.edition, game.board).events
+    return edit(game, *edits, reason="test position")
 
 
 # -- what the bots do with Antike II's own rules ------------------------------------------------

@@ -23,19 +23,16 @@ from collections import Counter
 
 import pytest
 
-from conftest import ROOT, cli_run
+from conftest import ROOT, cli_run, edit, edition_game, played
 from pbem import editions
 from pbem.editions.duellum.pieces import walls_of
-from pbem.kernel.orders import canonical_edit, canonical_orders
-from pbem.kernel.setup import SetupOptions
+from pbem.kernel.orders import canonical_orders
 from pbem.kernel.turn import resolve
 from pbem.play.bot import build_turn, play_turn
 from pbem.play.options import option_lines, options
 from pbem.play.selfplay import LINEUPS_DUELLUM, STALEMATE_TURNS, check_invariants, duellum_problems, lineup_for
 from pbem.service import copies, turns
 from pbem.service.boards import load_board, load_map_file
-from pbem.service.passwords import MIN_ITERATIONS
-from pbem.service.setup import new_game
 from pbem.service.store import game_from_data
 
 DU = editions.get("duellum")
@@ -45,20 +42,11 @@ FRONT = ["carthaginians", "romans"]
 
 def du_game(first="carthaginians", variants=(), board="duellum-rome-carthage", nations=FRONT, seed="du-play"):
     on = load_map_file(AEGEAN) if board == "aegean" else load_board(board)
-    opts = SetupOptions(game_id="du", board=on.id, nations=list(nations), first=first, variants=list(variants),
-                        seed=seed)
-    game, _ = new_game(DU, opts, on, {n: f"pw-{n}" for n in nations}, iterations=MIN_ITERATIONS)
-    return game
+    return edition_game(DU, on, nations, "du", seed, first, variants)
 
 
 def gm(game, *edits):
-    return turns.edit(game, canonical_edit({"game": game.game_id, "reason": "test position", "edits": list(edits)},
-                                           DU))
-
-
-def played(game, orders):
-    """The events of ``orders`` played on ``game`` (they must be legal)."""
-    return resolve(game.state, orders, game.edition, game.board).events
+    return edit(game, *edits, reason="test position")
 
 
 def greedy_turn(game, wedge, seed=1):

@@ -131,6 +131,21 @@ def test_broken_inputs_hurt_nothing(base, tmp_path, kind):
     assert failures == [], f"{len(failures)} of {PER_KIND[kind]} {kind} inputs:\n" + "\n".join(failures[:5])
 
 
+def _edition_inputs(make, material, name: str, count: int, tmp_path) -> list[str]:
+    """``count`` broken inputs made by ``make`` from one edition's ``material``, the kinds
+    of :data:`fuzzkit.DUELLUM_KINDS` in turn, each run and judged; what went wrong."""
+    rng = random.Random(f"{SEED}-{name}")
+    kinds = fuzzkit.DUELLUM_KINDS
+    failures = []
+    for i in range(count):
+        case = make(kinds[i % len(kinds)], rng, material)
+        problems = fuzzkit.run_case(case, material, tmp_path / "run")
+        if problems:
+            keep = fuzzkit.save_case(case, tmp_path / "failed", f"{name}-{i}", problems)
+            failures.append(_report(f"#{i} {case.label()} (input kept as {keep})", problems))
+    return failures
+
+
 def test_antike2_inputs_hurt_nothing(base, tmp_path):
     """Antike II's own inputs, broken: order files with a trade for several chips, a free
     BELLONA unit and a chosen city type; GM edits of neutral temples, city types and
@@ -138,15 +153,7 @@ def test_antike2_inputs_hurt_nothing(base, tmp_path):
     a2 = fuzzkit.antike2_base(base)
     assert {p.name for p in a2.positions} == {"a2-trade", "a2-bellona", "a2-found"}
     assert all(json.loads(s.game)["rules"]["edition"] == "antike2" for s in a2.samples)
-    rng = random.Random(f"{SEED}-antike2")
-    kinds = ("orders", "textorders", "edit", "game", "history")
-    failures = []
-    for i in range(ANTIKE2_INPUTS):
-        case = fuzzkit.make_case(kinds[i % len(kinds)], rng, a2)
-        problems = fuzzkit.run_case(case, a2, tmp_path / "run")
-        if problems:
-            keep = fuzzkit.save_case(case, tmp_path / "failed", f"antike2-{i}", problems)
-            failures.append(_report(f"#{i} {case.label()} (input kept as {keep})", problems))
+    failures = _edition_inputs(fuzzkit.make_case, a2, "antike2", ANTIKE2_INPUTS, tmp_path)
     assert failures == [], f"{len(failures)} of {ANTIKE2_INPUTS} Antike II inputs:\n" + "\n".join(failures[:5])
 
 
@@ -158,15 +165,7 @@ def test_duellum_inputs_hurt_nothing(base, tmp_path):
     du = fuzzkit.duellum_base(base)
     assert {p.name for p in du.positions} == {"du-walls", "du-recruit", "du-found"}
     assert all(json.loads(s.game)["rules"]["edition"] == "duellum" for s in du.samples)
-    rng = random.Random(f"{SEED}-duellum")
-    kinds = fuzzkit.DUELLUM_KINDS
-    failures = []
-    for i in range(DUELLUM_INPUTS):
-        case = fuzzkit.duellum_case(kinds[i % len(kinds)], rng, du)
-        problems = fuzzkit.run_case(case, du, tmp_path / "run")
-        if problems:
-            keep = fuzzkit.save_case(case, tmp_path / "failed", f"duellum-{i}", problems)
-            failures.append(_report(f"#{i} {case.label()} (input kept as {keep})", problems))
+    failures = _edition_inputs(fuzzkit.duellum_case, du, "duellum", DUELLUM_INPUTS, tmp_path)
     assert failures == [], f"{len(failures)} of {DUELLUM_INPUTS} Duellum inputs:\n" + "\n".join(failures[:5])
 
 

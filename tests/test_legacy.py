@@ -43,19 +43,24 @@ def test_a_legacy_game_loads_and_verifies(legacy):
     assert legacy.read_bytes() == before
 
 
+def _play_the_next_turn(game: Path, nation: str, password_prefix: str, tmp_path: Path) -> None:
+    """The bot writes ``nation``'s turn, sent with its password (``PREFIX-NATION``): it is
+    checked and processed, and the game then verifies."""
+    made = cli_run("bot", game, "--mode", "greedy")
+    assert made.exit_code == 0, made.stderr
+    orders = write_json(tmp_path / "o.json", {**json.loads(made.stdout), "password": f"{password_prefix}-{nation}"})
+    assert cli_run("check", game, orders).exit_code == 0
+    played = cli_run("process", game, orders)
+    assert played.exit_code == 0, played.stderr
+    assert cli_run("verify", game).exit_code == 0
+
+
 def test_a_legacy_game_plays_on(legacy, tmp_path):
     """The next turn, written by the bot and sent with the player's password, is processed;
     the game then still verifies, and undo restores the old file byte for byte."""
     before = legacy.read_bytes()
     shown = json.loads(cli_run("show", legacy, "--json").stdout)
-    nation = shown["active"]
-    made = cli_run("bot", legacy, "--mode", "greedy")
-    assert made.exit_code == 0, made.stderr
-    orders = write_json(tmp_path / "o.json", {**json.loads(made.stdout), "password": f"demo-{nation}"})
-    assert cli_run("check", legacy, orders).exit_code == 0
-    played = cli_run("process", legacy, orders)
-    assert played.exit_code == 0, played.stderr
-    assert cli_run("verify", legacy).exit_code == 0
+    _play_the_next_turn(legacy, shown["active"], "demo", tmp_path)
     assert json.loads(cli_run("show", legacy, "--json").stdout)["turn"] == shown["turn"] + 1
     assert cli_run("undo", legacy, "--turns", "1", "--reason", "test").exit_code == 0
     assert legacy.read_bytes() == before
@@ -119,14 +124,7 @@ def test_an_edition_game_of_an_earlier_release_verifies_plays_on_and_undoes(edit
     shown = json.loads(cli_run("show", edition_file, "--json").stdout)
     assert shown["edition"] == EDITION_FILES[edition_file.name]
     assert edition_file.read_bytes() == before
-    nation = shown["active"]
-    made = cli_run("bot", edition_file, "--mode", "greedy")
-    assert made.exit_code == 0, made.stderr
-    orders = write_json(tmp_path / "o.json", {**json.loads(made.stdout), "password": f"legacy-{nation}"})
-    assert cli_run("check", edition_file, orders).exit_code == 0
-    played = cli_run("process", edition_file, orders)
-    assert played.exit_code == 0, played.stderr
-    assert cli_run("verify", edition_file).exit_code == 0
+    _play_the_next_turn(edition_file, shown["active"], "legacy", tmp_path)
     assert cli_run("undo", edition_file, "--turns", "1", "--reason", "test").exit_code == 0
     assert edition_file.read_bytes() == before
     out = tmp_path / "r"
