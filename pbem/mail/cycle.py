@@ -20,7 +20,6 @@ The time is handed in (``now``); nothing here reads a clock.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -60,25 +59,15 @@ class Found:
     problem: str | None = None
 
 
-def _game_copy(data: bytes) -> bool:
-    """Whether an attachment is a player's copy of a game (the report mail's ``copy``
-    attachment sent back with a reply), not orders."""
-    if b'"copy"' not in data or b'"history"' not in data:
-        return False
-    try:
-        parsed = json.loads(data.decode("utf-8-sig"))
-    except ValueError:
-        return False
-    return isinstance(parsed, dict) and isinstance(parsed.get("copy"), dict) and "history" in parsed
-
-
 def find_orders(incoming: Incoming) -> Found | None:
     """The orders in a mail: an attached ``.json`` / ``.txt`` file, else the plain-text
     body. ``None`` for a mail that holds nothing that looks like orders (not for us)."""
     from pbem.service.textorders import looks_like_text_orders, strip_mail
 
     source = f"mail {incoming.message_id}"
-    attached = [(n, d) for n, d in incoming.attachments if not _game_copy(d)]  # a reply may carry the copy back
+    from pbem.service.copies import is_player_copy
+
+    attached = [(n, d) for n, d in incoming.attachments if not is_player_copy(d)]  # a reply may carry it back
     if len(attached) > 1:
         names = ", ".join(n for n, _ in attached)
         return Found(None, None, f"more than one order file is attached ({names}); send one per mail")

@@ -24,6 +24,21 @@ from pbem.service.game import Game
 HIDDEN = "?"
 
 
+def is_player_copy(data: bytes) -> bool:
+    """Whether the bytes of a file are a player's copy of a game (what :func:`player_copy`
+    writes: an object with ``copy`` and ``history``), for instance the copy a report mail
+    carried, sent back with a reply: it is no order file."""
+    if b'"copy"' not in data or b'"history"' not in data:
+        return False
+    import json
+
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except ValueError:
+        return False
+    return isinstance(parsed, dict) and isinstance(parsed.get("copy"), dict) and "history" in parsed
+
+
 def player_copy(game: Game, nation: str) -> dict[str, Any]:
     """The JSON of ``nation``'s copy of ``game``."""
     if nation not in game.seats:
