@@ -38,8 +38,6 @@ def _table(title: str, *columns: str, right: int = 0):
 def print_summary(game: Game, console, viewer: str | None = None) -> None:
     """A readable terminal summary with rich tables, laid out for 80 columns."""
     edition = game.edition
-    if viewer is None:
-        viewer = game.copy_of  # a player's copy shows what its player sees
     st = edition.player_view(game.state, viewer)
     view = show_json(game, viewer)
     status = f"winner: [bold]{st.status.winner}[/]" if st.status.winner else f"active: [bold]{st.status.active}[/]"
