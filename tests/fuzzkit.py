@@ -903,7 +903,7 @@ def mail_problems(raw: bytes, base: Base) -> list[str]:
     from pbem.mail.cycle import find_orders
     from pbem.mail.inbox import _header_id, read_message
     from pbem.service import turns
-    from pbem.service.service import parse_orders
+    from pbem.service.service import orders_for_game
 
     game = base.mail_game
     try:
@@ -916,7 +916,7 @@ def mail_problems(raw: bytes, base: Base) -> list[str]:
         reasons = [found.problem] if found.given is None else []
         if found.given is not None:
             try:
-                turns.check(game, parse_orders(game.edition, found.given, game.board))
+                turns.check(game, orders_for_game(game, found.given))
             except (InputError, Refused) as exc:
                 reasons = [str(r) for r in getattr(exc, "rejections", getattr(exc, "problems", []))]
                 if not reasons:

@@ -34,7 +34,7 @@ from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.transport import Transport, spool
 from pbem.service.game import Game
-from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, parse_orders
+from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, orders_for_game
 from pbem.service.turns import mail_ids
 
 Log = Callable[[str], None]
@@ -283,7 +283,7 @@ class Cycle:
                 f"({', '.join(game.edition.nation_name(n) for n in compose.nations_of(game, incoming.sender))})"])
         assert found.given is not None
         try:
-            orders = parse_orders(game.edition, found.given, game.board, game.state.table.data)
+            orders = orders_for_game(game, found.given)
         except InputError as exc:
             return self._reject(run, incoming, [str(p) for p in exc.problems])
         nation = orders["nation"]

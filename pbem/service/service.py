@@ -102,11 +102,11 @@ def read_input(path: str | os.PathLike) -> Input:
     return input_from_text(read_text(path, source), source)
 
 
-def parse_orders(edition: Edition, given: Input, board: Board | None = None, data: str = "") -> dict[str, Any]:
+def parse_orders(edition: Edition, given: Input, board: Board | None = None, rules_data: str = "") -> dict[str, Any]:
     """Orders checked against the edition's order schema, in canonical form; orders in the
-    text syntax need the ``board`` their provinces are named on, and the game's ``rules.data``
-    (``data``) for the names of what a GM entered (Antike Duellum's event cards)."""
-    rules_data, data = data, given.data
+    text syntax need the ``board`` their provinces are named on, and the game's
+    ``rules_data`` for the names of what a GM entered (Antike Duellum's event cards)."""
+    data = given.data
     if given.form == "text" and board is None:
         raise UsageError(f"{given.source}: orders in the text syntax need the game's board")
     try:
@@ -123,6 +123,11 @@ def parse_orders(edition: Edition, given: Input, board: Board | None = None, dat
         exc.about_orders = True  # the command line points the player to the guide
         raise
     return canonical_orders(data, edition)
+
+
+def orders_for_game(game: Game, given: Input) -> dict[str, Any]:
+    """:func:`parse_orders` for ``game``: its edition, its board and its rules' data."""
+    return parse_orders(game.edition, given, game.board, game.state.table.data)
 
 
 def echo_text(game: Game, orders: dict[str, Any]) -> str:
@@ -170,7 +175,7 @@ class GameService:
     def check(self, orders: Input) -> tuple[Game, TurnResult]:
         """What the orders would do; nothing is locked or written."""
         game = self.load()
-        return game, turns.check(game, parse_orders(game.edition, orders, game.board, game.state.table.data))
+        return game, turns.check(game, orders_for_game(game, orders))
 
     def verify(self, progress=None):
         """Replay the whole history and compare it with the file."""
@@ -243,8 +248,7 @@ class GameService:
             if mail_id is not None and mail_id in turns.mail_ids(game):
                 raise AlreadyApplied(f"{orders.source}: mail {mail_id} was applied already")
             notes = {"mail": mail_id} if mail_id is not None else None
-            given = parse_orders(game.edition, orders, game.board, game.state.table.data)
-            new, result = turns.play(game, given, turns.PLAYER, notes)
+            new, result = turns.play(game, orders_for_game(game, orders), turns.PLAYER, notes)
             return Outcome(game, new, result, added=[new.history[-1]])
 
         return self.change(step, output, reporter)
