@@ -90,6 +90,19 @@ def edition_game(edition, board, nations, game_id, seed, first=None, variants=()
     return game
 
 
+def load_script(relative: str, name: str | None = None):
+    """A script of the repository (``bench/bench_duellum.py``) loaded as a module, once."""
+    import importlib.util
+
+    path = ROOT / relative
+    name = name or path.stem
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        sys.modules[name] = importlib.util.module_from_spec(spec)  # dataclasses look their module up there
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
 def played(game, orders):
     """The events of canonical ``orders`` played on ``game`` (they must be legal)."""
     from pbem.kernel.turn import resolve

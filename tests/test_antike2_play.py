@@ -10,14 +10,12 @@ L254). Each is checked here on a small position, then all of them in whole games
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 
 import pytest
 
-from conftest import ROOT, cli_run, edit, edition_game, played
+from conftest import ROOT, cli_run, edit, edition_game, load_script, played
 from pbem import editions
 from pbem.kernel.orders import canonical_orders
 from pbem.play.bot import build_turn, play_turn
@@ -148,11 +146,7 @@ def test_options_tell_trades_free_units_and_neutral_temples():
 # -- self-play: a few whole games (bench/bench_antike2.py plays 240) ------------------------------
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_antike2", ROOT / "bench" / "bench_antike2.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)  # dataclasses look their module up there
-    spec.loader.exec_module(sys.modules[spec.name])
-    return sys.modules[spec.name]
+    return load_script("bench/bench_antike2.py")
 
 
 def test_lineups_are_the_boards():

@@ -15,15 +15,13 @@ small position (a GM edit of a new game), then all of them in whole games.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from collections import Counter
 
 import pytest
 
-from conftest import ROOT, cli_run, edit, edition_game, played
+from conftest import ROOT, cli_run, edit, edition_game, load_script, played
 from pbem import editions
 from pbem.editions.duellum.pieces import walls_of
 from pbem.kernel.orders import canonical_orders
@@ -320,11 +318,7 @@ def test_options_show_the_box_the_supply_walls_recruiting_and_the_own_hand_only(
 # -- self-play: a few whole games (bench/bench_duellum.py plays 240) ---------------------------------------
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_duellum", ROOT / "bench" / "bench_duellum.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)  # dataclasses look their module up there
-    spec.loader.exec_module(sys.modules[spec.name])
-    return sys.modules[spec.name]
+    return load_script("bench/bench_duellum.py")
 
 
 def test_lineups_and_invariants():
