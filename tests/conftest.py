@@ -90,6 +90,17 @@ def edition_game(edition, board, nations, game_id, seed, first=None, variants=()
     return game
 
 
+def bot_order_file(game: Path, orders: Path, mode: str = "greedy") -> dict:
+    """``bot -o ORDERS`` for the active nation of the game file, with its ``pw-NATION``
+    password put in, as a player would send it; returns the orders."""
+    wrote = cli_run("bot", game, "--mode", mode, "-o", orders)
+    assert wrote.exit_code == 0, wrote.stderr
+    data = json.loads(orders.read_text(encoding="utf-8"))
+    data["password"] = f"pw-{data['nation']}"
+    orders.write_text(json.dumps(data), encoding="utf-8")
+    return data
+
+
 def load_script(relative: str, name: str | None = None):
     """A script of the repository (``bench/bench_duellum.py``) loaded as a module, once."""
     import importlib.util

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from conftest import ROOT, cli_run, edit, edition_game, load_script, played
+from conftest import ROOT, bot_order_file, cli_run, edit, edition_game, load_script, played
 from pbem import editions
 from pbem.kernel.orders import canonical_orders
 from pbem.play.bot import build_turn, play_turn
@@ -227,10 +227,7 @@ def test_a_whole_antike2_game_through_the_command_line(tmp_path):
             done = cli_run("bot", game, "--mode", "greedy", "--apply")
             assert done.exit_code == 0, done.stderr
         else:
-            wrote = cli_run("bot", game, "--mode", "greedy" if played_turns % 10 else "random", "-o", orders)
-            assert wrote.exit_code == 0, wrote.stderr
-            data = json.loads(orders.read_text(encoding="utf-8"))
-            orders.write_text(json.dumps({**data, "password": f"pw-{data['nation']}"}), encoding="utf-8")
+            bot_order_file(game, orders, "greedy" if played_turns % 10 else "random")
             if played_turns % 20 == 0:
                 assert cli_run("check", game, orders).exit_code == 0
                 assert cli_run("options", game).exit_code == 0

@@ -21,7 +21,7 @@ from collections import Counter
 
 import pytest
 
-from conftest import ROOT, cli_run, edit, edition_game, load_script, played
+from conftest import ROOT, bot_order_file, cli_run, edit, edition_game, load_script, played
 from pbem import editions
 from pbem.editions.duellum.pieces import walls_of
 from pbem.kernel.orders import canonical_orders
@@ -386,10 +386,7 @@ def test_a_whole_duellum_game_through_the_command_line(tmp_path):
             done = cli_run("bot", game, "--mode", "greedy", "--apply")
             assert done.exit_code == 0, done.stderr
         else:
-            wrote = cli_run("bot", game, "--mode", "greedy", "-o", orders)
-            assert wrote.exit_code == 0, wrote.stderr
-            data = json.loads(orders.read_text(encoding="utf-8"))
-            orders.write_text(json.dumps({**data, "password": f"pw-{data['nation']}"}), encoding="utf-8")
+            data = bot_order_file(game, orders, "greedy")
             if played_turns % 20 == 0:
                 assert cli_run("check", game, orders).exit_code == 0
                 shown = cli_run("options", game)
