@@ -469,3 +469,30 @@ def test_a_mail_that_trips_a_bug_is_noted_and_does_not_block_the_others(table, m
     assert result.exit_code == 1 and "internal error" in result.stderr and "<poison@x>" in result.stderr
     assert json.loads(game.read_text())["history"][-1]["kind"] == "turn"  # the good mail went through
     assert inbox(game, folder / "M", cfg, folder / "out2").exit_code == 0  # noted: not tried again
+
+
+@pytest.mark.parametrize("attached, copy", [
+    (b'{"copy": {"of": "romans"}, "history": []}', True),
+    (b'{"copy": {}, "history": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", False),  # nested too deep: no copy
+    (b'{"copy": "no", "history": []}', False),
+    (b'\xff"copy" "history"', False),
+])
+def test_an_attachment_that_looks_like_a_players_copy_never_breaks_the_reader(attached, copy):
+    """A report mail may carry a player's copy of the game, and a reply may bring it back:
+    the reader passes over a real copy, and any other attachment, however odd, is read as
+    orders (for the schema to judge) or refused with one clear reason (found by feeding the copy check bad input: a
+    deeply nested one was a RecursionError)."""
+    from email import message_from_bytes, policy
+
+    from pbem.mail import cycle
+    from pbem.mail.inbox import read_message
+    from pbem.service.copies import is_player_copy
+
+    assert is_player_copy(attached) is copy
+    msg = message_from_bytes(mail(ADDRESSES["greeks"], body="see the attachment"), policy=policy.default)
+    msg.add_attachment(attached, maintype="application", subtype="json", filename="game.greeks.json")
+    found = cycle.find_orders(read_message(msg.as_bytes()))
+    if copy:  # passed over: the body holds no orders, so the mail is not for the referee
+        assert found is None
+    else:  # read as orders: taken for the schema to judge, or refused with its reason
+        assert found is not None and (found.given is not None or found.problem)

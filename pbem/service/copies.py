@@ -30,11 +30,12 @@ def is_player_copy(data: bytes) -> bool:
     carried, sent back with a reply: it is no order file."""
     if b'"copy"' not in data or b'"history"' not in data:
         return False
-    import json
+    from pbem.errors import InputError
+    from pbem.service.schemas import parse_json
 
     try:
-        parsed = json.loads(data.decode("utf-8-sig"))
-    except ValueError:
+        parsed = parse_json(data.decode("utf-8-sig"), "an attachment")  # deep nesting is bad input here too
+    except (InputError, UnicodeDecodeError):
         return False
     return isinstance(parsed, dict) and isinstance(parsed.get("copy"), dict) and "history" in parsed
 
