@@ -224,6 +224,37 @@ def test_the_same_standing_orders_file_twice(tmp_path):
     assert cli_run("verify", game).exit_code == 0
 
 
+def test_a_file_that_changes_nothing_is_refused(tmp_path):
+    """A file with no rondel move and no standing order, or standing orders that are
+    already the nation's, would only add an empty history entry: refused, file unchanged
+    (JSON and text alike); an empty entry an older release wrote still replays."""
+    from pbem.kernel.turn import resolve
+    from pbem.service import store, turns
+
+    game = new_game_file(tmp_path, "--id", "demo")
+    idle = next(n for n in ADDRESSES if n != active(game))
+    header = {"game": "demo", "nation": idle, "password": PASSWORDS[idle]}
+    empty = write_json(tmp_path / "empty.json", header)
+    text = tmp_path / "empty.txt"
+    text.write_text(f"game demo\nnation {idle}\npassword {PASSWORDS[idle]}\n", encoding="utf-8")
+    same = write_json(tmp_path / "same.json", {**header, "standing": {"battle": {"default": "home"}}})
+    before = game.read_bytes()
+    for orders, why in ((empty, "no standing order"), (text, "no standing order"), (same, "already as given")):
+        for command in ("check", "process"):
+            refused = cli_run(command, game, orders)
+            assert refused.exit_code == 4, (orders.name, command, refused.stderr)
+            assert "[standing/nothing-to-change]" in refused.stderr and why in refused.stderr
+    assert game.read_bytes() == before
+    # what a release before this refusal wrote for such a file: an entry that changes nothing
+    g = store.load_game(game)
+    result = resolve(g.state, canonical_orders(header), g.edition, g.board)
+    store.save_game(turns._record(g, result, "standing", idle, {}), game)
+    assert json.loads(game.read_text())["history"][-1]["orders"] == {"game": "demo", "nation": idle}
+    assert cli_run("verify", game).exit_code == 0
+    assert cli_run("process", game, turn_file(tmp_path, game, "gold")).exit_code == 0
+    assert cli_run("verify", game).exit_code == 0
+
+
 def test_the_same_turn_file_twice(tmp_path):
     game = new_game_file(tmp_path, "--id", "demo")
     orders = turn_file(tmp_path, game, "gold")

@@ -340,6 +340,7 @@ def test_every_order_rejection_code_has_a_cli_case():
     covered = {code for _, code, _, _ in REFUSALS.values()} | set(STEP_REFUSALS) | {
         "orders/game-over", "standing/game-over", "input/invalid",
         "standing/already-applied",  # through the CLI in tests/test_integrity.py
+        "standing/nothing-to-change",  # through the CLI in tests/test_integrity.py
         "pay/coins-only"}  # only Duellum's surcharges owe coins: tests/cases/duellum (process through the CLI)
     economy = {c for c in CODES if c.split("/")[0] in
                {"input", "orders", "rondel", "pay", "temple", "arm", "knowhow", "found", "trade", "standing"}}

@@ -54,7 +54,7 @@ from pbem.errors import PbemError, Refused
 from pbem.kernel import queries
 from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.setup import SetupOptions
-from pbem.kernel.turn import resolve
+from pbem.kernel.turn import merge_standing, resolve
 from pbem.kernel.vocab import RESOURCES, UNITS
 from pbem.play.bot import build_turn, play_turn
 from pbem.play.options import options
@@ -566,8 +566,12 @@ def draw_standing_only(draw: Draw, game) -> dict[str, Any] | None:
     nation = draw.pick(game.state.table.turn_order(), "sender")
     # The turn it is written for: the same change sent again in a later turn is a new
     # file (a standing-orders file is applied at most once: standing/already-applied).
-    return {"game": game.game_id, "nation": nation, "turn": game.state.status.turn,
-            "standing": standing_change(draw, game, nation)}
+    orders = {"game": game.game_id, "nation": nation, "turn": game.state.status.turn,
+              "standing": standing_change(draw, game, nation)}
+    # a file that changes nothing is refused (standing/nothing-to-change): not sent
+    after = game.state.standing[nation].copy()
+    merge_standing(after, canonical_orders(orders, game.edition).get("standing", {}))
+    return orders if after.to_json() != game.state.standing[nation].to_json() else None
 
 
 def drawn_run(draw: Draw, edition: str, board: str) -> Run:

@@ -85,6 +85,7 @@ CODES: dict[str, str] = {
     "standing/game-over": "the game is over: {winner} has won",
     "standing/already-applied": "these standing orders were applied already, as history entry {seq} "
                                 "(an order file is applied at most once); {advice}",
+    "standing/nothing-to-change": "these orders change nothing: {why}",
     "edit/wrong-game": "this edit is for game {got!r}, this is game {want!r}",
     "edit/unknown-nation": "{nation} does not play in this game (the nations playing: {playing})",
     "edit/unknown-province": "{province!r} is not a province of this board{hint}",

@@ -77,7 +77,11 @@ def authenticate(game: Game, orders: dict[str, Any]) -> list[Rejection]:
 
 def check(game: Game, orders: dict[str, Any], author: Author = PLAYER) -> TurnResult:
     """What canonical ``orders`` would do, or :class:`Refused` with every problem: who
-    sends them (game, nation, password) is named before what they are for."""
+    sends them (game, nation, password) is named before what they are for. A player's
+    file without a rondel move that leaves the standing orders as they are (none given, or
+    the same again) changes nothing and is refused: it would only add an empty history
+    entry. Replays go through :func:`replay_orders`, so such entries of older games still
+    replay."""
     if not author.trusted:
         wrong = authenticate(game, orders)
         if wrong:
@@ -87,7 +91,14 @@ def check(game: Game, orders: dict[str, Any], author: Author = PLAYER) -> TurnRe
     again = applied_already(game, orders)
     if again:
         raise Refused(header_problems(game.state, orders) or again)
-    return resolve(game.state, orders, game.edition, game.board)
+    result = resolve(game.state, orders, game.edition, game.board)
+    if result.kind == "standing" and not author.trusted:
+        nation = orders["nation"]
+        if result.state.standing[nation].to_json() == game.state.standing[nation].to_json():
+            why = (f"the standing orders of {nation} are already as given" if orders.get("standing") else
+                   "there is no rondel move (a turn's orders need one) and no standing order")
+            raise Refused([reject("standing/nothing-to-change", "$", why=why)])
+    return result
 
 
 def applied_already(game: Game, orders: dict[str, Any]) -> list[Rejection]:
