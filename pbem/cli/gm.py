@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.base import app, print_json, print_reports, reporter, run
+from pbem.cli.base import IMAGE_BASE_HELP, app, print_json, print_reports, reporter, run
 from pbem.cli.game import FORMAT_HELP, REPORT_DIR_HELP
 from pbem.errors import UsageError
 
@@ -193,6 +193,7 @@ def undo(
     dry_run: bool = typer.Option(False, "--dry-run", help="Only list what would be taken back."),
     report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
     report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """GM: take back the last history entries by replaying the history; logged in GAME.audit.jsonl.
 
@@ -204,7 +205,7 @@ def undo(
         from pbem.service.view import entry_row
 
         service = GameService(game)
-        write = reporter(report_dir, report_format)
+        write = reporter(report_dir, report_format, image_base)
         outcome = service.undo(turns, reason, dry_run=dry_run, reporter=write)
         status = outcome.after.state.status
         where = f"turn {status.turn}, {status.active} to play"
@@ -227,6 +228,7 @@ def default_turn(
     nation: str = typer.Argument(..., help="The (active) nation whose player is missing."),
     report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
     report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """GM: play the default turn (D15) for a missing player; logged in the history.
 
@@ -237,7 +239,7 @@ def default_turn(
         from pbem.report.text import event_line
         from pbem.service.service import GameService
 
-        outcome = GameService(game).default_turn(nation, reporter(report_dir, report_format))
+        outcome = GameService(game).default_turn(nation, reporter(report_dir, report_format, image_base))
         print(f"default turn for {nation}:")
         for ev in outcome.result.events:
             print(f"  - {event_line(ev)}")
@@ -281,6 +283,7 @@ def bot(
     apply: bool = typer.Option(False, "--apply", help="GM: play the bot's turn at once (recorded as a bot turn)."),
     report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP + " With --apply."),
     report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP + " With --apply."),
 ) -> None:
     """Let the bot write a legal turn for the active nation (for an absent player, or practice).
 
@@ -298,13 +301,14 @@ def bot(
         if apply:
             if output is not None:
                 raise UsageError("-o and --apply: the bot's turn is either written out or played")
-            outcome = service.bot_turn(mode, lambda g: play_turn(g, mode), reporter(report_dir, report_format))
+            outcome = service.bot_turn(mode, lambda g: play_turn(g, mode),
+                                       reporter(report_dir, report_format, image_base))
             entry = outcome.added[0]
             print(f"bot ({mode}) played turn {entry['turn']} for {entry['nation']}")
             print_reports(outcome.reports)
             return
-        if report_dir is not None:
-            raise UsageError("--report-dir goes with --apply: without it nothing is played")
+        if report_dir is not None or image_base is not None:
+            raise UsageError("--report-dir and --image-base go with --apply: without it nothing is played")
         orders = {**play_turn(service.load(), mode), "password": "YOUR-PASSWORD"}
         text = dumps(orders)
         if output:
