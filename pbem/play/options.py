@@ -105,20 +105,44 @@ def _template_rondel(edition, targets: list[dict[str, Any]]) -> dict[str, Any]:
     return move
 
 
-def option_lines(data: dict[str, Any], game=None) -> list[str]:
+HINTS: dict[str, dict[str, str]] = {
+    "json": {
+        "trade": '"trade" in the order file',
+        "walls": '"walls": [{"city": P}]',
+        "recruit": '"recruit": {"legion": N, "galley": M}',
+        "play": 'play one with "events": [{"play": CARD}]',
+        "free": 'mark {which} entry "free": true',
+    },
+    "text": {
+        "trade": 'a line such as "trade 2 gold for iron"',
+        "walls": 'a line "wall CITY"',
+        "recruit": 'a line "recruit N legions M galleys"',
+        "play": 'play one with a line "play CARD"',
+        "free": 'end {which} arm line with "free"',
+    },
+}
+"""How each order that needs a hint is written: in an order file (``json``, what
+``antike-ref options`` prints) or in the text syntax of an order mail (``text``,
+docs/text-orders.md)."""
+
+
+def option_lines(data: dict[str, Any], game=None, syntax: str = "json") -> list[str]:
     """The text ``antike-ref options`` prints for :func:`options`' result (without the
     template): what the nation holds, then for every rondel target its steps, its cost with
     the payment the referee would take, and everything the wedge allows, as ``--json`` has
-    it. With ``game``, names are shown as the board and the report show them."""
+    it. With ``game``, names are shown as the board and the report show them. ``syntax``
+    says how the hints spell an order (:data:`HINTS`): ``json`` for an order file,
+    ``text`` for a mail answered in the text syntax."""
     name = _namer(game)
+    hint = HINTS[syntax]
     coins = f"{data['coins']} coin{'' if data['coins'] == 1 else 's'}"
     lines = [f"turn {data['turn']}: {name(data['nation'])} hold "
              + ", ".join(f"{v} {k}" for k, v in data["resources"].items()) + f", {coins}"]
     if data.get("trade"):
         rates = ", ".join(f"{r['give']} chips for {r['get']}" for r in data["trade"])
-        lines.append(f"  may trade with the bank before the move: {rates} (\"trade\" in the order file; never coins)")
+        lines.append(f"  may trade with the bank before the move: {rates} ({hint['trade']}; never coins)")
     if "recruitment" in data:
-        lines.extend("  " + line for line in holding_lines(data, game, name))
+        lines.extend("  " + line for line in holding_lines(data, game, name, syntax))
     labels = _labels(game, data)
     for t in data["targets"]:
         steps = f"{t['steps']} step{'' if t['steps'] == 1 else 's'}"
@@ -132,7 +156,7 @@ def option_lines(data: dict[str, Any], game=None) -> list[str]:
         if not t["legal"]:
             lines.append("      cannot afford it")
             continue
-        lines.extend("      " + line for line in effect_lines(t["effect"], name))
+        lines.extend("      " + line for line in effect_lines(t["effect"], name, syntax))
     return lines
 
 
@@ -142,16 +166,16 @@ def _units(counts: dict[str, int]) -> str:
     return ", ".join(f"{counts[u]} {u}{'' if counts[u] == 1 else 's'}" for u in order) or "none"
 
 
-def holding_lines(data: dict[str, Any], game=None, name=lambda ident: ident) -> list[str]:
+def holding_lines(data: dict[str, Any], game=None, name=lambda ident: ident, syntax: str = "json") -> list[str]:
     """Duellum: the box, the supply, the walls, the VP marker, the nation's own hand and
-    the open display, as lines of text."""
+    the open display, as lines of text (hints in ``syntax``, :data:`HINTS`)."""
     lines = [f"recruitment box: {_units(data['recruitment'])} (MILITIA arms only these); "
              f"supply: {_units(data['supply'])} (SCIENTIA recruits from it)",
              f"town walls: {data['walls_supply']} in the supply; built in: "
              f"{', '.join(name(c) for c in data['walls']) or 'none'}; VP marker at {data['vp']}"]
     hand = data.get("hand", [])
     if hand:
-        lines.append("event cards in your hand (play one with \"events\": [{\"play\": CARD}]):")
+        lines.append(f"event cards in your hand ({HINTS[syntax]['play']}):")
         lines.extend(f"  {_card_namer(game, True)(c)}" for c in hand)
     else:
         lines.append("event cards in your hand: none")
@@ -211,8 +235,10 @@ def _chips(pay: dict[str, int]) -> str:
     return " and ".join(parts) or "nothing"
 
 
-def effect_lines(effect: dict[str, Any], name=lambda ident: ident) -> list[str]:
-    """Everything a wedge would let the nation do, as lines of text."""
+def effect_lines(effect: dict[str, Any], name=lambda ident: ident, syntax: str = "json") -> list[str]:
+    """Everything a wedge would let the nation do, as lines of text (hints in ``syntax``,
+    :data:`HINTS`)."""
+    hint = HINTS[syntax]
     if "produce" in effect:
         (res, n), = effect["produce"].items()
         return [f"produce {n} {res}"]
@@ -228,7 +254,7 @@ def effect_lines(effect: dict[str, Any], name=lambda ident: ident) -> list[str]:
             walls = effect["walls"]
             open_ = ", ".join(name(c) for c in walls["cities"]) or "none"
             out.append(f"town walls: {walls['supply']} in your supply, {_chips(walls['price'])} each, "
-                       f"one per city (\"walls\": [{{\"city\": P}}]); cities without one: {open_}")
+                       f"one per city ({hint['walls']}); cities without one: {open_}")
         return out
     if "places" in effect:
         stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
@@ -241,8 +267,8 @@ def effect_lines(effect: dict[str, Any], name=lambda ident: ident) -> list[str]:
             out.append(f"the {unit} costs {_chips(cost)} and is armed only at a city with a temple")
         if effect.get("free"):
             n = effect["free"]
-            out.append(f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): mark {'its' if n == 1 else 'their'} "
-                       "entry \"free\": true")
+            which = "its" if n == 1 else "their"
+            out.append(f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): {hint['free'].format(which=which)}")
         return out
     if "knowhow" in effect:
         out = []
@@ -252,8 +278,8 @@ def effect_lines(effect: dict[str, Any], name=lambda ident: ident) -> list[str]:
             out.append(f"{name(o['name'])}: {o['price']} gold{note}: {can}")
         if "recruit" in effect:
             prices = ", ".join(f"{_chips(p)} a {u}" for u, p in effect["recruit"]["price"].items())
-            out.append(f"recruit from the supply into the recruitment box: {prices} (\"recruit\": "
-                       f"{{\"legion\": N, \"galley\": M}}); in the supply: {_units(effect['recruit']['supply'])}")
+            out.append(f"recruit from the supply into the recruitment box: {prices} ({hint['recruit']}); "
+                       f"in the supply: {_units(effect['recruit']['supply'])}")
         return out
     out = []
     for g in effect["groups"]:
