@@ -45,12 +45,11 @@ def test_orders_attached_are_applied_answered_and_reported(table):
     reports = [m for m in out if "after turn 1" in str(m["Subject"])]
     # every player once, and the GM
     assert sorted(str(m["To"]).split("<")[-1].rstrip(">") for m in reports) == sorted([*ADDRESSES.values(), GM])
-    for m in reports:
+    for m in reports:  # the default attachment: the board picture, no PDF
         kinds = sorted(p.get_content_type() for p in m.iter_attachments())
-        assert kinds == ["application/pdf", "image/png"]
-        pdf = next(p for p in m.iter_attachments() if p.get_content_type() == "application/pdf").get_content()
+        assert kinds == ["image/png"]
         png = next(p for p in m.iter_attachments() if p.get_content_type() == "image/png").get_content()
-        assert pdf.startswith(b"%PDF-") and png.startswith(b"\x89PNG\r\n\x1a\n")
+        assert png.startswith(b"\x89PNG\r\n\x1a\n")
         assert str(m["X-Antike-Ref-Head"]).strip() == data["history"][-1]["hash"]
     nxt = data["status"]["active"]
     mine = next(m for m in reports if ADDRESSES[nxt] in str(m["To"]))

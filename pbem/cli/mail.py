@@ -15,7 +15,10 @@ mail_app = typer.Typer(help="The mail cycle a GM runs from cron (docs/mail.md)."
 app.add_typer(mail_app, name="mail")
 
 CONFIG_HELP = "The mail configuration (docs/mail.md); also from ANTIKE_REF_MAIL_CONFIG."
-OUTBOX_HELP = "Write the mails as .eml files into this folder instead of sending them."
+OUTBOX_HELP = ("Deliver into this folder instead of by SMTP: each mail is written there as an .eml file "
+               "and counts as sent (it is not sent again). To look without sending, add --dry-run.")
+DRY_RUN_HELP = ("Change nothing: with --outbox DIR, write every mail this run would send into DIR, while the "
+                "games, ledgers, mail queues and clocks stay as they are (the real run still sends them).")
 NOW_HELP = "The time to act at (ISO 8601, e.g. 2026-11-23T18:00:00Z); default: now. For tests and catching up."
 
 
@@ -56,6 +59,10 @@ def inbox(
     config: Optional[Path] = _config_option(),
     outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL",
+                                             help="Where the board pictures are on the web, for the Markdown and "
+                                                  "BBCode reports the mails carry (default: the game's image_base "
+                                                  "in the configuration)."),
 ) -> None:
     """Read order mails for a game: apply the valid ones, answer every one, mail reports.
 
@@ -65,11 +72,18 @@ def inbox(
     """
 
     def go():
+        from dataclasses import replace
+
         from pbem.mail.cycle import Cycle
 
         cfg, transport, moment = _setup(config, outbox, now)
+        settings = cfg.game(game)
+        if image_base is not None:
+            from pbem.mail.config import web_address
+
+            settings = replace(settings, image_base=web_address(image_base, "--image-base"))
         cycle = Cycle(cfg, moment, transport, print, err)
-        _finish(cycle.run([cfg.game(game)], source=source, deadlines=False), transport)
+        _finish(cycle.run([settings], source=source, deadlines=False), transport)
 
     run(go)
 
@@ -102,6 +116,7 @@ def mail_run(
     config: Optional[Path] = _config_option(),
     source: Optional[str] = typer.Option(None, "--source", help="Read this mail source instead of the configured one."),
     outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    dry_run: bool = typer.Option(False, "--dry-run", help=DRY_RUN_HELP),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """One whole cycle: read mail, apply and answer it, report, remind, keep deadlines.
@@ -109,17 +124,30 @@ def mail_run(
     Safe to run from cron every minute, twice at once, or again after a crash.
 
     Example: antike-ref mail run --config mail.toml
+
+    To see what it would send first: antike-ref mail run --config mail.toml --dry-run --outbox /tmp/outbox
     """
 
     def go():
         from pbem.mail.cycle import Cycle
 
+        if dry_run and outbox is None:
+            raise UsageError("--dry-run writes the mails it would send into a folder: give --outbox DIR too")
         cfg, transport, moment = _setup(config, outbox, now)
         chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
         if not chosen:
             raise UsageError("no games: name game files, or list them in the configuration ([[game]] file = ...)")
-        cycle = Cycle(cfg, moment, transport, print, err)
-        _finish(cycle.run(chosen, source=source), transport)
+        if not dry_run:
+            cycle = Cycle(cfg, moment, transport, print, err)
+            _finish(cycle.run(chosen, source=source), transport)
+            return
+        from pbem.mail.rehearsal import rehearsal
+
+        transport.rehearsal = True
+        with rehearsal(chosen, print) as (copies, real):
+            cycle = Cycle(cfg, moment, transport, lambda m: print(real(m)), lambda m: err(real(m)))
+            summary = cycle.run(copies, source=source)
+        _finish(summary, transport)
 
     run(go)
 
@@ -168,3 +196,50 @@ def player(
             err("no --config or --outbox: send the new player their password yourself")
 
     run(go)
+
+
+@mail_app.command("cron-line")
+def cron_line(
+    config: Path = typer.Option(..., "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False,
+                                help=CONFIG_HELP),
+    every: int = typer.Option(5, "--every", min=1, max=59, help="Run every this many minutes."),
+    log: Optional[Path] = typer.Option(None, "--log", help="Where the runs write (default: mail.log beside "
+                                                           "the configuration)."),
+) -> None:
+    """Print the crontab line that runs the mail cycle of this installation.
+
+    Every path in it is absolute (this antike-ref, the configuration, the log), since cron
+    starts in another folder with another PATH. Add the line with `crontab -e`.
+
+    Example: antike-ref mail cron-line --config mail.toml
+    """
+
+    def go():
+        import shlex
+        import sys
+
+        from pbem.mail.config import load_config
+
+        load_config(config)  # a configuration that does not load makes no cron line
+        folder = config.absolute().parent
+        target = (log or folder / "mail.log").absolute()
+        print(f"*/{every} * * * * cd {shlex.quote(str(folder))} && {executable(sys.argv[0])} mail run --config "
+              f"{shlex.quote(str(config.absolute()))} >> {shlex.quote(str(target))} 2>&1")
+
+    run(go)
+
+
+def executable(called: str) -> str:
+    """This antike-ref as an absolute command: the script it was started as, else the one
+    on PATH, else this Python running the package."""
+    import shlex
+    import shutil
+    import sys
+
+    script = Path(called)
+    if script.name == "antike-ref" and script.is_file():
+        return shlex.quote(str(script.absolute()))
+    found = shutil.which("antike-ref")
+    if found:
+        return shlex.quote(str(Path(found).absolute()))
+    return f"{shlex.quote(sys.executable)} -m pbem"

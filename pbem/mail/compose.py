@@ -19,6 +19,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from typing import Any
 
+from pbem.errors import clip
 from pbem.mail.config import MailConfig
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
@@ -60,7 +61,11 @@ def nations_of(game: Game, address: str) -> tuple[str, ...]:
 
 
 def _wrap(text: str, indent: str = "") -> list[str]:
-    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+    """``text`` in lines of :data:`WIDTH`; a bullet (``indent`` such as ``"  - "``) is
+    written once, its wrapped lines are indented under the text; plain text wraps with two
+    spaces more."""
+    follow = " " * len(indent) if indent.strip() else indent + "  "
+    return textwrap.wrap(text, WIDTH, initial_indent=indent, subsequent_indent=follow,
                          break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
 
 
@@ -163,17 +168,28 @@ def orders_template(game: Game, nation: str) -> list[str]:
     return format_text_orders(template, game.edition, game.board).splitlines()
 
 
-def your_options(game: Game, nation: str) -> list[str]:
-    """For the player whose turn it is: what they can do and a template to answer with."""
+def _para(text: str) -> list[str]:
+    """A paragraph of prose in lines of :data:`WIDTH`, none of them indented."""
+    return textwrap.wrap(text, WIDTH, break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def guide_lines(config: MailConfig, what: str = "How to write orders") -> list[str]:
+    """A line pointing to the GM's guide for players (``[mail] guide_url``), if there is one."""
+    return ["", *_para(f"{what}: {config.guide_url}")] if config.guide_url else []
+
+
+def your_options(config: MailConfig, game: Game, nation: str) -> list[str]:
+    """For the player whose turn it is: what they can do (spelt in the text syntax they
+    answer in) and a template to answer with."""
     from pbem.play.options import option_lines, options
 
     lines = ["", f"It is your turn ({game.edition.nation_name(nation)}). What you can do:"]
-    for line in option_lines(options(game), game):
+    for line in option_lines(options(game), game, syntax="text"):
         lines += textwrap.wrap(line, WIDTH, subsequent_indent="      ", break_long_words=False) or [""]
-    lines += ["", "Answer with your orders in the body of a mail (docs/text-orders.md),",
+    lines += ["", "Answer with your orders in the body of a mail, one order per line,",
               "or attach an order file (.json or .txt). A start:", ""]
     lines += ["    " + line for line in orders_template(game, nation)]
-    return lines
+    return lines + guide_lines(config)
 
 
 def _footer(game: Game, entry: dict[str, Any] | None = None) -> list[str]:
@@ -189,14 +205,30 @@ def _footer(game: Game, entry: dict[str, Any] | None = None) -> list[str]:
     return lines + [witness.line(head), "(keep it: it is your witness of the game so far)."]
 
 
+def site_lines(game: Game, site: str | None) -> list[str]:
+    """Where the game's web page is (``[[game]] site``), and this entry's page on it."""
+    if not site:
+        return []
+    from pbem.report.site import page_name
+
+    base = site.rstrip("/")
+    return _para(f"The game on the web: {base}/ (this report: {base}/{page_name(len(game.history) - 1)})")
+
+
 def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
-                attachments: dict[str, bytes], names: dict[str, str]) -> EmailMessage:
+                attachments: dict[str, bytes], names: dict[str, str],
+                news: list[dict[str, Any]] | None = None, site: str | None = None) -> EmailMessage:
     """The report one player gets after the game moved on: what happened since their last
     turn, whose turn it is, and for that player what they can do; the board attached
     (``attachments`` by file key, ``names`` their file names). In an edition with secrets
     the events are told as the player's nations may see them, and the attachments are to
-    be that player's own private report (:func:`pbem.mail.cycle.GameRun`'s reports)."""
-    entries = since_last_turn(game, to.nations)
+    be that player's own private report (:func:`pbem.mail.cycle.GameRun`'s reports).
+
+    The GM (a recipient without nations) gets a digest: only ``news``, the entries this
+    mail reports for the first time, not the whole round again. ``site``: the game's web
+    page, linked."""
+    gm = not to.nations
+    entries = (news if news is not None else game.history[-1:]) if gm else since_last_turn(game, to.nations)
     last = game.history[-1]
     st = game.state.status
     done = [e for e in game.history if e.get("kind") in TURN_KINDS]
@@ -204,14 +236,20 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
     subject = f"[{game.game_id}] after {title}: " + (
         f"{game.edition.nation_name(st.winner)} won" if st.winner is not None else
         f"{game.edition.nation_name(st.active)} to play turn {st.turn}")
-    mine = ", ".join(game.edition.nation_name(n) for n in to.nations)
+    mine = ", ".join(game.edition.nation_name(n) for n in to.nations) or "the GM"
     body = [f"Game {game.game_id}, report for {mine}.", ""]
-    body += ["What happened since your last turn:" if len(entries) < len(game.history) else "What happened so far:", ""]
+    if gm:
+        body += ["New since the last report:", ""]
+    elif entries:
+        body += ["What happened since your last turn:" if len(entries) < len(game.history) else "What happened so far:", ""]
     for entry in entries:
         body += entry_lines(game, entry, to.nations) + [""]
     body += _status_lines(game)
     if st.winner is None and st.active in to.nations:
-        body += your_options(game, st.active)
+        body += your_options(config, game, st.active)
+    web = site_lines(game, site)
+    if web:
+        body += [""] + web
     if attachments:
         body += ["", "Attached: " + ", ".join(names[f] for f in attachments) + "."]
         copies = [names[f] for f in attachments if f.endswith(".json")]
@@ -227,14 +265,33 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
     return msg
 
 
+QUOTED = 5
+"""An answer quotes at most this many lines of the mail it answers."""
+
+
+def ignored_lines(ignored: list) -> list[str]:
+    """The lines of a mail that were not read as orders (a greeting before them, thanks
+    after them), a few of them quoted."""
+    if not ignored:
+        return []
+    out = ["", "Not read as orders (before the first or after the last order line):"]
+    for number, text in ignored[:QUOTED]:
+        out += _wrap(f"line {number}: {clip(str(text), 60)}", "  - ")
+    if len(ignored) > QUOTED:
+        out.append(f"  - and {len(ignored) - QUOTED} more line{'s' if len(ignored) - QUOTED > 1 else ''}")
+    return out
+
+
 def receipt_accepted(config: MailConfig, game: Game, incoming, entry: dict[str, Any], echo: str,
-                     now: datetime) -> EmailMessage:
-    """The answer to a mail whose orders were applied: the orders as understood."""
+                     now: datetime, ignored: list | None = None) -> EmailMessage:
+    """The answer to a mail whose orders were applied: the orders as understood, and the
+    lines of prose around them that were not read as orders (``ignored``)."""
     what = f"turn {entry['turn']}" if "turn" in entry else "standing orders"
     subject = f"[{game.game_id}] accepted: {what} for {game.edition.nation_name(entry['nation'])}"
     body = [f"Your orders for {what} ({game.edition.nation_name(entry['nation'])}) were accepted and applied.",
             "", "Your orders as understood:", ""]
     body += ["    " + line for line in echo.splitlines() if not line.lower().startswith("password")]
+    body += ignored_lines(ignored or [])
     readers = nations_of(game, incoming.sender) or ((entry["nation"],) if entry.get("nation") in game.seats else ())
     body += ["", "What happened:", ""] + entry_lines(game, entry, readers)[1:] + [""] + _status_lines(game)
     return _message(config, [incoming.sender], subject, body + _footer(game, entry), now,
@@ -251,10 +308,41 @@ def receipt_rejected(config: MailConfig, game: Game | None, game_id: str, incomi
         body += _wrap(reason, "  - ")
     if advice:
         body += [""] + _wrap(advice)
+    body += guide_lines(config)
     if game is not None:
         body += [""] + _status_lines(game) + _footer(game)
     return _message(config, [incoming.sender], subject, body, now,
                     f"rejected|{game_id}|{incoming.message_id}", game, incoming)
+
+
+def no_orders(config: MailConfig, game: Game, incoming, nation: str, now: datetime) -> EmailMessage:
+    """The answer to a mail that names the game and a nation but orders nothing: nothing
+    is changed and no history entry is made; it says what an order mail needs, how the
+    game stands and, to the player on turn, what they can do."""
+    name = game.edition.nation_name(nation)
+    subject = f"[{game.game_id}] no orders found: " + (incoming.subject or "your mail")[:60]
+    body = _para(f"Your mail names game {game.game_id} and the {name}, but holds no order: nothing was "
+                 "changed. A turn needs a 'rondel' line (and what the wedge does); a change of standing "
+                 "orders needs a 'standing' line.")
+    body += guide_lines(config)
+    body += [""] + _status_lines(game)
+    st = game.state.status
+    if st.winner is None and st.active == nation:
+        body += your_options(config, game, nation)
+    return _message(config, [incoming.sender], subject, body + _footer(game), now,
+                    f"no-orders|{game.game_id}|{incoming.message_id}", game, incoming)
+
+
+def applied_before(config: MailConfig, game: Game, incoming, entry: dict[str, Any], now: datetime) -> EmailMessage:
+    """The answer to a mail whose orders are those of an entry applied already (the same
+    orders sent again, or a copy of an earlier mail): nothing changes."""
+    what = f"turn {entry['turn']}" if "turn" in entry else "standing orders"
+    subject = f"[{game.game_id}] already applied: {what} (entry {entry['seq']})"
+    body = _para(f"These orders were already applied (entry {entry['seq']}, {what} of the "
+                 f"{game.edition.nation_name(entry['nation'])}), from an earlier mail. Nothing was changed.")
+    body += [""] + _status_lines(game)
+    return _message(config, [incoming.sender], subject, body + _footer(game, entry), now,
+                    f"again|{game.game_id}|{incoming.message_id}", game, incoming)
 
 
 def reminder(config: MailConfig, game: Game, nation: str, due: datetime | None, now: datetime,
@@ -271,7 +359,7 @@ def reminder(config: MailConfig, game: Game, nation: str, due: datetime | None, 
         subject = f"[{game.game_id}] reminder: your turn {st.turn} ({game.edition.nation_name(nation)})"
         body = [f"It is your turn {st.turn} in game {game.game_id}."
                 + (f" The deadline is {when}." if when else "")]
-    body += your_options(game, nation)
+    body += your_options(config, game, nation)
     return _message(config, [formataddr((meta.player or "", meta.email or ""))], subject, body + _footer(game), now,
                     f"remind|{game.game_id}|{game.history[-1]['hash']}|{nation}|{passed}|{key}", game)
 
@@ -294,7 +382,7 @@ def new_password(config: MailConfig, game: Game, nation: str, password: str, now
             "whoever knows it can give orders for your nation."]
     body += _status_lines(game)
     if game.state.status.active == nation and game.state.status.winner is None:
-        body += your_options(game, nation)
+        body += your_options(config, game, nation)
     return _message(config, [formataddr((meta.player or "", meta.email or ""))],
                     f"[{game.game_id}] you play the {name}", body + _footer(game), now,
                     f"welcome|{game.game_id}|{game.history[-1]['hash']}|{nation}", game)

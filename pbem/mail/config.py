@@ -94,14 +94,24 @@ class GameMail:
     """How long before the deadline the late player is reminded."""
     missed: str = "remind"
     bot: str = "greedy"
-    attach: tuple[str, ...] = ("pdf", "png")
-    """Report formats attached to the report mails, and ``copy`` (:data:`ATTACHABLE`)."""
+    attach: tuple[str, ...] = ("png",)
+    """Report formats attached to the report mails, and ``copy`` (:data:`ATTACHABLE`). The
+    default is the board picture only: a report mail stays small (the PDF, some 140 KB
+    more, only when the configuration names it)."""
+    site: str | None = None
+    """The address of the game's web page (``antike-ref site``), linked from every mail."""
+    image_base: str | None = None
+    """Where the board pictures are on the web (``--image-base``), for the Markdown and
+    BBCode reports a mail carries."""
 
 
 @dataclass(frozen=True)
 class MailConfig:
     sender: str = "antike-ref <antike-ref@localhost>"
     gm: str | None = None
+    guide_url: str | None = None
+    """Where players read how to write orders (a web page the GM chooses); mails link it.
+    No default: a mail never points to a file of this repository."""
     domain: str | None = None
     smtp: Smtp | None = None
     imap: Imap = field(default_factory=Imap)
@@ -140,14 +150,31 @@ def duration(value: Any, where: str) -> timedelta:
     return timedelta(minutes=n) if unit in ("m", "min") else timedelta(hours=n) if unit == "h" else timedelta(days=n)
 
 
-def _secret(section: dict[str, Any], default_env: str) -> Secret:
+def local_path(value: str | None, base: Path) -> str | None:
+    """A path the configuration names, relative to the configuration's own folder (``~``
+    is the home folder), so that cron, which starts in another folder, finds the same files."""
+    if value is None:
+        return None
+    path = Path(value).expanduser()
+    return str(path if path.is_absolute() else base / path)
+
+
+def local_source(value: str | None, base: Path) -> str | None:
+    """A mail source: an IMAP URL as written; a Maildir, mbox or ``.eml`` file relative to
+    the configuration's folder (:func:`local_path`)."""
+    if value is None or re.match(r"^[a-z][a-z0-9+.-]*://", value, re.IGNORECASE):
+        return value
+    return local_path(value, base)
+
+
+def _secret(section: dict[str, Any], default_env: str, base: Path) -> Secret:
     if "password_env" not in section and "password_file" not in section:
         return Secret(default_env)
-    return Secret(section.get("password_env"), section.get("password_file"))
+    return Secret(section.get("password_env"), local_path(section.get("password_file"), base))
 
 
 def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None) -> GameMail:
-    known = {"file", "source", "deadline", "remind", "missed", "bot", "attach"}
+    known = {"file", "source", "deadline", "remind", "missed", "bot", "attach", "site", "image_base"}
     extra = set(raw) - known
     if extra:
         raise UsageError(f"{where}: unknown key(s) {', '.join(sorted(extra))} (known: {', '.join(sorted(known))})")
@@ -166,11 +193,22 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
         raise UsageError(f"{where}.attach: unknown format(s) {', '.join(bad)} (known: {', '.join(ATTACHABLE)})")
     file = raw.get("file")
     return GameMail(
-        file=(base / Path(file).expanduser()) if file else start.file,
-        source=raw.get("source", start.source),
+        file=Path(local_path(file, base)) if file else start.file,
+        source=local_source(raw["source"], base) if "source" in raw else start.source,
         deadline=duration(raw["deadline"], f"{where}.deadline") if "deadline" in raw else start.deadline,
         remind=duration(raw["remind"], f"{where}.remind") if "remind" in raw else start.remind,
-        missed=missed, bot=bot, attach=tuple(attach))
+        missed=missed, bot=bot, attach=tuple(attach),
+        site=web_address(raw["site"], f"{where}.site") if "site" in raw else start.site,
+        image_base=web_address(raw["image_base"], f"{where}.image_base") if "image_base" in raw
+        else start.image_base)
+
+
+def web_address(value: Any, where: str) -> str:
+    """An ``http`` or ``https`` address (a page, a folder of pictures), as mails link it."""
+    text = str(value).strip()
+    if not re.fullmatch(r"https?://[^\s<>\"'`\\()\[\]]+", text):
+        raise UsageError(f"{where}: {value!r} is not an http:// or https:// address")
+    return text
 
 
 def load_config(path: str | os.PathLike) -> MailConfig:
@@ -184,7 +222,7 @@ def load_config(path: str | os.PathLike) -> MailConfig:
         raise InputError(str(path), f"cannot read file: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(str(path), f"not valid TOML: {exc}") from None
-    base = path.parent
+    base = path.parent.absolute()
     mail = data.get("mail", {})
     smtp = None
     if "smtp" in data:
@@ -195,15 +233,17 @@ def load_config(path: str | os.PathLike) -> MailConfig:
         if "host" not in s:
             raise UsageError(f"{path}: smtp.host is missing")
         port = int(s.get("port", {"ssl": 465, "starttls": 587, "plain": 25}[security]))
-        smtp = Smtp(s["host"], port, security, s.get("user"), _secret(s, SMTP_PASSWORD_ENV), s.get("ca_file"),
-                    float(s.get("timeout", 30)))
+        smtp = Smtp(s["host"], port, security, s.get("user"), _secret(s, SMTP_PASSWORD_ENV, base),
+                    local_path(s.get("ca_file"), base), float(s.get("timeout", 30)))
     i = data.get("imap", {})
-    imap = Imap(_secret(i, IMAP_PASSWORD_ENV), i.get("ca_file"), float(i.get("timeout", 30)))
+    imap = Imap(_secret(i, IMAP_PASSWORD_ENV, base), local_path(i.get("ca_file"), base), float(i.get("timeout", 30)))
     defaults = _game(data["defaults"], f"{path}: defaults", base, None) if "defaults" in data else None
     games = tuple(_game(g, f"{path}: game[{k}]", base, defaults) for k, g in enumerate(data.get("game", [])))
     for k, g in enumerate(games):
         if g.file == Path():
             raise UsageError(f"{path}: game[{k}].file is missing")
-    return MailConfig(sender=mail.get("from", MailConfig.sender), gm=mail.get("gm"),
+    guide = web_address(mail["guide_url"], f"{path}: mail.guide_url") if "guide_url" in mail else None
+    return MailConfig(sender=mail.get("from", MailConfig.sender), gm=mail.get("gm"), guide_url=guide,
                       domain=mail.get("domain"), smtp=smtp, imap=imap,
-                      source=i.get("url") or mail.get("source"), games=games, defaults=defaults, path=path)
+                      source=local_source(i.get("url") or mail.get("source"), base), games=games,
+                      defaults=defaults, path=path)

@@ -122,6 +122,63 @@ def _game_of(given: Input) -> str | None:
     return given.data.get("game") if isinstance(given.data, dict) and isinstance(given.data.get("game"), str) else None
 
 
+HEADER_KEYS = frozenset({"game", "nation", "turn", "password"})
+"""The keys of an order file that say who sends it and for what, but order nothing."""
+
+
+def orders_digest(orders: dict) -> str:
+    """What an order mail orders (canonical, without the password), as a short digest the
+    ledger keeps: the same orders sent again in another mail are known by it."""
+    from pbem.kernel.turn import public_echo
+    from pbem.service.history import canonical
+
+    return hashlib.sha256(canonical(public_echo(orders)).encode("utf-8")).hexdigest()[:24]
+
+
+def applied_copy(game: Game, ledger: Ledger, orders: dict, digest: str) -> dict | None:
+    """The history entry that applied these very orders already (from an earlier mail
+    whose digest the ledger kept, or, for a ledger of an older release, the same orders
+    as stored), or ``None``."""
+    hashes = {r.get("hash") for r in ledger.messages.values()
+              if r.get("outcome") == "applied" and r.get("orders") == digest}
+    from pbem.kernel.turn import public_echo
+
+    echo = public_echo(orders)
+    for entry in reversed(game.history):
+        if entry.get("hash") in hashes:  # by hash: an entry taken back by undo is not it
+            return entry
+        if (entry.get("kind") == "turn" and entry.get("nation") == orders["nation"] and "rondel" in orders
+                and entry.get("turn") == orders.get("turn") and _covers(entry.get("orders"), echo)):
+            return entry
+    return None
+
+
+def _covers(stored, sent) -> bool:
+    """Whether ``stored`` (an entry's orders as echoed) is ``sent`` with the choices the
+    referee made spelt out (payments a file left to the defaults): every value ``sent``
+    gives is in ``stored``, lists entry by entry."""
+    if isinstance(sent, dict):
+        return isinstance(stored, dict) and all(k in stored and _covers(stored[k], v) for k, v in sent.items())
+    if isinstance(sent, list):
+        return isinstance(stored, list) and len(stored) == len(sent) and all(map(_covers, stored, sent))
+    return stored == sent
+
+
+def played_for_them(game: Game, orders: dict) -> str | None:
+    """Why a turn's orders came too late: their turn was played by the GM's default turn
+    or a bot (for a missed deadline) before they arrived."""
+    if "rondel" not in orders:
+        return None
+    for entry in reversed(game.history):
+        if (entry.get("kind") in ("default-turn", "bot-turn") and entry.get("nation") == orders["nation"]
+                and entry.get("turn") == orders.get("turn")):
+            who = "the GM's default turn" if entry["kind"] == "default-turn" else f"the {entry.get('bot')} bot"
+            missed = f" after the deadline {entry['deadline']} had passed" if entry.get("deadline") else ""
+            return (f"turn {entry['turn']} of the {game.edition.nation_name(entry['nation'])} was played already "
+                    f"by {who}{missed} (history entry {entry['seq']}); these orders came too late for it")
+    return None
+
+
 @dataclass
 class GameRun:
     """One game during a cycle."""
@@ -292,6 +349,12 @@ class Cycle:
                 f"orders for the {game.edition.nation_name(nation)} are accepted only from the address "
                 f"registered for them; {incoming.sender or 'this mail'} is not it"],
                 advice="If you have a new address, ask the GM to register it.")
+        if not set(orders) - HEADER_KEYS:
+            return self._no_orders(run, incoming, nation)
+        digest = orders_digest(orders)
+        copy = applied_copy(game, run.ledger, orders, digest)
+        if copy is not None:
+            return self._applied_before(run, incoming, copy)
         try:
             outcome = run.service.process(found.given, mail_id=mid)
         except AlreadyApplied:
@@ -303,28 +366,46 @@ class Cycle:
             self.log(f"{run.game_id}: {exc}; its mail is read again on the next run")
             return
         except Refused as exc:
-            return self._reject(run, incoming, [str(r) for r in exc.rejections])
+            late = played_for_them(game, orders)
+            return self._reject(run, incoming, ([late] if late else []) + [str(r) for r in exc.rejections])
         except InputError as exc:
             return self._reject(run, incoming, [str(p) for p in exc.problems])
         run.game = outcome.after
         entry = outcome.added[0]
-        run.ledger.note(mid, "applied", sender=incoming.sender, seq=entry["seq"],
-                        subject=incoming.subject[:200], form=found.given.form)
+        run.ledger.note(mid, "applied", sender=incoming.sender, seq=entry["seq"], hash=entry["hash"],
+                        subject=incoming.subject[:200], form=found.given.form, orders=digest)
         run.ledger.save()
         self.summary.applied += 1
         what = f"turn {entry['turn']}" if "turn" in entry else "standing orders"
         self.log(f"{run.game_id}: applied {what} for {nation} from {incoming.sender} ({mid})")
 
+    def _answer(self, run: GameRun, incoming: Incoming, kind: str, message, outcome: str, **details) -> None:
+        """Spool an answer that changes nothing in the game, and note the mail."""
+        digest = hashlib.sha256(incoming.message_id.encode()).hexdigest()[:12]
+        spool(run.spool, f"{len(run.game.history):06d}-{kind}-{digest}", message)
+        run.ledger.note(incoming.message_id, outcome, sender=incoming.sender, **details)
+        run.ledger.save()
+        self.summary.queued += 1
+
+    def _no_orders(self, run: GameRun, incoming: Incoming, nation: str) -> None:
+        """A mail that names the game and the nation but holds no order: no history entry;
+        answered with what it lacks and how the game stands."""
+        message = compose.no_orders(self.config, run.game, incoming, nation, self.now)
+        self._answer(run, incoming, "no-orders", message, "answered", why="no orders")
+        self.log(f"{run.game_id}: mail {incoming.message_id} from {incoming.sender} holds no orders; answered")
+
+    def _applied_before(self, run: GameRun, incoming: Incoming, entry: dict) -> None:
+        """The same orders as an entry applied already (a copy of a mail sent again)."""
+        message = compose.applied_before(self.config, run.game, incoming, entry, self.now)
+        self._answer(run, incoming, "again", message, "answered", why=f"already applied (entry {entry['seq']})")
+        self.log(f"{run.game_id}: mail {incoming.message_id} from {incoming.sender} repeats entry {entry['seq']}")
+
     def _reject(self, run: GameRun, incoming: Incoming, reasons: list[str], advice: str = "") -> None:
         if not advice:
-            advice = "Correct the orders and send them again (docs/text-orders.md shows every order)."
+            advice = "Correct the orders and send them again."
         message = compose.receipt_rejected(self.config, run.game, run.game_id, incoming, reasons, self.now, advice)
-        digest = hashlib.sha256(incoming.message_id.encode()).hexdigest()[:12]
-        spool(run.spool, f"{len(run.game.history):06d}-rejected-{digest}", message)
-        run.ledger.note(incoming.message_id, "rejected", sender=incoming.sender, reasons=reasons[:20])
-        run.ledger.save()
+        self._answer(run, incoming, "rejected", message, "rejected", reasons=reasons[:20])
         self.summary.rejected += 1
-        self.summary.queued += 1
         self.log(f"{run.game_id}: rejected mail {incoming.message_id} from {incoming.sender}: {reasons[0]}")
 
     # -- 2. report --------------------------------------------------------------------------
@@ -347,22 +428,26 @@ class Cycle:
             if record.get("sender"):
                 incoming = Incoming(entry["mail"], record["sender"], "", record.get("subject", ""), b"")
                 message = compose.receipt_accepted(self.config, run.game, incoming, entry,
-                                                   echo_text(run.game, entry["orders"]), self.now)
+                                                   echo_text(run.game, entry["orders"]), self.now,
+                                                   ignored=record.get("ignored", []))
                 spool(run.spool, f"{entry['seq']:06d}-receipt", message)
                 self.summary.queued += 1
-        self._reports(run)
+        self._reports(run, new)
         ledger.queued = len(hist) - 1
         ledger.head = hist[-1]["hash"]
         ledger.save()
 
-    def _reports(self, run: GameRun) -> None:
+    def _reports(self, run: GameRun, news: list[dict]) -> None:
+        """One report mail per address (and the GM's digest of ``news``, the entries
+        reported now for the first time)."""
         from pbem.report import prepare_all
 
         game = run.game
         # the public report; in an edition with secrets (Antike Duellum) also each nation's
         # private one: a player's mail carries their own, the GM's the public one
         formats = [f for f in run.settings.attach if f != "copy"]
-        reports = {r.viewer: r for r in prepare_all(game, entry=len(game.history) - 1)} if formats else {}
+        reports = {r.viewer: r for r in prepare_all(game, entry=len(game.history) - 1,
+                                                    image_base=run.settings.image_base)} if formats else {}
         seq = game.history[-1]["seq"]
         people = compose.recipients(game)
         if self.config.gm and all(p.address.lower() != self.config.gm.lower() for p in people):
@@ -386,7 +471,8 @@ class Cycle:
                 for nation in person.nations:
                     attachments[f"{nation}.json"] = dumps(player_copy(game, nation)).encode("utf-8")
                     names[f"{nation}.json"] = f"{Path(run.settings.file).stem}.{nation}.json"
-            message = compose.turn_report(self.config, game, person, self.now, attachments, names)
+            message = compose.turn_report(self.config, game, person, self.now, attachments, names,
+                                          news=news, site=run.settings.site)
             spool(run.spool, f"{seq:06d}-report-{k:02d}", message)
             self.summary.queued += 1
         missing = [n for n in game.seats if not game.meta[n].email]

@@ -40,16 +40,19 @@ def waiting(folder: Path) -> list[Path]:
 class Transport:
     """Where spooled mail goes: an SMTP server, or (``--outbox``) a folder of ``.eml`` files."""
 
-    def __init__(self, smtp: Smtp | None = None, outbox: Path | None = None, sender: str = ""):
+    def __init__(self, smtp: Smtp | None = None, outbox: Path | None = None, sender: str = "",
+                 rehearsal: bool = False):
         self.smtp = smtp
         self.outbox = outbox
         self.sender = sender
+        self.rehearsal = rehearsal
+        """A dry run (:mod:`pbem.mail.rehearsal`): the outbox shows what would be sent."""
         self._conn: smtplib.SMTP | None = None
         self.sent = 0
 
     def describe(self) -> str:
         if self.outbox is not None:
-            return f"outbox {self.outbox}"
+            return f"outbox {self.outbox}" + (", dry run" if self.rehearsal else "")
         if self.smtp is not None:
             return f"SMTP {self.smtp.host}:{self.smtp.port}"
         return "nowhere"

@@ -31,7 +31,8 @@ def servers(tmp_path, smtp_server, imap_server, monkeypatch):
     monkeypatch.setenv("TEST_SMTP_PASSWORD", smtp_server.password)
     monkeypatch.setenv("TEST_IMAP_PASSWORD", imap_server.password)
     game = game_with_players(tmp_path)
-    return tmp_path, game, mail_config(tmp_path, game, smtp_server, imap_server), smtp_server, imap_server
+    cfg = mail_config(tmp_path, game, smtp_server, imap_server, extra='attach = "pdf,png"\n')
+    return tmp_path, game, cfg, smtp_server, imap_server
 
 
 def run_cycle(cfg, now=NOW):
