@@ -155,3 +155,39 @@ def test_a_duellum_players_copy_of_an_earlier_release_checks_orders(tmp_path):
     again = tmp_path / "again.json"
     assert cli_run("copy", game, "--for", "carthaginians", "-o", again).exit_code == 0
     assert again.read_bytes() == before
+
+
+def test_a_game_run_by_mail_with_an_earlier_release_runs_on(tmp_path):
+    """``mail-c4ea175/``: a game run by the mail cycle of the release before the mail edges
+    (c4ea175): three turns and a standing-orders change by mail, a refused mail, a chat mail
+    left alone, and a reminder left in the queue by an SMTP server that was down; its old
+    ledger and configuration (no ``attach`` default, no new keys). The next run delivers
+    the queued reminder, answers and applies nothing old again, and a new order mail is
+    applied."""
+    from mailkit import add_to_maildir, mail, sent
+
+    folder = tmp_path / "league"
+    shutil.copytree(DATA / "mail-c4ea175", folder)
+    for sub in ("cur", "new", "tmp"):
+        (folder / "Maildir" / sub).mkdir(exist_ok=True)
+    game = folder / "games" / "league.json"
+    ledger = json.loads((folder / "games" / "league.mail.json").read_text())
+    run = lambda out, now: cli_run("mail", "run", "--config", folder / "mail.toml",  # noqa: E731
+                                   "--outbox", tmp_path / out, "--now", now)
+    before = game.read_bytes()
+    first = run("o1", "2026-11-24T22:30:00Z")
+    assert first.exit_code == 0, first.stdout + first.stderr
+    assert game.read_bytes() == before
+    (reminder,) = sent(tmp_path / "o1")  # the queued mail, and nothing else
+    assert "reminder" in str(reminder["Subject"]) and "ann@players.example" in str(reminder["To"])
+    kept = json.loads((folder / "games" / "league.mail.json").read_text())
+    assert {k: v for k, v in kept["messages"].items() if k in ledger["messages"]} == ledger["messages"]
+    status = json.loads(game.read_text())["status"]
+    add_to_maildir(folder / "Maildir", mail("ann@players.example", body=(
+        f"game league\nnation {status['active']}\nturn {status['turn']}\npassword legacy-persians\nrondel gold\n")))
+    second = run("o2", "2026-11-24T22:35:00Z")
+    assert second.exit_code == 0, second.stdout + second.stderr
+    history = json.loads(game.read_text())["history"]
+    assert [e["kind"] for e in history] == ["new", "turn", "turn", "turn", "standing", "turn"]
+    assert len(sent(tmp_path / "o2")) == 6  # the receipt, four reports and the GM's
+    assert cli_run("verify", game).exit_code == 0
