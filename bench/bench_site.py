@@ -45,7 +45,7 @@ def timed(label: str, fn):
     extra = ""
     if result is not None:
         extra = (f"  ({result.entries} entries: {len(result.written)} files written, "
-                 f"{result.boards_rendered} boards rendered)")
+                 f"{result.boards_rendered} boards, {result.pictures_drawn} pictures drawn)")
     print(f"  {label:34} {ms:8.0f} ms{extra}")
     return result
 

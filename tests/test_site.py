@@ -146,8 +146,24 @@ def test_player_names_are_escaped(site):
     assert NAME.encode() not in board
 
 
+def png_chunks(data: bytes) -> list[bytes]:
+    """The chunk types of a PNG file, in order."""
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    out, at = [], 8
+    while at < len(data):
+        size = int.from_bytes(data[at:at + 4], "big")
+        out.append(data[at + 4:at + 8])
+        at += 12 + size
+    return out
+
+
 def test_no_address_anywhere(site):
     for name, data in files(site).items():
+        if name.endswith(".png"):
+            # a picture is pixels (drawn from the scrubbed model, as the SVG checked here
+            # is): it carries no text chunk, and compressed pixels may hold any bytes
+            assert not {b"tEXt", b"zTXt", b"iTXt"} & set(png_chunks(data)), name
+            continue
         assert not ADDRESS.search(data), (name, ADDRESS.search(data))
         assert b"@example.org" not in data, name
 
@@ -208,6 +224,54 @@ def test_rerun_writes_nothing_new_and_an_update_keeps_what_it_did_not_write(game
         "entry-000.html", "entry-001.html", "entry-002.html", "entry-003.html", "entry-900.html"]
     assert len(list(folder.glob("board-*.svg"))) == 4
     assert (folder / "notes.txt").read_text() == "the GM's own file\n"
+
+
+def test_the_sites_pictures_are_the_files_render_and_post_name(game_file, tmp_path):
+    """Each entry's picture is on the site under the name `render --format png` gives it,
+    with the same bytes, so `post --image-base URL-OF-THE-SITE` shows the site's own file; an
+    undo that gives a name to another entry has its picture drawn again."""
+    from pbem.report import report_name
+    from pbem.service.replay import game_after
+    from pbem.service.store import load_game
+
+    folder = tmp_path / "www"
+    build(game_file, folder)
+    game = load_game(game_file)
+    pictures = sorted(p.name for p in folder.glob("*.png"))
+    assert len(pictures) == len(game.history)
+    rendered = tmp_path / "rendered"
+    for turn in (0, 3):
+        assert cli_run("render", game_file, "--turn", turn, "--format", "png", "--out", rendered).exit_code == 0
+    for picture in rendered.iterdir():
+        assert (folder / picture.name).read_bytes() == picture.read_bytes(), picture.name
+    post = cli_run("post", game_file, "--turn", 3, "--image-base", "https://example.org/site")
+    (link,) = re.findall(r"https://example\.org/site/([^\]\s)]+\.png)", post.stdout)
+    assert (folder / link).is_file()
+    page = (folder / "entry-003.html").read_text()
+    assert f'href="{link}"' in page or 'href="site-test-turn-' in page
+    # an undo, then a different entry under the same number: its picture is drawn again
+    from pbem.errors import Refused
+
+    earlier = game_after(game, len(game.history) - 2)
+    dropped = game.history[-1]
+    assert dropped["kind"] == "turn"
+    for wedge in ("iron", "gold", "marble", "temple", "arming", "knowhow"):
+        if wedge == dropped["orders"]["rondel"]["to"]:
+            continue
+        try:
+            again, _ = play(earlier, rondel=wedge)
+            break
+        except Refused:
+            continue
+    other = tmp_path / "other.json"
+    save_game(again, other)
+    last = report_name("site-test", dropped["turn"], "png")
+    before = (folder / last).read_bytes()
+    build(other, folder)
+    assert cli_run("render", other, "--format", "png", "--out", tmp_path / "r2").exit_code == 0
+    assert (folder / last).read_bytes() == (tmp_path / "r2" / last).read_bytes() != before
+    manifest = json.loads((folder / ".antike-ref-site.json").read_text())
+    assert manifest["pictures"][last] == load_game(other).history[-1]["hash"]
 
 
 def test_usage_and_input_errors(game_file, tmp_path):

@@ -8,6 +8,10 @@
   tables), built from the same view model as the other report formats
   (:mod:`pbem.report.model`), through the Jinja2 templates in ``templates/site/``;
 - ``board-NNN-HASH.svg``: the board of entry NNN, as :meth:`Report.render` draws it;
+- ``GAME-turn-NNN.png`` (``GAME-entry-NNN.png`` for an entry that is not a turn): the same
+  board as a picture, under the name ``render``, ``process --report-dir`` and ``post`` give
+  it, so a forum post made with ``post --image-base URL-OF-THIS-FOLDER`` shows the site's
+  own picture;
 - ``style.css`` and ``favicon.svg``.
 
 The website is public: in an edition with secrets (Antike Duellum) every page is the
@@ -20,9 +24,12 @@ included.
 
 Speed: the history is replayed once, entry after entry (a past entry's game is not
 rebuilt from the start each time). A board image is named by its entry and that entry's
-hash, so its content never changes; it is rendered only when the file is missing (SVG,
-not PNG: about 10 ms instead of 300 ms, and an eighth of the size). Pages are rendered
-every time (a few ms each) and written only when their bytes changed.
+hash, so its content never changes; it is rendered only when the file is missing (SVG is
+what the pages show: about 10 ms to draw). The picture of an entry is drawn once too (a
+few hundred ms); its name does not say its entry's hash, so the manifest records the hash
+each picture was drawn for, and an ``undo`` that gives a name to another entry has it
+drawn again. Pages are rendered every time (a few ms each) and written only when their
+bytes changed.
 
 Re-running into the same folder updates it. The names of the files written are kept in
 ``.antike-ref-site.json``; a file listed there that the game no longer needs (after an
@@ -40,7 +47,7 @@ from typing import Any, Iterator
 
 from pbem.errors import UsageError
 from pbem.paths import data_dir
-from pbem.report import Report, _write_bytes
+from pbem.report import Report, _write_bytes, report_name
 from pbem.report.model import build_model
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
@@ -56,7 +63,8 @@ HIDDEN = "(address hidden)"
 _BRACKETED = re.compile(r"\s*<[^<>\s]*@[^<>\s]*>")
 _ADDRESS = re.compile(r"[^\s<>()\[\]{},;:\"']+@[^\s<>()\[\]{},;:\"']+")
 _COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
-_SAFE_NAME = re.compile(r"(index|entry-\d{3,}|board-\d{3,}-[0-9a-f]{1,16})\.(html|svg)|style\.css|favicon\.svg")
+_SAFE_NAME = re.compile(r"(index|entry-\d{3,}|board-\d{3,}-[0-9a-f]{1,16})\.(html|svg)|style\.css|favicon\.svg"
+                        r"|[A-Za-z0-9_][A-Za-z0-9_.-]*-(turn|entry)-\d{3,}\.png")
 
 
 @dataclass
@@ -69,6 +77,7 @@ class SiteResult:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     boards_rendered: int = 0
+    pictures_drawn: int = 0
 
     @property
     def index(self) -> Path:
@@ -226,13 +235,19 @@ def _write_if_changed(path: Path, data: bytes) -> bool:
     return True
 
 
-def _read_manifest(folder: Path) -> list[str]:
+def _read_manifest(folder: Path) -> tuple[list[str], dict[str, str]]:
+    """The files the folder's manifest lists, and for each picture the hash of the entry
+    it was drawn for."""
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         files = data.get("files", []) if isinstance(data, dict) else []
+        pictures = data.get("pictures", {}) if isinstance(data, dict) else {}
     except (OSError, ValueError):
-        return []
-    return [f for f in files if isinstance(f, str) and _SAFE_NAME.fullmatch(f)]
+        return [], {}
+    if not isinstance(files, list) or not isinstance(pictures, dict):
+        return [], {}
+    return ([f for f in files if isinstance(f, str) and _SAFE_NAME.fullmatch(f)],
+            {k: v for k, v in pictures.items() if isinstance(k, str) and isinstance(v, str)})
 
 
 def build_site(game: Game, folder: Path | str, force: bool = False) -> SiteResult:
@@ -247,8 +262,9 @@ def build_site(game: Game, folder: Path | str, force: bool = False) -> SiteResul
     folder.mkdir(parents=True, exist_ok=True)
     result = SiteResult(folder, len(game.history))
     addresses = known_addresses(game)
-    previous = _read_manifest(folder)
+    previous, drawn_for = _read_manifest(folder)
     wanted: list[str] = []
+    pictures: dict[str, str] = {}
 
     def put(name: str, data: bytes) -> None:
         wanted.append(name)
@@ -271,8 +287,9 @@ def build_site(game: Game, folder: Path | str, force: bool = False) -> SiteResul
         _scrub_facts(model)
         path = folder / image
         wanted.append(image)
+        report = Report(at, number, model, own)
         if force or not path.is_file():
-            svg = Report(at, number, model, own).render("svg")
+            svg = report.render("svg")
             if _write_if_changed(path, svg):
                 result.written.append(image)
             else:
@@ -283,8 +300,17 @@ def build_site(game: Game, folder: Path | str, force: bool = False) -> SiteResul
             svg = path.read_bytes() if size is None else b""
         if size is None:
             size = _svg_size(svg)
-        info = {"index": index, "page": page_name(index), "board": image, "kind": entry.get("kind", ""),
-                "turn": number, "round": at.state.status.round, **_summary(model)}
+        picture = report_name(game.game_id, number, "png", own)
+        wanted.append(picture)
+        pictures[picture] = str(entry.get("hash", ""))
+        if force or drawn_for.get(picture) != pictures[picture] or not (folder / picture).is_file():
+            (result.written if _write_if_changed(folder / picture, report.render("png"))
+             else result.unchanged).append(picture)
+            result.pictures_drawn += 1
+        else:
+            result.unchanged.append(picture)
+        info = {"index": index, "page": page_name(index), "board": image, "picture": picture,
+                "kind": entry.get("kind", ""), "turn": number, "round": at.state.status.round, **_summary(model)}
         entries.append(info)
         nav = {"prev": page_name(index - 1) if index else None,
                "next": page_name(index + 1) if index + 1 < count else None}
@@ -301,7 +327,8 @@ def build_site(game: Game, folder: Path | str, force: bool = False) -> SiteResul
         if name not in keep and (folder / name).is_file():
             (folder / name).unlink()
             result.removed.append(name)
-    manifest = json.dumps({"generator": "antike-ref site", "files": sorted(keep)}, indent=1) + "\n"
+    manifest = json.dumps({"generator": "antike-ref site", "files": sorted(keep), "pictures": pictures},
+                          indent=1, sort_keys=True) + "\n"
     _write_if_changed(folder / MANIFEST, manifest.encode("utf-8"))
     return result
 
