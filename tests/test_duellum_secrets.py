@@ -163,3 +163,55 @@ def test_the_terminal_summary_keeps_the_others_drawn_cards_hidden(tmp_path):
     # the drawer reads which card it took; the other reads only that one was taken
     assert "take an event card from the display" in shown(game, "--as", viewer)
     assert "take an event card from the display" not in shown(game, "--as", drawer)
+
+
+def test_a_copy_holds_no_other_password_hash_not_even_a_former_players(tmp_path):
+    """A player change keeps the old and the new hash in the history; a copy keeps only its
+    own nation's current hash, whoever asks for it (any edition)."""
+    game, plain = start_game("hashes", NATIONS, "hash-seed-1", edition="duellum", board="duellum-rome-carthage")
+    from pbem.service import turns
+
+    for nation, who in (("romans", "Rea <rea@example.org>"), ("carthaginians", "Cai <cai@example.org>")):
+        game = turns.replace_player(game, nation, who.split(" <")[0], who.split("<")[1].rstrip(">"),
+                                    game.meta[nation].password[:-8] + "0" * 8, f"{nation} change hands")
+    every = {h for entry in game.history for who in (entry.get("identities") or {}).values()
+             for h in (who["password"], who["was"]["password"])}
+    assert len(every) == 4
+    for viewer in NATIONS:
+        text = dumps(copies.player_copy(game, viewer))
+        assert [h for h in every if h in text] == [game.meta[viewer].password]
+
+
+def test_the_seed_found_from_a_copy_does_not_give_the_deck_away(tmp_path):
+    """A GM-chosen seed can be found from a player's copy (the password salts come from
+    it): here in a few guesses. The deck is shuffled by a secret made from the seed and the
+    passwords, so the seed found gives neither the secret nor the deck; a game set up the
+    old way (from the seed alone) would have given both, which is what this test guards."""
+    import hashlib
+
+    from pbem.editions.duellum.setup import secret_of
+    from pbem.service import passwords
+    from pbem.service.store import load_game
+
+    path = tmp_path / "duel.json"
+    runner = CliRunner()
+    made = runner.invoke(app, ["new", str(path), "--edition", "duellum", "--nations", ",".join(NATIONS),
+                               "--seed", "duel-2026", "--password", "romans=Tiber-river-1",
+                               "--password", "carthaginians=Byrsa-hill-9", "--kdf-iterations", "1000"])
+    assert made.exit_code == 0, made.output
+    assert "is short" in made.output
+    assert runner.invoke(app, ["copy", str(path), "--for", "romans"]).exit_code == 0
+    copy = json.loads((tmp_path / "duel.romans.json").read_text())
+    assert "duel-2026" not in json.dumps(copy)
+    salt = copy["nations"]["romans"]["password"].split("$")[2]
+    guesses = [f"duel-{year}" for year in range(2000, 2100)] + ["antike", "duellum", "test"]
+    (seed,) = [g for g in guesses if passwords.salt_for(g, "romans") == salt]
+    assert seed == "duel-2026"  # the seed is found: it is not what keeps the deck secret
+    gm = load_game(path)
+    real = gm.state.extra["secret"]
+    assert real not in json.dumps(copy) and hashlib.sha256(real.encode()).hexdigest() not in json.dumps(copy)
+    assert secret_of(seed) != real
+    assert copy["history"][0]["setup"].get("secret") == "?"
+    # the old way, for contrast: a set-up without its own secret is the seed's alone
+    old, _ = start_game("old", NATIONS, "duel-2026", edition="duellum", board="duellum-rome-carthage")
+    assert old.state.extra["secret"] == secret_of("duel-2026")

@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.base import IMAGE_BASE_HELP, app, pairs, print_json, print_reports, quiet_stdout, reporter, run
+from pbem.cli.base import IMAGE_BASE_HELP, app, err, pairs, print_json, print_reports, quiet_stdout, reporter, run
 from pbem.errors import InputError, PbemError, Refused, UsageError
 
 REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."
@@ -94,6 +94,11 @@ def new(
         created = outcome.after
         print(f"created {game} ({len(opts.nations)} nations, {created.state.status.active} to play turn 1)")
         print(f"passwords for the GM only: {secrets}")
+        if seed is not None and len(seed) < SHORT_SEED:
+            err(f"note: --seed {seed!r} is short. The seed is not a secret: anyone with a copy of the game "
+                "can find a short one by trying. Nothing hidden comes from it alone (Duellum's deck is also "
+                "drawn from the passwords), but leave --seed out, and a random one is drawn, unless you "
+                "need to set the same game up again.")
         if on.reconstruction:
             print(f"board: {on.name} (marked as a reconstruction, not the printed board; docs/maps.md)")
         for ruling in chosen.rulings(created.state.table):
@@ -101,6 +106,10 @@ def new(
         print_reports(outcome.reports)
 
     run(go)
+
+
+SHORT_SEED = 16
+"""A ``--seed`` shorter than this gets a note: a GM-chosen word is quickly guessed."""
 
 
 def _data_file(path: Optional[Path]) -> dict:

@@ -44,6 +44,11 @@ class SetupOptions:
     data: dict[str, Any] = field(default_factory=dict)
     """Values for what the rulebook does not print, entered by a GM who owns the game
     (``new --data FILE``; the edition says which keys it takes)."""
+    secret: str | None = None
+    """For an edition with secrets (Antike Duellum's deck): what its hidden order is drawn
+    from besides the seed, made by ``new`` from what only the GM holds; recorded in the
+    GM's file, never in a player's copy. ``None`` in games set up before it existed (their
+    deck came from the seed alone)."""
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -59,6 +64,8 @@ class SetupOptions:
             data["picks"] = list(self.picks)
         if self.data:
             data["data"] = json.loads(json.dumps(self.data))
+        if self.secret is not None:
+            data["secret"] = self.secret
         return data
 
     def replace(self, **changes: Any) -> SetupOptions:

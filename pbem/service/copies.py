@@ -3,7 +3,8 @@
 The GM's game file holds everything. A player's copy holds what that player may see
 (:meth:`Edition.player_view <pbem.kernel.edition.Edition.player_view>`): its own hand, the
 open display and the other's hand *size*, but not the other's cards, the deck's order, the
-secret the deck is shuffled by, the seed it came from or the other's password hash. Every
+secret the deck is shuffled by, the seed it came from or another player's password hash
+(neither the current one nor any a player change in the history recorded). Every
 card it may not see is ``"?"``; history events are masked the same way
 (:meth:`Edition.mask_event <pbem.kernel.edition.Edition.mask_event>`), so a drawn card is
 named only in its drawer's copy.
@@ -56,13 +57,31 @@ def player_copy(game: Game, nation: str) -> dict[str, Any]:
     history = []
     for entry in game.history:
         entry = copy_json(entry)
-        if isinstance(entry.get("setup"), dict) and "seed" in entry["setup"]:
-            entry["setup"]["seed"] = HIDDEN
+        if isinstance(entry.get("setup"), dict):
+            for key in ("seed", "secret"):
+                if key in entry["setup"]:
+                    entry["setup"][key] = HIDDEN
         if isinstance(entry.get("events"), list):
             entry["events"] = [edition.mask_event(e, nation) if isinstance(e, dict) else e for e in entry["events"]]
+        _hide_hashes(entry.get("identities"), game.meta[nation].password)
         history.append(entry)
     data["history"] = history
     return data
+
+
+def _hide_hashes(identities: Any, own: str) -> None:
+    """A player change in the history (``player``: a new player, address and password)
+    keeps the new and the old password hash: in a copy every one of them is hidden but the
+    copy's own nation's current hash ``own``, so that nobody can try to guess another
+    player's password (or a former player's of the same nation) offline."""
+    if not isinstance(identities, dict):
+        return
+    for who in identities.values():
+        if not isinstance(who, dict):
+            continue
+        for record in (who, who.get("was")):
+            if isinstance(record, dict) and "password" in record and record["password"] != own:
+                record["password"] = HIDDEN
 
 
 def chain_problems(game: Game) -> list[str]:

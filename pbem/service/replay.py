@@ -59,7 +59,7 @@ def _setup_options(game: Game, data: Any) -> SetupOptions:
         "player": lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
         "start": lambda v: isinstance(v, dict) and all(strings(x) for x in v.values()),
         "teams": lambda v: isinstance(v, list) and all(strings(x) for x in v), "picks": strings,
-        "data": lambda v: isinstance(v, dict),
+        "data": lambda v: isinstance(v, dict), "secret": lambda v: v is None or isinstance(v, str),
     }
     if not isinstance(data, dict):
         raise EntryDoesNotReplay(game, 0, "its 'setup' is not an object")

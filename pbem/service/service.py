@@ -339,8 +339,9 @@ class GameService:
                secrets: Path, iterations: int, force: bool = False, reporter: Reporter | None = None) -> Outcome:
         """Create the game file and the GM's secrets file (plain passwords, mode 600) on
         ``board`` (default: the shipped board ``opts.board``); ``after`` is the new game."""
-        from pbem.service.setup import new_game  # only new sets a game up
+        from pbem.service.setup import new_game, with_hidden_secret  # only new sets a game up
 
+        opts, passwords = with_hidden_secret(edition, opts, passwords)
         created, plain = new_game(edition, opts, board or load_board(opts.board), passwords, iterations)
         wrong = problems("game", created.to_json(), edition) + consistency_problems(created)
         if wrong:

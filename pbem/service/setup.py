@@ -96,3 +96,31 @@ def new_game(edition: Edition, opts: SetupOptions, board: Board,
         salt = passwords.salt_for(created.seed, n)
         created.meta[n].password = passwords.hash_password(plain[n], salt, iterations)
     return record(created, entry), {n: plain[n] for n in created.seats}
+
+
+def with_hidden_secret(edition: Edition, opts: SetupOptions, plain: dict[str, str]) -> tuple[SetupOptions, dict[str, str]]:
+    """What ``new`` sets up with, for an edition with secrets: the options with a seed (a
+    random one unless given) and the set-up's secret (:func:`hidden_secret`), and the plain
+    passwords it is made from (those not given are generated here). Other editions: as
+    given."""
+    if not edition.secrets or opts.secret is not None:
+        return opts, plain
+    opts = opts if opts.seed else opts.replace(seed=_secrets.token_hex(8))
+    plain = dict(plain)
+    for n in opts.nations:
+        plain.setdefault(n, passwords.generate())
+    return opts.replace(secret=hidden_secret(opts.seed, plain)), plain
+
+
+def hidden_secret(seed: str, plain: dict[str, str]) -> str:
+    """The set-up's secret of a game with hidden information (:attr:`SetupOptions.secret`):
+    made from the seed and every nation's plain password, which only the GM holds together
+    (each player knows one). The seed alone, which a player's copy lets anyone try to guess
+    offline (password salts derive from it), no longer gives the deck away; and the same
+    options with the same passwords still give the same game."""
+    import hashlib
+    import hmac
+    import json
+
+    given = json.dumps(dict(sorted(plain.items())), ensure_ascii=False, separators=(",", ":"))
+    return hmac.new(seed.encode(), f"set-up secret:{given}".encode(), hashlib.sha256).hexdigest()

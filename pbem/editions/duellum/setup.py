@@ -31,10 +31,15 @@ def start_nation(opts: SetupOptions, nations: list[str]) -> str:
     return start_nation_by_lot(opts, nations)
 
 
-def secret_of(seed: str | None) -> str:
-    """The secret the deck is shuffled by: derived from the game's seed, held only in the
-    GM's file (a player's copy has neither)."""
-    return hashlib.sha256(f"{seed}:duellum event cards".encode()).hexdigest()
+def secret_of(seed: str | None, secret: str | None = None) -> str:
+    """The secret the deck is shuffled by, held only in the GM's file (a player's copy has
+    it as ``"?"``): made from the seed and the set-up's own ``secret``
+    (:attr:`SetupOptions.secret`, which ``new`` makes from what only the GM holds), so that
+    a seed guessed from a copy does not give the deck away. A game set up before that
+    option existed has no such ``secret``: its deck came from the seed alone, as then."""
+    if secret is None:
+        return hashlib.sha256(f"{seed}:duellum event cards".encode()).hexdigest()
+    return hashlib.sha256(f"{seed}:{secret}:duellum event cards".encode()).hexdigest()
 
 
 def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
@@ -70,7 +75,7 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
         held["recruitment"] = dict(START_BOX)
         if table.has("special_units"):
             held["recruitment"][SPECIAL_UNITS[n]] = 1
-    secret = secret_of(opts.seed)
+    secret = secret_of(opts.seed, opts.secret)
     deck, display = cards.new_deck(data, secret, DISPLAY)
     state.extra.update(deck=deck, display=display, discards=[], shuffles=0, secret=secret)
     events: list[dict[str, Any]] = []
