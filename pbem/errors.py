@@ -71,6 +71,10 @@ class InputError(PbemError):
     """A file cannot be read, is not JSON, or does not match its schema."""
 
     exit_code = ExitCode.BAD_INPUT
+    text_reading = None
+    """For a problem of the orders schema about orders in the text syntax: the reading of
+    the text (:class:`pbem.service.textorders.TextReading`), whose ``describe`` tells each
+    problem by line."""
 
     def __init__(self, source: str, problems: list[Problem] | str):
         if isinstance(problems, str):
@@ -90,6 +94,10 @@ class Refused(PbemError):
     """Orders or an edit refused by the rules; carries every rejection."""
 
     exit_code = ExitCode.REFUSED
+    text_reading = None
+    """For orders in the text syntax: the reading of the text
+    (:class:`pbem.service.textorders.TextReading`), whose ``describe`` tells each rejection
+    by line."""
 
     def __init__(self, rejections: list):
         self.rejections = list(rejections)

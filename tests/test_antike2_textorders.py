@@ -24,7 +24,7 @@ from pbem.kernel.orders import canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.service import schemas, turns
 from pbem.service.boards import load_board, load_map_file
-from pbem.service.textorders import format_text_orders, parse_text_orders
+from pbem.service.textorders import format_text_orders, parse_text_orders, read_text_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 A2 = editions.get("antike2")
@@ -280,3 +280,23 @@ def test_the_docs_table_of_antike2_lines_reads_as_it_says():
             import json
 
             assert {key: data[key]} == json.loads("{" + json_text + "}"), line
+
+
+# -- the line of every order (docs/text-orders.md, "Errors") ------------------------------------
+
+
+def test_every_antike2_order_has_its_line():
+    text = ("Ave!\n"
+            "game mare\nnation romans\nturn 3\npassword pw\n"  # 2-5
+            "trade 3 gold for 1 marble 1 iron\n"               # 6
+            "rondel militia\n"                                 # 7
+            "arm 1 legion at roma free\n"                      # 8
+            "arm 1 galley at neapolis pay 2 iron\n"            # 9
+            "found pisae as gold\n")                           # 10
+    read = read_text_orders(text, A2, MARE)
+    assert read.ignored == ((1, "Ave!"),)
+    assert [read.line_of(p) for p in ("$.trade[0].get.iron", "$.arm[0].free", "$.arm[1].pay", "$.found[0].resource")] == [
+        (6, "trade 3 gold for 1 marble 1 iron"), (8, "arm 1 legion at roma free"),
+        (9, "arm 1 galley at neapolis pay 2 iron"), (10, "found pisae as gold")]
+    assert read.describe("$.arm[0].free", "Romans do not hold BELLONA", "arm/no-free-unit") == (
+        'line 8 ("arm 1 legion at roma free"): Romans do not hold BELLONA [arm/no-free-unit]')

@@ -28,7 +28,7 @@ from pbem.kernel.orders import canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.service import schemas, turns
 from pbem.service.boards import load_board
-from pbem.service.textorders import format_text_orders, parse_text_orders
+from pbem.service.textorders import format_text_orders, parse_text_orders, read_text_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 DU = editions.get("duellum")
@@ -323,3 +323,50 @@ def test_check_process_and_the_inbox_read_a_gm_entered_card_by_name(tmp_path):
         assert result.exit_code == 4, result.output
         assert "unknown event card" not in result.output, result.output
     assert game.read_bytes() == before
+
+
+# -- the line of every order (docs/text-orders.md, "Errors") ------------------------------------
+
+
+def test_every_duellum_order_has_its_line():
+    """``walls roma, neapolis`` writes two walls, both on its line; a greeting and thanks
+    around the orders are not read; the lists keep their order in the canonical orders."""
+    text = ("Salve,\n"                                  # 1
+            "game duel\n"                               # 2
+            "nation romans\n"                           # 3
+            "turn 3\n"                                  # 4
+            "password pw\n"                             # 5
+            "play earthquake at zama\n"                 # 6
+            "rondel templum\n"                          # 7
+            "walls roma, neapolis and croton\n"         # 8
+            "event burglary\n"                          # 9
+            "wall zama pay 1 marble\n"                  # 10
+            "recruit 2 legions 1 galley pay 4 gold\n"   # 11
+            "standing fortress never\n"                 # 12
+            "standing draw academy earthquake\n"        # 13
+            "\n"
+            "Vale\n")                                   # 15
+    read = read_text_orders(text, DU, BOARD)
+    assert read.ignored == ((1, "Salve,"), (15, "Vale"))
+    assert {path: line for path, line in read.paths.items() if "[" in path or path.count(".") > 1} == {
+        "$.events[0]": 6, "$.events[1]": 9, "$.walls[0]": 8, "$.walls[1]": 8, "$.walls[2]": 8, "$.walls[3]": 10,
+        "$.standing.fortress": 12, "$.standing.draw": 13}
+    assert [read.paths[p] for p in ("$.recruit", "$.rondel", "$.standing", "$.walls", "$.events")] == [11, 7, 12, 8, 6]
+    assert read.line_of("$.walls[2].city") == (8, "walls roma, neapolis and croton")
+    assert read.line_of("$.walls[3].pay") == (10, "wall zama pay 1 marble")
+    assert read.line_of("$.recruit.legion") == (11, "recruit 2 legions 1 galley pay 4 gold")
+    assert read.line_of("$.events[1]") == (9, "event burglary")
+    assert read.line_of("$.standing.draw[1]") == (13, "standing draw academy earthquake")
+    assert read.describe("$.walls[1].city", "Neapolis already has a town wall", "wall/already") == (
+        'line 8 ("walls roma, neapolis and croton"): Neapolis already has a town wall [wall/already]')
+    canonical = canonical_orders(read.orders, DU)
+    assert [w["city"] for w in canonical["walls"]] == ["roma", "neapolis", "croton", "zama"]
+    assert [e["play"] for e in canonical["events"]] == ["earthquake", "burglary"]
+
+
+def test_a_duellum_word_after_the_orders_of_a_classic_game_is_an_error():
+    east = load_board("antike-east")
+    text = "game t\nnation greeks\nturn 3\npassword pw\nrondel gold\nplay burglary\n\nThanks!\n"
+    assert problems(text, CLASSIC, east) == [
+        "line 6, column 1: unknown order word 'play'; an order line starts with one of: game, nation, turn, "
+        "password, trade, rondel, temple, arm, knowhow, move, battle, conquer, found, standing"]

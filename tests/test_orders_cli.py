@@ -8,6 +8,7 @@ one line on stderr otherwise), and the game file byte-for-byte unchanged.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -345,3 +346,98 @@ def test_every_order_rejection_code_has_a_cli_case():
     economy = {c for c in CODES if c.split("/")[0] in
                {"input", "orders", "rondel", "pay", "temple", "arm", "knowhow", "found", "trade", "standing"}}
     assert economy - covered == set()
+
+
+# -- text order files: problems by line (docs/text-orders.md, "Errors") -------------------------
+
+
+def text_file(folder, *lines, name="orders.txt"):
+    path = folder / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+TEXT_HEAD = ("game demo", "nation phoenicians", "turn 1", f"password {PASSWORDS[PH]}")
+
+
+@pytest.mark.parametrize("command", ["check", "process"])
+def test_a_refused_text_file_names_and_quotes_the_lines(game, tmp_path, command):
+    """The refusal of a text order file names the line and quotes it where an order file
+    names the JSON path; with --json the answer is that of the same orders in JSON."""
+    orders = text_file(tmp_path, "Hi GM,", "", *TEXT_HEAD, "rondel arming", "arm legion at paphos",
+                       "arm 1 legion in athen", "", "Thanks, Ann")
+    before = game.read_bytes()
+    extra = ["-o", tmp_path / "next.json"] if command == "process" else []
+    result = cli_run(command, game, orders, *extra)
+    assert result.exit_code == 4 and result.stdout == ""
+    assert result.stderr == (
+        "antike-ref: refused (2 problems):\n"
+        '  line 8 ("arm legion at paphos"): a legion cannot be armed in Paphos (sea-only) [arm/wrong-terrain]\n'
+        '  line 9 ("arm 1 legion in athen"): Athen is not a city of Phoenicians [arm/not-own-city]\n' + HELP)
+    as_json = cli_run(command, game, orders, "--json", *extra)
+    same = order_file(tmp_path, rondel="arming", arm=[{"unit": "legion", "at": "paphos"},
+                                                      {"unit": "legion", "at": "athen", "count": 1}])
+    from_json = cli_run(command, game, same, "--json", *extra)
+    assert as_json.exit_code == from_json.exit_code == 4
+    assert as_json.stdout == from_json.stdout
+    assert [r["path"] for r in json.loads(as_json.stdout)["rejections"]] == ["$.arm[0].unit", "$.arm[1].at"]
+    assert from_json.stderr.startswith("antike-ref: refused (2 problems):\n  $.arm[0].unit: a legion cannot")
+    assert game.read_bytes() == before
+    assert not (tmp_path / "next.json").exists()
+
+
+def test_the_password_line_of_a_refused_text_file_is_not_repeated(game, tmp_path):
+    orders = text_file(tmp_path, *TEXT_HEAD[:3], "password wrong-horse", "rondel gold")
+    result = cli_run("check", game, orders)
+    assert result.exit_code == 4
+    assert result.stderr == ('antike-ref: refused: line 4 ("password \u2026"): wrong password for phoenicians '
+                             "[orders/wrong-password]\n" + HELP)
+    assert "wrong-horse" not in result.stderr
+
+
+def test_a_missing_line_of_a_text_file_is_named(game, tmp_path):
+    orders = text_file(tmp_path, *TEXT_HEAD[:3], "rondel gold")
+    result = cli_run("check", game, orders)
+    assert result.exit_code == 3
+    assert result.stderr == (f"antike-ref: {orders}: bad input: no 'password' line (orders need a line for each "
+                             "of game, nation and password)\n" + HELP)
+    as_json = cli_run("check", game, orders, "--json")
+    assert as_json.exit_code == 3
+    assert json.loads(as_json.stdout)["rejections"] == [
+        {"code": "input/invalid", "path": "$",
+         "message": f"{orders}: 'password' is missing here; needed: game, nation, password"}]
+
+
+@pytest.mark.parametrize("command", ["check", "process"])
+def test_the_lines_around_the_orders_are_listed_as_not_read(game, tmp_path, command):
+    orders = text_file(tmp_path, "Hi GM,", "here are my orders:", "", *TEXT_HEAD, "rondel gold", "", "Cheers,", "Ann")
+    extra = ["-o", tmp_path / "next.json"] if command == "process" else []
+    result = cli_run(command, game, orders, *extra)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:7] == [
+        "not read as orders (before the first and after the last order line):",
+        "  line 1: Hi GM,", "  line 2: here are my orders:", "  line 10: Cheers,", "  line 11: Ann",
+        "orders as understood:"]
+    plain = text_file(tmp_path, *TEXT_HEAD, "rondel gold", name="plain.txt")
+    if command == "process":
+        extra = ["-o", tmp_path / "other.json"]
+    without = cli_run(command, game, plain, *extra)
+    assert "not read as orders" not in without.stdout
+    assert cli_run(command, game, orders, "--json", *extra).stdout == cli_run(command, game, plain, "--json",
+                                                                               *extra).stdout
+
+
+def test_the_refusals_in_the_text_orders_guide_are_what_check_says(game, tmp_path):
+    """docs/text-orders.md, "Errors": the example refusals of text orders."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "text-orders.md").read_text(encoding="utf-8")
+    [block] = re.findall(r"^```text refusals\n(.*?)^```$", doc, flags=re.S | re.M)
+    said = []
+    for lines in ((*TEXT_HEAD, "rondel temple", "temple athen"),
+                  (*TEXT_HEAD[:3], "password wrong", "rondel gold"),
+                  (*TEXT_HEAD[:3], "rondel gold")):
+        result = cli_run("check", game, text_file(tmp_path, *lines))
+        assert result.exit_code in (3, 4)
+        said.append(re.sub(r"^antike-ref: (refused|\S+: bad input): ", "", result.stderr.splitlines()[0]))
+    assert said == block.splitlines()

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CLASSIC, FOUR, PASSWORDS, canonical_orders, edit, make_game
-from pbem.errors import InputError, Refused
+from pbem.errors import InputError, Refused, clip
 from pbem.kernel.edition import Extras
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS, BattleStance, CoinSubstitute
@@ -32,6 +32,7 @@ from pbem.service.textorders import (
     format_text_orders,
     looks_like_text_orders,
     parse_text_orders,
+    read_text_orders,
     strip_mail,
 )
 
@@ -320,10 +321,10 @@ def test_multi_word_names_are_read_where_words_are_split():
 
 
 def test_problems_name_the_exact_line_and_column():
-    text = ("Hello,\n"                                   # 1
+    text = ("Hello,\n"                                   # 1: before the orders, not read
             "game t\n"                                   # 2
             "nation greks\n"                             # 3
-            "\n"                                         # 4
+            "Hello again\n"                              # 4: between orders, an error
             "rondel maneuver steps 9\n"                  # 5
             "  move 2 legions pella atehns\n"            # 6
             "temple pe\n"                                # 7
@@ -331,9 +332,9 @@ def test_problems_name_the_exact_line_and_column():
             "rondel gold\n"                              # 9
             "battle 2 galleys at knossos against persians count 2\n")  # 10
     assert problems(text) == [
-        "line 1, column 1: unknown order word 'Hello'; an order line starts with one of: "
-        + ", ".join(ORDER_WORDS),
         "line 3, column 8: unknown nation 'greks' (did you mean Greeks (greeks)?)",
+        "line 4, column 1: unknown order word 'Hello'; an order line starts with one of: "
+        + ", ".join(ORDER_WORDS),
         "line 5, column 23: the number of steps must be from 1 to 8, not 9",
         "line 6, column 24: unknown province 'atehns' (did you mean Athen (athen)?)",
         "line 7, column 8: 'pe' is ambiguous: pella, persepolis, petra; write more of the province's name",
@@ -439,6 +440,223 @@ def test_looks_like_text_orders():
     assert not looks_like_text_orders("")
 
 
+# -- prose around the orders, and the line of every order ---------------------------------------
+
+
+def reading(text: str, edition=CLASSIC, board=BOARD, data: str = ""):
+    return read_text_orders(text, edition, board, data=data)
+
+
+def test_prose_before_and_after_the_orders_is_not_read_and_is_listed():
+    text = ("Hi GM,\n"                          # 1
+            "here are my orders: rondel iron\n"  # 2: prose, even with an order word in it
+            "\n"                                # 3
+            "# my plan: gold first\n"           # 4: a comment, neither read nor listed
+            "game t\n"                          # 5
+            "nation phoenicians\n"              # 6
+            "turn 1\n"                          # 7
+            "password pw-phoenicians\n"         # 8
+            "rondel gold   \n"                  # 9
+            "\n"                                # 10
+            "Thanks,\tand good luck!  \n"       # 11
+            "Ann\n"                             # 12
+            "-- \n"                             # 13: the signature and all after it: dropped
+            "Ann Example\n"                     # 14
+            "rondel iron\n")                    # 15
+    read = reading(text)
+    assert read.ignored == ((1, "Hi GM,"), (2, "here are my orders: rondel iron"), (11, "Thanks,\tand good luck!"),
+                            (12, "Ann"))
+    assert read.orders == {"game": "t", "nation": "phoenicians", "turn": 1, "password": "pw-phoenicians",
+                           "rondel": {"to": "gold"}}
+    assert parse(text) == read.orders
+    assert read.line_of("$.rondel") == (9, "rondel gold")
+
+
+def test_quoted_replies_and_signatures_are_dropped_not_listed():
+    text = ("Hello,\n"                                                   # 1
+            "On Mon, 3 Nov 2026, Antike referee <referee@antike.test> wrote:\n"  # 2
+            "> It is your turn (Phoenicians).\n"                         # 3
+            "> rondel iron\n"                                            # 4
+            "game t\r\n"                                                 # 5
+            "nation phoenicians\n"                                       # 6
+            "password pw-phoenicians\n"                                  # 7
+            "standing coin gold\n"                                       # 8
+            "cheers\n"                                                   # 9
+            "Sent from my phone\n"                                       # 10
+            "standing coin iron\n")                                      # 11
+    read = reading(text)
+    assert read.ignored == ((1, "Hello,"), (9, "cheers"))
+    assert read.orders["standing"] == {"coin_substitute": "gold"}
+    assert read.line_of("$.game") == (5, "game t")
+
+
+def test_a_line_between_orders_must_be_an_order():
+    text = "Hi,\ngame t\nnation phoenicians\nturn 1\nsee you on Friday\npassword pw-phoenicians\nrondel gold\nBye\n"
+    assert problems(text) == [
+        "line 5, column 1: unknown order word 'see'; an order line starts with one of: " + ", ".join(ORDER_WORDS)]
+
+
+def test_a_text_without_an_order_line_has_no_orders():
+    assert problems("\nHi GM,\n\nno orders from me this turn, sorry.\n-- \nAnn\n") == [
+        "line 2, column 1: no orders found: an order mail has one order per line (starting with one of: "
+        + ", ".join(ORDER_WORDS) + ")"]
+
+
+def test_a_misspelt_or_foreign_order_word_after_the_orders_is_an_error_not_prose():
+    """A line is never taken for prose if it starts like an order: a misspelt order word
+    (the reader asks "did you mean ...?"), an order word of another edition, or an order key
+    of the edition's own that the text syntax cannot write."""
+    assert problems(HEADER + "rondel temple\ntemple tyros\ntempel alexandria\nThanks\n") == [
+        "line 7, column 1: unknown order word 'tempel' (did you mean 'temple'?); an order line starts with one "
+        "of: " + ", ".join(ORDER_WORDS)]
+    assert problems("Rondle gold\n" + HEADER)[0].startswith("line 1, column 1: unknown order word 'Rondle' "
+                                                            "(did you mean 'rondel'?)")
+    assert problems(HEADER + "rondel gold\nLove, Ann\n")[0].startswith(
+        "line 6, column 1: unknown order word 'Love' (did you mean 'move'?)")
+    # like an order word of another edition only: no "did you mean", so prose
+    assert reading(HEADER + "rondel gold\nWally\n").ignored == ((6, "Wally"),)
+    assert problems(HEADER + "rondel gold\nrecruit 2 legions\n")[0].startswith(
+        "line 6, column 1: unknown order word 'recruit'")
+    own = type("OwnKeys", (type(CLASSIC),), {"order_keys": (*ORDER_KEYS, "tribute")})()
+    with pytest.raises(InputError) as info:
+        parse_text_orders(HEADER + "rondel gold\ntribute 3 gold\n", own, BOARD)
+    assert [str(p) for p in info.value.problems] == [
+        "line 6, column 1: 'tribute' orders belong to this edition only and cannot be written as text orders; "
+        "send them in an order file (JSON)"]
+
+
+def test_greetings_do_not_hide_an_order_mail():
+    assert looks_like_text_orders("Hi GM,\n\ngame demo\nnation greeks\nrondel gold\n\nThanks, Ann\n")
+    assert not looks_like_text_orders("Hi GM,\n\nthanks for the game!\n\nAnn\n")
+
+
+CLASSIC_LINES = (
+    "game t",                                                   # 1
+    "nation phoenicians",                                       # 2
+    "Turn: 1",                                                  # 3
+    "password pw-phoenicians",                                  # 4
+    "trade 2 gold for iron",                                    # 5
+    "trade 1 marble 1 gold for iron",                           # 6
+    "rondel maneuver steps 7 pay 1 gold",                       # 7
+    "temple tyros",                                             # 8
+    "arm 2 legions at tyros",                                   # 9
+    "know how sailing",                                         # 10
+    "move 2 legions tyros -> antiochia -> palmyra",             # 11
+    "battle galleys at paphos against persians",                # 12
+    "  conquer palmyra with 2 legions",                         # 13
+    "temple alexandria pay 3 marble 2 coins",                   # 14
+    "# a comment between orders",                               # 15
+    "move galley paphos cyrene",                                # 16
+    "found sidon",                                              # 17
+    "standing battle persians never arabs always",              # 18
+    "standing battle default home",                             # 19
+    "standing bonus king general citizen navigator scholar",    # 20
+    "standing coin gold",                                       # 21
+    "arm galley\tat paphos",                                    # 22
+    "knowhow navigation",                                       # 23
+    "found cyrene",                                             # 24
+)
+
+
+def test_every_part_of_the_orders_has_its_line():
+    text = "Dear GM,\n" + "\n".join(CLASSIC_LINES).replace("sidon", "petra") + "\n\nAnn\n"
+    read = reading(text)
+    expected = {
+        "$.game": 2, "$.nation": 3, "$.turn": 4, "$.password": 5, "$.trade[0]": 6, "$.trade[1]": 7,
+        "$.rondel": 8, "$.temples[0]": 9, "$.arm[0]": 10, "$.knowhow[0]": 11, "$.maneuver[0]": 12,
+        "$.maneuver[1]": 13, "$.maneuver[2]": 14, "$.temples[1]": 15, "$.maneuver[3]": 17, "$.found[0]": 18,
+        "$.standing": 19, "$.standing.battle": 19, "$.standing.battle.persians": 19, "$.standing.battle.arabs": 19,
+        "$.standing.battle.default": 20, "$.standing.bonus_stack": 21, "$.standing.coin_substitute": 22,
+        "$.arm[1]": 23, "$.knowhow[1]": 24, "$.found[1]": 25,
+        "$.trade": 6, "$.temples": 9, "$.arm": 10, "$.knowhow": 11, "$.maneuver": 12, "$.found": 18,
+    }
+    assert dict(read.paths) == expected
+    assert read.ignored == ((1, "Dear GM,"), (27, "Ann"))
+    assert read.line_of("$.maneuver[1].path[0]") == (13, "battle galleys at paphos against persians")
+    assert read.line_of("$.maneuver[0].path[1]") == (12, "move 2 legions tyros -> antiochia -> palmyra")
+    assert read.line_of("$.maneuver[2].with.legion") == (14, "  conquer palmyra with 2 legions")
+    assert read.line_of("$.temples[1].pay") == (15, "temple alexandria pay 3 marble 2 coins")
+    assert read.line_of("$.temples[0].city") == (9, "temple tyros")
+    assert read.line_of("$.arm[1].at") == (23, "arm galley\tat paphos")
+    assert read.line_of("$.turn") == (4, "Turn: 1")
+    assert read.line_of("$.rondel.pay.gold") == (8, "rondel maneuver steps 7 pay 1 gold")
+    assert read.line_of("$.standing.battle.persians") == (19, "standing battle persians never arabs always")
+    assert read.line_of("$.standing.battle.default") == (20, "standing battle default home")
+    assert read.line_of("$.standing.bonus_stack[2]") == (21, "standing bonus king general citizen navigator scholar")
+    # a whole list is its first line (as is an entry no line wrote, by its longest part)
+    assert read.line_of("$.found") == (18, "found petra")
+    assert read.line_of("$.found[2]") == (18, "found petra")
+    assert read.line_of("$.found[1]") == (25, "found cyrene")
+    # nothing wrote these: the whole orders, parts the orders lack, what is no path
+    for path in ("$", "$.copy", "$.events[0]", "$.arm[1", "$.found[0]x", "$.found[1][", "found[0]", ""):
+        assert read.line_of(path) is None, path
+
+
+def test_the_password_line_is_never_quoted():
+    read = reading("game t\nnation phoenicians\nPassword:  pw-phoenicians # not a comment\nrondel gold\n")
+    assert read.orders["password"] == "pw-phoenicians # not a comment"
+    assert read.line_of("$.password") == (3, "Password \u2026")
+    assert not any("pw-phoenicians" in line for line in read.lines.values())
+    assert read.describe("$.password", "wrong password for phoenicians", "orders/wrong-password") == (
+        'line 3 ("Password \u2026"): wrong password for phoenicians [orders/wrong-password]')
+
+
+def test_lines_are_numbered_and_quoted_as_written():
+    text = "\ufeffgame t\r\nnation\u00a0phoenicians\r\n\r\nturn 1\rpassword pw-phoenicians\r\nrondel temple\r\n" \
+           "\ttemple tyros  \r\n"
+    read = reading(text)
+    assert [read.line_of(p) for p in ("$.game", "$.nation", "$.turn", "$.rondel", "$.temples[0]")] == [
+        (1, "game t"), (2, "nation\u00a0phoenicians"), (4, "turn 1"), (6, "rondel temple"), (7, "\ttemple tyros")]
+    assert read.describe("$.temples[0].city", "Tyros is not a city of Greeks", "temple/not-own-city") == (
+        'line 7 ("temple tyros"): Tyros is not a city of Greeks [temple/not-own-city]')
+
+
+def test_a_refusal_is_told_by_its_line():
+    read = reading(HEADER + "rondel maneuver\nmove 2 legions tyros -> " + " -> ".join(["antiochia", "palmyra"] * 8)
+                   + "\nconquer palmyra\n")
+    long = read.lines[6]
+    assert len(long) > 100
+    assert read.describe("$.maneuver[0].path[3]", "a legion cannot cross", "move/no-border") == (
+        f'line 6 ("{clip(long)}"): a legion cannot cross [move/no-border]')
+    assert clip(long).endswith(f"({len(long)} characters)")
+    assert read.describe("$.maneuver[1].conquer", "there is no city in Palmyra", "conquer/no-city") == (
+        'line 7 ("conquer palmyra"): there is no city in Palmyra [conquer/no-city]')
+    # no line: the plain message (and its code)
+    assert read.describe("$", "the game is over: greeks has won", "orders/game-over") == (
+        "the game is over: greeks has won [orders/game-over]")
+    assert read.describe("$.copy", "this file is a player's copy", "game/player-copy") == (
+        "this file is a player's copy [game/player-copy]")
+    # a problem the schema found at a line, and one of the whole orders when no line is missing
+    assert read.describe("$.maneuver[1]", "must start with one of the keys move, battle, conquer") == (
+        'line 7 ("conquer palmyra"): must start with one of the keys move, battle, conquer')
+    assert read.describe("$", "names only 'x'") == "names only 'x'"
+
+
+def test_a_missing_line_is_named():
+    message = "'password' is missing here; needed: game, nation, password"
+    assert reading("game t\nnation greeks\nturn 1\nrondel gold\n").describe("$", message) == (
+        "no 'password' line (orders need a line for each of game, nation and password)")
+    assert reading("game t\nstanding coin gold\n").describe("$", message) == (
+        "no 'nation' and no 'password' line (orders need a line for each of game, nation and password)")
+    assert reading("standing coin gold\n").required == ("game", "nation", "password")
+
+
+def test_list_indices_are_the_same_in_raw_and_canonical_orders():
+    """A refusal's path points into the canonical orders; the lines are recorded for the raw
+    ones: every list keeps its entries in order, one for one."""
+    raw = parse("\n".join(CLASSIC_LINES).replace("sidon", "petra"))
+    canonical = canonical_orders(raw)
+    lists = [key for key, value in raw.items() if isinstance(value, list)]
+    assert lists == ["trade", "temples", "arm", "knowhow", "maneuver", "found"]
+    for key in lists:
+        assert len(canonical[key]) == len(raw[key]), key
+        for before, after in zip(raw[key], canonical[key]):
+            assert {k: v for k, v in after.items() if k in before} == before, key
+    assert [next(iter(step)) for step in canonical["maneuver"]] == ["move", "battle", "conquer", "move"]
+    assert [t["city"] for t in canonical["temples"]] == ["tyros", "alexandria"]
+    assert set(canonical["standing"]["battle"]) == {"default", "persians", "arabs"}
+
+
 # -- the corpus --------------------------------------------------------------------------------
 
 
@@ -490,7 +708,10 @@ def test_corpus(case):
             assert problem.path == f"line {want['line']}, column {want['column']}", str(problem)
             assert want["contains"] in problem.message, str(problem)
         return
-    data = parse_text_orders(text, CLASSIC, BOARD, case.name)
+    reading = read_text_orders(text, CLASSIC, BOARD, case.name)
+    data = reading.orders
+    assert data == parse_text_orders(text, CLASSIC, BOARD, case.name)
+    assert [list(line) for line in reading.ignored] == expect.get("ignored", [])
     orders = canonical_orders(data)
     assert orders == expect["orders"]
     found = [str(p) for p in schemas.problems("orders", data, CLASSIC)]

@@ -37,12 +37,15 @@ def err(message: str) -> None:
 
 def _fail(exc: Exception) -> None:
     """Print ``exc`` on stderr (one line per problem, the first saying what and where) and
-    exit with its code."""
+    exit with its code. A problem of orders in the text syntax names its line (the text's
+    reading, ``text_reading``, tells it); one of an order file its JSON path."""
+    reading = getattr(exc, "text_reading", None)
     if isinstance(exc, Refused):
-        items = [str(r) for r in exc.rejections]
+        items = [reading.describe(r.path, r.message, r.code) if reading else str(r) for r in exc.rejections]
         head = "refused"
     elif isinstance(exc, InputError):
-        items = [p.message if p.path == "$" else str(p) for p in exc.problems]
+        items = [reading.describe(p.path, p.message) if reading else p.message if p.path == "$" else str(p)
+                 for p in exc.problems]
         head = f"{exc.source}: {'inconsistent game' if isinstance(exc, InconsistentGame) else 'bad input'}"
     else:
         items, head = [], str(exc)

@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 
 from pbem.cli.base import IMAGE_BASE_HELP, app, err, pairs, print_json, print_reports, quiet_stdout, reporter, run
-from pbem.errors import InputError, PbemError, Refused, UsageError
+from pbem.errors import InputError, PbemError, Refused, UsageError, clip
 
 REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."
 FORMAT_HELP = ("With --report-dir: svg, pdf, png, txt, md, bbcode or all; repeatable or "
@@ -195,9 +195,10 @@ def gm_edit(
     run(go)
 
 
-def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: str = "json") -> None:
+def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: str = "json", reading=None) -> None:
     """Print the outcome of an accepted order file (check and process); the orders as
-    understood are echoed in the form they came in (JSON or the text syntax)."""
+    understood are echoed in the form they came in (JSON or the text syntax), after the
+    lines of text orders that were not read as orders (``reading``: the text's reading)."""
     turn = before.state.status.turn
     ns = result.state.nations[nation]
     holds = {**{r: ns.resources[r] for r in ("marble", "iron", "gold")}, "coin": ns.coins}
@@ -213,6 +214,10 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: st
     name = before.edition.nations[nation].name
     what = f"turn {turn}" if result.kind == "turn" else "standing orders"
     print(f"{verb}: {what} for {name}")
+    if reading is not None and reading.ignored:
+        print("not read as orders (before the first and after the last order line):")
+        for number, text in reading.ignored:
+            print(f"  line {number}: {clip(text.strip())}")
     print("orders as understood:")
     if form == "text":
         from pbem.service.service import echo_text
@@ -268,10 +273,10 @@ def check(
 
         try:
             given = read_input(orders)
-            loaded, result = GameService(game).check(given)
+            loaded, result, reading = GameService(game).check(given)
         except PbemError as exc:
             _orders_failure(exc, as_json)
-        _turn_output(loaded, result, result.echo["nation"], as_json, "would be accepted", given.form)
+        _turn_output(loaded, result, result.echo["nation"], as_json, "would be accepted", given.form, reading)
 
     run(go)
 
@@ -301,7 +306,7 @@ def process(
         except PbemError as exc:
             _orders_failure(exc, as_json)
         _turn_output(outcome.before, outcome.result, outcome.result.echo["nation"], as_json,
-                     f"processed into {output or game}", given.form)
+                     f"processed into {output or game}", given.form, outcome.reading)
         print_reports(outcome.reports, to_stderr=as_json)
 
     run(go)

@@ -117,6 +117,13 @@ def compose(kind: str, edition: Edition | None) -> dict[str, Any]:
 
 
 @cache
+def required_keys(kind: str, edition: Edition | None) -> tuple[str, ...]:
+    """The keys every document of ``kind`` has at its top (``game``, ``nation`` and
+    ``password`` for orders)."""
+    return tuple(compose(kind, edition).get("required", ()))
+
+
+@cache
 def _validator(kind: str, edition: Edition | None):
     from jsonschema import Draft202012Validator
 

@@ -34,6 +34,7 @@ from pbem.service.history import canonical
 from pbem.service.schemas import dumps, parse_json, problems, read_json, read_text, validate
 
 if TYPE_CHECKING:
+    from pbem.service.textorders import TextReading
     from pbem.service.witness import Checked, Witness
 
 
@@ -106,14 +107,25 @@ def parse_orders(edition: Edition, given: Input, board: Board | None = None, rul
     """Orders checked against the edition's order schema, in canonical form; orders in the
     text syntax need the ``board`` their provinces are named on, and the game's
     ``rules_data`` for the names of what a GM entered (Antike Duellum's event cards)."""
+    return read_orders(edition, given, board, rules_data)[0]
+
+
+def read_orders(edition: Edition, given: Input, board: Board | None = None,
+                rules_data: str = "") -> tuple[dict[str, Any], TextReading | None]:
+    """:func:`parse_orders`, and for orders in the text syntax what the text says where
+    (:class:`~pbem.service.textorders.TextReading`; ``None`` for an order file in JSON). An
+    :class:`InputError` of the schema about text orders carries the reading as its
+    ``text_reading``, so that its problems can be told by line."""
     data = given.data
+    reading = None
     if given.form == "text" and board is None:
         raise UsageError(f"{given.source}: orders in the text syntax need the game's board")
     try:
         if given.form == "text":
-            from pbem.service.textorders import parse_text_orders
+            from pbem.service.textorders import read_text_orders
 
-            data = parse_text_orders(data, edition, board, given.source, data=rules_data)
+            reading = read_text_orders(data, edition, board, given.source, data=rules_data)
+            data = reading.orders
         elif board is not None:
             from pbem.service.aliases import board_words
 
@@ -121,13 +133,31 @@ def parse_orders(edition: Edition, given: Input, board: Board | None = None, rul
         validate("orders", data, given.source, edition)
     except InputError as exc:
         exc.about_orders = True  # the command line points the player to the guide
+        exc.text_reading = reading
         raise
-    return canonical_orders(data, edition)
+    return canonical_orders(data, edition), reading
 
 
 def orders_for_game(game: Game, given: Input) -> dict[str, Any]:
     """:func:`parse_orders` for ``game``: its edition, its board and its rules' data."""
     return parse_orders(game.edition, given, game.board, game.state.table.data)
+
+
+def read_orders_for_game(game: Game, given: Input) -> tuple[dict[str, Any], TextReading | None]:
+    """:func:`read_orders` for ``game``: its edition, its board and its rules' data."""
+    return read_orders(game.edition, given, game.board, game.state.table.data)
+
+
+@contextmanager
+def told_by_line(reading: TextReading | None):
+    """A :class:`Refused` raised inside carries ``reading`` (orders in the text syntax) as
+    its ``text_reading``, so that its rejections can be told by line."""
+    try:
+        yield
+    except Refused as exc:
+        if reading is not None:
+            exc.text_reading = reading
+        raise
 
 
 def echo_text(game: Game, orders: dict[str, Any]) -> str:
@@ -155,6 +185,8 @@ class Outcome:
     removed: list[dict[str, Any]] = field(default_factory=list)
     reports: list[Path] = field(default_factory=list)
     saved_to: Path | None = None
+    reading: TextReading | None = None
+    """Orders in the text syntax: what the text says where, and the lines not read."""
 
 
 class GameService:
@@ -172,10 +204,14 @@ class GameService:
     def raw(self) -> dict[str, Any]:
         return read_json(self.path)
 
-    def check(self, orders: Input) -> tuple[Game, TurnResult]:
-        """What the orders would do; nothing is locked or written."""
+    def check(self, orders: Input) -> tuple[Game, TurnResult, TextReading | None]:
+        """What the orders would do; nothing is locked or written. Also the reading of
+        orders in the text syntax (``None`` for JSON): which lines it did not read, and
+        which line each order came from (a refusal carries it as ``text_reading``)."""
         game = self.load()
-        return game, turns.check(game, orders_for_game(game, orders))
+        given, reading = read_orders_for_game(game, orders)
+        with told_by_line(reading):
+            return game, turns.check(game, given), reading
 
     def verify(self, progress=None):
         """Replay the whole history and compare it with the file."""
@@ -248,8 +284,10 @@ class GameService:
             if mail_id is not None and mail_id in turns.mail_ids(game):
                 raise AlreadyApplied(f"{orders.source}: mail {mail_id} was applied already")
             notes = {"mail": mail_id} if mail_id is not None else None
-            new, result = turns.play(game, orders_for_game(game, orders), turns.PLAYER, notes)
-            return Outcome(game, new, result, added=[new.history[-1]])
+            given, reading = read_orders_for_game(game, orders)
+            with told_by_line(reading):
+                new, result = turns.play(game, given, turns.PLAYER, notes)
+            return Outcome(game, new, result, added=[new.history[-1]], reading=reading)
 
         return self.change(step, output, reporter)
 

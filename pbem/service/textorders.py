@@ -10,11 +10,15 @@ A player who writes orders in the body of a mail writes one order per line::
     move 2 legions pella -> athen
     conquer athen with 2 legions
 
-:func:`parse_text_orders` turns such text into the raw data of an order file (the JSON
+:func:`read_text_orders` turns such text into the raw data of an order file (the JSON
 shape of docs/orders.md, "Order file"), ready for the orders schema and
-:func:`~pbem.kernel.orders.canonical_orders`; :func:`format_text_orders` writes canonical
-orders back as text, one order per line, so an echo can be read, copied and sent again.
-docs/text-orders.md is the players' description of the syntax.
+:func:`~pbem.kernel.orders.canonical_orders`, and keeps what the text says where
+(:class:`TextReading`): the line each order came from, so that a refusal of the orders can
+name the line instead of a JSON path (:meth:`TextReading.describe`), and the lines of
+prose before the first and after the last order (a greeting, a "thanks"), which are not
+read. :func:`parse_text_orders` gives the raw data alone. :func:`format_text_orders` writes
+canonical orders back as text, one order per line, so an echo can be read, copied and sent
+again. docs/text-orders.md is the players' description of the syntax.
 
 Names (provinces, nations, wedges, know-hows, personages, stances) are matched
 forgivingly but never guessed (:mod:`pbem.service.names`): case and accents do not matter,
@@ -34,13 +38,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from pbem.errors import InputError, Problem
+from pbem.errors import InputError, Problem, clip
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS
-from pbem.service.names import (EDITION_STANDING, EDITION_WORDS, ORDER_WORDS, Names, Vocabulary, edition_key,
-                                order_field, vocabulary)
+from pbem.service.names import (ALL_WORDS, EDITION_STANDING, EDITION_WORDS, ORDER_WORDS, Names, Vocabulary,
+                                edition_key, order_field, vocabulary)
+from pbem.service.schemas import required_keys
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
@@ -58,6 +64,14 @@ FORTRESS_CHOICES = ("always", "never")
 
 _SINGLE = ("game", "nation", "turn", "password", "rondel")
 """Order words that may appear on one line only."""
+
+_LINE_WORDS = frozenset({*ALL_WORDS, *EDITION_WORDS, *_WORD_ALIASES})
+"""The words that make a line an order line, in every edition: a line starting with an
+order word of another edition is an order line too (and then an error), never prose."""
+
+_CLOSE = 0.7
+"""How alike (:func:`difflib.get_close_matches`) an unknown first word must be to an order
+word of the edition for the reader to ask "did you mean ...?"; such a line is an order line."""
 
 _FILLERS = frozenset({
     "to", "at", "in", "from", "against", "vs", "with", "give", "giveup", "pay", "steps",
@@ -462,12 +476,32 @@ class _Orders:
         except _Stop:
             pass
 
-    def _unknown_word(self, token: Token) -> str:
+    def starts_order(self, text: str) -> bool:
+        """Whether ``text`` is an order line: its first word is an order word of any edition
+        (:data:`_LINE_WORDS`, ``know how``, an order key of this edition's own), or so like
+        an order word of this edition that the reader asks "did you mean ...?" (``rondle``).
+        A misspelt or misplaced order is so reported, never taken for a greeting."""
+        tokens, _ = tokenize(text)
+        if not tokens or tokens[0].kind != "word":
+            return False
+        first = tokens[0]
+        if first.key == "know" and len(tokens) > 1 and tokens[1].key == "how":
+            return True
+        if first.key in _LINE_WORDS or first.key in (_word_key(k) for k in self.vocab.own_keys):
+            return True
+        return len(first.text) <= MAX_WORD and self._close_word(first) is not None
+
+    def _close_word(self, token: Token) -> str | None:
+        """The order word of this edition ``token`` is a misspelling of, if it looks like one."""
         import difflib
 
+        close = difflib.get_close_matches(token.text.lower(), self.vocab.order_words, n=1, cutoff=_CLOSE)
+        return close[0] if close else None
+
+    def _unknown_word(self, token: Token) -> str:
         words = self.vocab.order_words
-        close = difflib.get_close_matches(token.text.lower(), words, n=1, cutoff=0.7)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        close = self._close_word(token)
+        hint = f" (did you mean '{close}'?)" if close else ""
         return (f"unknown order word '{token.text}'{hint}; an order line starts with one of: "
                 f"{', '.join(words)}")
 
@@ -767,33 +801,167 @@ class _Orders:
         return {key: self.data[key] for key in dict.fromkeys(keys) if key in self.data}
 
 
-def parse_text_orders(text: str, edition: Edition, board: Board, source: str = "<text>",
-                      data: str = "") -> dict[str, Any]:
-    """Raw order data read from ``text`` (an order mail's body or a text order file): the same
-    JSON shape an order file has, ready for the orders schema and
-    :func:`~pbem.kernel.orders.canonical_orders`.
+_PASSWORD_SHOWN = "\u2026"
+"""What stands for the password where the password line is quoted: it is never repeated."""
 
-    The lines :func:`strip_mail` drops are ignored, and so are lines starting with ``#``.
+
+@dataclass(frozen=True)
+class TextReading:
+    """What a text of orders says and where it says it: the result of :func:`read_text_orders`.
+
+    ``orders``: the raw order data (the JSON shape of an order file, docs/orders.md), ready
+    for the orders schema and :func:`~pbem.kernel.orders.canonical_orders`; the indices of
+    its lists are those of the canonical orders, so a refusal's path points into both.
+    ``ignored``: the lines before the first and after the last order line (a greeting, a
+    "thanks"), as ``(line number, text as written, trailing spaces stripped)``, in the
+    order of the text; they are not orders. Comments, quoted replies and the signature,
+    which are never read, are not listed.
+    ``paths``: the JSON path of each part of the orders -> the 1-based line it was read
+    from (``$.rondel``, ``$.temples[0]``, ``$.standing.battle.persians``, ...).
+    ``lines``: line number -> the line as written (trailing spaces stripped), for every line
+    in ``paths``; the password line is its first word and an ellipsis (``password …``):
+    the password is never repeated.
+    ``required``: the order keys every order file must have (the orders schema's), for
+    :meth:`describe` to name a missing line.
+    """
+
+    orders: dict[str, Any]
+    ignored: tuple[tuple[int, str], ...]
+    paths: Mapping[str, int]
+    lines: Mapping[int, str]
+    required: tuple[str, ...]
+
+    def line_of(self, path: str) -> tuple[int, str] | None:
+        """``(line number, text)`` of the line the part of the orders at the JSON ``path``
+        came from: the line of the longest part of ``path`` that a line wrote
+        (``$.maneuver[1].path[0]`` is the line of ``$.maneuver[1]``, ``$.temples[0].city``
+        that of ``$.temples[0]``); ``None`` where no line did (``$``, or a part the text
+        does not have). The text is as :attr:`lines` gives it."""
+        for prefix in _prefixes(path):
+            number = self.paths.get(prefix)
+            if number is not None:
+                return number, self.lines[number]
+        return None
+
+    def describe(self, path: str, message: str, code: str | None = None) -> str:
+        """A problem of these orders as the player who wrote them reads it: the line and
+        the line itself instead of the JSON path, as in
+        ``line 7 ("temple athen"): Athen is not a city of Phoenicians [temple/not-own-city]``
+        (a long line is clipped with :func:`~pbem.errors.clip`).
+
+        ``path`` and ``message``: a refusal's (:class:`~pbem.kernel.rejections.Rejection`)
+        with its ``code``, shown in brackets at the end; or, with ``code`` ``None``, a
+        problem the orders schema found (:class:`~pbem.errors.Problem`), where a problem of
+        the whole orders (``$``) is a missing line: ``no 'password' line (...)``. A path no
+        line wrote keeps the plain message (and code)."""
+        tail = f" [{code}]" if code else ""
+        if path == "$" and code is None:
+            missing = [key for key in self.required if key not in self.orders]
+            if missing:
+                return _missing_lines(missing, self.required)
+        found = self.line_of(path)
+        if found is None:
+            return message + tail
+        number, text = found
+        return f'line {number} ("{clip(text.strip())}"): {message}{tail}'
+
+
+def _prefixes(path: str) -> list[str]:
+    """The parts of a JSON path that name a part of the orders, the longest first:
+    ``$.a[1].b`` -> ``$.a[1].b``, ``$.a[1]``, ``$.a`` (never ``$`` itself)."""
+    steps = re.findall(r"\.[^.\[]+|\[[0-9]+\]", path[1:]) if path.startswith("$") else []
+    if "$" + "".join(steps) != path:
+        return []
+    return ["$" + "".join(steps[:n]) for n in range(len(steps), 0, -1)]
+
+
+def _missing_lines(missing: Sequence[str], required: Sequence[str]) -> str:
+    names = " and no ".join(f"'{key}'" for key in missing)
+    *first, last = required
+    need = f"{', '.join(first)} and {last}" if first else last
+    return f"no {names} line (orders need a line for each of {need})"
+
+
+def _shape(data: Mapping[str, Any]) -> dict[str, int]:
+    """The JSON paths of the parts of raw orders -> the length of each list (0 for a part
+    that is no list): what reading one more line may add to."""
+    out: dict[str, int] = {}
+    for key, value in data.items():
+        out[f"$.{key}"] = len(value) if isinstance(value, list) else 0
+        if key == "standing":
+            for kind, stance in value.items():
+                out[f"$.standing.{kind}"] = 0
+                if kind == "battle":
+                    out.update((f"$.standing.battle.{rival}", 0) for rival in stance)
+    return out
+
+
+def _added(before: dict[str, int], after: dict[str, int]) -> list[str]:
+    """The paths ``after`` has and ``before`` has not: new parts, new list entries."""
+    added = [path for path in after if path not in before]
+    for path, size in after.items():
+        added += [f"{path}[{i}]" for i in range(before.get(path, 0), size)]
+    return added
+
+
+def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<text>",
+                     data: str = "") -> TextReading:
+    """Read ``text`` (an order mail's body or a text order file) as orders, keeping track of
+    where each order came from (:class:`TextReading`).
+
+    The lines :func:`strip_mail` drops are not read, nor lines starting with ``#``. Of the
+    others, an *order line* starts with an order word (:meth:`_Orders.starts_order`); the
+    lines before the first order line and after the last one are not orders (a greeting,
+    a "thanks"): they are not read, and :attr:`TextReading.ignored` lists them. Every line
+    from the first order line to the last one is read as an order, and one that is not is
+    an error: a line between orders is never guessed to be prose.
+
     Whether the orders are complete (``game``, ``nation``, ``password``) is the schema's
     business, as for an order file. Raises :class:`~pbem.errors.InputError` naming
     ``source`` and EVERY problem found, each as ``Problem("line L, column C", message)``
-    with the 1-based line in the original text and the column of the offending word.
-    ``data``: the game's ``rules.data`` (Antike Duellum: the event cards a GM entered, so
-    that ``play`` knows them by name).
+    with the 1-based line in the original text and the column of the offending word; a
+    text without an order line is the one problem "no orders found". ``data``: the game's
+    ``rules.data`` (Antike Duellum: the event cards a GM entered, so that ``play`` knows
+    them by name).
     """
     reader = _Orders(vocabulary(edition, board, data))
     kept = strip_mail(text)
-    for number, line in kept:
-        if not line.lstrip().startswith("#"):
-            reader.read(number, line)
+    candidates = [(n, line) for n, line in kept if not line.lstrip().startswith("#")]
+    at = [i for i, (_, line) in enumerate(candidates) if reader.starts_order(line)]
+    body = candidates[at[0]:at[-1] + 1] if at else []
+    prose = candidates[:at[0]] + candidates[at[-1] + 1:] if at else []
+    paths: dict[str, int] = {}
+    for number, line in body:
+        before = _shape(reader.data)
+        reader.read(number, line)
+        for path in _added(before, _shape(reader.data)):
+            paths.setdefault(path, number)
     if not reader.problems and not reader.data:
-        first = kept[0][0] if kept else 1
-        reader.problems.append((first, 1, "no orders found: an order mail has one order per line "
+        where = kept[0][0] if kept else 1
+        reader.problems.append((where, 1, "no orders found: an order mail has one order per line "
                                           f"(starting with one of: {', '.join(reader.vocab.order_words)})"))
     if reader.problems:
         found = sorted(dict.fromkeys(reader.problems), key=lambda p: (p[0], p[1]))
         raise InputError(source, [Problem(f"line {n}, column {c}", m) for n, c, m in found])
-    return reader.result()
+    written = re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff"))
+    lines = {n: written[n - 1].rstrip() for n in sorted(set(paths.values()))}
+    secret = paths.get("$.password")
+    if secret is not None:
+        lines[secret] = f"{tokenize(dict(body)[secret])[0][0].text} {_PASSWORD_SHOWN}"
+    ignored = tuple((n, written[n - 1].rstrip()) for n, _ in prose)
+    return TextReading(reader.result(), ignored, MappingProxyType(paths), MappingProxyType(lines),
+                       required_keys("orders", edition))
+
+
+def parse_text_orders(text: str, edition: Edition, board: Board, source: str = "<text>",
+                      data: str = "") -> dict[str, Any]:
+    """Raw order data read from ``text`` (an order mail's body or a text order file): the same
+    JSON shape an order file has, ready for the orders schema and
+    :func:`~pbem.kernel.orders.canonical_orders`. :func:`read_text_orders` reads it (and
+    says which line each order came from, and which lines of prose it did not read), and
+    raises :class:`~pbem.errors.InputError` as it does.
+    """
+    return read_text_orders(text, edition, board, source, data).orders
 
 
 # -- writing orders as text -----------------------------------------------------------------
