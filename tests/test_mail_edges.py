@@ -135,6 +135,78 @@ def test_standing_orders_that_change_nothing_are_refused(table):
     assert "NOT accepted" in str(answer["Subject"]) and "change nothing" in body(answer)
 
 
+# -- 3 and 4. prose around the orders; refusals by line --------------------------------------
+
+
+def test_greetings_and_thanks_are_not_read_and_listed_back(table):
+    folder, game, cfg = table
+    box = maildir(folder / "M")
+    nation = active(game)
+    text = (f"Hi GM,\n\nhere are my orders:\n\ngame demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+            "rondel gold\n\nThanks, Ann\nOops, sorry for the delay.\n")
+    add_to_maildir(box, mail(ADDRESSES[nation], body=text))
+    assert run(cfg, box, folder / "o1").exit_code == 0
+    assert json.loads(game.read_text())["history"][-1]["kind"] == "turn"
+    (receipt,) = [m for m in sent(folder / "o1") if "accepted" in str(m["Subject"])]
+    words = body(receipt)
+    assert "Not read as orders" in words
+    for line in ("line 1: Hi GM,", "line 3: here are my orders:", "line 11: Thanks, Ann",
+                 "line 12: Oops, sorry for the delay."):
+        assert line in words
+
+
+def test_a_line_between_orders_that_is_no_order_is_an_error_with_its_place(table):
+    folder, game, cfg = table
+    box = maildir(folder / "M")
+    nation = active(game)
+    before = game.read_bytes()
+    add_to_maildir(box, mail(ADDRESSES[nation], body=f"Hi GM,\ngame demo\nnation {nation}\nturn 1\n"
+                                                     f"I think gold is best\npassword pw-{nation}\nrondel gold\n"))
+    assert run(cfg, box, folder / "o1").exit_code == 0
+    assert game.read_bytes() == before
+    (answer,) = [m for m in sent(folder / "o1") if "NOT accepted" in str(m["Subject"])]
+    text = " ".join(body(answer).split())
+    assert 'line 5, column 1 ("I think gold is best"): unknown order word' in text
+
+
+def test_rule_refusals_of_a_text_mail_name_the_line_never_a_json_path(table):
+    folder, game, cfg = table
+    box = maildir(folder / "M")
+    nation = active(game)
+    before = game.read_bytes()
+    add_to_maildir(box,
+                   mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+                                                "rondel temple\ntemple athen\n"),
+                   mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword nope\nrondel gold\n"),
+                   mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\nrondel gold\n"))
+    assert run(cfg, box, folder / "o1").exit_code == 0
+    assert game.read_bytes() == before
+    answers = [" ".join(body(m).split()) for m in sent(folder / "o1") if "NOT accepted" in str(m["Subject"])]
+    assert len(answers) == 3
+    assert any('line 6 ("temple athen"): Athen is not a city of' in a for a in answers)
+    assert any('line 4 ("password …"): wrong password for' in a for a in answers)
+    assert any("no 'password' line" in a for a in answers)
+    for a in answers:
+        assert "$." not in a and "docs/" not in a and "nope" not in a
+
+
+def test_mails_link_the_gms_guide_and_never_a_repository_file(table):
+    folder, game, cfg = table
+    cfg.write_text(cfg.read_text().replace("[mail]\n", '[mail]\nguide_url = "https://example.org/guide"\n'))
+    box = maildir(folder / "M")
+    nation = active(game)
+    add_to_maildir(box, mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+                                                     "rondel temple\ntemple athen\n"))
+    assert run(cfg, box, folder / "o1").exit_code == 0
+    out = sent(folder / "o1")
+    (refused,) = [m for m in out if "NOT accepted" in str(m["Subject"])]
+    assert "How to write orders: https://example.org/guide" in body(refused)
+    mine = next(m for m in out if ADDRESSES[nation] in str(m["To"]) and "set-up" in str(m["Subject"]))
+    assert "https://example.org/guide" in body(mine)
+    for m in out:
+        assert "docs/" not in body(m) and ".md" not in body(m)
+
+
 # -- 6. the words of the answers -------------------------------------------------------------
 
 

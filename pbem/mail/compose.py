@@ -275,10 +275,8 @@ def ignored_lines(ignored: list) -> list[str]:
     if not ignored:
         return []
     out = ["", "Not read as orders (before the first or after the last order line):"]
-    for number, text in ignored[:QUOTED]:
-        out += _wrap(f"line {number}: {clip(str(text), 60)}", "  - ")
-    if len(ignored) > QUOTED:
-        out.append(f"  - and {len(ignored) - QUOTED} more line{'s' if len(ignored) - QUOTED > 1 else ''}")
+    for number, text in ignored[:QUOTED + 1]:
+        out += _wrap(f"line {number}: {clip(str(text), 60)}" if number is not None else clip(str(text), 60), "  - ")
     return out
 
 
@@ -299,13 +297,15 @@ def receipt_accepted(config: MailConfig, game: Game, incoming, entry: dict[str, 
 
 
 def receipt_rejected(config: MailConfig, game: Game | None, game_id: str, incoming, reasons: list[str],
-                     now: datetime, advice: str = "") -> EmailMessage:
-    """The answer to a mail whose orders were not applied: every reason."""
+                     now: datetime, advice: str = "", ignored: list | None = None) -> EmailMessage:
+    """The answer to a mail whose orders were not applied: every reason (orders in the text
+    syntax by line, the line quoted), and the lines around the orders not read as orders."""
     subject = f"[{game_id}] NOT accepted: " + (incoming.subject or "your mail")[:60]
     body = ["Your mail was not applied; nothing in the game has changed.", ""]
     body += ["Why:" if len(reasons) == 1 else f"Why ({len(reasons)} problems):", ""]
     for reason in reasons:
         body += _wrap(reason, "  - ")
+    body += ignored_lines(ignored or [])
     if advice:
         body += [""] + _wrap(advice)
     body += guide_lines(config)

@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pbem.errors import GameLocked, InputError, PbemError, Refused
+from pbem.errors import GameLocked, InputError, PbemError, Refused, clip
 from pbem.mail import compose
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.transport import Transport, spool
 from pbem.service.game import Game
-from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, orders_for_game
+from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, read_orders_for_game
 from pbem.service.turns import mail_ids
 
 Log = Callable[[str], None]
@@ -103,13 +103,14 @@ def find_orders(incoming: Incoming) -> Found | None:
 
 
 def _text_game(text: str) -> str | None:
+    """The game a text of orders names: the first ``game`` line whose rest is a game id
+    (``Game night was fun!`` before the orders is prose, not a game line), else the first
+    ``game`` line's rest (a mistyped id, which the answer then quotes)."""
+    from pbem.kernel.setup import GAME_ID
     from pbem.service.textorders import strip_mail
 
-    for _, line in strip_mail(text):
-        found = _GAME_LINE.match(line)
-        if found:
-            return found.group(1)
-    return None
+    named = [found.group(1) for _, line in strip_mail(text) if (found := _GAME_LINE.match(line))]
+    return next((g for g in named if GAME_ID.match(g)), named[0] if named else None)
 
 
 _GAME_LINE = re.compile(r"^\s*game\b\s*:?\s*(.*?)\s*(?:\s#.*)?$", re.IGNORECASE)
@@ -120,6 +121,40 @@ def _game_of(given: Input) -> str | None:
     if given.form == "text":
         return _text_game(given.data)
     return given.data.get("game") if isinstance(given.data, dict) and isinstance(given.data.get("game"), str) else None
+
+
+def told(given: Input, exc: InputError | Refused) -> list[str]:
+    """Every problem of a mail's orders as its writer reads it. Orders in the text syntax
+    are told by line, the line quoted (:meth:`TextReading.describe
+    <pbem.service.textorders.TextReading.describe>`), a line the reader could not read too;
+    an order file by its JSON path, as ``check`` tells it."""
+    reading = getattr(exc, "text_reading", None)
+    if isinstance(exc, Refused):
+        if reading is None:
+            return [str(r) for r in exc.rejections]
+        return [reading.describe(r.path, r.message, r.code) for r in exc.rejections]
+    if reading is not None:
+        return [reading.describe(p.path, p.message) for p in exc.problems]
+    if given.form != "text":
+        return [str(p) for p in exc.problems]
+    lines = re.split(r"\r\n|\r|\n", given.data)
+    out = []
+    for p in exc.problems:
+        where = re.match(r"line (\d+), column \d+$", p.path)
+        number = int(where.group(1)) if where else 0
+        quoted = f' ("{clip(lines[number - 1].strip())}")' if 0 < number <= len(lines) else ""
+        out.append(f"{p.path}{quoted}: {p.message}")
+    return out
+
+
+def not_read(reading) -> list[list]:
+    """The lines of a text of orders that were not read as orders (a greeting, a thanks),
+    a few of them, clipped: what the receipt lists back."""
+    if reading is None:
+        return []
+    shown = [[number, clip(text.strip(), 80)] for number, text in reading.ignored[:compose.QUOTED]]
+    more = len(reading.ignored) - len(shown)
+    return shown + ([[None, f"and {more} more line{'s' if more > 1 else ''}"]] if more else [])
 
 
 HEADER_KEYS = frozenset({"game", "nation", "turn", "password"})
@@ -340,9 +375,9 @@ class Cycle:
                 f"({', '.join(game.edition.nation_name(n) for n in compose.nations_of(game, incoming.sender))})"])
         assert found.given is not None
         try:
-            orders = orders_for_game(game, found.given)
+            orders, reading = read_orders_for_game(game, found.given)
         except InputError as exc:
-            return self._reject(run, incoming, [str(p) for p in exc.problems])
+            return self._reject(run, incoming, told(found.given, exc))
         nation = orders["nation"]
         if nation in game.meta and nation not in compose.nations_of(game, incoming.sender):
             return self._reject(run, incoming, [
@@ -367,13 +402,15 @@ class Cycle:
             return
         except Refused as exc:
             late = played_for_them(game, orders)
-            return self._reject(run, incoming, ([late] if late else []) + [str(r) for r in exc.rejections])
+            return self._reject(run, incoming, ([late] if late else []) + told(found.given, exc),
+                                ignored=not_read(reading))
         except InputError as exc:
-            return self._reject(run, incoming, [str(p) for p in exc.problems])
+            return self._reject(run, incoming, told(found.given, exc))
         run.game = outcome.after
         entry = outcome.added[0]
         run.ledger.note(mid, "applied", sender=incoming.sender, seq=entry["seq"], hash=entry["hash"],
-                        subject=incoming.subject[:200], form=found.given.form, orders=digest)
+                        subject=incoming.subject[:200], form=found.given.form, orders=digest,
+                        ignored=not_read(outcome.reading))
         run.ledger.save()
         self.summary.applied += 1
         what = f"turn {entry['turn']}" if "turn" in entry else "standing orders"
@@ -400,10 +437,12 @@ class Cycle:
         self._answer(run, incoming, "again", message, "answered", why=f"already applied (entry {entry['seq']})")
         self.log(f"{run.game_id}: mail {incoming.message_id} from {incoming.sender} repeats entry {entry['seq']}")
 
-    def _reject(self, run: GameRun, incoming: Incoming, reasons: list[str], advice: str = "") -> None:
+    def _reject(self, run: GameRun, incoming: Incoming, reasons: list[str], advice: str = "",
+                ignored: list | None = None) -> None:
         if not advice:
             advice = "Correct the orders and send them again."
-        message = compose.receipt_rejected(self.config, run.game, run.game_id, incoming, reasons, self.now, advice)
+        message = compose.receipt_rejected(self.config, run.game, run.game_id, incoming, reasons, self.now, advice,
+                                           ignored=ignored)
         self._answer(run, incoming, "rejected", message, "rejected", reasons=reasons[:20])
         self.summary.rejected += 1
         self.log(f"{run.game_id}: rejected mail {incoming.message_id} from {incoming.sender}: {reasons[0]}")
