@@ -32,6 +32,9 @@ FORMATS: tuple[str, ...] = ("svg", "pdf", "png", "txt", "md", "bbcode")
 
 PNG_SCALE = 1.25
 """The PNG is the board page at this scale (1440 pixels wide): sharp when zoomed on a phone."""
+MAP_PNG_SCALE = 1.25
+"""The map kit's PNG (``map render``) is the board at this scale (1440 pixels wide) and in
+full colour: a board maker compares it with the printed board, and it is never mailed."""
 PDF_PAGE_WIDTH_PT = 595.2756
 """A4 width in points; the board page's 1152 units are scaled to it."""
 TEXT_WIDTH = 78

@@ -198,18 +198,32 @@ def to_pdf(drawings: list[Drawing], dpi: float) -> bytes:
     return out.getvalue()
 
 
-def to_png(drawing: Drawing, scale: float = 1.0) -> bytes:
-    """The drawing rasterised at ``scale`` on white."""
+def _surface(drawing: Drawing, scale: float, pixel_format: int):
+    """A cairo image surface with the drawing rasterised on it at ``scale``, on white."""
     import cairocffi as cairo
 
     width, height = round(drawing.width * scale), round(drawing.height * scale)
-    image = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
-    ctx = cairo.Context(image)
+    surface = cairo.ImageSurface(pixel_format, width, height)
+    ctx = cairo.Context(surface)
     ctx.set_source_rgb(1, 1, 1)
     ctx.paint()
     ctx.scale(scale, scale)
     ctx.set_source_surface(drawing.recording, 0, 0)
     ctx.paint()
+    surface.flush()
+    return surface
+
+
+def to_png(drawing: Drawing, scale: float = 1.0) -> bytes:
+    """The drawing rasterised at ``scale`` on white."""
+    return to_png_full_colour(drawing, scale)
+
+
+def to_png_full_colour(drawing: Drawing, scale: float = 1.0) -> bytes:
+    """The drawing rasterised at ``scale`` on white, every colour kept (cairo writes it):
+    for the map kit's pictures, which a board maker compares with the printed board."""
+    import cairocffi as cairo
+
     out = io.BytesIO()
-    image.write_to_png(out)
+    _surface(drawing, scale, cairo.FORMAT_ARGB32).write_to_png(out)
     return out.getvalue()
