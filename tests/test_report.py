@@ -196,7 +196,7 @@ def test_png_is_the_board_page_and_not_blank(pdf_and_png):
     _, png = pdf_and_png
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     image = Image.open(io.BytesIO(png))
-    assert image.size == (1440, 2036) and image.mode == "P"  # tests/test_report_png.py
+    assert image.size == (1037, 1466) and image.mode == "P"  # tests/test_report_png.py
     ink, colours = _ink(image.convert("RGB").reduce(4))
     assert ink > 0.5 and colours > 50, (ink, colours)
 
