@@ -309,7 +309,8 @@ def test_a_bot_game_renders_in_every_format_in_the_editions_words(mare_nostrum):
                 assert data.startswith(b"\x89PNG\r\n\x1a\n")
                 from PIL import Image
 
-                assert Image.open(io.BytesIO(data)).size == (1440, 2036)
+                assert Image.open(io.BytesIO(data)).size == (1037, 1466)
+                assert len(data) < 100_000, (turn, len(data))  # tests/test_report_png.py
                 continue
             text = data.decode("utf-8")
             if fmt == "svg":

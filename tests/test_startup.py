@@ -15,11 +15,12 @@ from conftest import cli_run
 from pbem.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAVY = ["jsonschema", "jinja2", "cairosvg"]
+HEAVY = ["jsonschema", "jinja2", "cairosvg", "PIL"]
 
 
 def test_import_does_not_pull_in_heavy_libraries():
-    """``import pbem.cli`` in a fresh interpreter leaves jsonschema, jinja2 and cairosvg out."""
+    """``import pbem.cli`` in a fresh interpreter leaves jsonschema, jinja2, cairosvg and
+    Pillow out."""
     code = ("import json, sys; import pbem.cli; "
             f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)

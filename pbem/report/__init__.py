@@ -30,8 +30,15 @@ from pbem.service import store
 FORMATS: tuple[str, ...] = ("svg", "pdf", "png", "txt", "md", "bbcode")
 """Every report format, in the order they are written."""
 
-PNG_SCALE = 1.25
-"""The PNG is the board page at this scale (1440 pixels wide): sharp when zoomed on a phone."""
+PNG_SCALE = 0.9
+"""The PNG is the board page at this scale (1037 pixels wide): with its palette
+(:func:`pbem.report.render.to_png`) a mid-game board stays under 100 kB, so that a report
+mail with it stays small (tests/test_report_png.py). Names, numbers and tables are 11 to 13
+pixels high; the smallest letters (a city's nation, the footer's hash, which the mail's
+text gives too) 7 to 8, still legible at 100 %. The board is 105 kB at 1.0, 142 kB at 1.25."""
+MAP_PNG_SCALE = 1.25
+"""The map kit's PNG (``map render``) is the board at this scale (1440 pixels wide) and in
+full colour: a board maker compares it with the printed board, and it is never mailed."""
 PDF_PAGE_WIDTH_PT = 595.2756
 """A4 width in points; the board page's 1152 units are scaled to it."""
 TEXT_WIDTH = 78

@@ -188,8 +188,9 @@ def board_svg(board: Board, ids: bool = True) -> str:
 
 def board_pictures(board: Board, formats: Iterable[str] = PICTURE_FORMATS, ids: bool = True) -> dict[str, bytes]:
     """:func:`board_svg` as files: ``{"svg": ..., "png": ..., "pdf": ...}`` for the
-    ``formats`` asked (the PNG at the reports' scale, the PDF one page as wide as A4)."""
-    from pbem.report import PDF_PAGE_WIDTH_PT, PNG_SCALE
+    ``formats`` asked (the PNG 1440 pixels wide and in full colour, for comparing
+    with the printed board; the PDF one page as wide as A4)."""
+    from pbem.report import MAP_PNG_SCALE, PDF_PAGE_WIDTH_PT
 
     asked = list(formats)
     for fmt in asked:
@@ -209,7 +210,7 @@ def board_pictures(board: Board, formats: Iterable[str] = PICTURE_FORMATS, ids: 
         if drawing is None:
             drawing = render.Drawing(svg)
         if fmt == "png":
-            out[fmt] = render.to_png(drawing, scale=PNG_SCALE)
+            out[fmt] = render.to_png_full_colour(drawing, scale=MAP_PNG_SCALE)
         else:
             out[fmt] = render.to_pdf([drawing], dpi=72 * WIDTH / PDF_PAGE_WIDTH_PT)
     return out

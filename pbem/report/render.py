@@ -1,7 +1,7 @@
 """Render the view model through the Jinja2 templates; PDF and PNG through cairosvg.
 
-Jinja2 and cairosvg are imported here only, and this module only when a report is
-rendered, so ``import pbem.cli`` stays fast.
+Jinja2, cairosvg and Pillow (which writes the reports' PNG) are imported here only, and
+this module only when a report is rendered, so ``import pbem.cli`` stays fast.
 
 Every environment uses ``StrictUndefined``. The SVG environment autoescapes (``.svg.j2``
 is not covered by ``select_autoescape``, so it is switched on explicitly); the Markdown
@@ -173,6 +173,20 @@ class Drawing:
         surface = _surfaces()(Tree(bytestring=svg.encode("utf-8"), unsafe=False), None, 96)
         self.recording = surface.cairo
         self.width, self.height = surface.width, surface.height
+        self.colours = own_colours(svg)
+
+
+_HEX_COLOUR = re.compile(r"(?<![&\w])#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})(?![0-9a-fA-F])")
+
+
+def own_colours(svg: str) -> frozenset[tuple[int, int, int]]:
+    """The colours ``svg`` names (``#rrggbb`` or ``#rgb``), as (red, green, blue)."""
+    out = set()
+    for digits in _HEX_COLOUR.findall(svg):
+        if len(digits) == 3:
+            digits = "".join(d * 2 for d in digits)
+        out.add((int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16)))
+    return frozenset(out)
 
 
 def to_pdf(drawings: list[Drawing], dpi: float) -> bytes:
@@ -198,18 +212,92 @@ def to_pdf(drawings: list[Drawing], dpi: float) -> bytes:
     return out.getvalue()
 
 
-def to_png(drawing: Drawing, scale: float = 1.0) -> bytes:
-    """The drawing rasterised at ``scale`` on white."""
+PALETTE_GAP = 9
+"""Palette entries differ by at least this much in some channel (0-255). Pillow maps a
+colour to a palette entry through a cache of cells four levels wide, each given the entry
+nearest the cell's corner; entries this far apart keep every colour that is in the palette
+on its own entry, exactly (tests/test_report_png.py)."""
+LARGE_AREA = 0.005
+"""A colour that is not the report's own joins the palette when it covers at least this
+share of the picture (a translucent panel); antialiasing shades never do."""
+
+
+def _surface(drawing: Drawing, scale: float, pixel_format: int):
+    """A cairo image surface with the drawing rasterised on it at ``scale``, on white."""
     import cairocffi as cairo
 
     width, height = round(drawing.width * scale), round(drawing.height * scale)
-    image = cairo.ImageSurface(cairo.FORMAT_ARGB32, width, height)
-    ctx = cairo.Context(image)
+    surface = cairo.ImageSurface(pixel_format, width, height)
+    ctx = cairo.Context(surface)
     ctx.set_source_rgb(1, 1, 1)
     ctx.paint()
     ctx.scale(scale, scale)
     ctx.set_source_surface(drawing.recording, 0, 0)
     ctx.paint()
+    surface.flush()
+    return surface
+
+
+def _raster(drawing: Drawing, scale: float):
+    """The drawing rasterised at ``scale`` on white, as a Pillow RGB image."""
+    import sys
+
+    import cairocffi as cairo
+    from PIL import Image
+
+    surface = _surface(drawing, scale, cairo.FORMAT_RGB24)
+    # each pixel is a native-endian 32-bit word 0xXXRRGGBB
+    raw = "BGRX" if sys.byteorder == "little" else "XRGB"
+    return Image.frombuffer("RGB", (surface.get_width(), surface.get_height()), bytes(surface.get_data()),
+                            "raw", raw, surface.get_stride(), 1)
+
+
+def png_palette(image, own: frozenset) -> list[tuple[int, int, int]]:
+    """The palette for ``image``: the colours of ``own`` that it shows, then any other
+    colour covering a large area (:data:`LARGE_AREA`), each group most used first, and no
+    two entries closer than :data:`PALETTE_GAP` (of two such colours, which look the same,
+    the less used is left out). At most 256 entries; ties are broken by the colour, so the
+    same image always gives the same palette."""
+    total = image.width * image.height
+    counts = image.getcolors(total)  # thousands of colours, most of them antialiasing shades
+    shown = sorted((-count, colour) for count, colour in counts if colour in own)
+    large = sorted((-count, colour) for count, colour in counts
+                   if count >= total * LARGE_AREA and colour not in own)
+    chosen: list[tuple[int, int, int]] = []
+    for _, colour in shown + large:
+        if all(max(abs(a - b) for a, b in zip(colour, entry)) >= PALETTE_GAP for entry in chosen):
+            chosen.append(colour)
+    return chosen[:256] or [max(counts)[1]]
+
+
+def to_png(drawing: Drawing, scale: float = 1.0) -> bytes:
+    """The drawing rasterised at ``scale`` on white, as a small palette PNG: the picture
+    every report writes and every report mail attaches (a quarter of the size of the
+    full-colour PNG of the same size). Drawn by cairo at the size asked (resampling a bigger bitmap would blur
+    the text and add colours), then every pixel mapped to the nearest colour of
+    :func:`png_palette`, without dithering: the board and the tables are flat colours of
+    the report's own, kept exactly, and each antialiased edge takes the nearest of them.
+    Nothing in the file depends on the time: the same drawing gives the same bytes."""
+    from PIL import Image
+
+    image = _raster(drawing, scale)
+    colours = png_palette(image, drawing.colours)
+    flat = [value for colour in colours for value in colour]
+    palette = Image.new("P", (1, 1))
+    # the unused entries repeat the first colour: a tie goes to the first, so they stay unused
+    palette.putpalette(flat + flat[:3] * (256 - len(colours)))
+    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    indexed.putpalette(flat)  # the file's palette: these colours, not 256
     out = io.BytesIO()
-    image.write_to_png(out)
+    indexed.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def to_png_full_colour(drawing: Drawing, scale: float = 1.0) -> bytes:
+    """The drawing rasterised at ``scale`` on white, every colour kept (cairo writes it):
+    for the map kit's pictures, which a board maker compares with the printed board."""
+    import cairocffi as cairo
+
+    out = io.BytesIO()
+    _surface(drawing, scale, cairo.FORMAT_ARGB32).write_to_png(out)
     return out.getvalue()
