@@ -12,6 +12,7 @@ hash after turn 17: ...``), the reader's witness of the game so far
 from __future__ import annotations
 
 import hashlib
+import re
 import textwrap
 from dataclasses import dataclass
 from datetime import datetime
@@ -39,12 +40,30 @@ class Recipient:
     nations: tuple[str, ...]
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
+_ADDRESS = re.compile(r"[^\s<>,;:\"()\[\]\\@]+@[^\s<>,;:\"()\[\]\\@]+")
+
+
+def one_line(value: str, limit: int = 120) -> str:
+    """``value`` fit for a header: line breaks and other control characters (an encoded
+    line break in a Subject, a name with a newline) become a space, and it is cut at
+    ``limit`` characters. A header can never be split in two, and never fails to be built."""
+    return _CONTROL.sub(" ", value).strip()[:limit]
+
+
+def deliverable(address: str | None) -> bool:
+    """Whether ``address`` is one mailbox (``name@domain``) that a mail may be sent to: no
+    second address after a comma, no display name, no line break."""
+    return bool(address) and bool(_ADDRESS.fullmatch(address))
+
+
 def recipients(game: Game) -> list[Recipient]:
-    """Every registered address of the game, once, with its nations in seat order."""
+    """Every registered address of the game, once, with its nations in seat order (an
+    address that is not one mailbox, from a hand-edited file, gets nothing)."""
     found: dict[str, Recipient] = {}
     for n in game.seats:
         meta = game.meta[n]
-        if not meta.email:
+        if not deliverable(meta.email):
             continue
         key = meta.email.lower()
         if key in found:
@@ -73,9 +92,9 @@ def _message(config: MailConfig, to: list[str], subject: str, body: list[str], n
              ident: str, game: Game | None = None, answering: Any = None) -> EmailMessage:
     """A text mail; ``answering`` is the incoming mail it answers (threaded under it)."""
     msg = EmailMessage()
-    msg["From"] = config.sender
-    msg["To"] = ", ".join(to)
-    msg["Subject"] = subject
+    msg["From"] = one_line(config.sender, 200)
+    msg["To"] = ", ".join(one_line(t, 200) for t in to)
+    msg["Subject"] = one_line(subject, 200)
     msg["Date"] = format_datetime(now)
     digest = hashlib.sha256(ident.encode()).hexdigest()[:20]
     msg["Message-ID"] = f"<antike-ref.{digest}@{config.message_domain()}>"
@@ -83,7 +102,7 @@ def _message(config: MailConfig, to: list[str], subject: str, body: list[str], n
     if game is not None:
         msg["X-Antike-Ref-Game"] = game.game_id
         msg["X-Antike-Ref-Head"] = game.history[-1]["hash"]
-    if answering is not None:
+    if answering is not None and re.fullmatch(r"<[^<>\s]{1,500}>", answering.message_id):
         msg["In-Reply-To"] = answering.message_id
         msg["References"] = answering.message_id
     msg.set_content("\n".join(body) + "\n", cte="quoted-printable")
@@ -257,7 +276,7 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
             body += _wrap(f"{' and '.join(copies)}: your copy of the game as you may see it. Before you "
                           f"send orders, test them on it: antike-ref check {copies[0]} ORDERS (and "
                           f"antike-ref options {copies[0]} lists what you can do).")
-    msg = _message(config, [formataddr((to.name or "", to.address))], subject, body + _footer(game), now,
+    msg = _message(config, [formataddr((one_line(to.name or ""), to.address))], subject, body + _footer(game), now,
                    f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game)
     for key, data in attachments.items():
         maintype, subtype = MIME[key.rpartition(".")[2]]  # "pdf", or "romans.pdf" for one of several nations
@@ -360,7 +379,8 @@ def reminder(config: MailConfig, game: Game, nation: str, due: datetime | None, 
         body = [f"It is your turn {st.turn} in game {game.game_id}."
                 + (f" The deadline is {when}." if when else "")]
     body += your_options(config, game, nation)
-    return _message(config, [formataddr((meta.player or "", meta.email or ""))], subject, body + _footer(game), now,
+    return _message(config, [formataddr((one_line(meta.player or ""), meta.email or ""))], subject,
+                    body + _footer(game), now,
                     f"remind|{game.game_id}|{game.history[-1]['hash']}|{nation}|{passed}|{key}", game)
 
 
@@ -383,6 +403,6 @@ def new_password(config: MailConfig, game: Game, nation: str, password: str, now
     body += _status_lines(game)
     if game.state.status.active == nation and game.state.status.winner is None:
         body += your_options(config, game, nation)
-    return _message(config, [formataddr((meta.player or "", meta.email or ""))],
+    return _message(config, [formataddr((one_line(meta.player or ""), meta.email or ""))],
                     f"[{game.game_id}] you play the {name}", body + _footer(game), now,
                     f"welcome|{game.game_id}|{game.history[-1]['hash']}|{nation}", game)

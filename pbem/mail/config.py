@@ -203,6 +203,14 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
         else start.image_base)
 
 
+def _one_mailbox(value: Any) -> bool:
+    """``name@domain`` or ``Name <name@domain>``: one address, one line."""
+    if not isinstance(value, str) or re.search(r"[\x00-\x1f\x7f]", value):
+        return False
+    found = re.fullmatch(r"\s*(?:[^<>,;]*<)?([^\s<>,;:\"()\[\]\\@]+@[^\s<>,;:\"()\[\]\\@]+)>?\s*", value)
+    return found is not None and (("<" in value) == value.rstrip().endswith(">"))
+
+
 def web_address(value: Any, where: str) -> str:
     """An ``http`` or ``https`` address (a page, a folder of pictures), as mails link it."""
     text = str(value).strip()
@@ -243,6 +251,10 @@ def load_config(path: str | os.PathLike) -> MailConfig:
         if g.file == Path():
             raise UsageError(f"{path}: game[{k}].file is missing")
     guide = web_address(mail["guide_url"], f"{path}: mail.guide_url") if "guide_url" in mail else None
+    for key in ("from", "gm"):
+        if key in mail and not _one_mailbox(mail[key]):
+            raise UsageError(f"{path}: mail.{key} {str(mail[key])[:80]!r}: one address, as "
+                             "'Name <name@example.org>' or 'name@example.org'")
     return MailConfig(sender=mail.get("from", MailConfig.sender), gm=mail.get("gm"), guide_url=guide,
                       domain=mail.get("domain"), smtp=smtp, imap=imap,
                       source=local_source(i.get("url") or mail.get("source"), base), games=games,

@@ -332,7 +332,7 @@ class Cycle:
     def _dispatch(self, incoming: Incoming, runs: list[GameRun], by_id: dict[str, GameRun]) -> None:
         """Hand one mail to the game that answers it; the other games note it as ignored.
         Automatic mail and mail without a sender are never answered (no mail loops)."""
-        silent = incoming.automatic or not incoming.sender
+        silent = incoming.automatic or not compose.deliverable(incoming.sender)
         found = None if silent else find_orders(incoming)
         target, wrong = self._route(incoming, found, runs, by_id)
         for run in runs:
@@ -514,9 +514,10 @@ class Cycle:
                                           news=news, site=run.settings.site)
             spool(run.spool, f"{seq:06d}-report-{k:02d}", message)
             self.summary.queued += 1
-        missing = [n for n in game.seats if not game.meta[n].email]
+        missing = [n for n in game.seats if not compose.deliverable(game.meta[n].email)]
         if missing:
-            self.log(f"{run.game_id}: no address registered for {', '.join(missing)}: they get no report")
+            self.log(f"{run.game_id}: no address (or no single address) registered for {', '.join(missing)}: "
+                     "they get no report")
 
     # -- 3. the clock -----------------------------------------------------------------------
 
@@ -582,8 +583,8 @@ class Cycle:
     def _remind(self, run: GameRun, due: datetime | None, key: str = "") -> None:
         game = run.game
         nation = game.state.status.active
-        if not game.meta[nation].email:
-            self.log(f"{run.game_id}: no address registered for {nation}; no reminder sent")
+        if not compose.deliverable(game.meta[nation].email):
+            self.log(f"{run.game_id}: no address (or no single address) registered for {nation}; no reminder sent")
             return
         message = compose.reminder(self.config, game, nation, due, self.now, key=key)
         spool(run.spool, f"{len(game.history):06d}-remind-{nation}{'-' + key if key else ''}", message)

@@ -18,14 +18,23 @@ from pbem.kernel.setup import SetupOptions
 from pbem.service import history, passwords
 from pbem.service.game import Game, NationMeta
 
-_PLAYER = re.compile(r"^\s*(?P<name>[^<>]*?)\s*(?:<(?P<email>[^<>\s]+@[^<>\s]+)>)?\s*$")
+_PLAYER = re.compile(r"^\s*(?P<name>[^<>\x00-\x1f\x7f\x85\u2028\u2029]*?)\s*"
+                     r"(?:<(?P<email>[^\s<>,;:\"()\[\]\\@]+@[^\s<>,;:\"()\[\]\\@]+)>)?\s*$")
+"""``Name <e-mail>``: a name on one line without angle brackets, and one address (no
+comma, semicolon or space in it: a second address would get every mail too)."""
+NAME_LIMIT = 80
 
 
 def parse_player(text: str) -> tuple[str | None, str | None]:
     """``"Ann <ann@example.org>"`` -> (name, e-mail); either part may be missing."""
     m = _PLAYER.match(text)
     if not m:
-        raise UsageError(f"player {text!r}: expected 'Name <e-mail>'")
+        from pbem.errors import clip
+
+        raise UsageError(f"player {clip(text)!r}: expected 'Name <e-mail>': a name on one line, and one "
+                         "address in angle brackets (no comma, semicolon or space in it)")
+    if len(m["name"]) > NAME_LIMIT:
+        raise UsageError(f"player: a name of {len(m['name'])} characters; at most {NAME_LIMIT}")
     return (m["name"] or None), m["email"]
 
 
