@@ -34,6 +34,12 @@ class ExitCode(IntEnum):
     INTERRUPTED_SAVED = 9
     """Interrupted after the game file was saved: the change is applied, but what comes
     after it (reports, mails) may be missing."""
+    CANNOT_WRITE = 10
+    """A file could not be written (a full disk, a read-only folder, no permission): the
+    change was not saved, the game file is unchanged."""
+    NOT_REPORTED = 11
+    """The change is saved, but a report, mail or file that comes after it could not be
+    written (a full disk, a read-only folder): write it again once there is room."""
 
 
 class PbemError(Exception):
@@ -104,6 +110,25 @@ class Refused(PbemError):
         first = self.rejections[0]
         more = f" (and {len(self.rejections) - 1} more)" if len(self.rejections) > 1 else ""
         super().__init__(f"{first}{more}")
+
+
+class CannotWrite(PbemError):
+    """This machine could not write a file: an error of the machine, never of the input
+    (nor a player's refusal)."""
+
+    exit_code = ExitCode.CANNOT_WRITE
+
+    def __init__(self, path: str, reason: str):
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: cannot write file: {reason}")
+
+
+class NotReported(PbemError):
+    """A change was saved, but what comes after it (reports, a mail, the GM's secrets file)
+    could not be written; the message says what is saved and what is missing."""
+
+    exit_code = ExitCode.NOT_REPORTED
 
 
 class GameLocked(PbemError):

@@ -196,11 +196,11 @@ def test_undelivered_mail_stays_queued_and_goes_out_once(table, monkeypatch):
     real = transport.Transport._send
     calls = {"n": 0}
 
-    def flaky(self, path):
+    def flaky(self, path, data):
         calls["n"] += 1
         if calls["n"] == 3:
             raise transport.MailServerError("SMTP down")
-        return real(self, path)
+        return real(self, path, data)
 
     monkeypatch.setattr(transport.Transport, "_send", flaky)
     result = inbox(game, box, cfg, folder / "out")

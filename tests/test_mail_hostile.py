@@ -88,3 +88,144 @@ def test_a_configuration_with_two_addresses_in_one_is_refused(tmp_path, line):
     cfg.write_text(f'[mail]\n{line}\n\n[[game]]\nfile = "{game.name}"\n', encoding="utf-8")
     result = cli_run("mail", "run", "--config", cfg, "--outbox", tmp_path / "out", "--now", START)
     assert result.exit_code == 2 and "one address" in result.stderr
+
+
+# -- a full disk, a read-only folder: the machine's errors ------------------------------------
+
+
+def _disk_full_for(monkeypatch, *names):
+    """Writes of files whose name contains one of ``names`` fail as on a full disk; returns
+    what makes room again."""
+    from pbem.service import store
+
+    real = store.os.replace
+
+    def replace(src, dst, *args, **kwargs):
+        if any(n in str(dst) for n in names):
+            raise OSError(28, "No space left on device")
+        return real(src, dst, *args, **kwargs)
+
+    def room():
+        monkeypatch.setattr(store.os, "replace", real)
+
+    monkeypatch.setattr(store.os, "replace", replace)
+    return room
+
+
+def test_a_full_disk_never_refuses_a_valid_order_mail(table, monkeypatch):
+    """The game file cannot be written: the mail is not answered as refused and not noted;
+    the run exits 10; the next run, with room again, applies it and answers it."""
+    folder, game, cfg = table
+    box = maildir(folder / "M")
+    assert run(cfg, box, folder / "o0").exit_code == 0
+    nation = active(game)
+    add_to_maildir(box, mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+                                                     "rondel gold\n", message_id="<full@p>"))
+    before = game.read_bytes()
+    room = _disk_full_for(monkeypatch, "game.json")
+    full = run(cfg, box, folder / "o1", "2026-11-23T10:05:00Z")
+    assert full.exit_code == 10, full.stdout + full.stderr
+    assert "No space left on device" in full.stderr and "read again on the next run" in full.stderr
+    assert game.read_bytes() == before
+    assert sent(folder / "o1") == []  # no refusal for an error of the machine
+    assert "<full@p>" not in json.loads((folder / "game.mail.json").read_text())["messages"]
+    room()
+    again = run(cfg, box, folder / "o2", "2026-11-23T10:10:00Z")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    history = json.loads(game.read_text())["history"]
+    assert history[-1]["mail"] == "<full@p>"
+    assert any("accepted" in str(m["Subject"]) for m in sent(folder / "o2"))
+
+
+def test_a_full_disk_after_the_turn_was_applied_loses_no_answer(table, monkeypatch):
+    """The game is saved, then the mail queue cannot be written: the run exits 10, and the
+    next run answers the mail and reports the turn (applied once)."""
+    folder, game, cfg = table
+    box = maildir(folder / "M")
+    assert run(cfg, box, folder / "o0").exit_code == 0
+    nation = active(game)
+    add_to_maildir(box, mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+                                                     "rondel gold\n", message_id="<q@p>"))
+    room = _disk_full_for(monkeypatch, "mail-queue", "mail.json")
+    full = run(cfg, box, folder / "o1", "2026-11-23T10:05:00Z")
+    assert full.exit_code == 10, full.stdout + full.stderr
+    assert json.loads(game.read_text())["history"][-1]["mail"] == "<q@p>"
+    room()
+    again = run(cfg, box, folder / "o2", "2026-11-23T10:10:00Z")
+    assert again.exit_code == 0, again.stdout + again.stderr
+    out = sent(folder / "o2")
+    assert sum("accepted" in str(m["Subject"]) for m in out) == 1
+    assert sum("after turn 1" in str(m["Subject"]) for m in out) == 5
+    assert [e["kind"] for e in json.loads(game.read_text())["history"]] == ["new", "turn"]
+    assert cli_run("verify", game).exit_code == 0
+
+
+def test_reports_into_a_full_folder_say_the_turn_is_saved(tmp_path, monkeypatch):
+    from pbem import report
+
+    game = new_game_file(tmp_path, "--id", "demo")
+    nation = active(game)
+    orders = tmp_path / "o.json"
+    orders.write_text(json.dumps({"game": "demo", "nation": nation, "turn": 1, "password": f"pw-{nation}",
+                                  "rondel": "gold"}))
+
+    def full(path, data, mode=0o644):
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(report, "_write_bytes", full)
+    done = cli_run("process", game, orders, "--report-dir", tmp_path / "r")
+    assert done.exit_code == 11, done.stderr
+    assert "the turn is saved" in done.stderr and "antike-ref render" in done.stderr
+    assert json.loads(game.read_text())["history"][-1]["turn"] == 1
+    assert cli_run("verify", game).exit_code == 0
+
+
+def test_a_gm_edit_on_a_full_disk_changes_nothing(tmp_path, monkeypatch):
+    game = new_game_file(tmp_path, "--id", "demo")
+    edit = tmp_path / "e.json"
+    edit.write_text(json.dumps({"game": "demo", "reason": "x", "edits": [{"nation": "greeks", "coins": 3}]}))
+    before = game.read_bytes()
+    _disk_full_for(monkeypatch, "game.json")
+    done = cli_run("gm-edit", game, edit)
+    assert done.exit_code == 10 and "No space left on device" in done.stderr
+    assert game.read_bytes() == before
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+# -- links planted in the folders the referee writes ------------------------------------------
+
+
+def test_links_planted_in_the_outbox_and_the_queue_are_never_written_through(table, tmp_path):
+    import os
+    import stat
+
+    folder, game, cfg = table
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    victim.chmod(0o644)
+    outbox = folder / "out"
+    outbox.mkdir()
+    (outbox / "000000-report-00.eml").symlink_to(victim)  # the name the first report will have
+    queue = folder / "game.mail-queue"
+    queue.mkdir(mode=0o700)
+    (queue / "000000-report-01.eml.lnk").symlink_to(victim)
+    (queue / "zz-planted.eml").symlink_to(victim)  # waiting to be "sent"
+    result = run(cfg, maildir(folder / "M"), outbox)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert victim.read_text() == "precious\n" and stat.S_IMODE(victim.stat().st_mode) == 0o644
+    written = outbox / "000000-report-00.eml"
+    assert not written.is_symlink() and b"Subject:" in written.read_bytes()
+    for mail_file in outbox.iterdir():  # a mail may hold a password or a hand: for the GM only
+        assert stat.S_IMODE(os.lstat(mail_file).st_mode) == 0o600, mail_file.name
+    assert all(b"precious" not in p.read_bytes() for p in outbox.iterdir())
+    assert (queue / "zz-planted.eml").is_symlink()  # left alone, never sent
+
+
+def test_a_mail_queue_that_is_a_link_is_refused(table, tmp_path):
+    folder, game, cfg = table
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (folder / "game.mail-queue").symlink_to(elsewhere, target_is_directory=True)
+    result = run(cfg, maildir(folder / "M"), folder / "out")
+    assert result.exit_code == 10 and "symbolic link" in result.stderr
+    assert list(elsewhere.iterdir()) == []

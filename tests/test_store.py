@@ -65,7 +65,8 @@ def test_saves_leave_no_temporary_files(tmp_path):
 
 
 def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
-    """A crash at the rename leaves the old file and no temporary file (exit 3 via the CLI)."""
+    """A failed write at the rename (a full disk) leaves the old file and no temporary file
+    (exit 10 via the CLI: the machine's error, not the input's)."""
     path = new_game_file(tmp_path)
     before = path.read_bytes()
     edit = edit_file(tmp_path)
@@ -75,8 +76,8 @@ def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(store.os, "replace", broken)
     result = cli_run("gm-edit", path, edit)
-    assert result.exit_code == 3
-    assert "game.json: bad input: cannot write file: No space left on device" in result.stderr
+    assert result.exit_code == 10
+    assert "game.json: cannot write file: No space left on device" in result.stderr
     assert path.read_bytes() == before
     assert not [f for f in files(tmp_path) if f.endswith(".tmp")]
 

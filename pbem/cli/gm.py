@@ -133,7 +133,7 @@ def copy_cmd(
             raise UsageError(f"{game} is the {loaded.copy_of}' copy already; make copies from the GM's game file")
         data = copies.player_copy(loaded, nation)
         target = output or game.with_name(f"{game.stem}.{nation}.json")
-        store.write_atomic(target, dumps(data))
+        store.write_atomic(target, dumps(data), mode=0o600)  # a player's own: their hand, their hash
         print(f"wrote {target} (the {nation}' copy, turn {loaded.state.status.turn})")
 
     run(go)

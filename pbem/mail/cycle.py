@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pbem.errors import GameLocked, InputError, PbemError, Refused, clip
+from pbem.errors import CannotWrite, GameLocked, InputError, PbemError, Refused, clip
 from pbem.mail import compose
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.inbox import Incoming, Source, open_source
@@ -338,13 +338,22 @@ class Cycle:
         for run in runs:
             if run.stopped or run.ledger.known(incoming.message_id):
                 continue
-            if run is target:
-                self._handle(run, incoming, found, wrong)
-            else:
-                why = "automatic or no sender" if silent else "no orders" if found is None else "for another game"
-                run.ledger.note(incoming.message_id, "ignored", why=why)
-                self.summary.ignored += run is runs[0]
-                run.ledger.save()
+            try:
+                if run is target:
+                    self._handle(run, incoming, found, wrong)
+                else:
+                    why = "automatic or no sender" if silent else "no orders" if found is None else "for another game"
+                    run.ledger.note(incoming.message_id, "ignored", why=why)
+                    self.summary.ignored += run is runs[0]
+                    run.ledger.save()
+            except CannotWrite as exc:
+                # the machine's error, not the mail's: this game reads it again on the next run
+                # (the ledger does not know it; an order applied before the failure is in the
+                # history with its Message-ID, so it is not applied twice)
+                run.ledger.messages.pop(incoming.message_id, None)
+                run.stopped = str(exc)
+                self._fail(run.game_id, exc)
+                self.warn(f"{run.game_id}: its mail is read again on the next run, once {exc.path} can be written")
 
     @staticmethod
     def _route(incoming: Incoming, found: Found | None, runs: list[GameRun],

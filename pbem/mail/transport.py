@@ -17,24 +17,37 @@ from email.policy import SMTP as SMTP_POLICY
 from email.utils import getaddresses
 from pathlib import Path
 
+from pbem.errors import CannotWrite
 from pbem.mail.config import Smtp
 from pbem.mail.inbox import MailServerError
 from pbem.service import store
 
 
 def spool(folder: Path, name: str, message: EmailMessage) -> Path:
-    """Write ``message`` into the spool as ``name.eml`` (atomically, mode 600)."""
-    folder.mkdir(mode=0o700, exist_ok=True)
-    path = folder / f"{name}.eml"
-    store.write_atomic(path, message.as_bytes(policy=SMTP_POLICY).decode("utf-8", "surrogateescape"), mode=0o600)
-    return path
+    """Write ``message`` into the spool as ``name.eml`` (atomically, mode 600, never
+    through a symbolic link: :func:`pbem.service.store.write_in`)."""
+    return store.write_in(store.owned_folder(folder), f"{name}.eml", message.as_bytes(policy=SMTP_POLICY))
 
 
 def waiting(folder: Path) -> list[Path]:
-    """The spooled mails, oldest first (names begin with the history entry's number)."""
-    if not folder.is_dir():
+    """The spooled mails, oldest first (names begin with the history entry's number);
+    only regular files: a link or anything else planted in the spool is left alone."""
+    if not folder.is_dir() or folder.is_symlink():
         return []
-    return sorted(p for p in folder.iterdir() if p.suffix == ".eml" and not p.name.startswith("."))
+    return sorted(p for p in folder.iterdir() if p.suffix == ".eml" and not p.name.startswith(".")
+                  and not p.is_symlink() and p.is_file())
+
+
+def clear_leftovers(folder: Path) -> list[str]:
+    """Remove the temporary files a killed run left in the spool (``.NAME.XXXXXXXX.tmp``);
+    call it only under the game's mail lock, when no other run writes there."""
+    removed = []
+    if folder.is_dir() and not folder.is_symlink():
+        for p in folder.iterdir():
+            if p.name.startswith(".") and p.name.endswith(".tmp") and not p.is_symlink() and p.is_file():
+                p.unlink()
+                removed.append(p.name)
+    return removed
 
 
 class Transport:
@@ -60,18 +73,24 @@ class Transport:
     def deliver(self, folder: Path) -> list[Path]:
         """Send every spooled mail of ``folder``; return the files sent (now removed)."""
         done = []
+        clear_leftovers(folder)
         for path in waiting(folder):
-            self._send(path)
+            data = store.read_in(path)
+            if data is None:  # replaced by a link or a pipe since it was listed: not ours
+                continue
+            self._send(path, data)
             path.unlink()
             done.append(path)
             self.sent += 1
         return done
 
-    def _send(self, path: Path) -> None:
-        data = path.read_bytes()
+    def _send(self, path: Path, data: bytes) -> None:
         if self.outbox is not None:
-            self.outbox.mkdir(parents=True, exist_ok=True)
-            store.write_atomic(self.outbox / path.name, data.decode("utf-8", "surrogateescape"))
+            try:
+                self.outbox.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise CannotWrite(str(self.outbox), f"cannot make the outbox: {exc.strerror or exc}") from None
+            store.write_in(self.outbox, path.name, data)
             return
         if self.smtp is None:
             raise MailServerError("no way to send mail: give --outbox DIR, or a configuration with [smtp]")

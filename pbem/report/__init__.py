@@ -241,13 +241,14 @@ def entry_index(game, entry: int) -> int:
     return entry
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
-    """Replace ``path`` whole (temporary file in the same folder, then rename)."""
+def _write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` whole (temporary file in the same folder, then rename: a symbolic
+    link planted at ``path`` is replaced, never written through)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -284,7 +285,8 @@ def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | N
             for fmt in chosen:
                 path = folder / report.name(fmt)
                 store.clear_stale_temps(path, taken)  # what a killed run left for this file
-                _write_bytes(path, report.render(fmt))
+                # a private report names a hand of cards: for its owner's eyes (mode 600)
+                _write_bytes(path, report.render(fmt), 0o600 if report.viewer else 0o644)
                 written.append(path)
     return written
 

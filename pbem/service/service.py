@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem.errors import ExitCode, InputError, PbemError, Refused, UsageError, WitnessMissing
+from pbem.errors import CannotWrite, ExitCode, InputError, NotReported, PbemError, Refused, UsageError, WitnessMissing
 from pbem.kernel.board import Board
 from pbem.kernel.edition import Edition
 from pbem.kernel.orders import canonical_edit, canonical_orders
@@ -269,7 +269,7 @@ class GameService:
                 if saved is not None:
                     saved(outcome)
         if reporter is not None:
-            outcome.reports = reporter(outcome.after)
+            outcome.reports = write_reports_after(reporter, outcome.after, target)
         return outcome
 
     def process(self, orders: Input, output: Path | None = None,
@@ -344,7 +344,12 @@ class GameService:
             return Outcome(game, new, added=[new.history[-1]])
 
         def remember(outcome: Outcome) -> None:
-            store.write_atomic(secrets, dumps({**known, nation: plain}), mode=0o600)
+            try:
+                store.write_atomic(secrets, dumps({**known, nation: plain}), mode=0o600)
+            except CannotWrite as exc:  # the game is saved with the new hash: the password must not be lost
+                raise NotReported(f"{self.path}: the new player of {nation} is saved, but their password could not "
+                                  f"be written to {secrets} ({exc.reason}); it is {plain!r}: keep it and send it "
+                                  "to them") from None
 
         return self.change(step, saved=remember), plain
 
@@ -390,14 +395,30 @@ class GameService:
                     raise UsageError(f"{path} exists already (use --force to overwrite)")
             with commit(self.path):
                 store.write_atomic(secrets, dumps(plain), mode=0o600)
-                store.save_game(created, self.path)
+                # a game with hidden cards holds every hand and the deck: the GM's alone
+                store.save_game(created, self.path, mode=0o600 if edition.secrets else None)
         outcome = Outcome(created, created, added=list(created.history), saved_to=self.path)
         if reporter is not None:
-            outcome.reports = reporter(created)
+            outcome.reports = write_reports_after(reporter, created, self.path)
         return outcome
 
     def audit_path(self) -> Path:
         return store.audit_path(self.path)
+
+
+def write_reports_after(reporter: Reporter, game: Game, saved: Path) -> list[Path]:
+    """The reports of a change that is saved already: a report that cannot be written (a
+    full disk, a read-only folder) leaves the change saved and says so
+    (:class:`NotReported`, its own exit code), never as if nothing had happened."""
+    try:
+        return reporter(game)
+    except (CannotWrite, OSError) as exc:
+        reason = exc.reason if isinstance(exc, CannotWrite) else (exc.strerror or str(exc))
+        where = f" ({exc.path})" if isinstance(exc, CannotWrite) else (f" ({exc.filename})" if exc.filename else "")
+        kind = "turn" if game.history[-1].get("kind") in turns.TURN_KINDS else "change"
+        raise NotReported(f"{saved}: the {kind} is saved (game hash after it: {game.history[-1]['hash'][:12]}), but "
+                          f"its reports could not be written{where}: {reason}; write them again with "
+                          "antike-ref render once there is room") from None
 
 
 def take_back(game: Game, count: int) -> tuple[Game, list[dict[str, Any]]]:

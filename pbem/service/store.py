@@ -25,7 +25,7 @@ from secrets import choice
 from typing import Any, Iterator
 
 from pbem import editions
-from pbem.errors import GameLocked, InconsistentGame, InputError, Problem, clip
+from pbem.errors import CannotWrite, GameLocked, InconsistentGame, InputError, Problem, clip
 from pbem.service.boards import embedded_board, known_boards, load_board
 from pbem.service.game import Game, game_from_json
 from pbem.service.schemas import dumps, parse_json, read_text, validate
@@ -184,7 +184,7 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
     try:
         fd, tmp = _new_temp(target)
     except OSError as exc:
-        raise InputError(str(path), f"cannot write file: {exc.strerror or exc}") from None
+        raise CannotWrite(str(path), str(exc.strerror or exc)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
@@ -201,7 +201,7 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
         if os.path.exists(tmp):
             os.unlink(tmp)
         if isinstance(exc, OSError):
-            raise InputError(str(path), f"cannot write file: {exc.strerror or exc}") from None
+            raise CannotWrite(str(path), str(exc.strerror or exc)) from None
         raise
     since = _held.get(str(target))
     if since is not None:
@@ -216,11 +216,85 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
         os.close(dir_fd)
 
 
-def save_game(game: Game, path: str | os.PathLike) -> None:
+def save_game(game: Game, path: str | os.PathLike, mode: int | None = None) -> None:
     """Write ``game`` to ``path``: deterministic text, replaced atomically. A game file
-    with a second name (hard link) is refused (:func:`refuse_hard_links`)."""
+    with a second name (hard link) is refused (:func:`refuse_hard_links`). ``mode``: for a
+    new file (an existing one keeps its own)."""
     refuse_hard_links(path)
-    write_atomic(path, game_text(game))
+    write_atomic(path, game_text(game), mode=None if Path(path).exists() else mode)
+
+
+def owned_folder(folder: Path) -> Path:
+    """``folder``, a folder this program keeps for itself (a game's mail queue), made if
+    missing (mode 700); one that is a symbolic link, or not a folder, is refused: what is
+    written there must stay there."""
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise CannotWrite(str(folder), f"cannot make the folder: {exc.strerror or exc}") from None
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode):
+        raise CannotWrite(str(folder), "it is a symbolic link or not a folder: move it away (this program "
+                                       "writes there only into a real folder of its own)")
+    return folder
+
+
+def write_in(folder: Path, name: str, data: bytes, mode: int = 0o600) -> Path:
+    """Write ``data`` as ``folder/name`` without following a symbolic link: the file is
+    made new (``O_EXCL``, ``O_NOFOLLOW``, mode ``mode``) under a temporary name and renamed
+    over ``name`` in the same folder, which replaces a link planted there rather than the
+    file it points to. For the files the program writes into its folders (queued and
+    delivered mails: they may hold a password or a player's cards, hence 600)."""
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise CannotWrite(str(folder), str(exc.strerror or exc)) from None
+    tmp = None
+    try:
+        for _ in range(100):
+            tmp = f".{name}.{''.join(choice(TEMP_LETTERS) for _ in range(8))}.tmp"
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode,
+                             dir_fd=dir_fd)
+                break
+            except FileExistsError:
+                continue
+        else:
+            raise FileExistsError(17, "no free temporary file name", name)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        tmp = None
+        os.fsync(dir_fd)
+    except OSError as exc:
+        raise CannotWrite(str(folder / name), str(exc.strerror or exc)) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp, dir_fd=dir_fd)
+            except OSError:
+                pass
+        os.close(dir_fd)
+    return folder / name
+
+
+def read_in(path: Path, limit: int = 64 * 1024 * 1024) -> bytes | None:
+    """The bytes of the regular file ``path``, read without following a symbolic link;
+    ``None`` for a link, a folder, a pipe or a device (left alone), or a file over
+    ``limit`` bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        return fh.read(limit + 1)[:limit]
 
 
 def refuse_hard_links(path: str | os.PathLike) -> None:
@@ -267,7 +341,7 @@ def locked(path: str | os.PathLike, must_exist: bool = True) -> Iterator[None]:
         try:
             fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
-            raise InputError(lock_file, f"cannot create the lock file: {exc.strerror or exc}") from None
+            raise CannotWrite(lock_file, f"cannot create the lock file: {exc.strerror or exc}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
