@@ -286,6 +286,9 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
 
 QUOTED = 5
 """An answer quotes at most this many lines of the mail it answers."""
+REASONS = 12
+"""A refusal lists at most this many problems (each clipped): a mail of a million bad
+lines gets an answer of a few kilobytes, never one larger than itself."""
 
 
 def ignored_lines(ignored: list) -> list[str]:
@@ -322,8 +325,10 @@ def receipt_rejected(config: MailConfig, game: Game | None, game_id: str, incomi
     subject = f"[{game_id}] NOT accepted: " + (incoming.subject or "your mail")[:60]
     body = ["Your mail was not applied; nothing in the game has changed.", ""]
     body += ["Why:" if len(reasons) == 1 else f"Why ({len(reasons)} problems):", ""]
-    for reason in reasons:
-        body += _wrap(reason, "  - ")
+    for reason in reasons[:REASONS]:
+        body += _wrap(clip(reason, 400), "  - ")
+    if len(reasons) > REASONS:
+        body += _wrap(f"and {len(reasons) - REASONS} more; correct these first", "  - ")
     body += ignored_lines(ignored or [])
     if advice:
         body += [""] + _wrap(advice)

@@ -62,7 +62,7 @@ class Found:
 def find_orders(incoming: Incoming) -> Found | None:
     """The orders in a mail: an attached ``.json`` / ``.txt`` file, else the plain-text
     body. ``None`` for a mail that holds nothing that looks like orders (not for us)."""
-    from pbem.service.textorders import looks_like_text_orders, strip_mail
+    from pbem.service.textorders import MAX_TEXT_CHARS, looks_like_text_orders, strip_mail
 
     source = f"mail {incoming.message_id}"
     from pbem.service.copies import is_player_copy
@@ -84,7 +84,7 @@ def find_orders(incoming: Incoming) -> Found | None:
             return Found(None, _text_game(text), "; ".join(str(p) for p in exc.problems) + f" (in {name})")
         return Found(given, _game_of(given))
     if incoming.text is not None:
-        kept = "\n".join(line for _, line in strip_mail(incoming.text)).strip()
+        kept = "\n".join(line for _, line in strip_mail(incoming.text[:MAX_TEXT_CHARS])).strip()
         if kept.startswith("{"):
             try:
                 given = input_from_text(kept, f"the body of {source}")
@@ -107,9 +107,10 @@ def _text_game(text: str) -> str | None:
     (``Game night was fun!`` before the orders is prose, not a game line), else the first
     ``game`` line's rest (a mistyped id, which the answer then quotes)."""
     from pbem.kernel.setup import GAME_ID
-    from pbem.service.textorders import strip_mail
+    from pbem.service.textorders import MAX_TEXT_CHARS, strip_mail
 
-    named = [found.group(1) for _, line in strip_mail(text) if (found := _GAME_LINE.match(line))]
+    named = [found.group(1) for _, line in strip_mail(text[:MAX_TEXT_CHARS])
+             if (found := _GAME_LINE.match(line))]
     return next((g for g in named if GAME_ID.match(g)), named[0] if named else None)
 
 
@@ -452,7 +453,8 @@ class Cycle:
             advice = "Correct the orders and send them again."
         message = compose.receipt_rejected(self.config, run.game, run.game_id, incoming, reasons, self.now, advice,
                                            ignored=ignored)
-        self._answer(run, incoming, "rejected", message, "rejected", reasons=reasons[:20])
+        self._answer(run, incoming, "rejected", message, "rejected",
+                     reasons=[clip(r, 300) for r in reasons[:compose.REASONS]])
         self.summary.rejected += 1
         self.log(f"{run.game_id}: rejected mail {incoming.message_id} from {incoming.sender}: {reasons[0]}")
 

@@ -52,6 +52,16 @@ if TYPE_CHECKING:
     from pbem.kernel.board import Board
     from pbem.kernel.edition import Edition
 
+MAX_LINES = 1000
+"""No text of orders holds more order lines (a turn of the longest game needs a few dozen);
+a longer one is refused at the first line too many, unread, so a pasted novel costs little."""
+MAX_TEXT_LINES = 5000
+MAX_TEXT_CHARS = 500_000
+"""A text of orders longer than this is not read at all (one problem says so): a mail
+with a quoted history is long, a hostile one is longer."""
+MAX_PROBLEMS = 50
+"""Reading stops once this many problems are found: they are what the player corrects first."""
+
 MAX_WORD = 64
 """No order word, name or number is longer: a longer word is a problem of its own, named by
 its length rather than quoted (a message stays readable, whatever was pasted)."""
@@ -187,9 +197,11 @@ def looks_like_text_orders(text: str) -> bool:
     """True if at least two of the lines :func:`strip_mail` keeps begin with two different
     order words (``game``, ``nation``, ``turn``, ``password``, ``rondel``, ...): an order
     mail (which needs several such lines), as opposed to a mail that is not for the referee
-    and happens to have one line beginning with "Game" or "Turn"."""
+    and happens to have one line beginning with "Game" or "Turn". Only the start of a very
+    long text is looked at (:data:`MAX_TEXT_CHARS`): orders are at the top of a mail."""
     words = set(ORDER_WORDS) | set(_WORD_ALIASES)
-    seen = {_WORD_ALIASES.get(w, w) for w in (_first_word(line) for _, line in strip_mail(text)) if w in words}
+    seen = {_WORD_ALIASES.get(w, w) for w in (_first_word(line) for _, line in strip_mail(text[:MAX_TEXT_CHARS]))
+            if w in words}
     return len(seen) >= 2
 
 
@@ -924,6 +936,11 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
     ``rules.data`` (Antike Duellum: the event cards a GM entered, so that ``play`` knows
     them by name).
     """
+    if text.count("\n", 0, MAX_TEXT_CHARS) >= MAX_TEXT_LINES or len(text) > MAX_TEXT_CHARS:
+        raise InputError(source, [Problem(f"line {MAX_TEXT_LINES + 1}, column 1" if len(text) <= MAX_TEXT_CHARS
+                                          else "line 1, column 1",
+                                          f"a text of orders has at most {MAX_TEXT_LINES} lines and "
+                                          f"{MAX_TEXT_CHARS} characters; this one has more (nothing was read)")])
     reader = _Orders(vocabulary(edition, board, data))
     kept = strip_mail(text)
     candidates = [(n, line) for n, line in kept if not line.lstrip().startswith("#")]
@@ -931,7 +948,15 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
     body = candidates[at[0]:at[-1] + 1] if at else []
     prose = candidates[:at[0]] + candidates[at[-1] + 1:] if at else []
     paths: dict[str, int] = {}
+    if len(body) > MAX_LINES:
+        reader.problems.append((body[MAX_LINES][0], 1, f"more than {MAX_LINES} order lines; a turn needs far "
+                                                        "fewer (nothing after this line was read)"))
+        body = body[:MAX_LINES]
     for number, line in body:
+        if len(reader.problems) >= MAX_PROBLEMS:
+            reader.problems.append((number, 1, f"reading stopped here: {MAX_PROBLEMS} problems are listed, "
+                                               "correct those first"))
+            break
         before = _shape(reader.data)
         reader.read(number, line)
         for path in _added(before, _shape(reader.data)):
