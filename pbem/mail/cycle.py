@@ -30,9 +30,9 @@ from pathlib import Path
 from pbem.errors import CannotWrite, GameLocked, InputError, PbemError, Refused, clip
 from pbem.mail import compose
 from pbem.mail.config import GameMail, MailConfig
-from pbem.mail.inbox import Incoming, Source, open_source
+from pbem.mail.inbox import Incoming, MailServerError, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
-from pbem.mail.transport import Transport, spool
+from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.game import Game
 from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, read_orders_for_game
 from pbem.service.turns import mail_ids
@@ -624,17 +624,37 @@ class Cycle:
 
     # -- 4. deliver -------------------------------------------------------------------------
 
-    def deliver(self, run: GameRun) -> None:
+    def deliver(self, run: GameRun, again: bool = True) -> None:
+        """Empty the game's queue. A mail the server refuses waits for its next try (the run
+        ends with exit code 7, the rest of the queue goes out); one refused too often is
+        given up and the GM is told (at once, if the server takes that notice)."""
         try:
-            sent = self.transport.deliver(run.spool)
+            result = self.transport.deliver(run.spool, self.now)
         except PbemError as exc:
             self._fail(run.game_id, exc)
             return
         finally:
             self.transport.close()
-        self.summary.sent += len(sent)
-        if sent:
-            self.log(f"{run.game_id}: {len(sent)} mail(s) delivered to {self.transport.describe()}")
+        self.summary.sent += len(result.sent)
+        if result.sent:
+            self.log(f"{run.game_id}: {len(result.sent)} mail(s) delivered to {self.transport.describe()}")
+        tries = len(BACK_OFF) + 1
+        for name, answer, count in result.refused:
+            self._fail(run.game_id, MailServerError(f"the server refused {name} ({answer}); try {count} of {tries}, "
+                                                    "it is tried again later; the other mails went out"))
+        for name, answer, count in result.given_up:
+            self._fail(run.game_id, MailServerError(
+                f"the server refused {name} {count} times ({answer}); given up: it is kept in "
+                f"{run.spool / UNDELIVERABLE}"))
+            if self.config.gm and "-undeliverable-" not in name:
+                notice = compose.gm_notice(self.config, run.game, "a mail could not be delivered", [
+                    f"The mail {name} of game {run.game_id} was refused {count} times by the mail server, the "
+                    f"last time with: {answer}.",
+                    f"It is given up and kept in {run.spool / UNDELIVERABLE} (send it by hand if you like); the "
+                    "other mails of the game went out."], self.now, f"undeliverable|{name}")
+                spool(run.spool, f"{len(run.game.history):06d}-undeliverable-{name.removesuffix('.eml')}", notice)
+        if result.given_up and again:
+            self.deliver(run, again=False)
 
 
 def player_mail(config: MailConfig, game_file: Path, nation: str, password: str, now: datetime,
@@ -645,8 +665,11 @@ def player_mail(config: MailConfig, game_file: Path, nation: str, password: str,
         folder = spool_path(game_file)
         spool(folder, f"{len(game.history) - 1:06d}-welcome-{nation}", compose.new_password(config, game, nation, password, now))
         try:
-            sent = transport.deliver(folder)
+            result = transport.deliver(folder, now)
         finally:
             transport.close()
-        log(f"{game.game_id}: {len(sent)} mail(s) delivered to {transport.describe()}")
+        log(f"{game.game_id}: {len(result.sent)} mail(s) delivered to {transport.describe()}")
+        if result.refused or result.given_up:
+            raise MailServerError(f"{game.game_id}: the server refused the welcome mail "
+                                  f"({(result.refused or result.given_up)[0][1]}); it is tried again by the next mail run")
 

@@ -10,8 +10,11 @@ Message-ID as the first, which mail programs show once.
 
 from __future__ import annotations
 
+import json
 import smtplib
 import ssl
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
 from email.utils import getaddresses
@@ -50,6 +53,51 @@ def clear_leftovers(folder: Path) -> list[str]:
     return removed
 
 
+BACK_OFF = (timedelta(minutes=10), timedelta(hours=1), timedelta(hours=6), timedelta(hours=24))
+"""How long a mail the server refused waits before each next try; after the last one it is
+given up (about a day and a half in all)."""
+UNDELIVERABLE = "undeliverable"
+"""Where given-up mails are kept, inside the game's queue folder (the GM may send them by hand)."""
+
+
+@dataclass
+class Delivery:
+    """What one delivery of a queue did."""
+
+    sent: list[Path] = field(default_factory=list)
+    waiting: list[Path] = field(default_factory=list)
+    """Mails refused before and not due for their next try yet."""
+    refused: list[tuple[str, str, int]] = field(default_factory=list)
+    """Mails the server refused this time: name, the server's answer, how many times so far."""
+    given_up: list[tuple[str, str, int]] = field(default_factory=list)
+    """Mails refused once too often: moved to ``undeliverable/``; the GM is to be told."""
+
+
+class MessageRefused(Exception):
+    """The server refused one mail (and will take others): its answer."""
+
+
+def _tries_path(path: Path) -> Path:
+    return path.with_name(path.name + ".tries")
+
+
+def _tries(path: Path) -> dict:
+    """How often ``path`` was refused, and when to try it next (``{}``: never refused)."""
+    raw = store.read_in(_tries_path(path), 4096)
+    try:
+        data = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _time(text: str) -> datetime:
+    try:
+        return datetime.strptime(str(text), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    except ValueError:
+        return datetime.min.replace(tzinfo=timezone.utc)
+
+
 class Transport:
     """Where spooled mail goes: an SMTP server, or (``--outbox``) a folder of ``.eml`` files."""
 
@@ -70,19 +118,45 @@ class Transport:
             return f"SMTP {self.smtp.host}:{self.smtp.port}"
         return "nowhere"
 
-    def deliver(self, folder: Path) -> list[Path]:
-        """Send every spooled mail of ``folder``; return the files sent (now removed)."""
-        done = []
+    def deliver(self, folder: Path, now: datetime | None = None) -> Delivery:
+        """Send every spooled mail of ``folder`` that is due; return what became of them.
+
+        A mail the server refuses on its own (too large, a recipient it will not take: the
+        server answered, the others may still go) does not hold up the queue: it is tried
+        again later, after :data:`BACK_OFF`, and after the last of those it is given up
+        (moved to ``undeliverable/`` beside the queue) and named in the result, for the GM
+        to be told. A server that cannot be reached, or refuses the login, stops the
+        delivery (:class:`MailServerError`): everything stays queued for the next run."""
+        result = Delivery()
         clear_leftovers(folder)
         for path in waiting(folder):
+            tries = _tries(path)
+            if now is not None and tries.get("next") and _time(tries["next"]) > now:
+                result.waiting.append(path)
+                continue
             data = store.read_in(path)
             if data is None:  # replaced by a link or a pipe since it was listed: not ours
                 continue
-            self._send(path, data)
+            try:
+                self._send(path, data)
+            except MessageRefused as exc:
+                count = int(tries.get("count", 0)) + 1
+                if count > len(BACK_OFF):
+                    store.write_in(store.owned_folder(folder / UNDELIVERABLE), path.name, data)
+                    path.unlink()
+                    _tries_path(path).unlink(missing_ok=True)
+                    result.given_up.append((path.name, str(exc), count))
+                else:
+                    due = (now or datetime.now(timezone.utc)) + BACK_OFF[count - 1]
+                    state = {"count": count, "next": due.strftime("%Y-%m-%dT%H:%M:%SZ"), "error": str(exc)[:300]}
+                    store.write_in(folder, _tries_path(path).name, json.dumps(state, sort_keys=True).encode())
+                    result.refused.append((path.name, str(exc), count))
+                continue
             path.unlink()
-            done.append(path)
+            _tries_path(path).unlink(missing_ok=True)
+            result.sent.append(path)
             self.sent += 1
-        return done
+        return result
 
     def _send(self, path: Path, data: bytes) -> None:
         if self.outbox is not None:
@@ -101,7 +175,11 @@ class Transport:
         to = [a for _, a in getaddresses([str(msg.get("To", "")), str(msg.get("Cc", ""))]) if a]
         sender = [a for _, a in getaddresses([str(msg.get("From", self.sender))]) if a]
         try:
+            # recipients refused while others were taken come back as a dict: the mail went to those taken
             self._connection().sendmail(sender[0] if sender else "", to, data)
+        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+            self._reset()
+            raise MessageRefused(_answer(exc)) from None
         except (OSError, smtplib.SMTPException) as exc:
             self.close()
             raise MailServerError(f"SMTP {self.smtp.host}:{self.smtp.port}: sending {path.name} failed: {exc}; "
@@ -127,6 +205,14 @@ class Transport:
         self._conn = conn
         return conn
 
+    def _reset(self) -> None:
+        """After a refused mail: the session goes on with the next one (``RSET``)."""
+        if self._conn is not None:
+            try:
+                self._conn.rset()
+            except (OSError, smtplib.SMTPException):
+                self.close()
+
     def close(self) -> None:
         if self._conn is not None:
             try:
@@ -135,3 +221,13 @@ class Transport:
                 pass
             self._conn = None
 
+
+def _answer(exc: smtplib.SMTPException) -> str:
+    """A refusal as the server gave it: code and text (the first recipient's, for a
+    refusal of recipients)."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        code, text = next(iter(exc.recipients.values()), (0, b""))
+    else:
+        code, text = getattr(exc, "smtp_code", 0), getattr(exc, "smtp_error", b"")
+    text = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+    return f"{code} {' '.join(text.split())}"[:300]

@@ -51,6 +51,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from ipaddress import ip_address
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -218,11 +219,16 @@ class SmtpServer:
     password: str
     ca_file: str
     messages: list = field(default_factory=list)
+    refuse: Any = None
+    """A test's rule: called with each message's raw DATA, it may return an SMTP answer
+    such as ``"552 5.3.4 Message size exceeds fixed limit"`` to refuse that message (as a
+    server with a size limit does); ``None`` takes it. Cleared with the messages."""
     _cond: threading.Condition = field(default_factory=threading.Condition, repr=False, compare=False)
 
     def clear(self) -> None:
         with self._cond:
             self.messages.clear()
+            self.refuse = None
 
     def wait_for(self, n: int, timeout: float = 10) -> list:
         """Wait until at least ``n`` messages have arrived; return them all (a copy)."""
@@ -252,6 +258,9 @@ class _SmtpHandler:
         raw = envelope.original_content
         if raw is None:
             raw = envelope.content if isinstance(envelope.content, bytes) else envelope.content.encode()
+        refusal = self.server.refuse(raw) if self.server.refuse is not None else None
+        if refusal:
+            return refusal
         # Parsed with \n line ends (as a mail store keeps it), so get_content() has no \r.
         message = BytesParser(policy=email.policy.default).parsebytes(raw.replace(b"\r\n", b"\n"))
         self.server._record(
