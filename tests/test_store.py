@@ -291,3 +291,25 @@ def test_saving_copies_the_history_text_and_writes_the_same_bytes(tmp_path):
     assert game.origin is None
     store.save_game(game, compact)
     assert compact.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+
+
+def test_a_copy_without_its_copy_key_is_still_no_game(tmp_path):
+    """A player's copy whose "copy" key was taken out (by hand) hides what only the GM's
+    file holds: it is refused as a game (exit 3) by every command, never changed."""
+    import json as _json
+
+    from conftest import cli_run as run, write_json
+
+    game = new_game_file(tmp_path, "--id", "demo")
+    assert run("copy", game, "--for", "greeks", "-o", tmp_path / "c.json").exit_code == 0
+    data = _json.loads((tmp_path / "c.json").read_text())
+    del data["copy"]
+    forged = write_json(tmp_path / "forged.json", data)
+    before = forged.read_bytes()
+    orders = write_json(tmp_path / "o.json", {"game": "demo", "nation": "phoenicians", "turn": 1,
+                                               "password": "pw-phoenicians", "rondel": "gold"})
+    for args in (("show", forged), ("process", forged, orders), ("check", forged, orders)):
+        done = run(*args)
+        assert done.exit_code == 3 and "player's copy" in done.stderr, args
+    assert forged.read_bytes() == before
+    assert run("new", tmp_path / "q.json", "--seed", "?").exit_code == 2

@@ -91,6 +91,9 @@ def check_common(opts: SetupOptions, edition: Edition) -> None:
     if not GAME_ID.match(opts.game_id):
         raise UsageError(f"game id {clip(opts.game_id)!r}: use 1-64 letters, digits, '.', '_' or '-', "
                          "starting with a letter or digit (give --id)")
+    if opts.seed is not None and (not opts.seed.strip() or opts.seed == "?"):
+        raise UsageError("--seed: give a seed of letters and digits (\"?\" is what a player's copy shows "
+                         "instead of the seed)")
     for n in opts.nations:
         if n not in edition.nations:
             raise UsageError(f"--nations: unknown nation {clip(n)!r} (one of {', '.join(sorted(edition.nations))})")

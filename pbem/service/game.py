@@ -256,10 +256,20 @@ def game_from_json(data: dict[str, Any], edition: Edition, board: Board, source:
     game = Game(state, edition, board, data["seed"], meta, data["history"], source)
     if "copy" in data:
         game.copy_of = data["copy"]["of"]
+    elif data["seed"] == HIDDEN or any(m.password == HIDDEN for m in meta.values()):
+        # what a player's copy hides ("?"), in a file that says it is a game: a copy whose
+        # "copy" key was taken out is still a copy, never a game to change
+        raise InconsistentGame(source, [Problem(
+            "$.copy", "this file hides what only the GM's game file holds (a seed or a password hash that is "
+                      "\"?\"): it is a player's copy whose \"copy\" key is missing; use the GM's game file")])
     problems = consistency_problems(game) + history_problems(game.history, edition, game.seats, board)
     if problems:
         raise InconsistentGame(source, problems)
     return game
+
+
+HIDDEN = "?"
+"""What a player's copy writes for everything it hides (:mod:`pbem.service.copies`)."""
 
 
 def consistency_problems(game: Game) -> list[Problem]:
