@@ -4,6 +4,9 @@ mailbox, and the orders found in each.
 Nothing here changes a mailbox: IMAP folders are opened read-only and fetched with
 ``BODY.PEEK``, local files are only read. What has been handled is remembered in each
 game's ledger (:mod:`pbem.mail.ledger`), keyed by Message-ID.
+
+The IMAP and TLS modules are imported when a mailbox on a server is opened, not before:
+most runs read a local mailbox, or none.
 """
 
 from __future__ import annotations
@@ -11,21 +14,21 @@ from __future__ import annotations
 import email
 import email.errors
 import hashlib
-import html
-import imaplib
-import mailbox
 import re
-import ssl
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from email.utils import parseaddr
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
-from pbem.errors import ExitCode, InputError, PbemError, UsageError
+from pbem.errors import InputError, MailServerError, UsageError
 from pbem.mail.config import Imap
+
+if TYPE_CHECKING:
+    import imaplib
 
 ORDER_EXTENSIONS = (".json", ".txt")
 MAX_MESSAGE = 5 * 1024 * 1024
@@ -72,6 +75,8 @@ _BREAK = re.compile(r"<\s*(br|/p|/div|/li|/tr|/h\d)\b[^>]*>", re.I)
 
 def html_to_text(markup: str) -> str:
     """Rough text of an HTML body: enough to tell whether it holds orders."""
+    import html
+
     markup = _BREAK.sub("\n", markup)
     return html.unescape(_TAG.sub("", markup))
 
@@ -200,6 +205,8 @@ class MboxSource(LocalSource):
     """An mbox file, in file order."""
 
     def messages(self, known: Known) -> Iterator[Incoming]:
+        import mailbox
+
         box = mailbox.mbox(self.path, create=False)
         try:
             for key in box.iterkeys():
@@ -234,6 +241,9 @@ class ImapSource(Source):
         self.settings = settings
 
     def _connect(self) -> imaplib.IMAP4:
+        import imaplib
+        import ssl
+
         context = ssl.create_default_context(cafile=self.settings.ca_file)
         password = self.settings.password.read(f"IMAP {self.name}")
         try:
@@ -248,6 +258,8 @@ class ImapSource(Source):
         return conn
 
     def messages(self, known: Known) -> Iterator[Incoming]:
+        import imaplib
+
         conn = self._connect()
         try:
             status, _ = conn.select(_quote(self.mailbox), readonly=True)
@@ -279,12 +291,6 @@ class ImapSource(Source):
 
 def _quote(mailbox_name: str) -> str:
     return '"' + mailbox_name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-class MailServerError(PbemError):
-    """A mail server could not be reached or refused us."""
-
-    exit_code = ExitCode.MAIL
 
 
 def open_source(spec: str, imap: Imap) -> Source:

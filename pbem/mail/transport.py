@@ -6,24 +6,30 @@ has accepted it (or once it is in the outbox). A run that dies in between sends 
 left the next time, so no mail is lost. The one case of a mail sent twice is a crash in
 the instant between the server's acceptance and the removal; the copy has the same
 Message-ID as the first, which mail programs show once.
+
+The SMTP and TLS modules are imported when a mail goes out by SMTP: making a transport and
+asking where it sends (an idle ``mail run`` does) costs nothing.
 """
 
 from __future__ import annotations
 
-import smtplib
-import ssl
-from email.message import EmailMessage
-from email.policy import SMTP as SMTP_POLICY
-from email.utils import getaddresses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from pbem.errors import MailServerError
 from pbem.mail.config import Smtp
-from pbem.mail.inbox import MailServerError
-from pbem.service import store
+
+if TYPE_CHECKING:
+    import smtplib
+    from email.message import EmailMessage
 
 
 def spool(folder: Path, name: str, message: EmailMessage) -> Path:
     """Write ``message`` into the spool as ``name.eml`` (atomically, mode 600)."""
+    from email.policy import SMTP as SMTP_POLICY
+
+    from pbem.service import store
+
     folder.mkdir(mode=0o700, exist_ok=True)
     path = folder / f"{name}.eml"
     store.write_atomic(path, message.as_bytes(policy=SMTP_POLICY).decode("utf-8", "surrogateescape"), mode=0o600)
@@ -65,6 +71,8 @@ class Transport:
         return done
 
     def _send(self, path: Path) -> None:
+        from pbem.service import store
+
         data = path.read_bytes()
         if self.outbox is not None:
             self.outbox.mkdir(parents=True, exist_ok=True)
@@ -73,7 +81,9 @@ class Transport:
         if self.smtp is None:
             raise MailServerError("no way to send mail: give --outbox DIR, or a configuration with [smtp]")
         import email
+        import smtplib
         from email.policy import default
+        from email.utils import getaddresses
 
         msg = email.message_from_bytes(data, policy=default)
         to = [a for _, a in getaddresses([str(msg.get("To", "")), str(msg.get("Cc", ""))]) if a]
@@ -86,6 +96,9 @@ class Transport:
                                   "it stays queued and is sent on the next run") from None
 
     def _connection(self) -> smtplib.SMTP:
+        import smtplib
+        import ssl
+
         if self._conn is not None:
             return self._conn
         s = self.smtp
@@ -107,6 +120,8 @@ class Transport:
 
     def close(self) -> None:
         if self._conn is not None:
+            import smtplib
+
             try:
                 self._conn.quit()
             except (OSError, smtplib.SMTPException):
