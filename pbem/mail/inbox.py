@@ -171,9 +171,50 @@ class FileSource(LocalSource):
 
 def _header_id(raw: bytes) -> str:
     """The Message-ID of a mail, from its header alone (cheap: the body is not parsed)."""
+    quick = _plain_id(raw)
+    if quick is not None:
+        return quick
     from email.parser import BytesHeaderParser
 
     return normalise_id(header_text(BytesHeaderParser(policy=default_policy).parsebytes(raw), "Message-ID"), raw)
+
+
+_HEADER_LINE = re.compile(rb"[\x21-\x39\x3b-\x7e]+:")
+_PLAIN_ID = re.compile(rb"[ \t\r\n]*(<[\x21-\x3b\x3d\x3f-\x7e]+>)[ \t\r\n]*")
+
+
+def _plain_id(raw: bytes) -> str | None:
+    """The Message-ID of a mail whose header says it plainly (``Message-ID: <id@host>`` in
+    ASCII, maybe folded), found without the e-mail parser, or ``None`` when the header
+    holds anything less plain (then the parser decides). The known mails of a mailbox are
+    passed over by this id: hundreds of old mails cost a few milliseconds, not a parse each.
+
+    Plain means: every line up to the Message-ID is a header line (a name and a colon, or
+    a continuation) and the first Message-ID header holds one id in angle brackets and
+    nothing else; the parser reads exactly that id from such a header."""
+    end = raw.find(b"\n\n")
+    crlf = raw.find(b"\r\n\r\n")
+    if crlf >= 0 and (end < 0 or crlf < end):
+        end = crlf
+    head = raw if end < 0 else raw[:end]
+    lines = head.replace(b"\r\n", b"\n").split(b"\n")
+    for k, line in enumerate(lines):
+        if line[:1] in (b" ", b"\t"):
+            if k == 0:
+                return None
+            continue
+        if not _HEADER_LINE.match(line):
+            return None
+        name, _, value = line.partition(b":")
+        if name.lower() != b"message-id":
+            continue
+        for more in lines[k + 1:]:  # a folded header goes on in lines that begin with blanks
+            if more[:1] not in (b" ", b"\t"):
+                break
+            value += b"\n" + more
+        found = _PLAIN_ID.fullmatch(value)
+        return found.group(1).decode("ascii") if found else None
+    return None
 
 
 def _read_bytes(path: Path) -> bytes:
