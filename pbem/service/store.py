@@ -298,6 +298,18 @@ def locked(path: str | os.PathLike, must_exist: bool = True) -> Iterator[None]:
             os.close(fd)
 
 
+def file_state(path: str | os.PathLike) -> tuple[int, int, int, int] | None:
+    """What tells one version of a file from another without reading it: its device,
+    inode, modification time (ns) and size, through a symbolic link; ``None`` if it cannot
+    be looked at. Every writer here replaces a file whole (a new inode), so a file with
+    the same state is the same file, unchanged."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size
+
+
 def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
