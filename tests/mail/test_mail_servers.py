@@ -254,3 +254,66 @@ def test_an_imap_source_reads_only_what_is_new_to_every_game(imap_server, monkey
             source.remembered = remembered
             assert len(list(source.messages(lambda mid: False))) == 4
             assert len(calls.fetched()) == 8
+
+
+def test_an_idle_imap_run_is_one_login_and_fetches_nothing(servers, monkeypatch):
+    """The mailbox is asked for its UIDVALIDITY, UIDNEXT and EXISTS (one login, EXAMINE):
+    as every game remembers them, nothing is searched or fetched and no game is loaded. A
+    new mail changes UIDNEXT: only it is fetched, and applied."""
+    from pbem.service import store
+
+    folder, game, cfg, smtp, imap = servers
+    for k in range(3):
+        imap.deliver(mail(ADDRESSES["greeks"], subject=f"chat {k}", body="not orders"))
+    run_cycle(cfg)  # first contact: the opening report, every mail looked at once
+    smtp.wait_for(5)
+    smtp.clear()
+    with monkeypatch.context() as patched:
+        calls = ImapCalls(patched)
+        loads = []
+        real = store.load_game
+        patched.setattr(store, "load_game", lambda path: loads.append(path) or real(path))
+        result = run_cycle(cfg, "2026-11-23T10:05:00Z")
+        assert result.stdout.strip().endswith("1 game idle")
+        assert (calls.logins, calls.commands, loads) == (1, [], [])
+        nation = active(game)
+        imap.deliver(mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+                                                   "rondel gold\n"))
+        calls.logins, calls.commands = 0, []
+        result = run_cycle(cfg, "2026-11-23T10:10:00Z")
+        assert "applied 1" in result.stdout and result.stdout.strip().endswith("0 games idle")
+        assert calls.logins == 2  # the look, then the cycle
+        assert len(calls.fetched()) == 2  # the new mail's Message-ID, then the mail: no old one
+        assert len(smtp.wait_for(6)) == 6
+        smtp.clear()
+        calls.logins, calls.commands = 0, []
+        run_cycle(cfg, "2026-11-23T10:15:00Z")
+        assert (calls.logins, calls.commands) == (1, [])
+
+
+def test_a_game_changed_by_hand_reads_an_unchanged_imap_mailbox_without_fetching(servers, monkeypatch, tmp_path):
+    """The GM processes a turn by hand: the next run is a full one and reports it, but the
+    mailbox, as the game's unchanged ledger remembers it, is opened and not read."""
+    folder, game, cfg, smtp, imap = servers
+    imap.deliver(mail(ADDRESSES["greeks"], subject="chat", body="not orders"))
+    run_cycle(cfg)
+    smtp.wait_for(5)
+    smtp.clear()
+    nation = active(game)
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps(json_orders(nation, 1, rondel="gold")), encoding="utf-8")
+    assert cli_run("process", game, orders).exit_code == 0
+    with monkeypatch.context() as patched:
+        calls = ImapCalls(patched)
+        result = run_cycle(cfg, "2026-11-23T10:05:00Z")
+    assert result.stdout.strip().endswith("0 games idle")
+    assert calls.commands == []
+    reports = smtp.wait_for(5)
+    assert all("after turn 1" in str(r.message["Subject"]) for r in reports)
+    # the ledger is taken away: every mail is looked at again (and nothing is repeated)
+    (tmp_path / "game.mail.json").unlink()
+    smtp.clear()
+    with monkeypatch.context() as patched:
+        calls = ImapCalls(patched)
+        run_cycle(cfg, "2026-11-23T10:10:00Z")
+    assert calls.fetched() and smtp.messages == []
