@@ -94,6 +94,35 @@ def test_an_idle_run_loads_neither_the_game_nor_its_ledger(table, monkeypatch):
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before  # nothing written
 
 
+def test_a_mail_for_one_game_loads_only_that_game(tmp_path, monkeypatch):
+    """Two games share a mailbox: a new mail makes both read it (each ledger notes it), but
+    only the game it is for is loaded; the other is left as its mark describes it."""
+    one = game_with_players(tmp_path, "one.json", "one")
+    two = game_with_players(tmp_path, "two.json", "two")
+    cfg = config(tmp_path, one, two, defaults='attach = ""')
+    box = maildir(tmp_path / "M")
+    settle(box)
+    assert idle_count(run(cfg, box, tmp_path / "o0", START)) == 0
+    from pbem.service import store
+
+    loaded = []
+    real = store.load_game
+    monkeypatch.setattr(store, "load_game", lambda path: loaded.append(Path(path).name) or real(path))
+    nation = active(one)
+    add_to_maildir(box, mail(ADDRESSES[nation], orders=json_orders(nation, 1, game_id="one", rondel="gold")))
+    result = run(cfg, box, tmp_path / "o1", T1)
+    assert result.exit_code == 0 and "applied 1" in result.stdout
+    assert loaded == ["one.json"]  # once: the mail's orders are applied to the game as loaded
+    ledger_two = json.loads((tmp_path / "two.mail.json").read_text())
+    assert [m["why"] for m in ledger_two["messages"].values()] == ["for another game"]
+    assert mark_of(two).exists() and mark_of(one).exists()
+    settle(box)
+    loaded.clear()
+    assert idle_count(run(cfg, box, tmp_path / "o2", T2)) == 0  # the last run's marks came right after the mail
+    assert idle_count(run(cfg, box, tmp_path / "o3", T3)) == 2
+    assert loaded == []  # neither game changed since its mark: the full run read the mailbox, loaded none
+
+
 def test_adding_moving_flagging_and_removing_a_mail_change_the_maildirs_watermark(tmp_path):
     from pbem.mail.marks import local_state
 

@@ -1,6 +1,6 @@
 """The mail cycle with watermarks: what ``mail run`` runs for the games that are not idle.
 
-:class:`MarkedCycle` is :class:`pbem.mail.cycle.Cycle` with three things added around its
+:class:`MarkedCycle` is :class:`pbem.mail.cycle.Cycle` with four things added around its
 steps, none inside them:
 
 - when it takes a game's mail lock it removes the game's mark (:mod:`pbem.mail.marks`): a
@@ -11,6 +11,9 @@ steps, none inside them:
   mailbox is opened), so that a mail that arrives while the run reads makes the next run
   a full one; an IMAP source is told what each game remembers of it, so that a mailbox in
   which nothing arrived is not read (:class:`pbem.mail.inbox.ImapSource`);
+- a game whose mark holds in everything but the source (it is in the run only because
+  new mail came) is not loaded until a mail is for it (:class:`LazyRun`): the other games
+  that share the mailbox only note the mail in their ledgers;
 - when a game's cycle ended without a failure (nothing raised or was reported, it was not
   left to another run, its queue is empty), it writes the game's new mark, atomically and
   still under the lock. The game file's state goes into it only if the file on disk is the
@@ -26,14 +29,17 @@ import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from datetime import datetime
+from typing import Any
 
-from pbem.errors import PbemError
+from pbem.errors import GameLocked, PbemError
 from pbem.mail import marks
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.cycle import Cycle, GameRun, Log
 from pbem.mail.inbox import ImapSource, LocalSource, Source
+from pbem.mail.ledger import load_ledger, mail_lock, spool_path
 from pbem.mail.transport import Transport, waiting
 from pbem.service import store
+from pbem.service.service import GameService
 
 _HISTORY_CLOSE = b'\n ],\n "nations": '
 _ENTRY_HASH = b'\n   "hash": "'
@@ -73,6 +79,41 @@ def settled_game(path: str | os.PathLike, head: str) -> list[int] | None:
     return after if head_of(text) == head else None
 
 
+class LazyRun(GameRun):
+    """A game in the cycle whose file is, as its mark says, the one the last cycle ended
+    with: it is loaded only when something asks for the game itself (a mail for it).
+    Until then its id and its players' addresses, which route a mail, come from the mark."""
+
+    def __init__(self, settings: GameMail, service: GameService, ledger, spool, mark: dict[str, Any]):
+        self._game = None
+        self.mark = mark
+        super().__init__(settings=settings, service=service, ledger=ledger, game=None, spool=spool)
+
+    @property
+    def game(self):
+        if self._game is None:
+            self._game = self.service.load()
+        return self._game
+
+    @game.setter
+    def game(self, value) -> None:
+        self._game = value
+
+    @property
+    def loaded(self) -> bool:
+        return self._game is not None
+
+    @property
+    def game_id(self) -> str:
+        return self._game.game_id if self._game is not None else self.mark["game"]["id"]
+
+    def registered(self, address: str) -> bool:
+        if self._game is not None:
+            return super().registered(address)
+        address = address.lower()
+        return any((e or "").lower() == address for e in self.mark["game"]["addresses"].values())
+
+
 class MarkedCycle(Cycle):
     """:class:`Cycle` keeping each game's watermark (the module's docstring says how).
 
@@ -107,6 +148,12 @@ class MarkedCycle(Cycle):
     # -- opening: the lock, the mark, the game (maybe not yet) ------------------------------
 
     def _open(self, stack: ExitStack, settings: GameMail) -> GameRun | None:
+        if self.record:
+            early = marks.look(self.config, settings, self._option, self.now)
+            if early.idle:
+                opened = self._open_lazy(stack, settings)
+                if opened is not False:
+                    return opened
         run = super()._open(stack, settings)
         if run is not None:  # the lock is held
             verdict = marks.look(self.config, settings, self._option, self.now)
@@ -114,6 +161,35 @@ class MarkedCycle(Cycle):
             self._prepare(run, verdict)
             run.service.reuse_loaded = True
         return run
+
+    def _open_lazy(self, stack: ExitStack, settings: GameMail) -> GameRun | None | bool:
+        """Open a game whose mark holds in everything but the source without loading it:
+        the run, ``None`` if another run has the game, ``False`` if it must be opened
+        as usual after all."""
+        with ExitStack() as held:
+            try:
+                held.enter_context(mail_lock(settings.file))
+            except GameLocked:
+                self.log(f"{settings.file}: another mail run is working on this game; left to it")
+                return None
+            except PbemError:
+                return False
+            verdict = marks.look(self.config, settings, self._option, self.now)  # again, under the lock
+            if not verdict.idle:
+                return False
+            try:
+                ledger = load_ledger(settings.file)
+            except PbemError:
+                return False
+            if ledger.queued < 0:
+                return False
+            marks.forget(settings.file)
+            service = GameService(settings.file)
+            service.reuse_loaded = True
+            run = LazyRun(settings, service, ledger, spool_path(settings.file), verdict.mark)
+            self._prepare(run, verdict)
+            stack.enter_context(held.pop_all())  # the lock now lasts as long as the cycle's
+            return run
 
     def _prepare(self, run: GameRun, verdict: marks.Verdict) -> None:
         run.watermark = None if self._spec(run.settings) is not None else {"kind": "none", "spec": None}
@@ -151,6 +227,31 @@ class MarkedCycle(Cycle):
             run.failed = run.failed or self._failed
         self._failed = False
 
+    def _handle(self, run: GameRun, *args: Any, **kwargs: Any) -> None:
+        """A mail for a game not loaded yet: load it first. Should it not load (its file
+        was broken since the lock was taken), the game is left, as one locked by another
+        run is, and the mail is read again on the next run, not answered."""
+        if isinstance(run, LazyRun) and not run.loaded:
+            try:
+                run.game
+            except PbemError as exc:
+                run.stopped = str(exc)
+                self._fail(str(run.settings.file), exc)
+                return
+        super()._handle(run, *args, **kwargs)
+
+    # -- a game the mail did not touch has nothing to report and no clock to keep ------------
+
+    def report(self, run: GameRun) -> None:
+        if isinstance(run, LazyRun) and not run.loaded:
+            return  # the game is the one the last cycle ended with, and its ledger says so
+        super().report(run)
+
+    def keep_time(self, run: GameRun) -> None:
+        if isinstance(run, LazyRun) and not run.loaded:
+            return  # its mark says the clock needs nothing before a later moment
+        super().keep_time(run)
+
     # -- the end of a game's cycle: its new mark --------------------------------------------
 
     def deliver(self, run: GameRun) -> None:
@@ -171,16 +272,22 @@ class MarkedCycle(Cycle):
         watermark = getattr(run, "watermark", None)
         if watermark is None or run.stopped or not self._deadlines or waiting(run.spool):
             return
-        loaded = run.game
-        st = loaded.state.status
-        known, moment = marks.next_moment(settings, run.ledger.clock, st.turn, st.active, st.winner)
-        head = loaded.history[-1]["hash"]
-        state = settled_game(settings.file, head) if known else None
-        if state is None:
-            return
-        game = {"file": state, "id": loaded.game_id, "head": head,
-                "addresses": {n: loaded.meta[n].email for n in loaded.seats}}
-        upcoming = None if moment is None else marks.iso(moment)
+        if isinstance(run, LazyRun) and not run.loaded:
+            game = run.mark["game"]
+            if marks.file_state(settings.file) != game["file"]:
+                return
+            upcoming = run.mark["next"]
+        else:
+            loaded = run.game
+            st = loaded.state.status
+            known, moment = marks.next_moment(settings, run.ledger.clock, st.turn, st.active, st.winner)
+            head = loaded.history[-1]["hash"]
+            state = settled_game(settings.file, head) if known else None
+            if state is None:
+                return
+            game = {"file": state, "id": loaded.game_id, "head": head,
+                    "addresses": {n: loaded.meta[n].email for n in loaded.seats}}
+            upcoming = None if moment is None else marks.iso(moment)
         data = {"settings": marks.settings_digest(self.config, settings, self._spec(settings)),
                 "at": marks.iso(self.now), "next": upcoming, "game": game,
                 "ledger": marks.file_state(marks.ledger_file(settings.file)), "source": watermark}
