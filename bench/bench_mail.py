@@ -199,18 +199,21 @@ def mail_sizes(bench: Bench, attach: str) -> dict[str, int]:
     return sizes
 
 
-def profile(bench: Bench, cfg: Path) -> None:
-    """One applying run under cProfile (imports included), the top of the cumulative table."""
+def profile(bench: Bench, cfg: Path) -> str:
+    """One applying run under cProfile (imports included): the top of the table by
+    cumulative time."""
+    import io
+    import pstats
+
     bench.settle(cfg)
     bench.deliver(cfg, 80_000)
     args = bench.command(cfg)
     stats = bench.folder / "apply.prof"
     subprocess.run([sys.executable, "-m", "cProfile", "-o", str(stats), EXE, *args[1:]], check=True,
                    capture_output=True, env=ENV)
-    import pstats
-
-    print("\nAn applying mail run (10 games, attach = \"\"), cProfile, by cumulative time:")
-    pstats.Stats(str(stats)).sort_stats("cumulative").print_stats(40)
+    out = io.StringIO()
+    pstats.Stats(str(stats), stream=out).sort_stats("cumulative").print_stats(45)
+    return f"\nAn applying mail run ({FEW} games, attach = \"\"), cProfile, by cumulative time:\n{out.getvalue()}"
 
 
 def main() -> None:
@@ -263,8 +266,7 @@ def main() -> None:
                      f"{statistics.median(times) * 1000:.0f} ms", "-", "-", "-"))
 
         sizes = {attach: mail_sizes(bench, attach) for attach in ("", "png", "pdf,png")}
-        if args.profile:
-            profile(bench, few)
+        profiled = profile(bench, few) if args.profile else ""
     finally:
         shutil.rmtree(folder)
 
@@ -288,6 +290,7 @@ def main() -> None:
         print("| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths)) + " |")
         if k == 0:
             print("| " + " | ".join("-" * w for w in widths) + " |")
+    print(profiled, end="")
 
 
 if __name__ == "__main__":
