@@ -381,7 +381,7 @@ def test_a_failure_in_a_game_leaves_no_mark_for_it(table, monkeypatch):
 
 
 @pytest.mark.parametrize("how", ["garbage", "empty", "other-format", "other-version", "hand-edited", "wrong-kinds",
-                                 "deep"])
+                                 "deep", "large", "fifo"])
 def test_a_mark_that_cannot_be_trusted_means_a_full_run_never_an_error(table, how):
     folder, game, cfg, box = idle_table(table)
     path = mark_of(game)
@@ -398,8 +398,13 @@ def test_a_mark_that_cannot_be_trusted_means_a_full_run_never_an_error(table, ho
         path.write_text(json.dumps({**data, "next": "2099-01-01T00:00:00Z"}))
     elif how == "wrong-kinds":
         path.write_text(json.dumps({**data, "game": {"file": "x"}, "source": []}))
-    else:
+    elif how == "deep":
         path.write_text("[" * 100_000 + "]" * 100_000)
+    elif how == "large":
+        path.write_text(json.dumps({**data, "padding": "x" * 100_000}))
+    else:  # a named pipe nobody writes to: reading it must not wait
+        path.unlink()
+        os.mkfifo(path)
     result = run(cfg, box, folder / "o1", T1)
     assert result.exit_code == 0 and idle_count(result) == 0
     assert result.stderr == ""

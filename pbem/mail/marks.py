@@ -42,6 +42,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -108,8 +109,8 @@ def forget(game: str | os.PathLike) -> None:
     """Remove the game's mark (a cycle begins: until it has ended well, there is none)."""
     try:
         os.unlink(mark_path(game))
-    except FileNotFoundError:
-        pass
+    except OSError:
+        pass  # none, or not a file: it is not read as a mark either
 
 
 # -- the source -----------------------------------------------------------------------
@@ -268,13 +269,20 @@ def read_mark(game: str | os.PathLike) -> dict[str, Any] | None:
     too large, not JSON, another format or version, a checksum that does not match,
     a field missing or of the wrong kind)."""
     try:
-        with open(mark_path(game), "rb") as fh:
-            raw = fh.read(MAX_MARK_BYTES + 1)
+        fd = os.open(mark_path(game), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        raw = os.read(fd, MAX_MARK_BYTES + 1)
         if len(raw) > MAX_MARK_BYTES:
             return None
         data = json.loads(raw.decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         return None
+    finally:
+        os.close(fd)
     return data if _well_formed(data) else None
 
 
