@@ -137,6 +137,12 @@ class GameLocked(PbemError):
     exit_code = ExitCode.LOCKED
 
 
+class MailServerError(PbemError):
+    """A mail server could not be reached or refused us."""
+
+    exit_code = ExitCode.MAIL
+
+
 @dataclass
 class VerifyFailed(PbemError):
     """``verify`` found a history entry that does not replay."""

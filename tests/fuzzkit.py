@@ -894,14 +894,15 @@ def mutate_mail(rng: random.Random, raw: bytes, base: Base) -> tuple[bytes, str]
 
 def mail_problems(raw: bytes, base: Base) -> list[str]:
     """Read ``raw`` as the mail cycle reads an order mail (its Message-ID from the header
-    alone, the mail, the orders in it, their shape, the rules) and write the answer a
-    refused mail gets; anything else than orders or an answer is a problem."""
+    alone, also without the parser when it is plain, the mail, the orders in it, their
+    shape, the rules) and write the answer a refused mail gets; anything else than orders
+    or an answer is a problem."""
     from datetime import datetime, timezone
 
     from pbem.errors import InputError, Refused
     from pbem.mail.compose import receipt_rejected
     from pbem.mail.cycle import find_orders
-    from pbem.mail.inbox import _header_id, read_message
+    from pbem.mail.inbox import _header_id, _plain_id, read_message
     from pbem.service import turns
     from pbem.service.service import orders_for_game
 
@@ -910,6 +911,9 @@ def mail_problems(raw: bytes, base: Base) -> list[str]:
         if not _header_id(raw).startswith("<"):
             return ["the Message-ID read from the header alone is not in angle brackets"]
         incoming = read_message(raw)
+        plain = _plain_id(raw)  # known mails are passed over by it: it must be the parser's
+        if plain is not None and plain != incoming.message_id:
+            return [f"the Message-ID read without the parser, {plain}, is not the parser's, {incoming.message_id}"]
         found = find_orders(incoming)
         if found is None:
             return []

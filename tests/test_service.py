@@ -214,3 +214,38 @@ def test_show_as_a_nation_is_that_nations_view(tmp_path):
     assert cli_run("show", path, "--json", "--as", "greeks").stdout == public
     wrong = cli_run("show", path, "--json", "--as", "romans")
     assert wrong.exit_code == 2 and "one of persians, phoenicians, arabs, greeks" in wrong.stderr
+
+
+@pytest.mark.parametrize("reuse", [True, False])
+def test_a_change_starts_from_the_game_it_loaded_only_while_the_file_is_that_one(tmp_path, monkeypatch, reuse):
+    """The mail cycle loads a game, then applies a mail's orders to it: with
+    ``reuse_loaded`` the change takes the game it loaded instead of reading the file again
+    under the lock, but only while the file is provably the one it was read from; a file
+    replaced since (another run processed a turn) is read again, and the orders are judged
+    against it."""
+    from pbem.errors import Refused
+    from pbem.service import store
+    from pbem.service.service import GameService, read_input
+
+    path = new_game_file(tmp_path)
+    loads = []
+    real = store.load_game
+    monkeypatch.setattr(store, "load_game", lambda p: loads.append(p) or real(p))
+    first = first_orders(tmp_path, path)
+    service = GameService(path)
+    service.reuse_loaded = reuse
+    loads.clear()
+    service.load()
+    service.process(read_input(first))
+    assert len(loads) == (1 if reuse else 2)
+    # the file changes under the service: another run plays the next turn
+    second = first_orders(tmp_path, path)
+    service.load()
+    GameService(path).process(read_input(second))
+    loads.clear()
+    with pytest.raises(Refused) as refused:  # turn 2's orders again: stale, judged against the new file
+        service.process(read_input(second))
+    assert "orders/wrong-turn" in [r.code for r in refused.value.rejections]
+    assert len(loads) == 1
+    assert json.loads(cli_run("show", path, "--json").stdout)["turn"] == 3
+    assert cli_run("verify", path).exit_code == 0

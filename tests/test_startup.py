@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,47 @@ def test_a_command_loads_only_its_own_module():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip().splitlines()[-1] == "['pbem.cli.base', 'pbem.cli.game']"
+
+
+IDLE_PROBE = """
+import json, sys
+sys.argv = ["antike-ref", "mail", "run", "--config", sys.argv[1], "--source", sys.argv[2], "--outbox", sys.argv[3],
+            "--now", sys.argv[4]]
+from pbem.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(sorted(m for m in ("pbem.mail.cycle", "pbem.service.service", "pbem.service.store", "jsonschema",
+                                    "jinja2", "pbem.report", "imaplib", "smtplib") if m in sys.modules)),
+      file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("news", [False, True], ids=["idle", "a-new-mail"])
+def test_an_idle_mail_run_imports_neither_the_cycle_nor_the_service(tmp_path, news):
+    """An idle ``mail run`` (each game's watermark says nothing changed, docs/mail.md) is
+    told by ``os.stat`` and a small JSON file: it imports neither the mail cycle, the game
+    service, ``jsonschema`` nor ``jinja2``. The same probe sees them once a mail came."""
+    from mailkit import ADDRESSES, config, game_with_players, mail, maildir
+
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults='attach = ""')
+    box = maildir(tmp_path / "M")
+    old = time.time_ns() - 60 * 10**9
+    for sub in ("new", "cur"):
+        os.utime(box / sub, ns=(old, old))  # a mailbox that has been quiet for a minute
+    first = cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / "o1",
+                    "--now", "2026-11-23T10:00:00Z")
+    assert first.exit_code == 0, first.stderr
+    if news:
+        maildir(box, mail(ADDRESSES["greeks"], body="hello"))
+    result = subprocess.run([sys.executable, "-c", IDLE_PROBE, str(cfg), str(box), str(tmp_path / "o2"),
+                             "2026-11-23T10:05:00Z"], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith("0 games idle" if news else "1 game idle"), result.stdout
+    loaded = json.loads(result.stderr.strip().splitlines()[-1])
+    if news:
+        assert {"pbem.mail.cycle", "pbem.service.service"} <= set(loaded)
+    else:
+        assert loaded == []

@@ -23,11 +23,13 @@ NOW_HELP = "The time to act at (ISO 8601, e.g. 2026-11-23T18:00:00Z); default: n
 
 
 def _setup(config: Optional[Path], outbox: Optional[Path], now: Optional[str]):
-    """The configuration, the transport and the time, from the options."""
+    """The configuration, the transport and the time, from the options. Light: nothing of
+    the cycle, the game service or a mail server's modules is loaded (an idle
+    ``mail run`` ends with what this loads and :mod:`pbem.mail.marks`)."""
     from datetime import datetime, timezone
 
     from pbem.mail.config import MailConfig, load_config
-    from pbem.mail.cycle import parse_time
+    from pbem.mail.marks import parse_time
     from pbem.mail.transport import Transport
 
     cfg = load_config(config) if config is not None else MailConfig()
@@ -40,12 +42,35 @@ def _setup(config: Optional[Path], outbox: Optional[Path], now: Optional[str]):
     return cfg, Transport(None if outbox is not None else cfg.smtp, outbox, cfg.sender), moment
 
 
-def _finish(summary, transport) -> None:
-    print(f"applied {summary.applied}, rejected {summary.rejected}, queued {summary.queued}, "
-          f"delivered {summary.sent} ({transport.describe()})")
+def _cycle(cfg, moment, transport, record: bool, log=print, warn=err):
+    """The cycle that keeps the games' watermarks (:mod:`pbem.mail.idle`); ``inbox``,
+    ``remind`` and a dry run only remove them (they always act), ``mail run`` writes them.
+    The wall clock (when a local mailbox was looked at) is read here, as ``now`` is."""
+    import time
+
+    from pbem.mail.idle import MarkedCycle
+
+    return MarkedCycle(cfg, moment, transport, log, warn, record=record, wall=time.time_ns)
+
+
+def _finish(summary, transport, idle: Optional[int] = None) -> None:
+    line = (f"applied {summary.applied}, rejected {summary.rejected}, queued {summary.queued}, "
+            f"delivered {summary.sent} ({transport.describe()})")
+    print(line if idle is None else f"{line}, {idle} game{'' if idle == 1 else 's'} idle")
     if summary.failures:
         worst = max(int(getattr(f, "exit_code", ExitCode.INTERNAL)) for f in summary.failures)
         raise typer.Exit(worst)
+
+
+class _Idle:
+    """The summary of a ``mail run`` in which every game was idle (the cycle's own,
+    :class:`pbem.mail.cycle.Summary`, is not even loaded)."""
+
+    applied = rejected = queued = sent = 0
+    failures: tuple = ()
+
+
+_IDLE = _Idle()
 
 
 def _config_option():
@@ -74,15 +99,13 @@ def inbox(
     def go():
         from dataclasses import replace
 
-        from pbem.mail.cycle import Cycle
-
         cfg, transport, moment = _setup(config, outbox, now)
         settings = cfg.game(game)
         if image_base is not None:
             from pbem.mail.config import web_address
 
             settings = replace(settings, image_base=web_address(image_base, "--image-base"))
-        cycle = Cycle(cfg, moment, transport, print, err)
+        cycle = _cycle(cfg, moment, transport, record=False)
         _finish(cycle.run([settings], source=source, deadlines=False), transport)
 
     run(go)
@@ -101,10 +124,8 @@ def remind(
     """
 
     def go():
-        from pbem.mail.cycle import Cycle
-
         cfg, transport, moment = _setup(config, outbox, now)
-        cycle = Cycle(cfg, moment, transport, print, err)
+        cycle = _cycle(cfg, moment, transport, record=False)
         _finish(cycle.remind(cfg.game(game)), transport)
 
     run(go)
@@ -121,7 +142,9 @@ def mail_run(
 ) -> None:
     """One whole cycle: read mail, apply and answer it, report, remind, keep deadlines.
 
-    Safe to run from cron every minute, twice at once, or again after a crash.
+    Safe to run from cron every minute, twice at once, or again after a crash. A game in
+    which nothing happened since the last run (its watermark, GAME.mail-mark.json, says
+    so) is left alone without being loaded.
 
     Example: antike-ref mail run --config mail.toml
 
@@ -129,7 +152,7 @@ def mail_run(
     """
 
     def go():
-        from pbem.mail.cycle import Cycle
+        from pbem.mail.marks import plan
 
         if dry_run and outbox is None:
             raise UsageError("--dry-run writes the mails it would send into a folder: give --outbox DIR too")
@@ -137,17 +160,21 @@ def mail_run(
         chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
         if not chosen:
             raise UsageError("no games: name game files, or list them in the configuration ([[game]] file = ...)")
-        if not dry_run:
-            cycle = Cycle(cfg, moment, transport, print, err)
-            _finish(cycle.run(chosen, source=source), transport)
-            return
-        from pbem.mail.rehearsal import rehearsal
+        if dry_run:
+            from pbem.mail.rehearsal import rehearsal
 
-        transport.rehearsal = True
-        with rehearsal(chosen, print) as (copies, real):
-            cycle = Cycle(cfg, moment, transport, lambda m: print(real(m)), lambda m: err(real(m)))
-            summary = cycle.run(copies, source=source)
-        _finish(summary, transport)
+            transport.rehearsal = True
+            with rehearsal(chosen, print) as (copies, real):
+                cycle = _cycle(cfg, moment, transport, record=False, log=lambda m: print(real(m)),
+                               warn=lambda m: err(real(m)))
+                summary = cycle.run(copies, source=source)
+            _finish(summary, transport)
+            return
+        # the idle games are told by their watermarks alone (docs/mail.md); only the others
+        # load the cycle, the game service and the games
+        todo = plan(cfg, chosen, source, moment)
+        summary = _cycle(cfg, moment, transport, record=True).run(todo.busy, source=source) if todo.busy else _IDLE
+        _finish(summary, transport, idle=len(todo.idle))
 
     run(go)
 

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pbem.errors import CannotWrite, GameLocked, InputError, PbemError, Refused, clip
+from pbem.errors import CannotWrite, GameLocked, InputError, MailServerError, PbemError, Refused, clip
 from pbem.mail import compose
 from pbem.mail.config import GameMail, MailConfig
-from pbem.mail.inbox import Incoming, MailServerError, Source, open_source
+from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.game import Game
@@ -624,15 +624,20 @@ class Cycle:
 
     # -- 4. deliver -------------------------------------------------------------------------
 
-    def deliver(self, run: GameRun, again: bool = True) -> None:
+    def deliver(self, run: GameRun) -> None:
         """Empty the game's queue. A mail the server refuses waits for its next try (the run
         ends with exit code 7, the rest of the queue goes out); one refused too often is
         given up and the GM is told (at once, if the server takes that notice)."""
+        if self._empty(run):
+            self._empty(run)
+
+    def _empty(self, run: GameRun) -> bool:
+        """Deliver the queue once; true if a mail was given up (and its notice queued)."""
         try:
             result = self.transport.deliver(run.spool, self.now)
         except PbemError as exc:
             self._fail(run.game_id, exc)
-            return
+            return False
         finally:
             self.transport.close()
         self.summary.sent += len(result.sent)
@@ -653,8 +658,7 @@ class Cycle:
                     f"It is given up and kept in {run.spool / UNDELIVERABLE} (send it by hand if you like); the "
                     "other mails of the game went out."], self.now, f"undeliverable|{name}")
                 spool(run.spool, f"{len(run.game.history):06d}-undeliverable-{name.removesuffix('.eml')}", notice)
-        if result.given_up and again:
-            self.deliver(run, again=False)
+        return bool(result.given_up)
 
 
 def player_mail(config: MailConfig, game_file: Path, nation: str, password: str, now: datetime,

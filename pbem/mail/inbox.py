@@ -3,7 +3,12 @@ mailbox, and the orders found in each.
 
 Nothing here changes a mailbox: IMAP folders are opened read-only and fetched with
 ``BODY.PEEK``, local files are only read. What has been handled is remembered in each
-game's ledger (:mod:`pbem.mail.ledger`), keyed by Message-ID.
+game's ledger (:mod:`pbem.mail.ledger`), keyed by Message-ID; an IMAP mailbox's
+UIDVALIDITY, UIDNEXT and EXISTS are remembered with each game's watermark
+(:mod:`pbem.mail.marks`), so that a mailbox in which nothing arrived is not read at all.
+
+The IMAP and TLS modules are imported when a mailbox on a server is opened, not before:
+most runs read a local mailbox, or none (an idle ``mail run``).
 """
 
 from __future__ import annotations
@@ -11,21 +16,21 @@ from __future__ import annotations
 import email
 import email.errors
 import hashlib
-import html
-import imaplib
-import mailbox
 import re
-import ssl
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from email.utils import parseaddr
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
-from pbem.errors import ExitCode, InputError, PbemError, UsageError
+from pbem.errors import InputError, MailServerError, UsageError
 from pbem.mail.config import Imap
+
+if TYPE_CHECKING:
+    import imaplib
 
 ORDER_EXTENSIONS = (".json", ".txt")
 MAX_MESSAGE = 5 * 1024 * 1024
@@ -72,6 +77,8 @@ _BREAK = re.compile(r"<\s*(br|/p|/div|/li|/tr|/h\d)\b[^>]*>", re.I)
 
 def html_to_text(markup: str) -> str:
     """Rough text of an HTML body: enough to tell whether it holds orders."""
+    import html
+
     markup = _BREAK.sub("\n", markup)
     return html.unescape(_TAG.sub("", markup))
 
@@ -166,9 +173,50 @@ class FileSource(LocalSource):
 
 def _header_id(raw: bytes) -> str:
     """The Message-ID of a mail, from its header alone (cheap: the body is not parsed)."""
+    quick = _plain_id(raw)
+    if quick is not None:
+        return quick
     from email.parser import BytesHeaderParser
 
     return normalise_id(header_text(BytesHeaderParser(policy=default_policy).parsebytes(raw), "Message-ID"), raw)
+
+
+_HEADER_LINE = re.compile(rb"[\x21-\x39\x3b-\x7e]+:")
+_PLAIN_ID = re.compile(rb"[ \t\r\n]*(<[\x21-\x3b\x3d\x3f-\x7e]+>)[ \t\r\n]*")
+
+
+def _plain_id(raw: bytes) -> str | None:
+    """The Message-ID of a mail whose header says it plainly (``Message-ID: <id@host>`` in
+    ASCII, maybe folded), found without the e-mail parser, or ``None`` when the header
+    holds anything less plain (then the parser decides). The known mails of a mailbox are
+    passed over by this id: hundreds of old mails cost a few milliseconds, not a parse each.
+
+    Plain means: every line up to the Message-ID is a header line (a name and a colon, or
+    a continuation) and the first Message-ID header holds one id in angle brackets and
+    nothing else; the parser reads exactly that id from such a header."""
+    end = raw.find(b"\n\n")
+    crlf = raw.find(b"\r\n\r\n")
+    if crlf >= 0 and (end < 0 or crlf < end):
+        end = crlf
+    head = raw if end < 0 else raw[:end]
+    lines = head.replace(b"\r\n", b"\n").split(b"\n")
+    for k, line in enumerate(lines):
+        if line[:1] in (b" ", b"\t"):
+            if k == 0:
+                return None
+            continue
+        if not _HEADER_LINE.match(line):
+            return None
+        name, _, value = line.partition(b":")
+        if name.lower() != b"message-id":
+            continue
+        for more in lines[k + 1:]:  # a folded header goes on in lines that begin with blanks
+            if more[:1] not in (b" ", b"\t"):
+                break
+            value += b"\n" + more
+        found = _PLAIN_ID.fullmatch(value)
+        return found.group(1).decode("ascii") if found else None
+    return None
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -200,6 +248,8 @@ class MboxSource(LocalSource):
     """An mbox file, in file order."""
 
     def messages(self, known: Known) -> Iterator[Incoming]:
+        import mailbox
+
         box = mailbox.mbox(self.path, create=False)
         try:
             for key in box.iterkeys():
@@ -216,7 +266,15 @@ class MboxSource(LocalSource):
 class ImapSource(Source):
     """An IMAP mailbox, ``imaps://user@host[:port]/MAILBOX`` (implicit TLS) or
     ``imap://…`` (STARTTLS, required). Opened read-only; only unknown mails are fetched
-    whole."""
+    whole.
+
+    :attr:`remembered` may hold, for each game that reads the mailbox, the mailbox's
+    :func:`state` when that game last read it whole (``None`` for a game that did not, or
+    whose ledger changed since): then no mail below the UIDNEXT all of them remember is
+    looked at, and when the mailbox is as they all remember it, not a single header is
+    fetched. :attr:`observed` is the state the mailbox had when it was opened, before
+    anything was read (``None`` if it could not be told, or if a mail could not be
+    fetched): what the next run remembers."""
 
     def __init__(self, url: str, settings: Imap):
         parts = urlparse(url)
@@ -232,8 +290,13 @@ class ImapSource(Source):
         self.user = unquote(parts.username)
         self.mailbox = unquote(parts.path.lstrip("/")) or "INBOX"
         self.settings = settings
+        self.remembered: list[dict[str, int] | None] | None = None
+        self.observed: dict[str, int] | None = None
 
     def _connect(self) -> imaplib.IMAP4:
+        import imaplib
+        import ssl
+
         context = ssl.create_default_context(cafile=self.settings.ca_file)
         password = self.settings.password.read(f"IMAP {self.name}")
         try:
@@ -247,44 +310,104 @@ class ImapSource(Source):
             raise MailServerError(f"IMAP {self.name}: {exc}") from None
         return conn
 
-    def messages(self, known: Known) -> Iterator[Incoming]:
+    def _open(self, conn: imaplib.IMAP4) -> dict[str, int] | None:
+        """Open the mailbox read-only (EXAMINE); its state as the server reported it."""
+        status, _ = conn.select(_quote(self.mailbox), readonly=True)
+        if status != "OK":
+            raise MailServerError(f"IMAP {self.name}: cannot open mailbox {self.mailbox!r}")
+        return mailbox_state(conn.untagged_responses)
+
+    def state(self) -> dict[str, int] | None:
+        """One login and EXAMINE: the mailbox's UIDVALIDITY, UIDNEXT and EXISTS
+        (:func:`mailbox_state`), ``None`` if the server did not say them all."""
+        import imaplib
+
         conn = self._connect()
         try:
-            status, _ = conn.select(_quote(self.mailbox), readonly=True)
+            return self._open(conn)
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise MailServerError(f"IMAP {self.name}: {exc}") from None
+        finally:
+            _logout(conn)
+
+    def _first_new(self, state: dict[str, int] | None) -> int | None:
+        """The lowest UID that may be new to a game (1: every mail may be), or ``None``
+        when the mailbox is exactly as every game remembers it: nothing is new."""
+        remembered = self.remembered
+        if state is None or not remembered or any(r is None for r in remembered):
+            return 1
+        if any(r["uidvalidity"] != state["uidvalidity"] for r in remembered):  # type: ignore[index]
+            return 1
+        if all(r == state for r in remembered):
+            return None
+        return max(1, min(r["uidnext"] for r in remembered))  # type: ignore[index]
+
+    def messages(self, known: Known) -> Iterator[Incoming]:
+        import imaplib
+
+        conn = self._connect()
+        try:
+            state = self.observed = self._open(conn)  # before anything is read
+            first = self._first_new(state)
+            if first is None:
+                return
+            status, data = conn.uid("SEARCH", None, "ALL" if first == 1 else f"UID {first}:*")
             if status != "OK":
-                raise MailServerError(f"IMAP {self.name}: cannot open mailbox {self.mailbox!r}")
-            status, data = conn.uid("SEARCH", None, "ALL")
-            uids = (data[0] or b"").split() if status == "OK" else []
+                self.observed = None
+            # "UID n:*" also names the last mail when every UID is below n: not a new one
+            uids = [u for u in (data[0] or b"").split() if u.isdigit() and int(u) >= first] if status == "OK" else []
             wanted = []
             for uid in uids:
                 status, head = conn.uid("FETCH", uid, "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+                if status != "OK":
+                    self.observed = None
                 header = b"".join(p[1] for p in head if isinstance(p, tuple))
                 found = header_text(email.message_from_bytes(header, policy=default_policy), "Message-ID")
                 if not found or not known(normalise_id(found, b"")):
                     wanted.append(uid)
             for uid in wanted:
                 status, body = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+                if status != "OK":
+                    self.observed = None
                 raw = b"".join(p[1] for p in body if isinstance(p, tuple))
                 incoming = read_message(raw)
                 if not known(incoming.message_id):
                     yield incoming
         except (OSError, imaplib.IMAP4.error) as exc:
+            self.observed = None
             raise MailServerError(f"IMAP {self.name}: {exc}") from None
         finally:
-            try:
-                conn.logout()
-            except (OSError, imaplib.IMAP4.error):
-                pass
+            _logout(conn)
+
+
+def mailbox_state(responses: dict[str, list[Any]]) -> dict[str, int] | None:
+    """UIDVALIDITY, UIDNEXT and EXISTS from the untagged responses to SELECT or EXAMINE;
+    ``None`` unless the server gave all three as numbers. Under one UIDVALIDITY a new mail
+    always gets a UID from UIDNEXT on, so while the three stay the same no mail arrived
+    (EXISTS also tells a mail taken away)."""
+    state = {}
+    for key in ("UIDVALIDITY", "UIDNEXT", "EXISTS"):
+        values = responses.get(key) or [None]
+        value = values[-1]
+        if isinstance(value, bytes):
+            value = value.decode("ascii", "replace")
+        if not isinstance(value, str) or not value.strip().isdigit():
+            return None
+        state[key.lower()] = int(value.strip())
+    return state
+
+
+def _logout(conn: imaplib.IMAP4) -> None:
+    import imaplib
+
+    try:
+        conn.logout()
+    except (OSError, imaplib.IMAP4.error):
+        pass
 
 
 def _quote(mailbox_name: str) -> str:
     return '"' + mailbox_name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-class MailServerError(PbemError):
-    """A mail server could not be reached or refused us."""
-
-    exit_code = ExitCode.MAIL
 
 
 def open_source(spec: str, imap: Imap) -> Source:

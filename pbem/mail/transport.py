@@ -6,29 +6,34 @@ has accepted it (or once it is in the outbox). A run that dies in between sends 
 left the next time, so no mail is lost. The one case of a mail sent twice is a crash in
 the instant between the server's acceptance and the removal; the copy has the same
 Message-ID as the first, which mail programs show once.
+
+The SMTP and TLS modules (and the game store) are imported when a mail is written or goes
+out: making a transport and asking where it sends (an idle ``mail run`` does) costs nothing.
 """
 
 from __future__ import annotations
 
 import json
-import smtplib
-import ssl
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from email.message import EmailMessage
-from email.policy import SMTP as SMTP_POLICY
-from email.utils import getaddresses
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pbem.errors import CannotWrite
+from pbem.errors import CannotWrite, MailServerError
 from pbem.mail.config import Smtp
-from pbem.mail.inbox import MailServerError
-from pbem.service import store
+
+if TYPE_CHECKING:
+    import smtplib
+    from email.message import EmailMessage
 
 
 def spool(folder: Path, name: str, message: EmailMessage) -> Path:
     """Write ``message`` into the spool as ``name.eml`` (atomically, mode 600, never
     through a symbolic link: :func:`pbem.service.store.write_in`)."""
+    from email.policy import SMTP as SMTP_POLICY
+
+    from pbem.service import store
+
     return store.write_in(store.owned_folder(folder), f"{name}.eml", message.as_bytes(policy=SMTP_POLICY))
 
 
@@ -83,6 +88,8 @@ def _tries_path(path: Path) -> Path:
 
 def _tries(path: Path) -> dict:
     """How often ``path`` was refused, and when to try it next (``{}``: never refused)."""
+    from pbem.service import store
+
     raw = store.read_in(_tries_path(path), 4096)
     try:
         data = json.loads(raw) if raw else {}
@@ -127,6 +134,8 @@ class Transport:
         (moved to ``undeliverable/`` beside the queue) and named in the result, for the GM
         to be told. A server that cannot be reached, or refuses the login, stops the
         delivery (:class:`MailServerError`): everything stays queued for the next run."""
+        from pbem.service import store
+
         result = Delivery()
         clear_leftovers(folder)
         for path in waiting(folder):
@@ -159,6 +168,8 @@ class Transport:
         return result
 
     def _send(self, path: Path, data: bytes) -> None:
+        from pbem.service import store
+
         if self.outbox is not None:
             try:
                 self.outbox.mkdir(parents=True, exist_ok=True)
@@ -169,7 +180,9 @@ class Transport:
         if self.smtp is None:
             raise MailServerError("no way to send mail: give --outbox DIR, or a configuration with [smtp]")
         import email
+        import smtplib
         from email.policy import default
+        from email.utils import getaddresses
 
         msg = email.message_from_bytes(data, policy=default)
         to = [a for _, a in getaddresses([str(msg.get("To", "")), str(msg.get("Cc", ""))]) if a]
@@ -186,6 +199,9 @@ class Transport:
                                   "it stays queued and is sent on the next run") from None
 
     def _connection(self) -> smtplib.SMTP:
+        import smtplib
+        import ssl
+
         if self._conn is not None:
             return self._conn
         s = self.smtp
@@ -208,6 +224,8 @@ class Transport:
     def _reset(self) -> None:
         """After a refused mail: the session goes on with the next one (``RSET``)."""
         if self._conn is not None:
+            import smtplib
+
             try:
                 self._conn.rset()
             except (OSError, smtplib.SMTPException):
@@ -215,6 +233,8 @@ class Transport:
 
     def close(self) -> None:
         if self._conn is not None:
+            import smtplib
+
             try:
                 self._conn.quit()
             except (OSError, smtplib.SMTPException):
@@ -225,6 +245,8 @@ class Transport:
 def _answer(exc: smtplib.SMTPException) -> str:
     """A refusal as the server gave it: code and text (the first recipient's, for a
     refusal of recipients)."""
+    import smtplib
+
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         code, text = next(iter(exc.recipients.values()), (0, b""))
     else:

@@ -194,12 +194,37 @@ class GameService:
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
+        self.reuse_loaded = False
+        """Let a change start from the game :meth:`load` read last, instead of reading the
+        file again under the lock, when the file is provably the one it was read from
+        (:meth:`_loaded_game`). The mail cycle sets it: it loads a game, then applies the
+        orders of a mail to it."""
+        self._loaded: tuple[tuple[int, int, int, int], Game, int, str] | None = None
 
     # -- reading ------------------------------------------------------------------------
 
     def load(self) -> Game:
         """The game as it is on disk (schema and consistency checked)."""
-        return store.load_game(self.path)
+        before = store.file_state(self.path)
+        game = store.load_game(self.path)
+        after = store.file_state(self.path)
+        # remembered only if the file did not change while it was read
+        self._loaded = (after, game, len(game.history), game.history[-1]["hash"]) \
+            if after is not None and before == after and game.history else None
+        return game
+
+    def _loaded_game(self) -> Game | None:
+        """The game :meth:`load` read last, if :attr:`reuse_loaded` allows it and the file
+        is still the very one it was read from: the same device, inode, modification time
+        and size (every writer replaces a game file whole, so a changed file is a new
+        one), and the game still ends with the entry it was read with. Called under the
+        game's lock; otherwise ``None`` and the file is read again."""
+        if not self.reuse_loaded or self._loaded is None:
+            return None
+        state, game, length, head = self._loaded
+        if store.file_state(self.path) != state or len(game.history) != length or game.history[-1]["hash"] != head:
+            return None
+        return game
 
     def raw(self) -> dict[str, Any]:
         return read_json(self.path)
@@ -250,14 +275,15 @@ class GameService:
                reporter: Reporter | None = None,
                saved: Callable[[Outcome], None] | None = None,
                logged: Callable[[Outcome], None] | None = None) -> Outcome:
-        """Lock the game (and ``output``), load it, let ``step`` make the next game, call
+        """Lock the game (and ``output``), load it (or take the game :meth:`load` read, if the
+        file is provably that one: :meth:`_loaded_game`), let ``step`` make the next game, call
         ``logged`` (the audit log: written first, so a run killed in between leaves a record
         whose ``head_before`` is still the game's head rather than a change nobody logged),
         save it atomically (to ``output`` if given), call ``saved`` while the lock is still
         held, then write the reports."""
         target = output or self.path
         with store.locked_files(self.path, output):
-            game = self.load()
+            game = self._loaded_game() or self.load()
             if game.copy_of is not None:
                 raise Refused([reject("game/player-copy", "$.copy", nation=game.copy_of)])
             outcome = step(game)
@@ -265,6 +291,7 @@ class GameService:
                 if logged is not None:
                     logged(outcome)
                 store.save_game(outcome.after, target)
+                self._loaded = None  # a new file: read again the next time
                 outcome.saved_to = target
                 if saved is not None:
                     saved(outcome)

@@ -126,6 +126,12 @@ _held: dict[str, float] = {}
 """The files whose lock this process holds (real paths), each with when it was taken."""
 
 
+def held_since(path: str | os.PathLike) -> float | None:
+    """When this process took the lock of ``path`` (a :func:`time.time`), ``None`` if it
+    does not hold it."""
+    return _held.get(os.path.realpath(path))
+
+
 def temp_pattern(name: str) -> re.Pattern[str]:
     """The names of the temporary files :func:`write_atomic` makes for the file ``name``:
     ``.NAME.XXXXXXXX.tmp``, eight of :data:`TEMP_LETTERS` (also what ``tempfile.mkstemp``
@@ -170,8 +176,12 @@ def clear_stale_temps(path: str | os.PathLike, older_than: float) -> list[str]:
     return removed
 
 
-def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) -> None:
+def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None, durable: bool = True) -> None:
     """Replace ``path`` with ``text`` atomically (temp file, fsync, rename, fsync folder).
+
+    ``durable=False`` leaves out both fsyncs, for a file that is only a cache (a mail
+    watermark): it is still replaced whole or not at all while the machine runs, but after
+    a power cut it may be missing or empty, which its reader must take as "no file".
 
     A file that cannot be written raises :class:`InputError` naming it; the old file, if
     any, is then left as it was and no temporary file stays behind. A symbolic link is
@@ -189,7 +199,8 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         elif target.exists():
@@ -206,6 +217,8 @@ def write_atomic(path: str | os.PathLike, text: str, mode: int | None = None) ->
     since = _held.get(str(target))
     if since is not None:
         clear_stale_temps(target, since)
+    if not durable:
+        return
     try:
         dir_fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -370,6 +383,18 @@ def locked(path: str | os.PathLike, must_exist: bool = True) -> Iterator[None]:
             pass
         finally:
             os.close(fd)
+
+
+def file_state(path: str | os.PathLike) -> tuple[int, int, int, int] | None:
+    """What tells one version of a file from another without reading it: its device,
+    inode, modification time (ns) and size, through a symbolic link; ``None`` if it cannot
+    be looked at. Every writer here replaces a file whole (a new inode), so a file with
+    the same state is the same file, unchanged."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size
 
 
 def _same_file(a: os.stat_result, b: os.stat_result) -> bool:

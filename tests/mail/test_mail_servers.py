@@ -195,3 +195,126 @@ def test_imap_password_from_a_file_must_be_private(tmp_path, smtp_server, imap_s
     assert "chmod 600" in result.stdout + result.stderr
     secret.chmod(0o600)
     assert cli_run("mail", "run", "--config", cfg, "--now", NOW).exit_code == 0
+
+
+class ImapCalls:
+    """Counts the logins and UID commands (SEARCH, FETCH) of the referee's IMAP sessions."""
+
+    def __init__(self, monkeypatch):
+        import imaplib
+
+        self.logins = 0
+        self.commands: list[str] = []
+        real_login, real_uid = imaplib.IMAP4.login, imaplib.IMAP4.uid
+
+        def login(conn, user, password):
+            self.logins += 1
+            return real_login(conn, user, password)
+
+        def uid(conn, command, *args):
+            self.commands.append(" ".join(str(a) for a in (command, *args)))
+            return real_uid(conn, command, *args)
+
+        monkeypatch.setattr(imaplib.IMAP4, "login", login)
+        monkeypatch.setattr(imaplib.IMAP4, "uid", uid)
+
+    def fetched(self) -> list[str]:
+        return [c for c in self.commands if c.startswith("FETCH")]
+
+
+def test_an_imap_source_reads_only_what_is_new_to_every_game(imap_server, monkeypatch):
+    """What the games remember of the mailbox (its UIDVALIDITY, UIDNEXT, EXISTS): as it
+    is, nothing is searched or fetched; a UIDNEXT further on, only the mails from the
+    lowest one remembered; a game that remembers nothing, or another UIDVALIDITY, every
+    mail. The state is taken when the mailbox is opened, before anything is read."""
+    from pbem.mail.config import Imap, Secret
+    from pbem.mail.inbox import ImapSource
+
+    monkeypatch.setenv("TEST_IMAP_PASSWORD", imap_server.password)
+    settings = Imap(Secret("TEST_IMAP_PASSWORD"), imap_server.ca_file)
+    for k in range(3):
+        imap_server.deliver(mail(ADDRESSES["greeks"], subject=f"chat {k}", body="hello", message_id=f"<c{k}@x>"))
+    source = ImapSource(imap_server.url, settings)
+    assert [m.message_id for m in source.messages(lambda mid: False)] == ["<c0@x>", "<c1@x>", "<c2@x>"]
+    seen = source.observed
+    assert seen is not None and seen["exists"] == 3 and seen == source.state()
+    with monkeypatch.context() as patched:
+        calls = ImapCalls(patched)
+        source = ImapSource(imap_server.url, settings)
+        source.remembered = [seen, seen]
+        assert list(source.messages(lambda mid: False)) == []
+        assert calls.commands == [] and source.observed == seen
+        imap_server.deliver(mail(ADDRESSES["greeks"], subject="new", body="hello", message_id="<new@x>"))
+        source.remembered = [seen, {**seen, "uidnext": seen["uidnext"] - 1}]
+        assert [m.message_id for m in source.messages(lambda mid: False)] == ["<c2@x>", "<new@x>"]
+        assert calls.commands[0] == f"SEARCH None UID {seen['uidnext'] - 1}:*"
+        assert len(calls.fetched()) == 4  # two headers, two mails: nothing below the lowest UIDNEXT
+        assert source.observed["uidnext"] == seen["uidnext"] + 1
+        for remembered in ([seen, None], [{**seen, "uidvalidity": seen["uidvalidity"] + 1}], None):
+            calls.commands = []
+            source.remembered = remembered
+            assert len(list(source.messages(lambda mid: False))) == 4
+            assert len(calls.fetched()) == 8
+
+
+def test_an_idle_imap_run_is_one_login_and_fetches_nothing(servers, monkeypatch):
+    """The mailbox is asked for its UIDVALIDITY, UIDNEXT and EXISTS (one login, EXAMINE):
+    as every game remembers them, nothing is searched or fetched and no game is loaded. A
+    new mail changes UIDNEXT: only it is fetched, and applied."""
+    from pbem.service import store
+
+    folder, game, cfg, smtp, imap = servers
+    for k in range(3):
+        imap.deliver(mail(ADDRESSES["greeks"], subject=f"chat {k}", body="not orders"))
+    run_cycle(cfg)  # first contact: the opening report, every mail looked at once
+    smtp.wait_for(5)
+    smtp.clear()
+    with monkeypatch.context() as patched:
+        calls = ImapCalls(patched)
+        loads = []
+        real = store.load_game
+        patched.setattr(store, "load_game", lambda path: loads.append(path) or real(path))
+        result = run_cycle(cfg, "2026-11-23T10:05:00Z")
+        assert result.stdout.strip().endswith("1 game idle")
+        assert (calls.logins, calls.commands, loads) == (1, [], [])
+        nation = active(game)
+        imap.deliver(mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+                                                   "rondel gold\n"))
+        calls.logins, calls.commands = 0, []
+        result = run_cycle(cfg, "2026-11-23T10:10:00Z")
+        assert "applied 1" in result.stdout and result.stdout.strip().endswith("0 games idle")
+        assert calls.logins == 2  # the look, then the cycle
+        assert len(calls.fetched()) == 2  # the new mail's Message-ID, then the mail: no old one
+        assert len(smtp.wait_for(6)) == 6
+        smtp.clear()
+        calls.logins, calls.commands = 0, []
+        run_cycle(cfg, "2026-11-23T10:15:00Z")
+        assert (calls.logins, calls.commands) == (1, [])
+
+
+def test_a_game_changed_by_hand_reads_an_unchanged_imap_mailbox_without_fetching(servers, monkeypatch, tmp_path):
+    """The GM processes a turn by hand: the next run is a full one and reports it, but the
+    mailbox, as the game's unchanged ledger remembers it, is opened and not read."""
+    folder, game, cfg, smtp, imap = servers
+    imap.deliver(mail(ADDRESSES["greeks"], subject="chat", body="not orders"))
+    run_cycle(cfg)
+    smtp.wait_for(5)
+    smtp.clear()
+    nation = active(game)
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps(json_orders(nation, 1, rondel="gold")), encoding="utf-8")
+    assert cli_run("process", game, orders).exit_code == 0
+    with monkeypatch.context() as patched:
+        calls = ImapCalls(patched)
+        result = run_cycle(cfg, "2026-11-23T10:05:00Z")
+    assert result.stdout.strip().endswith("0 games idle")
+    assert calls.commands == []
+    reports = smtp.wait_for(5)
+    assert all("after turn 1" in str(r.message["Subject"]) for r in reports)
+    # the ledger is taken away: every mail is looked at again (and nothing is repeated)
+    (tmp_path / "game.mail.json").unlink()
+    smtp.clear()
+    with monkeypatch.context() as patched:
+        calls = ImapCalls(patched)
+        run_cycle(cfg, "2026-11-23T10:10:00Z")
+    assert calls.fetched() and smtp.messages == []
