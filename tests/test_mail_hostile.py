@@ -229,3 +229,39 @@ def test_a_mail_queue_that_is_a_link_is_refused(table, tmp_path):
     result = run(cfg, maildir(folder / "M"), folder / "out")
     assert result.exit_code == 10 and "symbolic link" in result.stderr
     assert list(elsewhere.iterdir()) == []
+
+
+# -- strangers: no backscatter --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", [False, True])
+def test_orders_from_a_stranger_are_never_applied_and_answered_only_if_asked_without_game_detail(tmp_path, answer):
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults='attach = ""')
+    if answer:
+        cfg.write_text(cfg.read_text().replace("[mail]\n", "[mail]\nanswer_strangers = true\n"))
+    box = maildir(tmp_path / "M")
+    assert run(cfg, box, tmp_path / "o0").exit_code == 0
+    nation = active(game)
+    before = game.read_bytes()
+    forged = [mail("eve@evil.example", body=f"game demo\nnation {nation}\nturn 1\npassword x\nrondel gold\n"),
+              mail("eve@evil.example", body='{"game": "demo", "nation": '),  # broken orders, named game
+              mail(f"{ADDRESSES[nation]} <eve@evil.example>", body=f"game demo\nnation {nation}\nturn 1\n"
+                                                                   f"password pw-{nation}\nrondel gold\n"),
+              mail(f'"{ADDRESSES[nation]}"', body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+                                                  "rondel gold\n")]
+    add_to_maildir(box, *forged)
+    result = run(cfg, box, tmp_path / "o1", "2026-11-23T10:05:00Z")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert game.read_bytes() == before
+    out = sent(tmp_path / "o1")
+    assert all(ADDRESSES[nation] not in str(m["To"]) for m in out)  # never to an address from a display name
+    if not answer:
+        assert out == []
+    else:
+        # the forged order mail; the broken one names no game it could be for: not for us
+        assert len(out) == 1 and all(str(m["To"]) == "eve@evil.example" for m in out)
+        for m in out:
+            text = body(m)
+            assert "demo" not in text and "Next:" not in text and "game hash" not in text
+            assert m["X-Antike-Ref-Game"] is None and len(text) < 400

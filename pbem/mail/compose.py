@@ -411,3 +411,21 @@ def new_password(config: MailConfig, game: Game, nation: str, password: str, now
     return _message(config, [formataddr((one_line(meta.player or ""), meta.email or ""))],
                     f"[{game.game_id}] you play the {name}", body + _footer(game), now,
                     f"welcome|{game.game_id}|{game.history[-1]['hash']}|{nation}", game)
+
+
+def not_read(config: MailConfig, game_id: str, incoming, problem: str, now: datetime) -> EmailMessage:
+    """The one-line answer to a player's mail that was not read (too large, too many
+    parts, unreadable): nothing of it is quoted."""
+    body = _para(f"Your mail was not read: {problem}. Nothing in game {game_id} has changed. Send your orders "
+                 "again in a plain-text mail (the orders in its body, or one order file attached).")
+    return _message(config, [incoming.sender], f"[{game_id}] not read: " + (incoming.subject or "your mail")[:60],
+                    body, now, f"unread|{game_id}|{incoming.message_id}", None, incoming)
+
+
+def stranger(config: MailConfig, incoming, now: datetime) -> EmailMessage:
+    """The answer to orders from an address no game here knows (only when the configuration
+    asks for it): one line, nothing of any game."""
+    body = _para("This referee takes orders only from the addresses its games' players registered; yours is not "
+                 "one of them, so your mail was not read. If you play here and changed your address, ask your GM.")
+    return _message(config, [incoming.sender], "not read: " + (incoming.subject or "your mail")[:60], body, now,
+                    f"stranger|{incoming.message_id}", None, incoming)

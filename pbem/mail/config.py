@@ -78,6 +78,32 @@ class Imap:
     timeout: float = 30.0
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What the referee reads of one mail (``[mail] max_message``, ``max_parts``): a mail
+    larger than ``size`` bytes is not fetched or read whole (its header tells who sent it),
+    one of more than ``parts`` MIME parts is not read for orders. An order mail is a few
+    kilobytes; these leave room for a reply that quotes a report with its picture."""
+
+    size: int = 2 * 1024 * 1024
+    parts: int = 100
+
+
+_SIZE = re.compile(r"^\s*(\d+)\s*(|b|kb|k|mb|m)\s*$", re.IGNORECASE)
+
+
+def size_of(value: Any, where: str) -> int:
+    """``"2MB"``, ``"500kB"``, ``1048576``: a number of bytes (at least 64 kB)."""
+    found = _SIZE.match(str(value)) if not isinstance(value, bool) else None
+    if not found:
+        raise UsageError(f"{where}: {value!r} is not a size like 2MB, 500kB or a number of bytes")
+    unit = found.group(2).lower()
+    n = int(found.group(1)) * {"": 1, "b": 1, "k": 1024, "kb": 1024, "m": 1024 ** 2, "mb": 1024 ** 2}[unit]
+    if n < 64 * 1024:
+        raise UsageError(f"{where}: {value!r} is too small (at least 64kB: a mail's header alone may be that long)")
+    return n
+
+
 ATTACHABLE = ("pdf", "png", "svg", "md", "bbcode", "txt", "copy")
 """What a report mail may carry: the report in these formats, and ``copy``: each player's
 own copy of the game file (``antike-ref copy``), on which they run ``check`` and ``options``."""
@@ -112,6 +138,12 @@ class MailConfig:
     guide_url: str | None = None
     """Where players read how to write orders (a web page the GM chooses); mails link it.
     No default: a mail never points to a file of this repository."""
+    limits: Limits = field(default_factory=Limits)
+    """How much of one mail is read (:class:`Limits`)."""
+    answer_strangers: bool = False
+    """Whether a mail with orders from an address no game here knows is answered (in one
+    line, with no game detail); by default it is only noted, so that a forged sender never
+    gets mail from the referee (no backscatter)."""
     domain: str | None = None
     smtp: Smtp | None = None
     imap: Imap = field(default_factory=Imap)
@@ -203,6 +235,12 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
         else start.image_base)
 
 
+def _count(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 10_000:
+        raise UsageError(f"{where}: {value!r} is not a number of parts from 2 to 10000")
+    return value
+
+
 def _one_mailbox(value: Any) -> bool:
     """``name@domain`` or ``Name <name@domain>``: one address, one line."""
     if not isinstance(value, str) or re.search(r"[\x00-\x1f\x7f]", value):
@@ -255,7 +293,13 @@ def load_config(path: str | os.PathLike) -> MailConfig:
         if key in mail and not _one_mailbox(mail[key]):
             raise UsageError(f"{path}: mail.{key} {str(mail[key])[:80]!r}: one address, as "
                              "'Name <name@example.org>' or 'name@example.org'")
+    limits = Limits(size_of(mail["max_message"], f"{path}: mail.max_message") if "max_message" in mail
+                    else Limits.size, _count(mail.get("max_parts", Limits.parts), f"{path}: mail.max_parts"))
+    strangers = mail.get("answer_strangers", False)
+    if not isinstance(strangers, bool):
+        raise UsageError(f"{path}: mail.answer_strangers: true or false")
     return MailConfig(sender=mail.get("from", MailConfig.sender), gm=mail.get("gm"), guide_url=guide,
+                      limits=limits, answer_strangers=strangers,
                       domain=mail.get("domain"), smtp=smtp, imap=imap,
                       source=local_source(i.get("url") or mail.get("source"), base), games=games,
                       defaults=defaults, path=path)

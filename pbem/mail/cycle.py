@@ -271,7 +271,7 @@ class Cycle:
                 runs = [r for r in (self._open(stack, g) for g in members) if r is not None]
                 if spec is not None and runs:
                     try:
-                        self.read(runs, open_source(spec, self.config.imap))
+                        self.read(runs, open_source(spec, self.config.imap, self.config.limits))
                     except PbemError as exc:
                         self._fail(f"reading {spec}", exc)
                 for run in runs:
@@ -314,11 +314,18 @@ class Cycle:
     # -- 1. read ----------------------------------------------------------------------------
 
     def read(self, runs: list[GameRun], source: Source) -> None:
-        def known(message_id: str) -> bool:
-            return all(r.ledger.known(message_id) or r.stopped for r in runs)
+        def known(message_id: str, fingerprint: str | None = None) -> bool:
+            if not all(r.ledger.known(message_id) or r.stopped for r in runs):
+                return False
+            for run in runs:
+                if not run.stopped and run.ledger.differs(message_id, fingerprint):
+                    self._seen_again(run, message_id, fingerprint)
+            return True
 
         by_id = {r.game_id: r for r in runs}
         for incoming in source.messages(known):
+            for run in runs:
+                run.ledger.content(incoming.message_id, incoming.fingerprint, len(incoming.raw) or None)
             try:
                 self._dispatch(incoming, runs, by_id)
             except Exception as exc:  # a bug: note the mail, so that it cannot stop every later run
@@ -330,9 +337,34 @@ class Cycle:
                         run.ledger.note(incoming.message_id, "failed", error=f"{type(exc).__name__}: {exc}"[:500])
                         run.ledger.save()
 
+    def _seen_again(self, run: GameRun, message_id: str, fingerprint: str) -> None:
+        """A Message-ID known already, on a mail that holds something else: it is not read
+        (a Message-ID is read once), but the ledger notes it and the GM is told, once."""
+        record = run.ledger.messages[message_id]
+        again = record.setdefault("again", [])
+        if fingerprint in again or len(again) >= 5:
+            return
+        again.append(fingerprint)
+        run.ledger.save()
+        self.warn(f"{run.game_id}: a mail came again under the Message-ID {message_id} with other content; "
+                  "it is not read (the first mail with that id was)")
+        if self.config.gm:
+            notice = compose.gm_notice(self.config, run.game, "a Message-ID came again with other content", [
+                f"A mail with the Message-ID {clip(message_id, 120)} came again, but with other content than the "
+                f"mail read under that id before (it was {record.get('outcome', 'noted')}).",
+                "The referee reads each Message-ID once, so this mail was not read. If a player's mail program "
+                "reuses Message-IDs, ask them to send the orders again as a new mail; if not, someone may be "
+                "replaying mail."], self.now, f"again|{message_id}|{fingerprint}")
+            digest = hashlib.sha256(f"{message_id}|{fingerprint}".encode()).hexdigest()[:12]
+            spool(run.spool, f"{len(run.game.history):06d}-again-{digest}", notice)
+
     def _dispatch(self, incoming: Incoming, runs: list[GameRun], by_id: dict[str, GameRun]) -> None:
         """Hand one mail to the game that answers it; the other games note it as ignored.
-        Automatic mail and mail without a sender are never answered (no mail loops)."""
+        Automatic mail and mail without a sender are never answered (no mail loops); a
+        mail that could not be read is noted by every game, and answered in one line only
+        to a sender who plays here."""
+        if incoming.problem:
+            return self._unread(incoming, runs)
         silent = incoming.automatic or not compose.deliverable(incoming.sender)
         found = None if silent else find_orders(incoming)
         target, wrong = self._route(incoming, found, runs, by_id)
@@ -356,6 +388,21 @@ class Cycle:
                 self._fail(run.game_id, exc)
                 self.warn(f"{run.game_id}: its mail is read again on the next run, once {exc.path} can be written")
 
+    def _unread(self, incoming: Incoming, runs: list[GameRun]) -> None:
+        player = (None if incoming.automatic or not compose.deliverable(incoming.sender)
+                  else next((r for r in runs if not r.stopped and r.registered(incoming.sender)), None))
+        for run in runs:
+            if run.stopped or run.ledger.known(incoming.message_id):
+                continue
+            if run is player:
+                self._answer(run, incoming, "unread", compose.not_read(self.config, run.game_id, incoming,
+                                                                       incoming.problem, self.now),
+                             "unreadable", why=incoming.problem)
+            else:
+                run.ledger.note(incoming.message_id, "unreadable", why=incoming.problem)
+                run.ledger.save()
+        self.log(f"mail {clip(incoming.message_id, 80)} from {incoming.sender or 'nobody'} not read: {incoming.problem}")
+
     @staticmethod
     def _route(incoming: Incoming, found: Found | None, runs: list[GameRun],
                by_id: dict[str, GameRun]) -> tuple[GameRun | None, bool]:
@@ -377,6 +424,8 @@ class Cycle:
             run.ledger.note(mid, "applied", sender=incoming.sender)
             run.ledger.save()
             return
+        if not run.registered(incoming.sender):
+            return self._stranger(run, incoming)
         if found.problem:
             return self._reject(run, incoming, [found.problem])
         if wrong_game:
@@ -433,6 +482,20 @@ class Cycle:
         run.ledger.note(incoming.message_id, outcome, sender=incoming.sender, **details)
         run.ledger.save()
         self.summary.queued += 1
+
+    def _stranger(self, run: GameRun, incoming: Incoming) -> None:
+        """Orders from an address no nation of the game has: never applied; answered only
+        if the configuration says so, in a line that tells nothing of the game (a forged
+        sender must not turn the referee into a source of mail to strangers)."""
+        if self.config.answer_strangers:
+            self._answer(run, incoming, "stranger", compose.stranger(self.config, incoming, self.now), "rejected",
+                         why="an address no nation has")
+            self.summary.rejected += 1
+        else:
+            run.ledger.note(incoming.message_id, "ignored", why="from an address no nation has", sender=incoming.sender)
+            run.ledger.save()
+        self.log(f"{run.game_id}: mail {clip(incoming.message_id, 80)} from {incoming.sender}, an address no nation "
+                 f"has: {'answered in one line' if self.config.answer_strangers else 'not answered'}")
 
     def _no_orders(self, run: GameRun, incoming: Incoming, nation: str) -> None:
         """A mail that names the game and the nation but holds no order: no history entry;

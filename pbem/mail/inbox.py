@@ -21,20 +21,21 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import default as default_policy
-from email.utils import parseaddr
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from pbem.errors import InputError, MailServerError, UsageError
-from pbem.mail.config import Imap
+from pbem.mail.config import Imap, Limits
 
 if TYPE_CHECKING:
     import imaplib
 
 ORDER_EXTENSIONS = (".json", ".txt")
-MAX_MESSAGE = 5 * 1024 * 1024
-"""Mails larger than this are not read for orders (answered as too large)."""
+
+
+HEAD = 64 * 1024
+"""How much of a mail over the size limit is read: enough for its header."""
 
 
 @dataclass
@@ -56,6 +57,13 @@ class Incoming:
     automatic: bool = False
     """A bounce, an auto-reply or list mail: never answered (no mail loops)."""
     references: str = ""
+    problem: str | None = None
+    """Why the mail could not be read (too large, too many parts, broken beyond what the
+    e-mail reader can take): it is noted, answered in one line if its sender plays here,
+    and never read for orders."""
+    fingerprint: str = ""
+    """What the mail holds, in short (a digest of its bytes, or its size where only that
+    is known): a Message-ID seen again with other content is told apart by it."""
 
     @property
     def html_only(self) -> bool:
@@ -111,16 +119,69 @@ def _decoded(part) -> str:
         return payload.decode("utf-8", errors="replace")
 
 
-def read_message(raw: bytes) -> Incoming:
-    """Parse one mail."""
+def fingerprint(raw: bytes) -> str:
+    """A short digest of a mail's bytes (:attr:`Incoming.fingerprint`)."""
+    return "sha256:" + hashlib.sha256(raw).hexdigest()[:24]
+
+
+def sender_of(msg: EmailMessage) -> tuple[str, str]:
+    """The name and address (lowercased) a mail is from, read by the e-mail library's own
+    address parser; ``("", "")`` when the header is not one clean address (``ann@x.org
+    <eve@y.org>`` would give the display name's address to a looser reader, so anything
+    the parser had to repair is no sender at all: such a mail is never answered)."""
+    try:
+        header = msg["From"]
+        addresses = header.addresses if header is not None else ()
+        defects = header.defects if header is not None else ()
+    except Exception:  # a header the library cannot take apart is no sender
+        return "", ""
+    if len(addresses) != 1 or defects:
+        return "", ""
+    found = addresses[0]
+    return str(found.display_name or ""), str(found.addr_spec or "").strip().lower()
+
+
+def read_message(raw: bytes, limits: Limits = Limits()) -> Incoming:
+    """Parse one mail; never raises. A mail the e-mail library cannot take apart (MIME
+    parts nested a thousand deep, say), or one of more parts than ``limits`` allows, comes
+    back with its :attr:`Incoming.problem`, as much of its header as could be read, and
+    nothing else: one bad mail is that mail's problem, never the run's."""
+    try:
+        return _read_message(raw, limits)
+    except Exception as exc:  # RecursionError included: the reader of strangers' mail
+        incoming = unreadable(raw, f"it cannot be read ({type(exc).__name__})")
+        return incoming
+
+
+def unreadable(head: bytes, problem: str, size: int | None = None) -> Incoming:
+    """A mail that is not read for orders: who sent it and its id, from its header alone
+    (as far as that can be read), and why."""
+    mid, name, addr, subject, automatic = normalise_id(None, head), "", "", "", True
+    try:
+        from email.parser import BytesHeaderParser
+
+        msg = BytesHeaderParser(policy=default_policy).parsebytes(head[:HEAD])
+        mid = normalise_id(header_text(msg, "Message-ID"), head)
+        name, addr = sender_of(msg)
+        subject = header_text(msg, "Subject")[:200]
+        automatic = _automatic(msg, addr)
+    except Exception:
+        pass
+    return Incoming(mid, addr, name, subject, b"", automatic=automatic, problem=problem,
+                    fingerprint=f"size:{size}" if size is not None else fingerprint(head))
+
+
+def _read_message(raw: bytes, limits: Limits) -> Incoming:
     msg = email.message_from_bytes(raw, policy=default_policy)
-    name, addr = parseaddr(header_text(msg, "From"))
-    addr = addr.strip().lower()
+    name, addr = sender_of(msg)
     incoming = Incoming(
         message_id=normalise_id(header_text(msg, "Message-ID"), raw), sender=addr, sender_name=name,
         subject=header_text(msg, "Subject"), raw=raw, automatic=_automatic(msg, addr),
-        references=" ".join(header_text(msg, h) for h in ("References", "In-Reply-To")).strip())
-    for part in msg.walk():
+        references=" ".join(header_text(msg, h) for h in ("References", "In-Reply-To")).strip(),
+        fingerprint=fingerprint(raw))
+    for count, part in enumerate(msg.walk()):
+        if count >= limits.parts:
+            return unreadable(raw, f"it has more than {limits.parts} parts")
         if part.is_multipart():
             continue
         filename = part.get_filename()
@@ -140,14 +201,17 @@ def read_message(raw: bytes) -> Incoming:
 
 # -- sources ---------------------------------------------------------------------------
 
-Known = Callable[[str], bool]
-"""Whether a Message-ID has been handled already (such mails are not fetched again)."""
+Known = Callable[..., bool]
+"""Whether a Message-ID has been handled already (such mails are not fetched again):
+``known(message_id)``, or ``known(message_id, fingerprint)`` where the mail's content is
+known too, so that an id seen again with other content can be told (and the GM with it)."""
 
 
 class Source:
     """Where mail comes from; :meth:`messages` yields them in arrival order."""
 
     name: str
+    limits: Limits = Limits()
 
     def messages(self, known: Known) -> Iterator[Incoming]:
         raise NotImplementedError
@@ -156,18 +220,44 @@ class Source:
 class LocalSource(Source):
     """Mail in a file or folder on this machine."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, limits: Limits = Limits()):
         self.path = path
         self.name = str(path)
+        self.limits = limits
+
+    def _local(self, path: Path, known: Known) -> Incoming | None:
+        """The mail in file ``path``, or ``None`` if it is known already (or no regular file:
+        a link, a pipe, a device planted in a mailbox is not read). Never raises for what
+        the file holds."""
+        try:
+            head, size = _read_bytes(path, self.limits.size)
+        except OSError:
+            return None
+        if head is None:
+            return None
+        return self._take(head, size, known)
+
+    def _take(self, raw: bytes, size: int, known: Known) -> Incoming | None:
+        if size > self.limits.size:
+            incoming = unreadable(raw, f"it is {size:,} bytes, more than the {self.limits.size:,} the referee "
+                                       "reads", size)
+            return None if known(incoming.message_id, incoming.fingerprint) else incoming
+        try:
+            quick = _header_id(raw)
+        except Exception:
+            quick = None
+        if quick is not None and known(quick, fingerprint(raw)):
+            return None
+        incoming = read_message(raw, self.limits)
+        return None if known(incoming.message_id, incoming.fingerprint) else incoming
 
 
 class FileSource(LocalSource):
     """A single ``.eml`` file."""
 
     def messages(self, known: Known) -> Iterator[Incoming]:
-        raw = _read_bytes(self.path)
-        incoming = read_message(raw)
-        if not known(incoming.message_id):
+        incoming = self._local(self.path, known)
+        if incoming is not None:
             yield incoming
 
 
@@ -219,13 +309,22 @@ def _plain_id(raw: bytes) -> str | None:
     return None
 
 
-def _read_bytes(path: Path) -> bytes:
-    try:
-        if path.stat().st_size > MAX_MESSAGE:
-            return f"Message-ID: <too-large-{path.name}@antike-ref.invalid>\n\n".encode()
-        return path.read_bytes()
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read mail: {exc.strerror or exc}") from None
+def _read_bytes(path: Path, limit: int) -> tuple[bytes | None, int]:
+    """The bytes of the mail file ``path`` and its size: the whole file up to ``limit``
+    bytes, only its start (:data:`HEAD`) beyond; ``None`` for what is no regular file (a
+    link, a named pipe: opened without following or waiting, never read)."""
+    import os
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return None, 0
+        if info.st_size > limit:
+            return fh.read(HEAD), info.st_size
+        data = fh.read(limit + 1)
+        return (data[:HEAD], len(data)) if len(data) > limit else (data, len(data))
 
 
 class MaildirSource(LocalSource):
@@ -233,14 +332,11 @@ class MaildirSource(LocalSource):
     (Maildir file names begin with the delivery time)."""
 
     def messages(self, known: Known) -> Iterator[Incoming]:
-        files = [f for sub in ("new", "cur") for f in (self.path / sub).iterdir() if f.is_file()
-                 and not f.name.startswith(".")]
+        files = [f for sub in ("new", "cur") for f in (self.path / sub).iterdir()
+                 if not f.name.startswith(".") and not f.is_symlink() and f.is_file()]
         for f in sorted(files, key=lambda f: (f.name.split(".")[0].zfill(12), f.name)):
-            raw = _read_bytes(f)
-            if known(_header_id(raw)):
-                continue
-            incoming = read_message(raw)
-            if not known(incoming.message_id):
+            incoming = self._local(f, known)
+            if incoming is not None:
                 yield incoming
 
 
@@ -253,11 +349,13 @@ class MboxSource(LocalSource):
         box = mailbox.mbox(self.path, create=False)
         try:
             for key in box.iterkeys():
-                raw = box.get_bytes(key)
-                if known(_header_id(raw)):
-                    continue
-                incoming = read_message(raw)
-                if not known(incoming.message_id):
+                with box.get_file(key) as fh:
+                    raw = fh.read(self.limits.size + 1)
+                if len(raw) > self.limits.size:  # only so much is read of a mail too large
+                    incoming = self._take(raw[:HEAD], len(raw), known)
+                else:
+                    incoming = self._take(raw, len(raw), known)
+                if incoming is not None:
                     yield incoming
         finally:
             box.close()
@@ -276,7 +374,8 @@ class ImapSource(Source):
     anything was read (``None`` if it could not be told, or if a mail could not be
     fetched): what the next run remembers."""
 
-    def __init__(self, url: str, settings: Imap):
+    def __init__(self, url: str, settings: Imap, limits: Limits = Limits()):
+        self.limits = limits
         parts = urlparse(url)
         if parts.scheme not in ("imap", "imaps") or not parts.hostname:
             raise UsageError(f"{url}: expected imaps://user@host/MAILBOX")
@@ -358,26 +457,51 @@ class ImapSource(Source):
             uids = [u for u in (data[0] or b"").split() if u.isdigit() and int(u) >= first] if status == "OK" else []
             wanted = []
             for uid in uids:
-                status, head = conn.uid("FETCH", uid, "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+                # the size comes with the header: a mail too large is never fetched whole
+                status, head = conn.uid("FETCH", uid, "(RFC822.SIZE BODY.PEEK[HEADER.FIELDS (MESSAGE-ID FROM "
+                                                      "SUBJECT AUTO-SUBMITTED PRECEDENCE LIST-ID RETURN-PATH)])")
                 if status != "OK":
                     self.observed = None
                 header = b"".join(p[1] for p in head if isinstance(p, tuple))
-                found = header_text(email.message_from_bytes(header, policy=default_policy), "Message-ID")
-                if not found or not known(normalise_id(found, b"")):
-                    wanted.append(uid)
-            for uid in wanted:
+                size = _fetched_size(head)
+                try:
+                    found = header_text(email.message_from_bytes(header, policy=default_policy), "Message-ID")
+                except Exception:
+                    found = ""
+                if found and known(normalise_id(found, b""), f"size:{size}" if size is not None else None):
+                    continue
+                if size is not None and size > self.limits.size:
+                    incoming = unreadable(header, f"it is {size:,} bytes, more than the {self.limits.size:,} the "
+                                                  "referee reads", size)
+                    if not known(incoming.message_id, incoming.fingerprint):
+                        yield incoming
+                    continue
+                wanted.append((uid, size))
+            for uid, size in wanted:
                 status, body = conn.uid("FETCH", uid, "(BODY.PEEK[])")
                 if status != "OK":
                     self.observed = None
-                raw = b"".join(p[1] for p in body if isinstance(p, tuple))
-                incoming = read_message(raw)
-                if not known(incoming.message_id):
+                raw = b"".join(p[1] for p in body if isinstance(p, tuple))[:self.limits.size + 1]
+                incoming = read_message(raw, self.limits) if len(raw) <= self.limits.size else unreadable(
+                    raw[:HEAD], f"it is more than the {self.limits.size:,} bytes the referee reads", len(raw))
+                if not known(incoming.message_id, incoming.fingerprint):
                     yield incoming
         except (OSError, imaplib.IMAP4.error) as exc:
             self.observed = None
             raise MailServerError(f"IMAP {self.name}: {exc}") from None
         finally:
             _logout(conn)
+
+
+def _fetched_size(response: list[Any]) -> int | None:
+    """RFC822.SIZE from a FETCH response, ``None`` if the server gave none."""
+    for part in response:
+        text = part[0] if isinstance(part, tuple) else part
+        if isinstance(text, bytes):
+            found = re.search(rb"RFC822\.SIZE (\d+)", text)
+            if found:
+                return int(found.group(1))
+    return None
 
 
 def mailbox_state(responses: dict[str, list[Any]]) -> dict[str, int] | None:
@@ -410,21 +534,29 @@ def _quote(mailbox_name: str) -> str:
     return '"' + mailbox_name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def open_source(spec: str, imap: Imap) -> Source:
+def open_source(spec: str, imap: Imap, limits: Limits = Limits()) -> Source:
     """The mail source ``spec`` names: an IMAP URL, a Maildir folder, an mbox file or a
-    ``.eml`` file."""
+    ``.eml`` file. A named pipe, a device or a socket is none of them (reading one would
+    wait for ever): refused."""
+    import os
+    import stat
+
     if re.match(r"^imaps?://", spec):
-        return ImapSource(spec, imap)
+        return ImapSource(spec, imap, limits)
     path = Path(spec).expanduser()
     if path.is_dir():
         if all((path / sub).is_dir() for sub in ("cur", "new")):
-            return MaildirSource(path)
+            return MaildirSource(path, limits)
         raise UsageError(f"{spec}: a folder, but not a Maildir (no cur/ and new/ inside)")
     if not path.exists():
         raise InputError(spec, "mail source not found (a Maildir, an mbox, an .eml file or imaps://user@host/INBOX)")
-    with open(path, "rb") as fh:
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise InputError(spec, "not a mailbox: a named pipe, a device or a socket (a Maildir, an mbox, an .eml file "
+                               "or imaps://user@host/INBOX)")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as fh:
         head = fh.read(5)
     if head == b"From ":
-        return MboxSource(path)
-    return FileSource(path)
+        return MboxSource(path, limits)
+    return FileSource(path, limits)
 

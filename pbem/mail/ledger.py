@@ -21,6 +21,9 @@ from pbem.errors import InputError
 from pbem.service import store
 
 FORMAT = 1
+CONTENT = ("fp", "size", "again")
+"""What a ledger keeps of a mail's content: its digest, its size, and the digests of other
+mails seen later under the same Message-ID."""
 
 
 @dataclass
@@ -34,12 +37,33 @@ class Ledger:
     """The history head hash the reports were last queued for (an undo changes it)."""
     clock: dict[str, Any] = field(default_factory=dict)
     """The current turn: {"turn", "nation", "since", "reminded", "missed"}."""
+    _content: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def known(self, message_id: str) -> bool:
         return message_id in self.messages
 
     def note(self, message_id: str, outcome: str, **details: Any) -> None:
-        self.messages[message_id] = {"outcome": outcome, **details}
+        """Record what became of a mail; the mail's content marks (:meth:`content`) stay."""
+        kept = {k: v for k, v in self.messages.get(message_id, {}).items() if k in CONTENT}
+        self.messages[message_id] = {"outcome": outcome, **details, **kept, **self._content.pop(message_id, {})}
+
+    def content(self, message_id: str, fingerprint: str, size: int | None) -> None:
+        """What a mail held (a digest, its size), kept with whatever :meth:`note` records of
+        it, so that its Message-ID seen again with other content is told apart."""
+        marks = {"fp": fingerprint} if fingerprint.startswith("sha256:") else {}
+        if size is not None:
+            marks["size"] = size
+        self._content[message_id] = marks
+
+    def differs(self, message_id: str, fingerprint: str | None) -> bool:
+        """Whether the mail known by ``message_id`` held something else than ``fingerprint``
+        (a digest, or ``size:N``) says; ``False`` where the ledger has nothing to compare."""
+        record = self.messages.get(message_id) or {}
+        if not fingerprint:
+            return False
+        if fingerprint.startswith("size:"):
+            return "size" in record and f"size:{record['size']}" != fingerprint
+        return "fp" in record and record["fp"] != fingerprint
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "messages": self.messages, "queued": self.queued,

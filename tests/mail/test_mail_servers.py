@@ -103,7 +103,8 @@ CASES = {
     # name: (mail, applied?, words the answer must contain)
     "attachment": (lambda n: mail(ADDRESSES[n], orders=json_orders(n, 1, rondel="gold")), True, "accepted"),
     "quoted-reply": (lambda n: mail(ADDRESSES[n], subject="Re: [demo] your turn", body=_quoted_reply(n)), True, "accepted"),
-    "wrong-sender": (lambda n: mail("eve@elsewhere.example", orders=json_orders(n, 1, rondel="gold")), False, "registered"),
+    "other-nation": (lambda n: mail(ADDRESSES[next(o for o in ADDRESSES if o != n)],
+                                    orders=json_orders(n, 1, rondel="gold")), False, "registered"),
     "wrong-password": (lambda n: mail(ADDRESSES[n], body=f"game demo\nnation {n}\nturn 1\npassword nope\nrondel gold\n"),
                        False, "password"),
     "html-only": (lambda n: mail(ADDRESSES[n], html=f"<div>game demo</div><div>nation {n}</div><div>rondel gold</div>"),
@@ -235,25 +236,25 @@ def test_an_imap_source_reads_only_what_is_new_to_every_game(imap_server, monkey
     for k in range(3):
         imap_server.deliver(mail(ADDRESSES["greeks"], subject=f"chat {k}", body="hello", message_id=f"<c{k}@x>"))
     source = ImapSource(imap_server.url, settings)
-    assert [m.message_id for m in source.messages(lambda mid: False)] == ["<c0@x>", "<c1@x>", "<c2@x>"]
+    assert [m.message_id for m in source.messages(lambda mid, fingerprint=None: False)] == ["<c0@x>", "<c1@x>", "<c2@x>"]
     seen = source.observed
     assert seen is not None and seen["exists"] == 3 and seen == source.state()
     with monkeypatch.context() as patched:
         calls = ImapCalls(patched)
         source = ImapSource(imap_server.url, settings)
         source.remembered = [seen, seen]
-        assert list(source.messages(lambda mid: False)) == []
+        assert list(source.messages(lambda mid, fingerprint=None: False)) == []
         assert calls.commands == [] and source.observed == seen
         imap_server.deliver(mail(ADDRESSES["greeks"], subject="new", body="hello", message_id="<new@x>"))
         source.remembered = [seen, {**seen, "uidnext": seen["uidnext"] - 1}]
-        assert [m.message_id for m in source.messages(lambda mid: False)] == ["<c2@x>", "<new@x>"]
+        assert [m.message_id for m in source.messages(lambda mid, fingerprint=None: False)] == ["<c2@x>", "<new@x>"]
         assert calls.commands[0] == f"SEARCH None UID {seen['uidnext'] - 1}:*"
         assert len(calls.fetched()) == 4  # two headers, two mails: nothing below the lowest UIDNEXT
         assert source.observed["uidnext"] == seen["uidnext"] + 1
         for remembered in ([seen, None], [{**seen, "uidvalidity": seen["uidvalidity"] + 1}], None):
             calls.commands = []
             source.remembered = remembered
-            assert len(list(source.messages(lambda mid: False))) == 4
+            assert len(list(source.messages(lambda mid, fingerprint=None: False))) == 4
             assert len(calls.fetched()) == 8
 
 
