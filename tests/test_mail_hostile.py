@@ -265,3 +265,98 @@ def test_orders_from_a_stranger_are_never_applied_and_answered_only_if_asked_wit
             text = body(m)
             assert "demo" not in text and "Next:" not in text and "game hash" not in text
             assert m["X-Antike-Ref-Game"] is None and len(text) < 400
+
+
+# -- mail built to hurt: each one is that mail's problem, never the run's -----------------------
+
+
+def nested(sender: str, depth: int) -> bytes:
+    """A mail whose MIME parts are nested ``depth`` deep (about 70 bytes a level)."""
+    head = (f"From: {sender}\r\nTo: referee@referee.example\r\nSubject: deep\r\nMessage-ID: <deep-{depth}@x>\r\n"
+            "MIME-Version: 1.0\r\n").encode()
+    opening = b"".join(f'Content-Type: multipart/mixed; boundary="b{k}"\r\n\r\n--b{k}\r\n'.encode()
+                       for k in range(depth))
+    closing = b"".join(f"\r\n--b{k}--\r\n".encode() for k in reversed(range(depth)))
+    return head + opening + b"Content-Type: text/plain\r\n\r\ngame demo\r\nnation greeks\r\n" + closing
+
+
+def many_parts(sender: str, parts: int) -> bytes:
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = sender, "r@referee.example", "parts", "<parts@x>"
+    msg.set_content("game demo\nnation greeks\n")
+    for k in range(parts):
+        msg.add_attachment(b"x", maintype="application", subtype="octet-stream", filename=f"p{k}.bin")
+    return msg.as_bytes()
+
+
+def big(sender: str, size: int) -> bytes:
+    return (f"From: {sender}\r\nTo: r@referee.example\r\nSubject: big\r\nMessage-ID: <big-{size}@x>\r\n\r\n"
+            "game demo\r\nnation greeks\r\n").encode() + b"rondel gold\r\n" * (size // 13)
+
+
+@pytest.mark.parametrize("kind", ["maildir", "mbox"])
+def test_hostile_mail_is_noted_and_the_valid_mail_behind_it_applied(tmp_path, kind):
+    from mailkit import mbox
+
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults='attach = ""')
+    nation = active(game)
+    player = ADDRESSES[nation]
+    hostile = [nested(player, 1000), many_parts(player, 150), big(player, 3 * 1024 * 1024),
+               nested("eve@evil.example", 2000), b"\x00\xff garbage \r\n\r\n\x80"]
+    valid = mail(player, body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\nrondel gold\n",
+                 message_id="<valid@p>")
+    source = (maildir(tmp_path / "M", *hostile, valid) if kind == "maildir"
+              else mbox(tmp_path / "box.mbox", *hostile, valid))
+    result = run(cfg, source, tmp_path / "o1")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    history = json.loads(game.read_text())["history"]
+    assert [e.get("mail") for e in history] == [None, "<valid@p>"]
+    ledger = json.loads((tmp_path / "game.mail.json").read_text())["messages"]
+    unread = {mid: r["why"] for mid, r in ledger.items() if r["outcome"] == "unreadable"}
+    assert set(unread) >= {"<deep-1000@x>", "<parts@x>", f"<big-{3 * 1024 * 1024}@x>", "<deep-2000@x>"}
+    assert "more than 100 parts" in unread["<parts@x>"] and "2,097,152" in unread[f"<big-{3 * 1024 * 1024}@x>"]
+    answers = [m for m in sent(tmp_path / "o1") if "not read" in str(m["Subject"])]
+    assert sorted(str(m["To"]) for m in answers) == [player] * 3  # the player, in one line each; not eve
+    assert all(len(body(m)) < 400 for m in answers)
+    again = run(cfg, source, tmp_path / "o2", "2026-11-23T10:05:00Z")
+    assert again.exit_code == 0 and sent(tmp_path / "o2") == []
+
+
+def test_a_named_pipe_is_no_mail_source(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults='attach = ""')
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    exe = [sys.executable, "-m", "pbem", "mail", "run", "--config", str(cfg), "--source", str(fifo),
+           "--outbox", str(tmp_path / "out"), "--now", START]
+    done = subprocess.run(exe, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "ANTIKE_REF_KDF_ITERATIONS": "1000"})
+    assert done.returncode == 3 and "named pipe" in done.stderr
+
+
+def test_a_message_id_seen_again_with_other_content_is_noted_and_the_gm_told(table):
+    folder, game, cfg = table
+    box = maildir(folder / "M")
+    assert run(cfg, box, folder / "o0").exit_code == 0
+    nation = active(game)
+    first = mail(ADDRESSES[nation], body="let us meet on Friday", message_id="<same@p>")
+    add_to_maildir(box, first)
+    assert run(cfg, box, folder / "o1", "2026-11-23T10:05:00Z").exit_code == 0
+    before = game.read_bytes()
+    other = mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\nrondel gold\n",
+                 message_id="<same@p>")
+    add_to_maildir(box, other)
+    result = run(cfg, box, folder / "o2", "2026-11-23T10:10:00Z")
+    assert result.exit_code == 0 and "other content" in result.stderr
+    assert game.read_bytes() == before  # not read: a Message-ID is read once
+    (notice,) = sent(folder / "o2")
+    assert GM in str(notice["To"]) and "came again with other content" in str(notice["Subject"])
+    assert run(cfg, box, folder / "o3", "2026-11-23T10:15:00Z").exit_code == 0
+    assert sent(folder / "o3") == []  # told once

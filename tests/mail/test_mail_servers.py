@@ -319,3 +319,26 @@ def test_a_game_changed_by_hand_reads_an_unchanged_imap_mailbox_without_fetching
         calls = ImapCalls(patched)
         run_cycle(cfg, "2026-11-23T10:10:00Z")
     assert calls.fetched() and smtp.messages == []
+
+
+def test_an_imap_mail_over_the_size_limit_is_never_fetched_whole(servers, monkeypatch):
+    """With max_message = 64kB: a 200 kB mail on the server is judged by its RFC822.SIZE
+    and its header alone (the player gets one line); the order mail behind it is applied."""
+    folder, game, cfg, smtp, imap = servers
+    cfg.write_text(cfg.read_text().replace("[mail]\n", '[mail]\nmax_message = "64kB"\n'))
+    run_cycle(cfg)
+    smtp.wait_for(5)
+    smtp.clear()
+    nation = active(game)
+    imap.deliver(mail(ADDRESSES[nation], subject="a picture", body="x" * 200_000, message_id="<huge@p>"))
+    imap.deliver(mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+                                              "rondel gold\n", message_id="<small@p>"))
+    with monkeypatch.context() as patched:
+        calls = ImapCalls(patched)
+        run_cycle(cfg, "2026-11-23T10:05:00Z")
+    whole = [c for c in calls.fetched() if "BODY.PEEK[]" in c]
+    assert len(whole) == 1  # the small one only
+    assert json.loads(game.read_text())["history"][-1]["mail"] == "<small@p>"
+    answers = [r for r in smtp.wait_for(7) if "not read" in str(r.message["Subject"])]
+    assert len(answers) == 1 and answers[0].envelope_to == [ADDRESSES[nation]]
+    assert "more than the 65,536" in answers[0].message.get_body(("plain",)).get_content()
