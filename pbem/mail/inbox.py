@@ -141,11 +141,18 @@ def sender_of(msg: EmailMessage) -> tuple[str, str]:
     return str(found.display_name or ""), str(found.addr_spec or "").strip().lower()
 
 
+_PART_HEADER = re.compile(rb"^content-type[ \t]*:", re.IGNORECASE | re.MULTILINE)
+"""Each MIME part has one such header (and so does the mail itself): counted on the bytes,
+a mail of thousands of parts, or nested thousands deep, costs no parse."""
+
+
 def read_message(raw: bytes, limits: Limits = Limits()) -> Incoming:
     """Parse one mail; never raises. A mail the e-mail library cannot take apart (MIME
     parts nested a thousand deep, say), or one of more parts than ``limits`` allows, comes
     back with its :attr:`Incoming.problem`, as much of its header as could be read, and
     nothing else: one bad mail is that mail's problem, never the run's."""
+    if len(_PART_HEADER.findall(raw)) > limits.parts:  # told from the bytes, before any parsing
+        return unreadable(raw, f"it has more than {limits.parts} parts")
     try:
         return _read_message(raw, limits)
     except Exception as exc:  # RecursionError included: the reader of strangers' mail
