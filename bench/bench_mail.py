@@ -13,8 +13,8 @@ each and the median of the per-pair ratios with their quartiles, as bench/bench_
   attachments: ``attach = ""``), answered, with the reports of the turn for every player,
   against the idle run over the same 10 games: at most 1.5x;
 - the size of each mail a turn sends (the receipt, the report to the player on turn, to
-  another player, to the GM) with ``attach = ""``, ``"png"`` and ``"pdf,png"``: a default
-  report mail (``pdf,png``) at most 150 KB.
+  another player, to the GM) with ``attach = ""``, ``"png"`` (the default) and
+  ``"pdf,png"``: a default report mail at most 150 KB.
 
 Between two timed runs the Maildir's folders are dated back a minute and one untimed run
 settles the games, as a cron run five minutes after a mail would find them (a mail that
@@ -278,12 +278,12 @@ def main() -> None:
         print("| " + " | ".join(cell.ljust(w) for cell, w in zip(row, widths)) + " |")
 
     kinds = ["receipt", "report to the player on turn", "report to another player", "report to the GM"]
-    print("\nThe mails of one turn, bytes as sent (target: a default report mail, attach = \"pdf,png\", "
-          "<= 150 KB = 153,600 bytes):")
+    print("\nThe mails of one turn, bytes as sent (target: a default report mail, attach = \"png\", "
+          "<= 150 KB = 153,600 bytes; the PDF only when attach names it):")
     head2 = ("mail", *(f'attach = "{a}"' for a in sizes), "target")
     table = [head2]
     for kind in kinds:
-        target = "<= 150 KB" if kind.startswith("report") else "-"
+        target = "<= 150 KB (png)" if kind.startswith("report") else "-"
         table.append((kind, *(f"{sizes[a].get(kind, 0):,}" for a in sizes), target))
     widths = [max(len(row[i]) for row in table) for i in range(len(head2))]
     for k, row in enumerate(table):

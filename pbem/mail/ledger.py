@@ -70,8 +70,12 @@ class Ledger:
                 "head": self.head, "clock": self.clock}
 
     def save(self) -> None:
-        store.write_atomic(self.path, json.dumps(self.to_json(), sort_keys=True, indent=1,
-                                                 ensure_ascii=False) + "\n")
+        """Write the ledger whole, atomically: one mail a line, keys sorted. (A ledger grows
+        with every mail a game's mailbox holds and is written after each: the layout is the
+        one the C encoder writes, some ten times faster than an indented one. Ledgers in the
+        indented layout of earlier releases read the same.)"""
+        text = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        store.write_atomic(self.path, text.replace(',"<', ',\n"<') + "\n")
 
 
 def ledger_path(game: str | os.PathLike) -> Path:
