@@ -160,7 +160,8 @@ def test_a_full_disk_after_the_turn_was_applied_loses_no_answer(table, monkeypat
     assert cli_run("verify", game).exit_code == 0
 
 
-def test_reports_into_a_full_folder_say_the_turn_is_saved(tmp_path, monkeypatch):
+@pytest.mark.parametrize("errno, why", [(28, "No space left on device"), (30, "Read-only file system")])
+def test_reports_into_a_full_folder_say_the_turn_is_saved(tmp_path, monkeypatch, errno, why):
     from pbem import report
 
     game = new_game_file(tmp_path, "--id", "demo")
@@ -170,12 +171,12 @@ def test_reports_into_a_full_folder_say_the_turn_is_saved(tmp_path, monkeypatch)
                                   "rondel": "gold"}))
 
     def full(path, data, mode=0o644):
-        raise OSError(28, "No space left on device", str(path))
+        raise OSError(errno, why, str(path))
 
     monkeypatch.setattr(report, "_write_bytes", full)
     done = cli_run("process", game, orders, "--report-dir", tmp_path / "r")
     assert done.exit_code == 11, done.stderr
-    assert "the turn is saved" in done.stderr and "antike-ref render" in done.stderr
+    assert "the turn is saved" in done.stderr and "antike-ref render" in done.stderr and why in done.stderr
     assert json.loads(game.read_text())["history"][-1]["turn"] == 1
     assert cli_run("verify", game).exit_code == 0
 
@@ -360,3 +361,13 @@ def test_a_message_id_seen_again_with_other_content_is_noted_and_the_gm_told(tab
     assert GM in str(notice["To"]) and "came again with other content" in str(notice["Subject"])
     assert run(cfg, box, folder / "o3", "2026-11-23T10:15:00Z").exit_code == 0
     assert sent(folder / "o3") == []  # told once
+
+
+def test_a_temporary_file_a_killed_run_left_in_the_queue_is_removed(table):
+    folder, game, cfg = table
+    queue = folder / "game.mail-queue"
+    queue.mkdir(mode=0o700)
+    stale = queue / ".000000-report-00.eml.AbCdEfGh.tmp"
+    stale.write_bytes(b"half a mail")
+    assert run(cfg, maildir(folder / "M"), folder / "out").exit_code == 0
+    assert not stale.exists() and len(sent(folder / "out")) == 5

@@ -220,7 +220,14 @@ HOSTILE = {
 
 
 def test_hostile_player_text_cannot_break_any_format(tmp_path):
-    g = make_game(player=HOSTILE)
+    """``new`` refuses such a name now (control characters, two lines); a game file edited
+    by hand, or written before, may still hold one: the reports stay whole."""
+    from pbem.service.game import NationMeta
+
+    g = make_game(player={"greeks": "Eve <eve@x.org>"})
+    name = HOSTILE["greeks"].rsplit(" <", 1)[0]
+    old = g.meta["greeks"]
+    g.meta = {**g.meta, "greeks": NationMeta(name, old.email, old.colour, old.password)}
     g, _ = play(g, rondel="iron")
     g = edit(g, {"nation": "greeks", "coins": 2}, reason="<script>alert(1)</script> & ]]> <!-- \x07 [b]x[/b]")
     g, _ = play(g, rondel="gold")

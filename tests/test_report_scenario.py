@@ -11,7 +11,7 @@ from conftest import FOUR, edit, make_game, play
 
 PLAYERS = {
     "greeks": "Ann Example <ann@example.org>",
-    "persians": 'Zoë & "Bob" [b]*Ω*_x_ [url=http://x.invalid]y[/url] `c` | # <zoe&"co"@example.org>',
+    "persians": 'Zoë & "Bob" [b]*Ω*_x_ [url=http://x.invalid]y[/url] `c` | # <zoe&co@example.org>',
     "arabs": "Chen Wei <chen&wei@example.org>",
 }
 
