@@ -138,6 +138,8 @@ class MailConfig:
     guide_url: str | None = None
     """Where players read how to write orders (a web page the GM chooses); mails link it.
     No default: a mail never points to a file of this repository."""
+    timezone: str = "UTC"
+    """The time zone deadlines are told in (an IANA name such as ``Europe/Berlin``)."""
     limits: Limits = field(default_factory=Limits)
     """How much of one mail is read (:class:`Limits`)."""
     answer_strangers: bool = False
@@ -295,11 +297,17 @@ def load_config(path: str | os.PathLike) -> MailConfig:
                              "'Name <name@example.org>' or 'name@example.org'")
     limits = Limits(size_of(mail["max_message"], f"{path}: mail.max_message") if "max_message" in mail
                     else Limits.size, _count(mail.get("max_parts", Limits.parts), f"{path}: mail.max_parts"))
+    zone = mail.get("timezone", "UTC")
+    from pbem.service.clock import known_zone
+
+    if not isinstance(zone, str) or not known_zone(zone):
+        raise UsageError(f"{path}: mail.timezone {str(zone)[:60]!r}: not a time zone this machine knows "
+                         "(an IANA name such as Europe/Berlin, or UTC)")
     strangers = mail.get("answer_strangers", False)
     if not isinstance(strangers, bool):
         raise UsageError(f"{path}: mail.answer_strangers: true or false")
     return MailConfig(sender=mail.get("from", MailConfig.sender), gm=mail.get("gm"), guide_url=guide,
-                      limits=limits, answer_strangers=strangers,
+                      limits=limits, answer_strangers=strangers, timezone=zone,
                       domain=mail.get("domain"), smtp=smtp, imap=imap,
                       source=local_source(i.get("url") or mail.get("source"), base), games=games,
                       defaults=defaults, path=path)

@@ -257,6 +257,7 @@ class Cycle:
         self.log = log
         self.warn = warn or log
         self.summary = Summary()
+        self._runs: dict[str, GameRun] = {}
 
     # -- the whole cycle ------------------------------------------------------------------
 
@@ -286,6 +287,13 @@ class Cycle:
 
     def _fail(self, where: str, exc: PbemError) -> None:
         self.summary.failures.append(exc)
+        run = self._runs.get(where)
+        if run is not None:  # the game's last error, for the GM's status (pbem.service.clock)
+            try:
+                run.ledger.judge["last_error"] = {"at": iso(self.now), "what": clip(str(exc), 300)}
+                run.ledger.save()
+            except PbemError:
+                pass
         if isinstance(exc, InputError):
             what = "; ".join(p.message if p.path == "$" else str(p) for p in exc.problems)
             message = f"{exc.source}: {what}"
@@ -304,6 +312,7 @@ class Cycle:
         except PbemError as exc:
             self._fail(str(settings.file), exc)
             return None
+        self._runs[run.game_id] = run
         if run.ledger.queued < 0:
             # First contact: a game just created gets its opening report mailed; the past
             # of a game that was played without mail so far is not mailed again.
@@ -610,13 +619,10 @@ class Cycle:
                 ledger.clock = {}
                 ledger.save()
             return False
-        key = [st.turn, st.active]
-        if ledger.clock.get("key") != key:
-            ledger.clock = {"key": key, "since": iso(self.now), "reminded": False, "missed": False}
-            ledger.save()
+        self.start_clock(run)
         if settings.deadline is None:
             return False
-        due = parse_time(ledger.clock["since"]) + settings.deadline
+        due = parse_time(ledger.clock["due"])
         if (settings.remind is not None and not ledger.clock["reminded"]
                 and due - settings.remind <= self.now < due):
             self._remind(run, due)
@@ -654,6 +660,30 @@ class Cycle:
         self.report(run)
         return True
 
+    def start_clock(self, run: GameRun) -> None:
+        """The current turn's clock: started when the cycle first sees the turn (its
+        deadline ``due`` then, ``allow`` after it; told in the game's time zone), and given
+        what a clock of an earlier release lacks."""
+        game, ledger, settings = run.game, run.ledger, run.settings
+        st = game.state.status
+        if st.winner is not None:
+            return
+        key = [st.turn, st.active]
+        clock = ledger.clock
+        changed = False
+        if clock.get("key") != key:
+            clock = ledger.clock = {"key": key, "since": iso(self.now), "reminded": False, "missed": False}
+            changed = True
+        if settings.deadline is not None and not clock.get("due"):
+            clock["due"] = iso(parse_time(clock["since"]) + settings.deadline)
+            clock["allow"] = int(settings.deadline.total_seconds())
+            changed = True
+        if clock.get("zone") != self.config.timezone:
+            clock["zone"] = self.config.timezone
+            changed = True
+        if changed:
+            ledger.save()
+
     def _remind(self, run: GameRun, due: datetime | None, key: str = "") -> None:
         game = run.game
         nation = game.state.status.active
@@ -679,8 +709,8 @@ class Cycle:
                 self.log(f"{run.game_id}: the game is over; nobody to remind")
             else:
                 due = None
-                if settings.deadline is not None and run.ledger.clock.get("since"):
-                    due = parse_time(run.ledger.clock["since"]) + settings.deadline
+                if settings.deadline is not None and run.ledger.clock.get("due"):
+                    due = parse_time(run.ledger.clock["due"])
                 self._remind(run, due, key=iso(self.now).replace(":", ""))
             self.deliver(run)
         return self.summary

@@ -187,6 +187,7 @@ class MarkedCycle(Cycle):
             service = GameService(settings.file)
             service.reuse_loaded = True
             run = LazyRun(settings, service, ledger, spool_path(settings.file), verdict.mark)
+            self._runs[run.game_id] = run
             self._prepare(run, verdict)
             stack.enter_context(held.pop_all())  # the lock now lasts as long as the cycle's
             return run

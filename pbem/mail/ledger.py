@@ -21,6 +21,8 @@ from pbem.errors import InputError
 from pbem.service import store
 
 FORMAT = 1
+JUDGE = ("paused", "absences", "last_error", "announce", "pending")
+"""The ledger's keys beside the messages and the clock (:attr:`Ledger.judge`)."""
 CONTENT = ("fp", "size", "again")
 """What a ledger keeps of a mail's content: its digest, its size, and the digests of other
 mails seen later under the same Message-ID."""
@@ -37,6 +39,10 @@ class Ledger:
     """The history head hash the reports were last queued for (an undo changes it)."""
     clock: dict[str, Any] = field(default_factory=dict)
     """The current turn: {"turn", "nation", "since", "reminded", "missed"}."""
+    judge: dict[str, Any] = field(default_factory=dict)
+    """What the judge keeps beside the clock (:mod:`pbem.service.clock`): ``paused``,
+    ``absences``, ``last_error``, ``announce`` (notices for the players' next mails),
+    ``pending`` (address changes waiting to be confirmed) and ``press`` counters."""
     _content: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def known(self, message_id: str) -> bool:
@@ -67,7 +73,8 @@ class Ledger:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "messages": self.messages, "queued": self.queued,
-                "head": self.head, "clock": self.clock}
+                "head": self.head, "clock": self.clock,
+                **{k: v for k, v in sorted(self.judge.items()) if v not in (None, [], {})}}
 
     def save(self) -> None:
         """Write the ledger whole, atomically: one mail a line, keys sorted. (A ledger grows
@@ -96,7 +103,7 @@ def load_ledger(game: str | os.PathLike) -> Ledger:
         if data.get("format") != FORMAT:
             raise ValueError(f"format {data.get('format')!r}, expected {FORMAT}")
         return Ledger(path, dict(data["messages"]), int(data["queued"]), data.get("head"),
-                      dict(data.get("clock") or {}))
+                      dict(data.get("clock") or {}), {k: data[k] for k in JUDGE if k in data})
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InputError(str(path), f"the mail ledger cannot be read ({exc}); move it away to start afresh") from None
 

@@ -179,7 +179,9 @@ def settings_digest(config: MailConfig, settings: GameMail, spec: str | None) ->
     data = {"file": os.path.realpath(settings.file), "source": source_key(spec),
             "deadline": seconds(settings.deadline), "remind": seconds(settings.remind),
             "missed": settings.missed, "bot": settings.bot, "attach": list(settings.attach),
-            "from": config.sender, "gm": config.gm, "domain": config.domain}
+            "from": config.sender, "gm": config.gm, "domain": config.domain,
+            "timezone": config.timezone, "guide": config.guide_url, "site": settings.site,
+            "image_base": settings.image_base}
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode("utf-8")).hexdigest()
 
 
@@ -197,7 +199,7 @@ def next_moment(settings: GameMail, clock: dict[str, Any], turn: int, active: st
     if settings.deadline is None or clock.get("missed"):
         return True, None
     try:
-        due = parse_time(clock["since"]) + settings.deadline
+        due = parse_time(clock["due"]) if clock.get("due") else parse_time(clock["since"]) + settings.deadline
     except (KeyError, TypeError, ValueError):
         return False, None
     pending = [due]
