@@ -231,7 +231,7 @@ def test_deadline_reminds_then_plays_the_default_turn(tmp_path):
     assert cycle("2026-11-24T22:00:00Z", "o3").exit_code == 0
     reminders = sent(tmp_path / "o3")
     assert [str(m["To"]).split("<")[-1].rstrip(">") for m in reminders] == [ADDRESSES[late]]
-    assert "reminder" in str(reminders[0]["Subject"]) and "2026-11-25 10:00 UTC" in body(reminders[0])
+    assert "reminder" in str(reminders[0]["Subject"]) and "Wed 25 Nov 2026, 10:00 UTC, in 12 h" in body(reminders[0])
     assert cycle("2026-11-24T23:00:00Z", "o4").exit_code == 0
     assert sent(tmp_path / "o4") == []  # once
     before = game.read_bytes()

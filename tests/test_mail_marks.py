@@ -348,7 +348,7 @@ def test_a_run_that_dies_leaves_no_mark(table, monkeypatch):
     nation = active(game)
     add_to_maildir(box, mail(ADDRESSES[nation], orders=json_orders(nation, 1, rondel="gold")))
 
-    def die(self, run, news):
+    def die(self, run, news, clock=None):
         raise Crash()
 
     with monkeypatch.context() as patched:

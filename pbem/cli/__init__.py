@@ -42,6 +42,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "inbox": ("mail", "Read order mails for a game: apply the valid ones, answer every one, mail reports."),
     "remind": ("mail", "Mail the player whose turn it is a reminder (with what they can do)."),
     "player": ("mail", "GM: give a nation a new player (name, address, new password), as a logged edit."),
+    "deadline": ("mail", "GM: extend or set the current turn's deadline (this turn only); logged, and the players "
+                         "told."),
+    "absent": ("mail", "GM: a player is away from one day to another; their turns follow the game's absence policy."),
+    "pause": ("mail", "GM: pause the game: no deadline runs until `resume`; the players are told."),
+    "resume": ("mail", "GM: the paused game goes on; the current turn's deadline moves on by the time it was paused."),
     "render": ("report", "Render a turn's report, byte-identical to the one written when it was processed."),
     "post": ("report", "Print a forum post of a turn's report: the board picture and the report, ready "
                        "to paste."),

@@ -270,3 +270,120 @@ def executable(called: str) -> str:
     if found:
         return shlex.quote(str(Path(found).absolute()))
     return f"{shlex.quote(sys.executable)} -m pbem"
+
+
+def _moment(now: Optional[str]):
+    """``--now``, else the clock (read here, by the command line)."""
+    from datetime import datetime, timezone
+
+    from pbem.service.clock import parse_time
+
+    try:
+        return parse_time(now) if now else datetime.now(timezone.utc).replace(microsecond=0)
+    except ValueError:
+        raise UsageError(f"--now {now!r}: expected a time like 2026-11-23T18:00:00Z") from None
+
+
+@app.command()
+def deadline(
+    game: Path = typer.Argument(..., help="The game file."),
+    extend: Optional[str] = typer.Option(None, "--extend", help="Move this turn's deadline on by a duration (24h, 90m, 2d)."),
+    set_to: Optional[str] = typer.Option(None, "--set", help="Set this turn's deadline to a time (2026-11-30T18:00:00Z)."),
+    reason: str = typer.Option("", "--reason", help="Why (written to the audit log, not told to the players)."),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+) -> None:
+    """GM: extend or set the current turn's deadline (this turn only); logged, and the players told.
+
+    Example: antike-ref deadline game.json --extend 24h --reason "Ann is travelling"
+    """
+
+    def go():
+        from pbem.mail import judge
+        from pbem.mail.config import duration
+        from pbem.service.clock import parse_time
+
+        by = duration(extend, "--extend") if extend is not None else None
+        try:
+            to = parse_time(set_to) if set_to is not None else None
+        except ValueError:
+            raise UsageError(f"--set {set_to!r}: expected a time like 2026-11-30T18:00:00Z") from None
+        print(judge.change_deadline(game, _moment(now), by, to, reason).what)
+
+    run(go)
+
+
+@app.command()
+def absent(
+    game: Path = typer.Argument(..., help="The game file."),
+    nation: str = typer.Argument(..., help="The nation whose player is away."),
+    start: Optional[str] = typer.Option(None, "--from", help="The first day away (2026-12-01); default: today."),
+    until: Optional[str] = typer.Option(None, "--until", help="The last day away (2026-12-14)."),
+    back: bool = typer.Option(False, "--back", help="The player is back: end the absence (or take back one to come)."),
+    reason: str = typer.Option("", "--reason", help="Why (for the GM's log only: the players are told nothing of it)."),
+    config: Optional[Path] = _config_option(),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+) -> None:
+    """GM: a player is away from one day to another; their turns follow the game's absence policy.
+
+    With --config the game's absence_days cap and time zone are used (default: 21 days a
+    year, UTC). The other players are told, without the reason.
+
+    Example: antike-ref absent game.json greeks --from 2026-12-01 --until 2026-12-14 --config mail.toml
+    """
+
+    def go():
+        from pbem.mail import judge
+        from pbem.mail.config import load_config
+
+        moment = _moment(now)
+        if back:
+            print(judge.end_absence(game, nation, moment).what)
+            return
+        if until is None:
+            raise UsageError("give --until DAY (the last day away), or --back")
+        settings = load_config(config).game(game) if config is not None else None
+        zone = load_config(config).timezone if config is not None else None
+        from pbem.service.clock import local_day
+
+        first = judge.zone_day(start, "--from") if start else local_day(moment, zone)
+        print(judge.add_absence(game, nation, first, judge.zone_day(until, "--until"), moment, reason, "gm",
+                                settings.absence_days if settings else 21, zone).what)
+
+    run(go)
+
+
+@app.command()
+def pause(
+    game: Path = typer.Argument(..., help="The game file."),
+    reason: str = typer.Option("", "--reason", help="Why: told to the players."),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+) -> None:
+    """GM: pause the game: no deadline runs until `resume`; the players are told.
+
+    Example: antike-ref pause game.json --reason "the GM is away until Monday"
+    """
+
+    def go():
+        from pbem.mail import judge
+
+        print(judge.pause(game, _moment(now), reason).what)
+
+    run(go)
+
+
+@app.command()
+def resume(
+    game: Path = typer.Argument(..., help="The game file."),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+) -> None:
+    """GM: the paused game goes on; the current turn's deadline moves on by the time it was paused.
+
+    Example: antike-ref resume game.json
+    """
+
+    def go():
+        from pbem.mail import judge
+
+        print(judge.resume(game, _moment(now)).what)
+
+    run(go)

@@ -15,13 +15,14 @@ import hashlib
 import re
 import textwrap
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from typing import Any
 
 from pbem.errors import clip
 from pbem.mail.config import MailConfig
+from pbem.service.clock import Deadline, told
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
 
@@ -38,6 +39,8 @@ class Recipient:
     address: str
     name: str | None
     nations: tuple[str, ...]
+    role: str = "player"
+    """``player`` (of ``nations``), ``gm`` or ``observer`` (public reports and press only)."""
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]+")
@@ -71,6 +74,28 @@ def recipients(game: Game) -> list[Recipient]:
         else:
             found[key] = Recipient(meta.email, meta.player, (n,))
     return list(found.values())
+
+
+def observers(settings) -> list[Recipient]:
+    """The game's observers (``observers`` in the configuration): they get what is public."""
+    out = []
+    for entry in settings.observers:
+        from email.utils import parseaddr
+
+        name, address = parseaddr(entry)
+        if deliverable(address.lower()):
+            out.append(Recipient(address.lower(), name or None, (), "observer"))
+    return out
+
+
+def gm_recipient(config: MailConfig) -> Recipient | None:
+    """The GM (``[mail] gm``, an address or ``Name <address>``), or ``None``."""
+    if not config.gm:
+        return None
+    from email.utils import parseaddr
+
+    name, address = parseaddr(config.gm)
+    return Recipient(address.lower(), name or "GM", (), "gm") if deliverable(address.lower()) else None
 
 
 def nations_of(game: Game, address: str) -> tuple[str, ...]:
@@ -136,6 +161,8 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
         by = {"default-turn": " (the GM's default turn)", "bot-turn": f" (played by the {entry.get('bot')} bot)"}.get(kind, "")
         if entry.get("deadline"):
             by += f", deadline {entry['deadline']} missed"
+        if entry.get("absent"):
+            by += f", while the player is away (until {entry['absent']})"
         head = f"Turn {entry['turn']}: {who}{by}"
     elif kind == "standing":
         head = f"{name(entry['nation'])} change their standing orders"
@@ -164,7 +191,31 @@ def since_last_turn(game: Game, nations: tuple[str, ...], limit: int = 40) -> li
     return game.history[last + 1 if last else 0:][-limit:]
 
 
-def _status_lines(game: Game) -> list[str]:
+@dataclass(frozen=True)
+class Clock:
+    """What every mail says of the game's clock (:mod:`pbem.service.clock`): the current
+    turn's deadline, the nations away (never why) and a pause."""
+
+    deadline: Deadline | None = None
+    away: tuple[tuple[str, date], ...] = ()
+    paused: str | None = None
+
+
+def clock_lines(game: Game, clock: Clock | None, now: datetime) -> list[str]:
+    """The deadline with the time left at ``now``, the nations away, a pause."""
+    if clock is None or game.state.status.winner is not None:
+        return []
+    out = []
+    if clock.deadline is not None:
+        out += _wrap(clock.deadline.line(now))
+    elif clock.paused is not None:
+        out += _wrap("The GM has paused the game" + (f": {clock.paused}." if clock.paused else "."))
+    for nation, until in clock.away:
+        out += _wrap(f"The {game.edition.nation_name(nation)} are away until {until:%a %d %b %Y}.")
+    return out
+
+
+def _status_lines(game: Game, clock: Clock | None = None, now: datetime | None = None) -> list[str]:
     from pbem.report.model import edition_status
 
     st = game.state.status
@@ -175,7 +226,7 @@ def _status_lines(game: Game) -> list[str]:
         return [f"The game is over: {name(st.winner)} won.", *extra]
     player = game.meta[st.active].player
     who = f"{name(st.active)}" + (f" ({player})" if player else "")
-    return [f"Next: turn {st.turn}, {who}.", *extra]
+    return [f"Next: turn {st.turn}, {who}.", *(clock_lines(game, clock, now) if now else []), *extra]
 
 
 def orders_template(game: Game, nation: str) -> list[str]:
@@ -236,7 +287,8 @@ def site_lines(game: Game, site: str | None) -> list[str]:
 
 def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
                 attachments: dict[str, bytes], names: dict[str, str],
-                news: list[dict[str, Any]] | None = None, site: str | None = None) -> EmailMessage:
+                news: list[dict[str, Any]] | None = None, site: str | None = None,
+                clock: Clock | None = None) -> EmailMessage:
     """The report one player gets after the game moved on: what happened since their last
     turn, whose turn it is, and for that player what they can do; the board attached
     (``attachments`` by file key, ``names`` their file names). In an edition with secrets
@@ -255,7 +307,9 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
     subject = f"[{game.game_id}] after {title}: " + (
         f"{game.edition.nation_name(st.winner)} won" if st.winner is not None else
         f"{game.edition.nation_name(st.active)} to play turn {st.turn}")
-    mine = ", ".join(game.edition.nation_name(n) for n in to.nations) or "the GM"
+    mine = (", ".join(game.edition.nation_name(n) for n in to.nations)
+            or (f"{one_line(to.name)} (observer)" if to.role == "observer" and to.name else
+                "an observer" if to.role == "observer" else "the GM"))
     body = [f"Game {game.game_id}, report for {mine}.", ""]
     if gm:
         body += ["New since the last report:", ""]
@@ -263,7 +317,7 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
         body += ["What happened since your last turn:" if len(entries) < len(game.history) else "What happened so far:", ""]
     for entry in entries:
         body += entry_lines(game, entry, to.nations) + [""]
-    body += _status_lines(game)
+    body += _status_lines(game, clock, now)
     if st.winner is None and st.active in to.nations:
         body += your_options(config, game, st.active)
     web = site_lines(game, site)
@@ -303,7 +357,7 @@ def ignored_lines(ignored: list) -> list[str]:
 
 
 def receipt_accepted(config: MailConfig, game: Game, incoming, entry: dict[str, Any], echo: str,
-                     now: datetime, ignored: list | None = None) -> EmailMessage:
+                     now: datetime, ignored: list | None = None, clock: Clock | None = None) -> EmailMessage:
     """The answer to a mail whose orders were applied: the orders as understood, and the
     lines of prose around them that were not read as orders (``ignored``)."""
     what = f"turn {entry['turn']}" if "turn" in entry else "standing orders"
@@ -313,13 +367,14 @@ def receipt_accepted(config: MailConfig, game: Game, incoming, entry: dict[str, 
     body += ["    " + line for line in echo.splitlines() if not line.lower().startswith("password")]
     body += ignored_lines(ignored or [])
     readers = nations_of(game, incoming.sender) or ((entry["nation"],) if entry.get("nation") in game.seats else ())
-    body += ["", "What happened:", ""] + entry_lines(game, entry, readers)[1:] + [""] + _status_lines(game)
+    body += ["", "What happened:", ""] + entry_lines(game, entry, readers)[1:] + [""] + _status_lines(game, clock, now)
     return _message(config, [incoming.sender], subject, body + _footer(game, entry), now,
                     f"receipt|{game.game_id}|{incoming.message_id}", game, incoming)
 
 
 def receipt_rejected(config: MailConfig, game: Game | None, game_id: str, incoming, reasons: list[str],
-                     now: datetime, advice: str = "", ignored: list | None = None) -> EmailMessage:
+                     now: datetime, advice: str = "", ignored: list | None = None,
+                     clock: Clock | None = None) -> EmailMessage:
     """The answer to a mail whose orders were not applied: every reason (orders in the text
     syntax by line, the line quoted), and the lines around the orders not read as orders."""
     subject = f"[{game_id}] NOT accepted: " + (incoming.subject or "your mail")[:60]
@@ -334,12 +389,13 @@ def receipt_rejected(config: MailConfig, game: Game | None, game_id: str, incomi
         body += [""] + _wrap(advice)
     body += guide_lines(config)
     if game is not None:
-        body += [""] + _status_lines(game) + _footer(game)
+        body += [""] + _status_lines(game, clock, now) + _footer(game)
     return _message(config, [incoming.sender], subject, body, now,
                     f"rejected|{game_id}|{incoming.message_id}", game, incoming)
 
 
-def no_orders(config: MailConfig, game: Game, incoming, nation: str, now: datetime) -> EmailMessage:
+def no_orders(config: MailConfig, game: Game, incoming, nation: str, now: datetime,
+              clock: Clock | None = None) -> EmailMessage:
     """The answer to a mail that names the game and a nation but orders nothing: nothing
     is changed and no history entry is made; it says what an order mail needs, how the
     game stands and, to the player on turn, what they can do."""
@@ -349,7 +405,7 @@ def no_orders(config: MailConfig, game: Game, incoming, nation: str, now: dateti
                  "changed. A turn needs a 'rondel' line (and what the wedge does); a change of standing "
                  "orders needs a 'standing' line.")
     body += guide_lines(config)
-    body += [""] + _status_lines(game)
+    body += [""] + _status_lines(game, clock, now)
     st = game.state.status
     if st.winner is None and st.active == nation:
         body += your_options(config, game, nation)
@@ -357,32 +413,35 @@ def no_orders(config: MailConfig, game: Game, incoming, nation: str, now: dateti
                     f"no-orders|{game.game_id}|{incoming.message_id}", game, incoming)
 
 
-def applied_before(config: MailConfig, game: Game, incoming, entry: dict[str, Any], now: datetime) -> EmailMessage:
+def applied_before(config: MailConfig, game: Game, incoming, entry: dict[str, Any], now: datetime,
+                   clock: Clock | None = None) -> EmailMessage:
     """The answer to a mail whose orders are those of an entry applied already (the same
     orders sent again, or a copy of an earlier mail): nothing changes."""
     what = f"turn {entry['turn']}" if "turn" in entry else "standing orders"
     subject = f"[{game.game_id}] already applied: {what} (entry {entry['seq']})"
     body = _para(f"These orders were already applied (entry {entry['seq']}, {what} of the "
                  f"{game.edition.nation_name(entry['nation'])}), from an earlier mail. Nothing was changed.")
-    body += [""] + _status_lines(game)
+    body += [""] + _status_lines(game, clock, now)
     return _message(config, [incoming.sender], subject, body + _footer(game, entry), now,
                     f"again|{game.game_id}|{incoming.message_id}", game, incoming)
 
 
 def reminder(config: MailConfig, game: Game, nation: str, due: datetime | None, now: datetime,
-             passed: bool = False, key: str = "") -> EmailMessage:
+             passed: bool = False, key: str = "", clock: Clock | None = None) -> EmailMessage:
     """To the player whose turn it is."""
     meta = game.meta[nation]
     st = game.state.status
-    when = due.strftime("%Y-%m-%d %H:%M UTC") if due else None
+    zone = clock.deadline.zone if clock is not None and clock.deadline is not None else config.timezone
+    when = told(due, zone) if due else None
     if passed:
         subject = f"[{game.game_id}] deadline passed: turn {st.turn}, {game.edition.nation_name(nation)}"
         body = [f"The deadline for turn {st.turn} ({when}) has passed.",
                 "Your orders are still welcome until the GM decides otherwise."]
     else:
         subject = f"[{game.game_id}] reminder: your turn {st.turn} ({game.edition.nation_name(nation)})"
+        left = f", {clock.deadline.left(now)}" if clock is not None and clock.deadline is not None and due else ""
         body = [f"It is your turn {st.turn} in game {game.game_id}."
-                + (f" The deadline is {when}." if when else "")]
+                + (f" The deadline is {when}{left}." if when else "")]
     body += your_options(config, game, nation)
     return _message(config, [formataddr((one_line(meta.player or ""), meta.email or ""))], subject,
                     body + _footer(game), now,
@@ -429,3 +488,14 @@ def stranger(config: MailConfig, incoming, now: datetime) -> EmailMessage:
                  "one of them, so your mail was not read. If you play here and changed your address, ask your GM.")
     return _message(config, [incoming.sender], "not read: " + (incoming.subject or "your mail")[:60], body, now,
                     f"stranger|{incoming.message_id}", None, incoming)
+
+
+def notice(config: MailConfig, game: Game, to: Recipient, texts: list[str], now: datetime, clock: Clock | None,
+           key: str) -> EmailMessage:
+    """The GM's changes of the clock (a deadline moved, an absence, a pause) as one mail."""
+    body = [f"Game {game.game_id}: news from the GM.", ""]
+    for text in texts:
+        body += _wrap(text, "  - ")
+    body += [""] + _status_lines(game, clock, now)
+    return _message(config, [formataddr((one_line(to.name or ""), to.address))], f"[{game.game_id}] from the GM",
+                    body + _footer(game), now, f"notice|{game.game_id}|{key}|{to.address.lower()}", game)

@@ -129,6 +129,27 @@ class GameMail:
     image_base: str | None = None
     """Where the board pictures are on the web (``--image-base``), for the Markdown and
     BBCode reports a mail carries."""
+    absence: str = "wait"
+    """While a nation's player is away: ``wait`` (its deadline waits), ``default`` (the GM's
+    default turn is played for it) or ``bot`` (the bot plays it)."""
+    absence_days: int = 21
+    """How many days of absence a nation may have in any 365 days."""
+    press: str = "open"
+    """Press between players through the referee: ``open`` (to one nation or to all),
+    ``broadcast-only`` (to all only) or ``none``."""
+    press_gm: bool = False
+    """Whether the GM gets a copy of every press mail (public press is in the log anyway)."""
+    observers: tuple[str, ...] = ()
+    """``Name <address>`` of people who follow the game: public reports and public press."""
+    forward: bool = False
+    """Whether a player's mail that is neither orders nor a command goes on to the GM."""
+    gm_copies: str = "none"
+    """``refusals``: the GM gets a copy of every refusal the referee mails; ``none``."""
+
+
+ABSENCE = ("wait", "default", "bot")
+PRESS = ("open", "broadcast-only", "none")
+GM_COPIES = ("none", "refusals")
 
 
 @dataclass(frozen=True)
@@ -208,7 +229,8 @@ def _secret(section: dict[str, Any], default_env: str, base: Path) -> Secret:
 
 
 def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None) -> GameMail:
-    known = {"file", "source", "deadline", "remind", "missed", "bot", "attach", "site", "image_base"}
+    known = {"file", "source", "deadline", "remind", "missed", "bot", "attach", "site", "image_base", "absence",
+             "absence_days", "press", "press_gm", "observers", "forward", "gm_copies"}
     extra = set(raw) - known
     if extra:
         raise UsageError(f"{where}: unknown key(s) {', '.join(sorted(extra))} (known: {', '.join(sorted(known))})")
@@ -226,7 +248,17 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
     if bad:
         raise UsageError(f"{where}.attach: unknown format(s) {', '.join(bad)} (known: {', '.join(ATTACHABLE)})")
     file = raw.get("file")
+    choice = {key: _choice(raw.get(key, getattr(start, key)), options, f"{where}.{key}")
+              for key, options in (("absence", ABSENCE), ("press", PRESS), ("gm_copies", GM_COPIES))}
+    flags = {key: _flag(raw.get(key, getattr(start, key)), f"{where}.{key}") for key in ("press_gm", "forward")}
+    days = raw.get("absence_days", start.absence_days)
+    if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= 366:
+        raise UsageError(f"{where}.absence_days: {days!r} is not a number of days from 0 to 366")
+    observers = raw.get("observers", list(start.observers))
+    if not isinstance(observers, list) or not all(isinstance(o, str) and _one_mailbox(o) for o in observers):
+        raise UsageError(f"{where}.observers: a list of addresses such as [\"Name <name@example.org>\"]")
     return GameMail(
+        **choice, **flags, absence_days=days, observers=tuple(observers),
         file=Path(local_path(file, base)) if file else start.file,
         source=local_source(raw["source"], base) if "source" in raw else start.source,
         deadline=duration(raw["deadline"], f"{where}.deadline") if "deadline" in raw else start.deadline,
@@ -235,6 +267,18 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
         site=web_address(raw["site"], f"{where}.site") if "site" in raw else start.site,
         image_base=web_address(raw["image_base"], f"{where}.image_base") if "image_base" in raw
         else start.image_base)
+
+
+def _choice(value: Any, options: tuple[str, ...], where: str) -> str:
+    if value not in options:
+        raise UsageError(f"{where}: {value!r} is not one of {', '.join(options)}")
+    return value
+
+
+def _flag(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise UsageError(f"{where}: true or false, not {value!r}")
+    return value
 
 
 def _count(value: Any, where: str) -> int:

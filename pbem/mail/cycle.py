@@ -24,11 +24,11 @@ import re
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from pbem.errors import CannotWrite, GameLocked, InputError, MailServerError, PbemError, Refused, clip
-from pbem.mail import compose
+from pbem.mail import compose, judge
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
@@ -509,13 +509,13 @@ class Cycle:
     def _no_orders(self, run: GameRun, incoming: Incoming, nation: str) -> None:
         """A mail that names the game and the nation but holds no order: no history entry;
         answered with what it lacks and how the game stands."""
-        message = compose.no_orders(self.config, run.game, incoming, nation, self.now)
+        message = compose.no_orders(self.config, run.game, incoming, nation, self.now, clock=self._clock(run))
         self._answer(run, incoming, "no-orders", message, "answered", why="no orders")
         self.log(f"{run.game_id}: mail {incoming.message_id} from {incoming.sender} holds no orders; answered")
 
     def _applied_before(self, run: GameRun, incoming: Incoming, entry: dict) -> None:
         """The same orders as an entry applied already (a copy of a mail sent again)."""
-        message = compose.applied_before(self.config, run.game, incoming, entry, self.now)
+        message = compose.applied_before(self.config, run.game, incoming, entry, self.now, clock=self._clock(run))
         self._answer(run, incoming, "again", message, "answered", why=f"already applied (entry {entry['seq']})")
         self.log(f"{run.game_id}: mail {incoming.message_id} from {incoming.sender} repeats entry {entry['seq']}")
 
@@ -524,7 +524,7 @@ class Cycle:
         if not advice:
             advice = "Correct the orders and send them again."
         message = compose.receipt_rejected(self.config, run.game, run.game_id, incoming, reasons, self.now, advice,
-                                           ignored=ignored)
+                                           ignored=ignored, clock=self._clock(run))
         self._answer(run, incoming, "rejected", message, "rejected",
                      reasons=[clip(r, 300) for r in reasons[:compose.REASONS]])
         self.summary.rejected += 1
@@ -533,7 +533,31 @@ class Cycle:
     # -- 2. report --------------------------------------------------------------------------
 
     def report(self, run: GameRun) -> None:
-        """Spool the receipts and reports of history entries not yet reported."""
+        """Spool the receipts and reports of history entries not yet reported, and the
+        notices the GM's changes of the clock left (:mod:`pbem.mail.judge`)."""
+        self._report_entries(run)
+        self._announce(run)
+
+    def _announce(self, run: GameRun) -> None:
+        notices = run.ledger.judge.get("announce") or []
+        if not notices:
+            return
+        game = run.game
+        texts = [n["text"] for n in notices if isinstance(n, dict) and isinstance(n.get("text"), str)]
+        people = compose.recipients(game) + compose.observers(run.settings)
+        gm = compose.gm_recipient(self.config)
+        if gm is not None:
+            people.append(gm)
+        digest = hashlib.sha256("|".join(texts).encode()).hexdigest()[:10]
+        for k, person in enumerate(people):
+            message = compose.notice(self.config, game, person, texts, self.now, self._clock(run), digest)
+            spool(run.spool, f"{len(game.history):06d}-notice-{digest}-{k:02d}", message)
+            self.summary.queued += 1
+        run.ledger.judge["announce"] = []
+        run.ledger.save()
+        self.log(f"{run.game_id}: {len(texts)} notice(s) from the GM sent to {len(people)} address(es)")
+
+    def _report_entries(self, run: GameRun) -> None:
         hist = run.game.history
         ledger = run.ledger
         if ledger.head is not None and not any(e["hash"] == ledger.head for e in hist):
@@ -545,21 +569,24 @@ class Cycle:
             return
         from pbem.service.service import echo_text
 
+        self.start_clock(run)  # the new turn's deadline, for every mail that tells it
+        clock = self._clock(run)
+
         for entry in new:
             record = ledger.messages.get(entry.get("mail", ""), {})
             if record.get("sender"):
                 incoming = Incoming(entry["mail"], record["sender"], "", record.get("subject", ""), b"")
                 message = compose.receipt_accepted(self.config, run.game, incoming, entry,
                                                    echo_text(run.game, entry["orders"]), self.now,
-                                                   ignored=record.get("ignored", []))
+                                                   ignored=record.get("ignored", []), clock=clock)
                 spool(run.spool, f"{entry['seq']:06d}-receipt", message)
                 self.summary.queued += 1
-        self._reports(run, new)
+        self._reports(run, new, clock)
         ledger.queued = len(hist) - 1
         ledger.head = hist[-1]["hash"]
         ledger.save()
 
-    def _reports(self, run: GameRun, news: list[dict]) -> None:
+    def _reports(self, run: GameRun, news: list[dict], clock: compose.Clock | None = None) -> None:
         """One report mail per address (and the GM's digest of ``news``, the entries
         reported now for the first time)."""
         from pbem.report import prepare_all
@@ -572,8 +599,11 @@ class Cycle:
                                                     image_base=run.settings.image_base)} if formats else {}
         seq = game.history[-1]["seq"]
         people = compose.recipients(game)
-        if self.config.gm and all(p.address.lower() != self.config.gm.lower() for p in people):
-            people.append(compose.Recipient(self.config.gm, "GM", ()))
+        taken = {p.address.lower() for p in people}
+        people += [o for o in compose.observers(run.settings) if o.address not in taken]
+        gm = compose.gm_recipient(self.config)
+        if gm is not None and gm.address not in {p.address.lower() for p in people}:
+            people.append(gm)
         rendered: dict[tuple[str | None, str], bytes] = {}
         for k, person in enumerate(people):
             attachments: dict[str, bytes] = {}
@@ -594,7 +624,7 @@ class Cycle:
                     attachments[f"{nation}.json"] = dumps(player_copy(game, nation)).encode("utf-8")
                     names[f"{nation}.json"] = f"{Path(run.settings.file).stem}.{nation}.json"
             message = compose.turn_report(self.config, game, person, self.now, attachments, names,
-                                          news=news, site=run.settings.site)
+                                          news=news, site=run.settings.site, clock=clock)
             spool(run.spool, f"{seq:06d}-report-{k:02d}", message)
             self.summary.queued += 1
         missing = [n for n in game.seats if not compose.deliverable(game.meta[n].email)]
@@ -620,6 +650,14 @@ class Cycle:
                 ledger.save()
             return False
         self.start_clock(run)
+        if ledger.judge.get("paused"):
+            return False  # no deadline runs while the GM has paused the game
+        away = judge.absent_now(ledger, st.active, self.now)
+        if away is not None and settings.absence != "wait":
+            return self._play_for(run, settings.absence, {"absent": away["until"]},
+                                  f"is away until {away['until']}")
+        if self._held(run, away):
+            return False
         if settings.deadline is None:
             return False
         due = parse_time(ledger.clock["due"])
@@ -632,7 +670,7 @@ class Cycle:
         nation = st.active
         when = iso(due)
         if settings.missed in ("remind", "wait"):
-            message = compose.reminder(self.config, game, nation, due, self.now, passed=True)
+            message = compose.reminder(self.config, game, nation, due, self.now, passed=True, clock=self._clock(run))
             spool(run.spool, f"{len(game.history):06d}-late-{nation}", message)
             lines = [f"The deadline of turn {st.turn} ({game.edition.nation_name(nation)}) passed at {when}."]
             lines.append("The game waits for you: play a default turn (antike-ref default-turn) or a bot turn "
@@ -646,19 +684,58 @@ class Cycle:
             ledger.save()
             self.log(f"{run.game_id}: the deadline of turn {st.turn} ({nation}) passed at {when}; {settings.missed}")
             return False
-        notes = {"deadline": when}
-        if settings.missed == "default":
+        return self._play_for(run, settings.missed, {"deadline": when}, f"missed the deadline {when}")
+
+    def _play_for(self, run: GameRun, how: str, notes: dict, why: str) -> bool:
+        """Play the active nation's turn for its player, as the GM's default turn
+        (``default``) or the game's bot (``bot``), recorded with ``notes`` (the deadline
+        missed, or the absence); then report it. True: a turn was played."""
+        st = run.game.state.status
+        nation = st.active
+        if how == "default":
             outcome = run.service.default_turn(nation, notes=notes)
         else:
             from pbem.play.bot import play_turn
 
-            mode = settings.bot
+            mode = run.settings.bot
             outcome = run.service.bot_turn(mode, lambda g: play_turn(g, mode), notes=notes)
         run.game = outcome.after
-        self.log(f"{run.game_id}: the deadline of turn {st.turn} ({nation}) passed at {when}; "
-                 f"played a {'default' if settings.missed == 'default' else settings.bot + ' bot'} turn")
+        self.log(f"{run.game_id}: turn {st.turn} of {nation}, who {why}: played a "
+                 f"{'default' if how == 'default' else run.settings.bot + ' bot'} turn")
         self.report(run)
         return True
+
+    def _held(self, run: GameRun, away: dict | None) -> bool:
+        """An absence the game waits for (policy ``wait``): the deadline does not run while
+        the player is away, and when they are back their turn has its whole time again
+        (from the end of the absence). True while it is held."""
+        clock = run.ledger.clock
+        if away is not None:
+            if clock.get("held") != away["until"]:
+                clock["held"] = away["until"]
+                run.ledger.save()
+            return True
+        if clock.get("held"):
+            back = judge.end_of_day(date.fromisoformat(clock["held"]), clock.get("zone"))
+            if clock.get("due") and clock.get("allow"):
+                due = max(parse_time(clock["due"]), back + timedelta(seconds=int(clock["allow"])))
+                clock["due"] = iso(due)
+                if due > self.now:
+                    clock["reminded"] = clock["missed"] = False
+            clock.pop("held")
+            run.ledger.save()
+        return False
+
+    def _clock(self, run: GameRun) -> compose.Clock:
+        """What the mails say of the game's clock now (:class:`compose.Clock`)."""
+        from pbem.service.clock import absences_now, deadline_of, local_day
+
+        st = run.game.state.status
+        state = {"clock": run.ledger.clock, **run.ledger.judge}
+        away = absences_now(state, local_day(self.now, run.ledger.clock.get("zone")))
+        paused = run.ledger.judge.get("paused")
+        return compose.Clock(deadline_of(state, st.turn, st.active, st.winner), tuple(sorted(away.items())),
+                             (paused.get("reason") or "") if isinstance(paused, dict) else None)
 
     def start_clock(self, run: GameRun) -> None:
         """The current turn's clock: started when the cycle first sees the turn (its
@@ -690,7 +767,7 @@ class Cycle:
         if not compose.deliverable(game.meta[nation].email):
             self.log(f"{run.game_id}: no address (or no single address) registered for {nation}; no reminder sent")
             return
-        message = compose.reminder(self.config, game, nation, due, self.now, key=key)
+        message = compose.reminder(self.config, game, nation, due, self.now, key=key, clock=self._clock(run))
         spool(run.spool, f"{len(game.history):06d}-remind-{nation}{'-' + key if key else ''}", message)
         run.ledger.clock["reminded"] = True
         run.ledger.save()

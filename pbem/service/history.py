@@ -152,7 +152,7 @@ def append(game, body: dict[str, Any]) -> dict[str, Any]:
 
 # -- what is read back from a game file ----------------------------------------------------------
 
-_TEXT_NOTES = ("bot", "mail", "deadline")
+_TEXT_NOTES = ("bot", "mail", "deadline", "absent")
 """Notes an entry may carry, each a text (:data:`pbem.service.turns.NOTES`)."""
 
 

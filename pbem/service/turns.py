@@ -57,12 +57,13 @@ TURN_KINDS = history.TURN_KINDS
 """History entries that are a nation's turn."""
 ORDER_KINDS = TURN_KINDS + ("standing",)
 """History entries that carry orders."""
-NOTES = ("bot", "mail", "deadline", "defaults")
+NOTES = ("bot", "mail", "deadline", "absent", "defaults")
 """Keys an order entry may carry besides its orders and events, kept as recorded on replay:
 the bot that played, the Message-ID of the mail the orders came in, the deadline whose
-passing made the GM's default or a bot play, the defaults the referee applied where the
-orders left a choice open (the stored orders spell out what was chosen, so a replay could
-not tell them again)."""
+passing made the GM's default or a bot play, the last day of the player's absence for
+which the GM's default or a bot played (the mail judge's ``absence`` policy), the defaults
+the referee applied where the orders left a choice open (the stored orders spell out what
+was chosen, so a replay could not tell them again)."""
 
 
 def authenticate(game: Game, orders: dict[str, Any]) -> list[Rejection]:
