@@ -28,13 +28,15 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from pbem.errors import CannotWrite, GameLocked, InputError, MailServerError, PbemError, Refused, clip
-from pbem.mail import compose, judge
+from pbem.mail import commands, compose, judge
+from pbem.mail.desk import Desk
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.game import Game
 from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, read_orders_for_game
+from pbem.service.names import EDITION_WORDS, ORDER_WORDS
 from pbem.service.turns import mail_ids
 
 Log = Callable[[str], None]
@@ -215,6 +217,10 @@ def played_for_them(game: Game, orders: dict) -> str | None:
     return None
 
 
+ORDER_LINE_WORDS = frozenset(ORDER_WORDS) | frozenset(EDITION_WORDS) | {"know", "knowhow", "temples"}
+"""Words an order line starts with, in any edition: a mail with such a line is orders."""
+
+
 @dataclass
 class GameRun:
     """One game during a cycle."""
@@ -247,7 +253,7 @@ class Summary:
     failures: list[PbemError] = field(default_factory=list)
 
 
-class Cycle:
+class Cycle(Desk):
     def __init__(self, config: MailConfig, now: datetime, transport: Transport, log: Log,
                  warn: Log | None = None):
         """``log`` hears what was done, ``warn`` (default: ``log``) what went wrong."""
@@ -375,13 +381,27 @@ class Cycle:
         if incoming.problem:
             return self._unread(incoming, runs)
         silent = incoming.automatic or not compose.deliverable(incoming.sender)
-        found = None if silent else find_orders(incoming)
-        target, wrong = self._route(incoming, found, runs, by_id)
+        command = None
+        if not silent and incoming.text is not None and not incoming.attachments:
+            command = commands.read_commands(incoming.text, ORDER_LINE_WORDS)
+        found = None if silent or command is not None else find_orders(incoming)
+        if command is not None:
+            target, wrong = self._route_commands(incoming, command, runs, by_id), False
+        else:
+            target, wrong = self._route(incoming, found, runs, by_id)
+        if target is None and found is None and command is None and not silent:
+            target = next((r for r in runs if not r.stopped and r.registered(incoming.sender)), None)
         for run in runs:
             if run.stopped or run.ledger.known(incoming.message_id):
                 continue
             try:
-                if run is target:
+                if run is target and command is not None:
+                    self._command_mail(run, incoming, command)
+                elif run is target and found is None:
+                    if not self._other_mail(run, incoming):
+                        run.ledger.note(incoming.message_id, "ignored", why="no orders")
+                        run.ledger.save()
+                elif run is target:
                     self._handle(run, incoming, found, wrong)
                 else:
                     why = "automatic or no sender" if silent else "no orders" if found is None else "for another game"
@@ -411,6 +431,22 @@ class Cycle:
                 run.ledger.note(incoming.message_id, "unreadable", why=incoming.problem)
                 run.ledger.save()
         self.log(f"mail {clip(incoming.message_id, 80)} from {incoming.sender or 'nobody'} not read: {incoming.problem}")
+
+    @staticmethod
+    def _route_commands(incoming: Incoming, command: commands.CommandMail, runs: list[GameRun],
+                        by_id: dict[str, GameRun]) -> GameRun | None:
+        """The game a mail of commands is for: the one it names, else the first game its
+        sender plays in, or (a ``CONFIRM``) the game that waits for it from this address."""
+        if command.game in by_id:
+            return by_id[command.game]
+        for run in runs:
+            if not run.stopped and run.registered(incoming.sender):
+                return run
+        for run in runs:
+            pending = run.ledger.judge.get("pending") or {}
+            if any(isinstance(p, dict) and p.get("to") == incoming.sender for p in pending.values()):
+                return run
+        return None
 
     @staticmethod
     def _route(incoming: Incoming, found: Found | None, runs: list[GameRun],
@@ -525,6 +561,12 @@ class Cycle:
             advice = "Correct the orders and send them again."
         message = compose.receipt_rejected(self.config, run.game, run.game_id, incoming, reasons, self.now, advice,
                                            ignored=ignored, clock=self._clock(run))
+        gm = compose.gm_recipient(self.config)
+        if run.settings.gm_copies == "refusals" and gm is not None and gm.address != incoming.sender:
+            copy = compose.copy_to_gm(self.config, message, gm)
+            digest = hashlib.sha256(incoming.message_id.encode()).hexdigest()[:12]
+            spool(run.spool, f"{len(run.game.history):06d}-rejected-{digest}-gm", copy)
+            self.summary.queued += 1
         self._answer(run, incoming, "rejected", message, "rejected",
                      reasons=[clip(r, 300) for r in reasons[:compose.REASONS]])
         self.summary.rejected += 1

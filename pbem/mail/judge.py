@@ -120,34 +120,42 @@ def add_absence(path: Path, nation: str, start: date, until: date, now: datetime
     away its turns follow the game's ``absence`` policy (the cycle applies it); the other
     players are told that the nation is away, never why. More than ``cap`` days in any
     365 is refused."""
-    if until < start:
-        raise UsageError(f"--until {until}: before --from {start}")
     with mail_lock(path):
         game, ledger = _open(path)
-        if nation not in game.seats:
-            raise UsageError(f"{nation}: not a nation of this game (one of {', '.join(game.seats)})")
-        zone = zone or ledger.clock.get("zone")
-        today = local_day(now, zone)
-        if until < today:
-            raise UsageError(f"--until {until}: that day has passed ({today} now)")
-        kept = [e for e in ledger.judge.get("absences", []) if e.get("nation") != nation
-                or date.fromisoformat(e["until"]) < start or date.fromisoformat(e["from"]) > until]
-        ledger.judge["absences"] = kept
-        total = year_days(ledger, nation, start, until)
-        if total > cap:
-            raise UsageError(f"{nation} would be away {total} days in a year; the game allows {cap} "
-                             "(absence_days in the mail configuration)")
-        entry = {"nation": nation, "from": start.isoformat(), "until": until.isoformat(), "reason": reason,
-                 "by": by, "at": iso(now)}
-        kept.append(entry)
-        kept.sort(key=lambda e: (e["from"], e["nation"]))
-        _audit(path, {"action": "absent", **entry})
-        name = game.edition.nation_name(nation)
-        _announce(ledger, f"The {name} are away from {start:%a %d %b %Y} to {until:%a %d %b %Y}.")
+        what = record_absence(path, game, ledger, nation, start, until, now, reason, by, cap, zone)
         ledger.save()
         _forget_mark(path)
-    return Changed(game, f"{nation} away from {start} to {until} ({total} of {cap} days in a year); the players are "
-                         "told with the next mail run")
+    return Changed(game, what)
+
+
+def record_absence(path: Path, game: Game, ledger: Ledger, nation: str, start: date, until: date, now: datetime,
+                   reason: str = "", by: str = "gm", cap: int = 21, zone: str | None = None) -> str:
+    """:func:`add_absence` on a game and ledger open already (under the mail lock, as the
+    mail cycle has them); the caller saves the ledger. Returns what was done."""
+    if until < start:
+        raise UsageError(f"the absence would end ({until}) before it begins ({start})")
+    if nation not in game.seats:
+        raise UsageError(f"{nation}: not a nation of this game (one of {', '.join(game.seats)})")
+    zone = zone or ledger.clock.get("zone")
+    today = local_day(now, zone)
+    if until < today:
+        raise UsageError(f"the last day away, {until}, has passed ({today} now)")
+    kept = [e for e in ledger.judge.get("absences", []) if e.get("nation") != nation
+            or date.fromisoformat(e["until"]) < start or date.fromisoformat(e["from"]) > until]
+    total = year_days(Ledger(ledger.path, judge={"absences": kept}), nation, start, until)
+    if total > cap:
+        raise UsageError(f"{nation} would be away {total} days in a year; the game allows {cap} "
+                         "(absence_days in the mail configuration)")
+    entry = {"nation": nation, "from": start.isoformat(), "until": until.isoformat(), "reason": reason,
+             "by": by, "at": iso(now)}
+    kept.append(entry)
+    kept.sort(key=lambda e: (e["from"], e["nation"]))
+    ledger.judge["absences"] = kept
+    _audit(path, {"action": "absent", **entry})
+    name = game.edition.nation_name(nation)
+    _announce(ledger, f"The {name} are away from {start:%a %d %b %Y} to {until:%a %d %b %Y}.")
+    return (f"{nation} away from {start} to {until} ({total} of {cap} days in a year); the players are "
+            "told with the next mail run")
 
 
 def end_absence(path: Path, nation: str, now: datetime, by: str = "gm") -> Changed:
@@ -155,23 +163,29 @@ def end_absence(path: Path, nation: str, now: datetime, by: str = "gm") -> Chang
     taken back."""
     with mail_lock(path):
         game, ledger = _open(path)
-        today = local_day(now, ledger.clock.get("zone"))
-        kept, ended = [], []
-        for entry in ledger.judge.get("absences", []):
-            if entry.get("nation") != nation or date.fromisoformat(entry["until"]) < today:
-                kept.append(entry)
-                continue
-            ended.append(entry)
-            if date.fromisoformat(entry["from"]) < today:
-                kept.append({**entry, "until": (today - timedelta(days=1)).isoformat()})
-        if not ended:
-            raise UsageError(f"{nation} has no absence now or to come")
-        ledger.judge["absences"] = kept
-        _audit(path, {"action": "back", "nation": nation, "by": by, "at": iso(now)})
-        _announce(ledger, f"The {game.edition.nation_name(nation)} are back.")
+        what = record_back(path, game, ledger, nation, now, by)
         ledger.save()
         _forget_mark(path)
-    return Changed(game, f"{nation} is back; the players are told with the next mail run")
+    return Changed(game, what)
+
+
+def record_back(path: Path, game: Game, ledger: Ledger, nation: str, now: datetime, by: str = "gm") -> str:
+    """:func:`end_absence` on a game and ledger open already; the caller saves the ledger."""
+    today = local_day(now, ledger.clock.get("zone"))
+    kept, ended = [], []
+    for entry in ledger.judge.get("absences", []):
+        if entry.get("nation") != nation or date.fromisoformat(entry["until"]) < today:
+            kept.append(entry)
+            continue
+        ended.append(entry)
+        if date.fromisoformat(entry["from"]) < today:
+            kept.append({**entry, "until": (today - timedelta(days=1)).isoformat()})
+    if not ended:
+        raise UsageError(f"{nation} has no absence now or to come")
+    ledger.judge["absences"] = kept
+    _audit(path, {"action": "back", "nation": nation, "by": by, "at": iso(now)})
+    _announce(ledger, f"The {game.edition.nation_name(nation)} are back.")
+    return f"{nation} is back; the players are told with the next mail run"
 
 
 def pause(path: Path, now: datetime, reason: str) -> Changed:

@@ -380,6 +380,22 @@ class GameService:
 
         return self.change(step, saved=remember), plain
 
+    def change_address(self, nation: str, email: str, reason: str, player: str | None = None) -> Outcome:
+        """The player of ``nation`` moves to another address (and, if given, another name),
+        keeping the password: logged as a GM edit of the nation's identity, as
+        :meth:`replace_player` is (its hash stays, so a replay holds the same)."""
+
+        def step(game: Game) -> Outcome:
+            if nation not in game.meta:
+                raise Refused([reject("orders/unknown-nation", "$.nation", nation=nation,
+                                      playing=", ".join(game.meta))])
+            meta = game.meta[nation]
+            new = turns.replace_player(game, nation, meta.player if player is None else player, email,
+                                       meta.password, reason)
+            return Outcome(game, new, added=[new.history[-1]])
+
+        return self.change(step)
+
     def undo(self, count: int, reason: str = "", dry_run: bool = False,
              reporter: Reporter | None = None) -> Outcome:
         """Take back the last ``count`` history entries (turns, GM edits, standing-order

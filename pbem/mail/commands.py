@@ -1,0 +1,152 @@
+"""Commands by mail: what a player asks the referee besides orders.
+
+A command mail holds one command per line (case does not matter), and may name the game,
+the nation and the password as an order mail does (``game demo``, ``nation greeks``,
+``password ...``). A greeting before the first command and thanks after the last one are
+not read; a line between two commands must be a command. ``PRESS TO ...`` takes every line
+after it as the message. A mail with an order line (``rondel``, ``move``, ...) is an
+order mail, never a command mail: the two are sent apart.
+
+| command | what | password |
+| --- | --- | --- |
+| ``HELP`` | the commands, with an example | no |
+| ``STATUS`` | whose turn, the deadline, your holdings | no |
+| ``RESEND [txt|png|pdf|copy ...] [TURN]`` | a turn's report again (the latest by default) | no |
+| ``OPTIONS`` | what you can do (on your turn) | no |
+| ``HISTORY [N]`` | the last N entries (10) | no |
+| ``PASSWORD`` | a new password, to the registered address | yes |
+| ``ADDRESS new@example.org`` | move to a new address: confirmed from it | yes |
+| ``CONFIRM CODE`` | (from the new address) confirms ``ADDRESS`` | no: the code |
+| ``ABSENT UNTIL 2026-12-14 [reason]`` | you are away until that day | yes |
+| ``BACK`` | you are back | yes |
+| ``PRESS TO persians`` / ``PRESS TO all`` | a message to other players | no |
+
+Answers go to the registered address only; nothing but ``PASSWORD``, ``ADDRESS`` and
+``CONFIRM`` changes the game file, and those as a logged change of a player's identity.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+
+WORDS: dict[str, str] = {
+    "help": "the commands and how to write them",
+    "status": "whose turn it is, the deadline, your holdings",
+    "resend": "a turn's report again: RESEND [txt|png|pdf|copy ...] [TURN] (the latest turn by default)",
+    "options": "what you can do (on your turn), with a template to answer with",
+    "history": "the last entries of the game: HISTORY [N] (10 by default)",
+    "password": "a new password, mailed to your registered address (needs your password)",
+    "address": "move to a new address: ADDRESS new@example.org (needs your password; confirmed from the new "
+               "address)",
+    "confirm": "sent from the new address: CONFIRM CODE, with the code the referee mailed there",
+    "absent": "you are away: ABSENT UNTIL 2026-12-14 (needs your password); your turns meanwhile follow the "
+              "game's rule for absences",
+    "back": "you are back (needs your password)",
+    "press": "a message to other players: PRESS TO persians (or PRESS TO all), the message on the lines after it",
+}
+"""Every command, with what it does (``HELP`` lists them)."""
+
+CHANGES = ("password", "address", "absent", "back")
+"""Commands that change something: they need the nation's password."""
+
+HEADER = ("game", "nation", "password", "turn")
+"""Lines a command mail may hold besides its commands, as an order mail has them."""
+
+FORMATS = ("txt", "png", "pdf", "svg", "md", "bbcode", "copy")
+"""What ``RESEND`` may ask for."""
+
+MAX_PRESS = 20_000
+"""A press message longer than this (characters) is refused."""
+
+
+@dataclass(frozen=True)
+class Command:
+    word: str
+    args: tuple[str, ...]
+    line: int
+    text: str = ""
+    """``PRESS``: the message."""
+
+
+@dataclass
+class CommandMail:
+    """The commands of a mail, what it says of game, nation and password, and its problems."""
+
+    commands: list[Command] = field(default_factory=list)
+    game: str | None = None
+    nation: str | None = None
+    password: str | None = None
+    problems: list[str] = field(default_factory=list)
+    ignored: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _first(line: str) -> str:
+    words = line.split()
+    return words[0].lower().rstrip(":") if words else ""
+
+
+def suggest(word: str) -> str:
+    """``did you mean STATUS?`` for a word close to a command, else empty."""
+    close = difflib.get_close_matches(word.lower(), list(WORDS), n=1, cutoff=0.6)
+    return f"did you mean {close[0].upper()}?" if close else ""
+
+
+def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
+    """The commands in ``text`` (a mail's plain-text body), or ``None`` if it holds none, or
+    holds an order line (a word of ``order_words`` other than the header words): then it is
+    not a command mail."""
+    from pbem.service.textorders import MAX_TEXT_CHARS, strip_mail
+
+    lines = strip_mail(text[:MAX_TEXT_CHARS])
+    if any(_first(line) in order_words and _first(line) not in HEADER for _, line in lines):
+        return None
+    at = [i for i, (_, line) in enumerate(lines) if _first(line) in WORDS
+          and not (_first(line) == "password" and len(line.split()) > 1)]
+    if not at:
+        return None
+    mail = CommandMail()
+    written = re.split(r"\r\n|\r|\n", text)
+    for i, (number, line) in enumerate(lines):
+        word = _first(line)
+        rest = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
+        if word in HEADER and not (word == "password" and not rest):
+            value = rest.split("#", 1)[0].strip() if word != "password" else rest
+            if word in ("game", "nation") and value:
+                setattr(mail, word, value if word == "game" else value.lower())
+            elif word == "password":
+                mail.password = value
+            continue
+        if i < at[0] or i > at[-1]:
+            mail.ignored.append((number, line))
+            continue
+        if word not in WORDS:
+            hint = suggest(word)
+            mail.problems.append(f"line {number}: '{line.strip()[:60]}' is no command" + (f" ({hint})" if hint else "")
+                                 + f"; the commands: {', '.join(w.upper() for w in WORDS)}")
+            continue
+        if word == "press":
+            after = written[number:]  # every line after PRESS, as written (quotes and signature dropped below)
+            kept = [raw for raw in after if not raw.lstrip().startswith(">")]
+            body = "\n".join(kept)
+            body = re.split(r"\n-- ?\n", "\n" + body, maxsplit=1)[0].strip("\n")
+            mail.commands.append(Command("press", tuple(line.split()[1:]), number, body))
+            break
+        mail.commands.append(Command(word, tuple(line.split()[1:]), number))
+    return mail
+
+
+def near_command(text: str) -> str | None:
+    """For a mail that is neither orders nor commands: if its first line looks like a
+    mistyped command (one word close to one), the answer's first line; else ``None``."""
+    from pbem.service.textorders import MAX_TEXT_CHARS, strip_mail
+
+    lines = strip_mail(text[:MAX_TEXT_CHARS])
+    if not lines or len(lines[0][1].split()) > 4:
+        return None
+    word = _first(lines[0][1])
+    hint = suggest(word)
+    if not hint:
+        return None
+    return f"'{word.upper()}' is no command ({hint}); the commands: {', '.join(w.upper() for w in WORDS)}"

@@ -1,0 +1,337 @@
+"""The referee's desk: commands by mail and press between players, a part of the mail cycle
+(:class:`pbem.mail.cycle.Cycle` is a :class:`Desk`).
+
+Commands (:mod:`pbem.mail.commands`) are answered to the registered address only, in one
+mail; a mail whose commands are not all understood runs none of them (as a refused order
+file changes nothing). Press goes through the referee, who never shows an address: the
+message, signed with the sender's nation and name, to the nations it names or to all, as
+the game's ``press`` setting allows; each one is kept in the game's press log
+(``GAME.press.jsonl``, beside the game and outside its history: press is talk between the
+players, not a move of the game, so the history's hash chain does not cover it and a
+replay does not need it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pbem.errors import CannotWrite, Refused, UsageError
+from pbem.mail import commands as cmds
+from pbem.mail import compose, judge
+from pbem.mail.transport import spool
+from pbem.service import passwords, store
+from pbem.service.clock import local_day
+
+if TYPE_CHECKING:
+    from pbem.mail.cycle import GameRun
+    from pbem.mail.inbox import Incoming
+
+PENDING_DAYS = 7
+"""How long a code sent for ``ADDRESS`` stays good."""
+
+
+def press_log(game_file: str | os.PathLike) -> Path:
+    """The game's press log: ``GAME.press.jsonl``, one message a line."""
+    return store.sibling(game_file, ".press.jsonl")
+
+
+def read_press(game_file: str | os.PathLike, public_only: bool = True) -> list[dict[str, Any]]:
+    """The press log's messages (the public ones only, by default), oldest first; lines that
+    cannot be read are passed over."""
+    out = []
+    raw = store.read_in(press_log(game_file))
+    for line in (raw or b"").decode("utf-8", "replace").splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict) and (item.get("public") or not public_only):
+            out.append(item)
+    return out
+
+
+def _append_press(game_file: Path, item: dict[str, Any]) -> None:
+    from pbem.service.history import canonical
+
+    path = press_log(game_file)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise CannotWrite(str(path), str(exc.strerror or exc)) from None
+    try:
+        os.write(fd, (canonical(item) + "\n").encode("utf-8"))
+        os.fsync(fd)
+    except OSError as exc:
+        raise CannotWrite(str(path), str(exc.strerror or exc)) from None
+    finally:
+        os.close(fd)
+
+
+class Desk:
+    """What the cycle does with a mail of commands (the attributes are the cycle's)."""
+
+    def _command_mail(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail) -> None:
+        game = run.game
+        nations = compose.nations_of(game, incoming.sender)
+        if not nations:
+            if all(c.word == "confirm" for c in cm.commands) and cm.commands:
+                return self._confirm(run, incoming, cm)
+            return self._stranger(run, incoming)
+        problems = list(cm.problems)
+        nation = cm.nation if cm.nation in nations else nations[0] if len(nations) == 1 else None
+        if nation is None:
+            nation = next((n for n in nations if passwords.verify(cm.password or "", game.meta[n].password)), None)
+        needs = [c for c in cm.commands if c.word in cmds.CHANGES]
+        if needs:
+            if nation is None:
+                problems.append(f"you play {', '.join(game.edition.nation_name(n) for n in nations)}: add a line "
+                                "'nation ...' to say for which")
+            elif not passwords.verify(cm.password or "", game.meta[nation].password):
+                problems.append(f"{needs[0].word.upper()} needs your password: add the line 'password ...' (it "
+                                "was missing or wrong)")
+        nation = nation or nations[0]
+        if problems:
+            return self._command_answer(run, incoming, [("Nothing was done", problems)], "refused")
+        sections: list[tuple[str, list[str]]] = []
+        attachments: dict[str, bytes] = {}
+        names: dict[str, str] = {}
+        for command in cm.commands:
+            handler = getattr(self, f"_cmd_{command.word}")
+            try:
+                lines = handler(run, incoming, nation, command, attachments, names)
+            except (UsageError, Refused) as exc:
+                lines = [f"Not done: {exc}"]
+            sections.append((" ".join([command.word.upper(), *command.args])[:80], lines))
+        self._command_answer(run, incoming, sections, "answered", attachments, names,
+                             [c.word for c in cm.commands])
+
+    def _command_answer(self, run: GameRun, incoming: Incoming, sections, outcome: str,
+                        attachments: dict[str, bytes] | None = None, names: dict[str, str] | None = None,
+                        words: list[str] | None = None) -> None:
+        message = compose.command_answer(self.config, run.game, incoming, sections, self.now, self._clock(run),
+                                         attachments or {}, names or {})
+        self._answer(run, incoming, "commands", message, outcome,
+                     why="commands: " + ", ".join(words or []) if words else "commands not understood")
+        self.log(f"{run.game_id}: commands from {incoming.sender}: {', '.join(words or ['none run'])}")
+
+    # -- the commands ----------------------------------------------------------------------------
+
+    def _cmd_help(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        lines = [f"{word.upper()}: {what}" for word, what in cmds.WORDS.items()]
+        lines += ["", "One command a line; name the game with a line 'game ...' if you play in several. For "
+                      "example, a mail that says you are away for a week:", "",
+                  f"    game {run.game_id}", f"    nation {nation}", "    password YOUR-PASSWORD",
+                  "    ABSENT UNTIL 2026-12-14"]
+        if self.config.guide_url:
+            lines += ["", f"The guide for players: {self.config.guide_url}"]
+        return lines
+
+    def _cmd_status(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        game = run.game
+        lines = compose.status_lines(game, self._clock(run), self.now)
+        for n in compose.nations_of(game, incoming.sender):
+            lines += [""] + compose.holdings(game, n)
+        return lines
+
+    def _cmd_options(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        game = run.game
+        st = game.state.status
+        if st.winner is None and st.active in compose.nations_of(game, incoming.sender):
+            return compose.your_options(self.config, game, st.active)[1:]
+        return [f"It is not your turn: turn {st.turn} is the {game.edition.nation_name(st.active)}'. OPTIONS lists "
+                "what you can do when it is yours (your report mail then does too)."] if st.winner is None else \
+            ["The game is over."]
+
+    def _cmd_history(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        count = 10
+        for arg in command.args:
+            if arg.isdigit():
+                count = min(50, max(1, int(arg)))
+            else:
+                raise UsageError(f"HISTORY takes a number of entries, not {arg!r}")
+        game = run.game
+        readers = compose.nations_of(game, incoming.sender)
+        lines: list[str] = []
+        for entry in game.history[-count:]:
+            lines += [f"#{entry['seq']}"] + compose.entry_lines(game, entry, readers) + [""]
+        return lines
+
+    def _cmd_resend(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        game = run.game
+        formats, turn = [], None
+        for arg in command.args:
+            if arg.isdigit():
+                turn = int(arg)
+            elif arg.lower() in cmds.FORMATS:
+                formats.append(arg.lower())
+            else:
+                raise UsageError(f"RESEND takes {', '.join(cmds.FORMATS)} and a turn number, not {arg!r}")
+        formats = formats or [f for f in run.settings.attach if f in cmds.FORMATS] or ["png"]
+        done = game.state.status.turn - (1 if game.state.status.winner is None else 0)
+        if turn is not None and turn > done:
+            raise UsageError(f"turn {turn} has not been played (the last played is turn {done})")
+        from pbem.report import prepare_all
+
+        reports = {r.viewer: r for r in prepare_all(game, turn=turn, image_base=run.settings.image_base)}
+        viewer = nation if nation in reports else None
+        for fmt in formats:
+            if fmt == "copy":
+                from pbem.service.copies import player_copy
+                from pbem.service.schemas import dumps
+
+                attachments[f"{nation}.json"] = dumps(player_copy(game, nation)).encode("utf-8")
+                names[f"{nation}.json"] = f"{Path(run.settings.file).stem}.{nation}.json"
+                continue
+            attachments[fmt] = reports[viewer].render(fmt)
+            names[fmt] = reports[viewer].name(fmt)
+        which = f"turn {turn}" if turn is not None else "the latest report"
+        return [f"Attached: {which}, as {', '.join(formats)}."]
+
+    def _cmd_password(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        game = run.game
+        meta = game.meta[nation]
+        cost = int(meta.password.split("$")[1]) if meta.password.count("$") == 3 else passwords.ITERATIONS
+        outcome, plain = run.service.replace_player(nation, meta.player, meta.email,
+                                                    "a new password, asked for by the player", cost)
+        run.game = outcome.after
+        return [f"Your new password for the {game.edition.nation_name(nation)}: {plain}",
+                "The old one no longer works. Keep it to yourself: whoever knows it can give orders for your nation."]
+
+    def _cmd_address(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        game = run.game
+        new = (command.args[0] if command.args else "").strip("<>").lower()
+        if not compose.deliverable(new):
+            raise UsageError("ADDRESS takes one new address: ADDRESS new@example.org")
+        if any((game.meta[n].email or "").lower() == new for n in game.seats):
+            raise UsageError(f"{new} plays in this game already")
+        code = hashlib.sha256(f"{game.meta[nation].password}|{new}|{incoming.message_id}".encode()).hexdigest()[:10]
+        code = code.upper()
+        run.ledger.judge.setdefault("pending", {})[code] = {
+            "nation": nation, "from": incoming.sender, "to": new, "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ")}
+        message = compose.confirm_address(self.config, game, nation, new, code, self.now)
+        spool(run.spool, f"{len(game.history):06d}-confirm-{code}", message)
+        self.summary.queued += 1
+        return [f"A code went to {new}. Answer that mail from {new} with the line 'CONFIRM {code}' within "
+                f"{PENDING_DAYS} days; your password stays as it is."]
+
+    def _confirm(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail) -> None:
+        """``CONFIRM CODE`` from the address an ``ADDRESS`` named: the move is made."""
+        pending = run.ledger.judge.get("pending") or {}
+        code = (cm.commands[0].args[0] if cm.commands[0].args else "").upper()
+        wanted = pending.get(code)
+        if not isinstance(wanted, dict) or wanted.get("to") != incoming.sender:
+            return self._stranger(run, incoming)
+        from pbem.service.clock import parse_time
+
+        if self.now - parse_time(wanted["at"]) > timedelta(days=PENDING_DAYS):
+            pending.pop(code, None)
+            return self._command_answer(run, incoming, [("Nothing was done", [
+                f"the code {code} is older than {PENDING_DAYS} days: ask again from your old address"])], "refused")
+        nation = wanted["nation"]
+        outcome = run.service.change_address(nation, wanted["to"], "the player moved to a new address (confirmed "
+                                                                   "from both)")
+        run.game = outcome.after
+        pending.pop(code, None)
+        name = run.game.edition.nation_name(nation)
+        old = compose.moved_notice(self.config, run.game, nation, wanted["from"], wanted["to"], self.now)
+        spool(run.spool, f"{len(run.game.history):06d}-moved-{code}", old)
+        self.summary.queued += 1
+        self._command_answer(run, incoming, [("CONFIRM", [
+            f"Done: you play the {name} from {wanted['to']} now, with the same password. The old address "
+            f"{wanted['from']} is told."])], "answered", words=["confirm"])
+
+    def _cmd_confirm(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        raise UsageError("CONFIRM is sent from the new address, alone")
+
+    def _cmd_absent(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        args = list(command.args)
+        if args and args[0].lower() == "until":
+            args = args[1:]
+        if not args:
+            raise UsageError("ABSENT UNTIL 2026-12-14: the last day you are away")
+        until = judge.zone_day(args[0], "ABSENT UNTIL")
+        zone = run.ledger.clock.get("zone") or self.config.timezone
+        today = local_day(self.now, zone)
+        what = judge.record_absence(Path(run.settings.file), run.game, run.ledger, nation, today, until, self.now,
+                                    " ".join(args[1:])[:200], "player", run.settings.absence_days, zone)
+        policy = {"wait": "the game waits for you", "default": "the GM's default turn is played for you",
+                  "bot": "the bot plays your turns"}[run.settings.absence]
+        return [f"Noted: you are away from {today:%a %d %b %Y} to {until:%a %d %b %Y}; meanwhile {policy}. "
+                "Send BACK when you are back earlier.", f"({what.split(';')[0]})"]
+
+    def _cmd_back(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        judge.record_back(Path(run.settings.file), run.game, run.ledger, nation, self.now, "player")
+        return ["Welcome back: your absence ends today."]
+
+    # -- press -------------------------------------------------------------------------------------
+
+    def _cmd_press(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        game = run.game
+        policy = run.settings.press
+        if policy == "none":
+            raise UsageError("there is no press in this game (the GM's setting)")
+        words = [w for w in " ".join(command.args).replace(",", " ").split() if w.lower() not in ("to", "and")]
+        if not words:
+            raise UsageError("PRESS TO persians (or PRESS TO all), then the message on the lines after it")
+        everyone = any(w.lower() == "all" for w in words)
+        targets: list[str] = []
+        if not everyone:
+            for word in words:
+                found = [n for n in game.seats if word.lower() in (n, game.edition.nation_name(n).lower())]
+                if not found:
+                    raise UsageError(f"{word!r} is no nation of this game (one of {', '.join(game.seats)}, or all)")
+                targets += [n for n in found if n not in targets]
+        if not everyone and policy == "broadcast-only":
+            raise UsageError("in this game press goes to all only (PRESS TO all): the GM's setting")
+        text = command.text.strip()
+        if not text:
+            raise UsageError("the message is missing: write it on the lines after the PRESS line")
+        if len(text) > cmds.MAX_PRESS:
+            raise UsageError(f"the message has {len(text)} characters; at most {cmds.MAX_PRESS}")
+        mine = compose.nations_of(game, incoming.sender)
+        sender = nation if nation in mine else mine[0]
+        to_nations = [n for n in game.seats if n not in mine] if everyone else [n for n in targets if n not in mine]
+        people = [p for p in compose.recipients(game) if any(n in to_nations for n in p.nations)]
+        if everyone:
+            taken = {p.address for p in people} | {incoming.sender}
+            people += [o for o in compose.observers(run.settings) if o.address not in taken]
+        gm = compose.gm_recipient(self.config)
+        if run.settings.press_gm and gm is not None and gm.address not in {p.address for p in people}:
+            people.append(gm)
+        seq = len(game.history)
+        key = hashlib.sha256(f"{incoming.message_id}|press".encode()).hexdigest()[:10]
+        for k, person in enumerate(people):
+            message = compose.press(self.config, game, sender, game.meta[sender].player, person, to_nations,
+                                    everyone, text, self.now, key)
+            spool(run.spool, f"{seq:06d}-press-{key}-{k:02d}", message)
+            self.summary.queued += 1
+        _append_press(Path(run.settings.file), {
+            "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1, "from": sender,
+            "to": "all" if everyone else to_nations, "public": everyone, "text": text})
+        shown = "all" if everyone else ", ".join(game.edition.nation_name(n) for n in to_nations)
+        return [f"Sent to {shown} ({len(people)} mail{'s' if len(people) != 1 else ''}); no address was shown."]
+
+    # -- mail that is neither orders nor commands ---------------------------------------------
+
+    def _other_mail(self, run: GameRun, incoming: Incoming) -> bool:
+        """A registered player's mail that holds no orders and no command: answered if it
+        looks like a mistyped command, forwarded to the GM if the game says so; true if it
+        was handled (otherwise it is left alone)."""
+        if not run.registered(incoming.sender) or incoming.text is None:
+            return False
+        hint = cmds.near_command(incoming.text)
+        if hint:
+            self._command_answer(run, incoming, [("Nothing was done", [hint])], "refused")
+            return True
+        gm = compose.gm_recipient(self.config)
+        if run.settings.forward and gm is not None:
+            message = compose.forwarded(self.config, run.game, incoming, self.now)
+            self._answer(run, incoming, "forward", message, "forwarded", why="to the GM")
+            self.log(f"{run.game_id}: mail from {incoming.sender} forwarded to the GM")
+            return True
+        return False
