@@ -191,3 +191,49 @@ def test_other_mail_goes_to_the_gm_if_asked_and_refusals_are_copied(desk):
     assert sorted(str(m["To"]).split("<")[-1].rstrip(">") for m in refused) == sorted([ADDRESSES[nation], GM])
     copy = next(m for m in refused if GM in str(m["To"]))
     assert "[copy]" in str(copy["Subject"]) and "wrong password" in body(copy)
+
+
+def test_the_opening_mail_carries_each_players_password_once(tmp_path):
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults='attach = ""')
+    cfg.write_text(cfg.read_text().replace("[mail]\n", '[mail]\nguide_url = "https://example.org/how-to-play"\n'))
+    box = maildir(tmp_path / "M")
+    assert cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / "o1", "--now", T0).exit_code == 0
+    for m in sent(tmp_path / "o1"):
+        words = text(m)
+        nation = next((n for n, a in ADDRESSES.items() if a in str(m["To"])), None)
+        if nation is None:
+            assert "password" not in words.lower()  # the GM's and the observers' mails carry none
+            continue
+        assert f"Your password ({nation.capitalize()}: pw-{nation})" in words
+        assert "How to play by mail: https://example.org/how-to-play" in words
+        assert all(f"pw-{n}" not in words for n in ADDRESSES if n != nation)
+    nation = active(game)
+    add_to_maildir(box, mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn 1\npassword pw-{nation}\n"
+                                                     "rondel gold\n"))
+    assert cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / "o2",
+                   "--now", "2026-11-23T10:05:00Z").exit_code == 0
+    assert all("pw-" not in body(m) for m in sent(tmp_path / "o2"))
+
+
+def test_a_player_moves_address_keeping_the_password_and_the_replaced_player_is_told(tmp_path):
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults='attach = ""')
+    moved = cli_run("player", game, "greeks", "--player", "Dora <dora@new.example>", "--keep-password",
+                    "--reason", "Dora moved", "--config", cfg, "--outbox", tmp_path / "o1", "--now", T0)
+    assert moved.exit_code == 0, moved.stderr
+    out = sent(tmp_path / "o1")
+    welcome = only_to([m for m in out if "dora@new.example" in str(m["To"])], "dora@new.example")
+    assert "your password is the one you had" in text(welcome) and "pw-greeks" not in body(welcome)
+    farewell = only_to([m for m in out if ADDRESSES["greeks"] in str(m["To"])], ADDRESSES["greeks"])
+    assert "moved the Greeks" in text(farewell)
+    assert json.loads((tmp_path / "game.secrets.json").read_text())["greeks"] == "pw-greeks"
+    replaced = cli_run("player", game, "greeks", "--player", "Bea <bea@other.example>", "--reason", "Dora left",
+                       "--config", cfg, "--outbox", tmp_path / "o2", "--now", T0)
+    assert replaced.exit_code == 0, replaced.stderr
+    out = sent(tmp_path / "o2")
+    assert "no longer play them" in text(only_to([m for m in out if "dora@new.example" in str(m["To"])],
+                                                 "dora@new.example"))
+    new = json.loads((tmp_path / "game.secrets.json").read_text())["greeks"]
+    assert new != "pw-greeks" and new in body(only_to([m for m in out if "bea@" in str(m["To"])], "bea@other.example"))
+    assert cli_run("verify", game).exit_code == 0

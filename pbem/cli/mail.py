@@ -191,11 +191,15 @@ def player(
     kdf_iterations: Optional[int] = typer.Option(
         None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS", show_envvar=False,
         help="Cost of the new password's hash (default 60000)."),
+    keep_password: bool = typer.Option(False, "--keep-password",
+                                       help="The same player at a new address (or under a new name): the password "
+                                            "stays, none is mailed."),
 ) -> None:
     """GM: give a nation a new player (name, address, new password), as a logged edit.
 
     The password goes into GAME.secrets.json and, with --config or --outbox, by mail to
-    the new player.
+    the new player; the player being replaced is told. With --keep-password the player
+    only moves to another address (or name) and keeps the password.
 
     Example: antike-ref player game.json greeks --player "Bea <bea@example.org>" --config mail.toml
     """
@@ -211,15 +215,22 @@ def player(
         sending = config is not None or outbox is not None
         cfg, transport, moment = _setup(config, outbox, now) if sending else (None, None, None)
         service = GameService(game)
-        outcome, plain = service.replace_player(nation, name, email, reason,
-                                                kdf_iterations or passwords.ITERATIONS)
-        print(f"{nation} is now played by {name or email}; the new password is in "
-              f"{store.sibling(game, '.secrets.json')}")
+        before = service.load().meta.get(nation)
+        if keep_password:
+            service.change_address(nation, email, reason, player=name)
+            plain = None
+            print(f"{nation} is now played by {name or email} at {email}; the password stays as it was")
+        else:
+            outcome, plain = service.replace_player(nation, name, email, reason,
+                                                    kdf_iterations or passwords.ITERATIONS)
+            print(f"{nation} is now played by {name or email}; the new password is in "
+                  f"{store.sibling(game, '.secrets.json')}")
         if sending:
             from pbem.mail.cycle import player_mail
 
-            player_mail(cfg, game, nation, plain, moment, transport, print)
-        else:
+            player_mail(cfg, game, nation, plain, moment, transport, print,
+                        old=(before.player, before.email) if before is not None else None)
+        elif plain is not None:
             err("no --config or --outbox: send the new player their password yourself")
 
     run(go)

@@ -288,7 +288,7 @@ def site_lines(game: Game, site: str | None) -> list[str]:
 def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
                 attachments: dict[str, bytes], names: dict[str, str],
                 news: list[dict[str, Any]] | None = None, site: str | None = None,
-                clock: Clock | None = None) -> EmailMessage:
+                clock: Clock | None = None, password: str | None = None) -> EmailMessage:
     """The report one player gets after the game moved on: what happened since their last
     turn, whose turn it is, and for that player what they can do; the board attached
     (``attachments`` by file key, ``names`` their file names). In an edition with secrets
@@ -311,6 +311,10 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
             or (f"{one_line(to.name)} (observer)" if to.role == "observer" and to.name else
                 "an observer" if to.role == "observer" else "the GM"))
     body = [f"Game {game.game_id}, report for {mine}.", ""]
+    if password:
+        body += _para(f"Welcome! Your password ({password}) comes in this first mail only: keep it, and put it "
+                      "in every order mail as a line 'password ...'. Whoever knows it can give orders for your "
+                      "nation.") + guide_lines(config, "How to play by mail") + [""]
     if gm:
         body += ["New since the last report:", ""]
     elif entries:
@@ -456,14 +460,20 @@ def gm_notice(config: MailConfig, game: Game, subject: str, lines: list[str], no
                     f"gm|{game.game_id}|{key}", game)
 
 
-def new_password(config: MailConfig, game: Game, nation: str, password: str, now: datetime) -> EmailMessage:
-    """To a new player: the game, the nation and their password."""
+def new_password(config: MailConfig, game: Game, nation: str, password: str | None, now: datetime) -> EmailMessage:
+    """To a new player: the game, the nation and their password (``None``: the same
+    player at a new address, who keeps theirs)."""
     meta = game.meta[nation]
     name = game.edition.nation_name(nation)
-    body = [f"Welcome to game {game.game_id}: you now play the {name}.", "",
-            f"Your password: {password}", "",
-            "Put it in every order mail (a line 'password ...'). Keep it to yourself:",
-            "whoever knows it can give orders for your nation."]
+    if password is None:
+        body = [f"Game {game.game_id}: you play the {name} from this address now; your password is the one you "
+                "had."]
+    else:
+        body = [f"Welcome to game {game.game_id}: you now play the {name}.", "",
+                f"Your password: {password}", "",
+                "Put it in every order mail (a line 'password ...'). Keep it to yourself:",
+                "whoever knows it can give orders for your nation."]
+    body += guide_lines(config, "How to play by mail")
     body += _status_lines(game)
     if game.state.status.active == nation and game.state.status.winner is None:
         body += your_options(config, game, nation)
@@ -615,3 +625,17 @@ def copy_to_gm(config: MailConfig, message: EmailMessage, gm: Recipient) -> Emai
     copy.set_content(f"A copy for the GM of the mail sent to {message['To']}:\n\n"
                      + (text.get_content() if text is not None else ""), cte="quoted-printable")
     return copy
+
+
+def farewell(config: MailConfig, game: Game, nation: str, old: tuple[str | None, str | None], now: datetime,
+             moved: bool) -> EmailMessage:
+    """To the address a nation was played from, once the GM gave the nation to someone else
+    (or the same player moved)."""
+    name = game.edition.nation_name(nation)
+    text = (f"The GM moved the {name} of game {game.game_id} to another address; this one gets no more mail of the "
+            "game." if moved else
+            f"The GM gave the {name} of game {game.game_id} to another player; you no longer play them, and this "
+            "address gets no more mail of the game. Thank you for playing.")
+    return _message(config, [formataddr((one_line(old[0] or ""), old[1] or ""))], f"[{game.game_id}] the {name}",
+                    _para(text + " If this is news to you, ask the GM."), now,
+                    f"farewell|{game.game_id}|{game.history[-1]['hash']}|{nation}", game)

@@ -20,6 +20,7 @@ The time is handed in (``now``); nothing here reads a clock.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -647,6 +648,8 @@ class Cycle(Desk):
         if gm is not None and gm.address not in {p.address.lower() for p in people}:
             people.append(gm)
         rendered: dict[tuple[str | None, str], bytes] = {}
+        # the opening report carries each player's password, this once (from the GM's secrets file)
+        opening = _passwords(run.settings.file) if any(e.get("kind") == "new" for e in news) else {}
         for k, person in enumerate(people):
             attachments: dict[str, bytes] = {}
             names: dict[str, str] = {}
@@ -665,8 +668,9 @@ class Cycle(Desk):
                 for nation in person.nations:
                     attachments[f"{nation}.json"] = dumps(player_copy(game, nation)).encode("utf-8")
                     names[f"{nation}.json"] = f"{Path(run.settings.file).stem}.{nation}.json"
+            secret = ", ".join(f"{game.edition.nation_name(n)}: {opening[n]}" for n in person.nations if n in opening)
             message = compose.turn_report(self.config, game, person, self.now, attachments, names,
-                                          news=news, site=run.settings.site, clock=clock)
+                                          news=news, site=run.settings.site, clock=clock, password=secret or None)
             spool(run.spool, f"{seq:06d}-report-{k:02d}", message)
             self.summary.queued += 1
         missing = [n for n in game.seats if not compose.deliverable(game.meta[n].email)]
@@ -873,13 +877,32 @@ class Cycle(Desk):
         return bool(result.given_up)
 
 
-def player_mail(config: MailConfig, game_file: Path, nation: str, password: str, now: datetime,
-                transport: Transport, log: Log) -> None:
-    """Send a new player their password (after ``antike-ref player``)."""
+def _passwords(game_file: Path) -> dict[str, str]:
+    """The plain passwords ``new`` wrote for the GM (``GAME.secrets.json``), if readable."""
+    from pbem.service import store
+
+    raw = store.read_in(store.sibling(game_file, ".secrets.json"), 64 * 1024)
+    try:
+        data = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(data, dict) else {}
+
+
+def player_mail(config: MailConfig, game_file: Path, nation: str, password: str | None, now: datetime,
+                transport: Transport, log: Log, old: tuple[str | None, str | None] | None = None) -> None:
+    """Send a new player their password (after ``antike-ref player``; ``None``: they keep
+    theirs, only the address or name changed), and tell the player at the ``old`` address
+    (name, address) that they no longer play the nation from there."""
     with mail_lock(game_file):
         game = GameService(game_file).load()
         folder = spool_path(game_file)
-        spool(folder, f"{len(game.history) - 1:06d}-welcome-{nation}", compose.new_password(config, game, nation, password, now))
+        seq = len(game.history) - 1
+        spool(folder, f"{seq:06d}-welcome-{nation}", compose.new_password(config, game, nation, password, now))
+        if old is not None and compose.deliverable((old[1] or "").lower()) and \
+                (old[1] or "").lower() != (game.meta[nation].email or "").lower():
+            spool(folder, f"{seq:06d}-farewell-{nation}", compose.farewell(config, game, nation, old, now,
+                                                                          moved=password is None))
         try:
             result = transport.deliver(folder, now)
         finally:
