@@ -281,7 +281,8 @@ class MarkedCycle(Cycle):
         else:
             loaded = run.game
             st = loaded.state.status
-            known, moment = marks.next_moment(settings, run.ledger.clock, st.turn, st.active, st.winner)
+            known, moment = marks.next_moment(settings, run.ledger.clock, st.turn, st.active, st.winner,
+                                              run.ledger.judge, self.now)
             head = loaded.history[-1]["hash"]
             state = settled_game(settings.file, head) if known else None
             if state is None:

@@ -44,7 +44,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -188,24 +188,42 @@ def settings_digest(config: MailConfig, settings: GameMail, spec: str | None) ->
 # -- the clock ------------------------------------------------------------------------
 
 def next_moment(settings: GameMail, clock: dict[str, Any], turn: int, active: str,
-                winner: str | None) -> tuple[bool, datetime | None]:
+                winner: str | None, judge: dict[str, Any] | None = None,
+                after: datetime | None = None) -> tuple[bool, datetime | None]:
     """The next moment the clock needs the cycle, from the ledger's clock after a cycle:
-    ``(True, None)`` if none (no deadline, the game is over, the deadline was dealt with),
-    ``(False, None)`` if it cannot be told (the clock is not the current turn's)."""
+    ``(True, None)`` if none (no deadline, the game is over, the deadline was dealt with,
+    the game is paused), ``(False, None)`` if it cannot be told (the clock is not the current
+    turn's). ``judge``: the ledger's absences and pause (:mod:`pbem.service.clock`): the day
+    an absence of the nation on turn begins or ends (after ``after``) is such a moment too."""
     if winner is not None:
         return True, None
     if clock.get("key") != [turn, active]:
         return False, None
-    if settings.deadline is None or clock.get("missed"):
+    judge = judge or {}
+    if judge.get("paused"):
         return True, None
-    try:
-        due = parse_time(clock["due"]) if clock.get("due") else parse_time(clock["since"]) + settings.deadline
-    except (KeyError, TypeError, ValueError):
-        return False, None
-    pending = [due]
-    if settings.remind is not None and not clock.get("reminded"):
-        pending.append(due - settings.remind)
-    return True, min(pending)
+    pending = []
+    for entry in judge.get("absences") or []:
+        if not isinstance(entry, dict) or entry.get("nation") != active:
+            continue
+        try:
+            from pbem.service.clock import zone_of
+
+            zone = zone_of(clock.get("zone"))
+            start = datetime.combine(date.fromisoformat(entry["from"]), datetime.min.time(), zone)
+            end = datetime.combine(date.fromisoformat(entry["until"]) + timedelta(days=1), datetime.min.time(), zone)
+        except (KeyError, TypeError, ValueError):
+            return False, None
+        pending += [m for m in (start, end) if after is None or m > after]
+    if settings.deadline is not None and not clock.get("missed") and not clock.get("held"):
+        try:
+            due = parse_time(clock["due"]) if clock.get("due") else parse_time(clock["since"]) + settings.deadline
+        except (KeyError, TypeError, ValueError):
+            return False, None
+        pending.append(due)
+        if settings.remind is not None and not clock.get("reminded"):
+            pending.append(due - settings.remind)
+    return True, min(pending) if pending else None
 
 
 # -- the mark file --------------------------------------------------------------------
