@@ -86,3 +86,81 @@ def test_a_whole_game_by_mail(tmp_path):
     before = game.read_bytes()
     assert cycle().rejected == 1
     assert game.read_bytes() == before
+
+
+@pytest.mark.slow
+def test_a_whole_game_by_mail_with_an_absence_an_extension_press_and_an_observer(tmp_path):
+    """A long game as people play it: one player goes away for two days (the bot plays for
+    them), the GM extends one deadline, someone sends press every few turns, an observer
+    follows; from ``new`` to a win, then ``verify``."""
+    from datetime import datetime, timedelta, timezone
+
+    from pbem.mail import judge
+    from pbem.mail.config import load_config
+    from pbem.mail.cycle import Cycle
+    from pbem.mail.transport import Transport
+    from pbem.play.bot import play_turn
+    from pbem.service.service import GameService
+    from pbem.service.textorders import format_text_orders
+
+    players = [a for n in NATIONS for a in ("--player", f"{n}={n.title()} Bot <{ADDRESSES[n]}>")]
+    game = new_game_file(tmp_path, "--id", "judged", "--seed", "judge-game", *players, nations=NATIONS)
+    cfg = load_config(config(tmp_path, game, defaults='attach = ""\ndeadline = "48h"\nabsence = "bot"\n'
+                                                      'observers = ["Olga <olga@watch.example>"]'))
+    box = maildir(tmp_path / "Maildir")
+    outbox = tmp_path / "out"
+    clock = datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc)
+    service = GameService(game)
+    log: list[str] = []
+    got: dict[str, list] = {a: [] for a in [*ADDRESSES.values(), "olga@watch.example"]}
+
+    def cycle(step=timedelta(hours=3)):
+        nonlocal clock
+        clock += step
+        summary = Cycle(cfg, clock, Transport(outbox=outbox), log.append).run(list(cfg.games), source=str(box))
+        assert not summary.failures, log[-5:]
+        for message in sent(outbox):
+            for address in got:
+                if address in str(message["To"]):
+                    got[address].append(message)
+        for f in outbox.glob("*.eml"):
+            f.unlink()
+
+    cycle()
+    turns = press = 0
+    away, extended = None, False
+    while True:
+        current = service.load()
+        status = current.state.status
+        if status.winner is not None:
+            break
+        nation = status.active
+        turns += 1
+        assert turns < 400, "no winner"
+        if turns == 10 and away is None:
+            away = nation
+            until = (clock + timedelta(days=2)).date().isoformat()
+            add_to_maildir(box, mail(ADDRESSES[nation], body=f"password {PASSWORDS[nation]}\nABSENT UNTIL {until}\n"))
+            cycle(timedelta(minutes=5))  # noted; from now on the bot plays for them
+            continue
+        if turns == 20 and not extended:
+            judge.change_deadline(game, clock, by=timedelta(hours=24), reason="a long weekend")
+            extended = True
+        if turns % 6 == 0:
+            add_to_maildir(box, mail(ADDRESSES[nation], body=f"PRESS TO all\nTurn {status.turn}: peace to all.\n"))
+            press += 1
+        orders = {**play_turn(current, "greedy"), "password": PASSWORDS[nation]}
+        add_to_maildir(box, mail(ADDRESSES[nation], subject="orders",
+                                 body=format_text_orders(orders, current.edition, current.board)))
+        cycle()
+    data = json.loads(game.read_text())
+    assert data["status"]["winner"] in NATIONS
+    bot_turns = [e for e in data["history"] if e["kind"] == "bot-turn"]
+    assert bot_turns and all(e["nation"] == away and e.get("absent") for e in bot_turns)
+    assert cli_run("verify", game).exit_code == 0, "the game does not verify"
+    olga = got["olga@watch.example"]
+    assert sum("press from" in str(m["Subject"]) for m in olga) == press
+    assert any("from the GM" in str(m["Subject"]) and "The deadline of turn" in body(m) for m in olga)
+    assert sum("after turn" in str(m["Subject"]) for m in olga) >= turns - 5
+    audit = [json.loads(line) for line in game.with_name(game.stem + ".audit.jsonl").read_text().splitlines()]
+    assert [r["action"] for r in audit] == ["absent", "deadline"]
