@@ -137,7 +137,7 @@ def test_absent_and_back_by_mail(desk):
     assert "you are away from Mon 23 Nov 2026 to Tue 01 Dec 2026" in text(answer)
     ledger = json.loads((folder / "game.mail.json").read_text())
     assert ledger["absences"][0]["by"] == "player" and ledger["absences"][0]["reason"] == "skiing"
-    notices = [m for m in out if "from the GM" in str(m["Subject"])]  # the same run tells everyone
+    notices = [m for m in out if "news of the game" in str(m["Subject"])]  # the same run tells everyone
     assert len(notices) == 6 and all("The Persians are away" in text(m) for m in notices)
     assert all("skiing" not in body(m) for m in notices)
     back = cycle(mail(ADDRESSES["persians"], body="password pw-persians\nBACK\n"))

@@ -111,7 +111,7 @@ def test_an_absence_with_each_policy(judged, policy):
                    "--config", cfg, "--now", "2026-11-23T11:00:00Z")
     assert done.exit_code == 0, done.stderr
     out = cycle(cfg, "2026-11-23T11:05:00Z", "o1")
-    told = [m for m in out if "from the GM" in str(m["Subject"])]
+    told = [m for m in out if "news of the game" in str(m["Subject"])]
     assert told and all("are away from Mon 23 Nov 2026 to Mon 30 Nov 2026" in " ".join(body(m).split()) for m in told)
     assert all("skiing" not in body(m) for m in out)
     if policy == "wait":

@@ -160,7 +160,7 @@ def test_a_whole_game_by_mail_with_an_absence_an_extension_press_and_an_observer
     assert cli_run("verify", game).exit_code == 0, "the game does not verify"
     olga = got["olga@watch.example"]
     assert sum("press from" in str(m["Subject"]) for m in olga) == press
-    assert any("from the GM" in str(m["Subject"]) and "The deadline of turn" in body(m) for m in olga)
+    assert any("news of the game" in str(m["Subject"]) and "The deadline of turn" in body(m) for m in olga)
     assert sum("after turn" in str(m["Subject"]) for m in olga) >= turns - 5
     audit = [json.loads(line) for line in game.with_name(game.stem + ".audit.jsonl").read_text().splitlines()]
     assert [r["action"] for r in audit] == ["absent", "deadline"]

@@ -503,11 +503,11 @@ def stranger(config: MailConfig, incoming, now: datetime) -> EmailMessage:
 def notice(config: MailConfig, game: Game, to: Recipient, texts: list[str], now: datetime, clock: Clock | None,
            key: str) -> EmailMessage:
     """The GM's changes of the clock (a deadline moved, an absence, a pause) as one mail."""
-    body = [f"Game {game.game_id}: news from the GM.", ""]
+    body = [f"Game {game.game_id}: news of the game.", ""]
     for text in texts:
         body += _wrap(text, "  - ")
     body += [""] + _status_lines(game, clock, now)
-    return _message(config, [formataddr((one_line(to.name or ""), to.address))], f"[{game.game_id}] from the GM",
+    return _message(config, [formataddr((one_line(to.name or ""), to.address))], f"[{game.game_id}] news of the game",
                     body + _footer(game), now, f"notice|{game.game_id}|{key}|{to.address.lower()}", game)
 
 
@@ -548,7 +548,8 @@ def command_answer(config: MailConfig, game: Game, incoming, sections: list[tupl
     asked for."""
     body: list[str] = []
     for title, lines in sections:
-        body += [title, ""] + [line for text in lines for line in (_wrap(text) if text else [""])] + [""]
+        body += [title, ""] + [line for text in lines for line in (
+            [text] if text.startswith("    ") else _para(text) if text else [""])] + [""]
     if not any(title == "STATUS" for title, _ in sections):
         body += _status_lines(game, clock, now)
     msg = _message(config, [incoming.sender], f"[{game.game_id}] " + ", ".join(t for t, _ in sections)[:70], body

@@ -99,7 +99,7 @@ def test_every_command_press_and_an_observer_against_real_servers(judge_servers)
     assert json.loads(game.read_text())["nations"]["persians"]["email"] == "ann@new.example"
     got = table.run(mail("ann@new.example", body=f"password {new.strip()}\nABSENT UNTIL 2026-11-30\n"))
     assert any("you are away" in text_of(r) for r in table.to(got, "ann@new.example"))
-    notices = [r for r in got if "from the GM" in str(r.message["Subject"])]
+    notices = [r for r in got if "news of the game" in str(r.message["Subject"])]
     assert notices and all("The Persians are away" in text_of(r) for r in notices)
     got = table.run(mail("ann@new.example", body=f"password {new.strip()}\nBACK\n"))
     assert any("Welcome back" in text_of(r) for r in table.to(got, "ann@new.example"))
