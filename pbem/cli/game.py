@@ -87,7 +87,7 @@ def new(
             teams=[[n.strip() for n in t.split(",") if n.strip()] for t in team or []],
             picks=[c.strip() for c in (picks or "").split(",") if c.strip()],
             data=_data_file(data))
-        write = reporter(report_dir, report_format, image_base)
+        write = reporter(report_dir, report_format, image_base, game)
         outcome = GameService(game).create(
             chosen, opts, on, pairs(password, "--password"), secrets,
             passwords.ITERATIONS if kdf_iterations is None else kdf_iterations, force, reporter=write)
@@ -186,7 +186,7 @@ def gm_edit(
     def go():
         from pbem.service.service import GameService, read_input
 
-        write = reporter(report_dir, report_format, image_base)
+        write = reporter(report_dir, report_format, image_base, output or game)
         outcome = GameService(game).gm_edit(read_input(edit), output, write)
         entry = outcome.added[0]
         print(f"applied {len(entry['edits'])} edit(s) to {outcome.saved_to}: {entry['reason']}")
@@ -299,7 +299,7 @@ def process(
     def go():
         from pbem.service.service import GameService, read_input
 
-        write = reporter(report_dir, report_format, image_base)
+        write = reporter(report_dir, report_format, image_base, output or game)
         try:
             given = read_input(orders)
             outcome = GameService(game).process(given, output, write)

@@ -11,6 +11,7 @@ from typing import Any
 
 from pbem.kernel import queries
 from pbem.kernel.vocab import RESOURCES, UNITS
+from pbem.service.clock import Deadline, deadline_of
 from pbem.service.game import Game
 
 RECENT_TURNS = 4
@@ -95,3 +96,12 @@ def entry_row(entry: dict[str, Any]) -> dict[str, Any]:
         summary = f"{summary} (by the {entry.get('bot')} bot)"
     return {"seq": entry["seq"], "kind": entry["kind"], "turn": entry.get("turn"),
             "nation": entry.get("nation"), "summary": summary, "events": len(entry.get("events", []))}
+
+
+def current_deadline(game: Game, state: dict[str, Any]) -> Deadline | None:
+    """The deadline of ``game``'s current turn from the clock of its mail ledger (``state``,
+    as :func:`pbem.service.clock.read_state` reads it beside the game file): ``None`` when
+    the game is not run by mail, is over, or the mail cycle has not started this turn's
+    clock yet."""
+    st = game.state.status
+    return deadline_of(state, st.turn, st.active, st.winner)
