@@ -1,5 +1,5 @@
 """The current turn's deadline where players see it: every report format, ``render`` and
-``post``, the web page's index (docs/mail.md, "Deadlines").
+``post``, the web page's index, ``show`` and ``show --json`` (docs/mail.md, "Deadlines").
 
 The clock is the mail ledger's (``GAME.mail.json``, pbem/mail/ledger.py), written here as
 the mail cycle writes it: the current turn's ``clock`` with ``key``, ``since``, ``due``,
@@ -181,3 +181,52 @@ def test_the_site_index_names_the_deadline_and_the_entries_pages_do_not(game, tm
     game.with_name("game.mail.json").unlink()
     assert cli_run("site", game, tmp_path / "web").exit_code == 0
     assert "Deadline" not in (tmp_path / "web" / "index.html").read_text()
+
+
+# -- show -------------------------------------------------------------------------------------
+
+
+def test_show_gives_the_deadline_with_the_time_left_and_who_is_away(game):
+    away = [{"nation": "greeks", "from": "2026-11-23", "until": "2026-11-30", "reason": "a holiday in Crete",
+             "by": "GM", "at": SINCE},
+            {"nation": "arabs", "from": "2026-12-01", "until": "2026-12-03", "reason": "moving", "by": "GM",
+             "at": SINCE}]
+    ledger(game, absences=away)
+    shown = cli_run("show", game, "--now", NOW)
+    assert shown.exit_code == 0, shown.stderr
+    assert LEFT in shown.stdout and "Away: Greeks until Mon 30 Nov 2026." in shown.stdout
+    assert "Crete" not in shown.stdout and "Arabs until" not in shown.stdout  # no reasons; not away yet
+    data = json.loads(cli_run("show", game, "--json", "--now", NOW).stdout)
+    assert data["deadline"] == {"turn": 1, "nation": "phoenicians", "since": SINCE, "due": DUE,
+                                "zone": "Europe/Berlin", "due_local": "Wed 25 Nov 2026, 11:00 CET",
+                                "paused": False, "seconds_left": 31 * 3600}
+    assert data["paused"] is False and data["absent"] == {"greeks": "2026-11-30"}
+    assert {"game", "edition", "board", "turn", "round", "active", "winner", "bank", "nations", "provinces",
+            "variants", "recent"} <= set(data)  # every key of the contract is still there
+    late = json.loads(cli_run("show", game, "--json", "--now", "2026-11-25T12:00:00Z").stdout)
+    assert late["deadline"]["seconds_left"] == -2 * 3600 and late["absent"] == {"greeks": "2026-11-30"}
+    assert "passed 2 h ago" in cli_run("show", game, "--now", "2026-11-25T12:00:00Z").stdout
+    # without --now the command line reads the clock
+    assert "Deadline for turn 1: Wed 25 Nov 2026, 11:00 CET, " in cli_run("show", game).stdout
+
+
+def test_show_tells_a_pause(game):
+    ledger(game, paused={"since": SINCE, "reason": "waiting for a ruling"})
+    shown = cli_run("show", game, "--now", NOW)
+    assert ("Deadline for turn 1: none while the game is paused (paused: waiting for a ruling)."
+            in flat(shown.stdout.encode()))  # rich wraps it at 80 columns
+    data = json.loads(cli_run("show", game, "--json", "--now", NOW).stdout)
+    assert data["paused"] is True
+    assert data["deadline"]["paused"] is True and data["deadline"]["paused_reason"] == "waiting for a ruling"
+    assert "seconds_left" not in data["deadline"]
+
+
+def test_show_without_a_clock_shows_none(game):
+    plain = cli_run("show", game, "--now", NOW)
+    assert plain.exit_code == 0 and "Deadline" not in plain.stdout and "Away" not in plain.stdout
+    data = json.loads(cli_run("show", game, "--json").stdout)
+    assert (data["deadline"], data["paused"], data["absent"]) == (None, False, {})
+    ledger(game, 7, "greeks")  # a clock of another turn: the cycle has not seen this one yet
+    assert json.loads(cli_run("show", game, "--json", "--now", NOW).stdout)["deadline"] is None
+    wrong = cli_run("show", game, "--now", "tomorrow")
+    assert wrong.exit_code == 2 and "--now 'tomorrow'" in wrong.stderr

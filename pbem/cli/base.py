@@ -127,6 +127,21 @@ def print_json(data, sort_keys: bool = True) -> None:
     print(json.dumps(data, sort_keys=sort_keys, ensure_ascii=False, indent=1))
 
 
+def time_option(value: str | None):
+    """``--now TIME`` (ISO 8601; no zone means UTC), or the clock read now: the one place a
+    command that tells time left reads it (docs/mail.md, "Deadlines")."""
+    from datetime import datetime, timezone
+
+    from pbem.service.clock import parse_time
+
+    if value is None:
+        return datetime.now(timezone.utc).replace(microsecond=0)
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise UsageError(f"--now {value!r}: expected a time like 2026-11-23T18:00:00Z") from None
+
+
 IMAGE_BASE_HELP = ("Web address of the folder the report pictures are put in (http or https): the "
                    "Markdown and BBCode then show the board from URL/FILE.png instead of the bare file name.")
 
