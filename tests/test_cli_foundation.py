@@ -198,8 +198,10 @@ def test_show_json_shape(tmp_path, game):
     """docs/orders.md, "antike-ref show GAME --json": keys, nulls, sorted lists, top-level variants."""
     view = json.loads(cli_run("show", game, "--json").stdout)
     assert set(view) == {"game", "edition", "board", "variants", "turn", "round", "active", "winner",
-                         "bank", "nations", "provinces", "recent"}
+                         "bank", "nations", "provinces", "recent", "deadline", "paused", "absent"}
     assert view["recent"] == []  # nothing played yet (issue 6: the last entries' events)
+    # not run by mail: no deadline, no pause, nobody away (the judge issue's additions)
+    assert (view["deadline"], view["paused"], view["absent"]) == (None, False, {})
     assert (view["game"], view["edition"], view["board"]) == ("demo", "antike", "antike-east")
     assert (view["turn"], view["round"], view["active"], view["winner"], view["variants"]) == (1, 1, "phoenicians", None, [])
     assert set(view["bank"]) == {"coins", "temples", "personages"}

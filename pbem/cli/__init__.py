@@ -52,13 +52,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
                        "to paste."),
     "site": ("site", "Write a static website of the game: index.html (board, standings, whose turn, the "
                      "history) and one page per history entry."),
+    "status": ("status", "GM: one line per game run by mail: whose turn, the deadline, how late, who is away, "
+                         "the mail queue, the last error."),
     "map": ("maps", "Board map files."),
     "mail": ("mail", "The mail cycle a GM runs from cron (docs/mail.md)."),
 }
 """Every top-level command: the module that defines it and its first help paragraph, in
 the order ``--help`` lists them."""
 
-MODULES = ("game", "gm", "mail", "maps", "report", "site")
+MODULES = ("game", "gm", "mail", "maps", "report", "site", "status")
 
 
 def load(*modules: str) -> None:

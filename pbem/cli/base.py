@@ -127,14 +127,34 @@ def print_json(data, sort_keys: bool = True) -> None:
     print(json.dumps(data, sort_keys=sort_keys, ensure_ascii=False, indent=1))
 
 
+def time_option(value: str | None):
+    """``--now TIME`` (ISO 8601; no zone means UTC), or the clock read now: the one place a
+    command that tells time left reads it (docs/mail.md, "Deadlines")."""
+    from datetime import datetime, timezone
+
+    from pbem.service.clock import parse_time
+
+    if value is None:
+        return datetime.now(timezone.utc).replace(microsecond=0)
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise UsageError(f"--now {value!r}: expected a time like 2026-11-23T18:00:00Z") from None
+
+
 IMAGE_BASE_HELP = ("Web address of the folder the report pictures are put in (http or https): the "
                    "Markdown and BBCode then show the board from URL/FILE.png instead of the bare file name.")
 
 
-def reporter(report_dir: Path | None, formats: list[str] | None, image_base: str | None = None):
+def reporter(report_dir: Path | None, formats: list[str] | None, image_base: str | None = None,
+             game_file: Path | None = None):
     """A report writer for the service (``None`` without ``--report-dir``): it writes the
     reports of the game's latest history entry. The formats and ``--image-base`` are
-    checked at once, so a bad option is refused before the game is touched."""
+    checked at once, so a bad option is refused before the game is touched.
+
+    ``game_file``: where the game is saved; the reports name its current turn's deadline
+    when the mail ledger beside it has one (read when they are written, after the save;
+    without a time left: a file is read later, and ``render`` writes the same bytes)."""
     if report_dir is None and image_base is None:
         return None  # nothing to check or write: the report package is not even loaded
     from pbem.report import check_image_base, parse_formats, write_latest
@@ -144,7 +164,15 @@ def reporter(report_dir: Path | None, formats: list[str] | None, image_base: str
         return None
 
     chosen = parse_formats(formats)
-    return lambda game: write_latest(game, report_dir, chosen, image_base=image_base)
+
+    def write(game):
+        from pbem.service.clock import read_state
+        from pbem.service.view import current_deadline
+
+        deadline = current_deadline(game, read_state(game_file)) if game_file is not None else None
+        return write_latest(game, report_dir, chosen, image_base=image_base, deadline=deadline)
+
+    return write
 
 
 def print_reports(paths: list[Path], to_stderr: bool = False) -> None:

@@ -9,7 +9,8 @@ from typing import List, Optional
 
 import typer
 
-from pbem.cli.base import IMAGE_BASE_HELP, app, err, pairs, print_json, print_reports, quiet_stdout, reporter, run
+from pbem.cli.base import (IMAGE_BASE_HELP, app, err, pairs, print_json, print_reports, quiet_stdout, reporter, run,
+                           time_option)
 from pbem.errors import InputError, PbemError, Refused, UsageError, clip
 
 REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."
@@ -87,7 +88,7 @@ def new(
             teams=[[n.strip() for n in t.split(",") if n.strip()] for t in team or []],
             picks=[c.strip() for c in (picks or "").split(",") if c.strip()],
             data=_data_file(data))
-        write = reporter(report_dir, report_format, image_base)
+        write = reporter(report_dir, report_format, image_base, game)
         outcome = GameService(game).create(
             chosen, opts, on, pairs(password, "--password"), secrets,
             passwords.ITERATIONS if kdf_iterations is None else kdf_iterations, force, reporter=write)
@@ -134,17 +135,26 @@ def show(
                                     "land borders (legions) and sea borders (galleys)."),
     province: Optional[str] = typer.Option(None, "--province", metavar="NAME",
                                            help="Show one province: what is in it and its neighbours."),
+    now: Optional[str] = typer.Option(None, "--now", metavar="TIME",
+                                      help="The time the deadline's time left is told at (ISO 8601, e.g. "
+                                           "2026-11-23T18:00:00Z); default: now."),
 ) -> None:
     """Show whose turn it is, every nation's holdings and the board.
+
+    A game run by mail also shows the current turn's deadline and the time left, a pause
+    and the players away (docs/mail.md).
 
     Example: antike-ref show game.json --json
     """
 
     def go():
+        from pbem.service.clock import read_state
         from pbem.service.service import GameService
         from pbem.service.view import show_json
 
+        moment = time_option(now)
         loaded = GameService(game).load()
+        clock = read_state(game)
         if viewer is not None and viewer not in loaded.seats:
             raise UsageError(f"--as {viewer}: not a nation of this game (one of {', '.join(loaded.seats)})")
         who = viewer if viewer is not None else loaded.copy_of  # a player's copy shows what its player sees
@@ -157,12 +167,12 @@ def show(
                 raise UsageError(f"--province: {problem}")
             print_neighbours(loaded, console(), [pid], who)
         elif as_json:
-            print_json(show_json(loaded, who))
+            print_json(show_json(loaded, who, clock=clock, now=moment))
         else:
             from pbem.cli.show import console, print_neighbours, print_summary
 
             out = console()
-            print_summary(loaded, out, who)
+            print_summary(loaded, out, who, clock=clock, now=moment)
             if neighbours:
                 print_neighbours(loaded, out, list(loaded.board.provinces), who)
 
@@ -186,7 +196,7 @@ def gm_edit(
     def go():
         from pbem.service.service import GameService, read_input
 
-        write = reporter(report_dir, report_format, image_base)
+        write = reporter(report_dir, report_format, image_base, output or game)
         outcome = GameService(game).gm_edit(read_input(edit), output, write)
         entry = outcome.added[0]
         print(f"applied {len(entry['edits'])} edit(s) to {outcome.saved_to}: {entry['reason']}")
@@ -299,7 +309,7 @@ def process(
     def go():
         from pbem.service.service import GameService, read_input
 
-        write = reporter(report_dir, report_format, image_base)
+        write = reporter(report_dir, report_format, image_base, output or game)
         try:
             given = read_input(orders)
             outcome = GameService(game).process(given, output, write)

@@ -205,7 +205,7 @@ def undo(
         from pbem.service.view import entry_row
 
         service = GameService(game)
-        write = reporter(report_dir, report_format, image_base)
+        write = reporter(report_dir, report_format, image_base, game)
         outcome = service.undo(turns, reason, dry_run=dry_run, reporter=write)
         status = outcome.after.state.status
         where = f"turn {status.turn}, {status.active} to play"
@@ -239,7 +239,7 @@ def default_turn(
         from pbem.report.text import event_line
         from pbem.service.service import GameService
 
-        outcome = GameService(game).default_turn(nation, reporter(report_dir, report_format, image_base))
+        outcome = GameService(game).default_turn(nation, reporter(report_dir, report_format, image_base, game))
         print(f"default turn for {nation}:")
         for ev in outcome.result.events:
             print(f"  - {event_line(ev)}")
@@ -302,7 +302,7 @@ def bot(
             if output is not None:
                 raise UsageError("-o and --apply: the bot's turn is either written out or played")
             outcome = service.bot_turn(mode, lambda g: play_turn(g, mode),
-                                       reporter(report_dir, report_format, image_base))
+                                       reporter(report_dir, report_format, image_base, game))
             entry = outcome.added[0]
             print(f"bot ({mode}) played turn {entry['turn']} for {entry['nation']}")
             print_reports(outcome.reports)

@@ -36,14 +36,18 @@ def render(
 
     def go():
         from pbem.report import check_image_base, parse_formats, write_reports
+        from pbem.service.clock import read_state
         from pbem.service.service import GameService
+        from pbem.service.view import current_deadline
 
         chosen = parse_formats(formats)
         check_image_base(image_base)
         if turn is not None and entry is not None:
             raise UsageError("--turn or --entry, not both")
-        for path in write_reports(GameService(game).load(), out, chosen, turn=turn, entry=entry,
-                                  image_base=image_base):
+        loaded = GameService(game).load()
+        # the latest entry's report names the current turn's deadline, as process wrote it
+        for path in write_reports(loaded, out, chosen, turn=turn, entry=entry, image_base=image_base,
+                                  deadline=current_deadline(loaded, read_state(game))):
             print(path)
 
     run(go)
@@ -69,7 +73,9 @@ def post(
 
     def go():
         from pbem.report import check_image_base, prepare
+        from pbem.service.clock import read_state
         from pbem.service.service import GameService
+        from pbem.service.view import current_deadline
 
         kind = POST_FORMATS.get(fmt.strip().lower())
         if kind is None:
@@ -77,7 +83,9 @@ def post(
         check_image_base(image_base)
         if turn is not None and entry is not None:
             raise UsageError("--turn or --entry, not both")
-        report = prepare(GameService(game).load(), turn, entry, image_base=image_base)
+        loaded = GameService(game).load()
+        report = prepare(loaded, turn, entry, image_base=image_base,
+                         deadline=current_deadline(loaded, read_state(game)))
         text = report.render(kind)
         if out is not None:
             out.write_bytes(text)

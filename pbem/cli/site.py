@@ -25,9 +25,12 @@ def site(
 
     def go():
         from pbem.report.site import build_site
+        from pbem.service.clock import read_state
         from pbem.service.service import GameService
+        from pbem.service.view import current_deadline
 
-        result = build_site(GameService(game).load(), folder, force=force)
+        loaded = GameService(game).load()
+        result = build_site(loaded, folder, force=force, deadline=current_deadline(loaded, read_state(game)))
         removed = f", {len(result.removed)} removed" if result.removed else ""
         print(f"site: {result.index} ({result.entries} history entries; {len(result.written)} files written, "
               f"{len(result.unchanged)} unchanged{removed})")

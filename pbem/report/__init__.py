@@ -21,11 +21,15 @@ from contextlib import contextmanager
 import re
 import tempfile
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from pbem.errors import UsageError
 from pbem.service import store
+
+if TYPE_CHECKING:
+    from pbem.service.clock import Deadline
 
 FORMATS: tuple[str, ...] = ("svg", "pdf", "png", "txt", "md", "bbcode")
 """Every report format, in the order they are written."""
@@ -186,22 +190,31 @@ class Report:
 
 
 def prepare(game, turn: int | None = None, entry: int | None = None,
-            image_base: str | None = None, viewer: str | None = None) -> Report:
+            image_base: str | None = None, viewer: str | None = None, *,
+            deadline: Deadline | None = None, now: datetime | None = None) -> Report:
     """The report for ``turn`` of ``game`` (default: the latest turn; 0: the set-up), or
     for history entry ``entry`` (a turn's entry gets that turn's report); ``image_base``:
     see :func:`image_url`. ``viewer``: a nation's private report (in an edition with
     secrets, :func:`private_viewers`); by default the public report, which shows nothing
-    any nation keeps secret."""
-    at, number, own = _located(game, turn, entry)
-    return _report(at, number, own, image_base, viewer)
+    any nation keeps secret.
+
+    ``deadline``: the current turn's deadline (:func:`pbem.service.clock.deadline_of`);
+    the report of the game's latest history entry names it (the others never do), with
+    the time left at ``now`` (a mail), or without ``now`` how long the turn has (a file
+    or a page, read later: the same bytes whenever it is rendered again)."""
+    at, number, own, latest = _located(game, turn, entry)
+    return _report(at, number, own, image_base, viewer, deadline if latest else None, now)
 
 
 def prepare_all(game, turn: int | None = None, entry: int | None = None,
-                image_base: str | None = None) -> list[Report]:
+                image_base: str | None = None, *, deadline: Deadline | None = None,
+                now: datetime | None = None) -> list[Report]:
     """The public report and, in an edition with secrets, every nation's private report
-    (seat order) for ``turn`` or ``entry`` (as :func:`prepare`), the game rebuilt once."""
-    at, number, own = _located(game, turn, entry)
-    return [_report(at, number, own, image_base, viewer) for viewer in (None, *private_viewers(game))]
+    (seat order) for ``turn`` or ``entry`` (as :func:`prepare`, ``deadline`` and ``now``
+    too), the game rebuilt once."""
+    at, number, own, latest = _located(game, turn, entry)
+    shown = deadline if latest else None
+    return [_report(at, number, own, image_base, viewer, shown, now) for viewer in (None, *private_viewers(game))]
 
 
 def private_viewers(game) -> tuple[str, ...]:
@@ -213,8 +226,8 @@ def private_viewers(game) -> tuple[str, ...]:
 
 
 def _located(game, turn: int | None, entry: int | None):
-    """The game right after the entry reported, its turn number, and the entry's own
-    number when it is not a turn (see :func:`report_name`)."""
+    """The game right after the entry reported, its turn number, the entry's own number
+    when it is not a turn (see :func:`report_name`), and whether it is the latest entry."""
     from pbem.report.model import TURN_KINDS, entry_for_turn, game_at
 
     index = entry_for_turn(game, turn) if entry is None else entry_index(game, entry)
@@ -223,15 +236,16 @@ def _located(game, turn: int | None, entry: int | None):
     kind = last.get("kind")
     own = None if kind in TURN_KINDS or kind == "new" else index
     number = last["turn"] if kind in TURN_KINDS else (0 if kind == "new" else at.state.status.turn - 1)
-    return at, number, own
+    return at, number, own, index == len(game.history) - 1
 
 
-def _report(at, number: int, own: int | None, image_base: str | None, viewer: str | None) -> Report:
+def _report(at, number: int, own: int | None, image_base: str | None, viewer: str | None,
+            deadline: Deadline | None = None, now: datetime | None = None) -> Report:
     from pbem.report.model import build_model
 
     png = report_name(at.game_id, number, "png", own, viewer)
-    return Report(at, number, build_model(at, png_name=png, viewer=viewer), own, image_base=image_base,
-                  viewer=viewer)
+    return Report(at, number, build_model(at, png_name=png, viewer=viewer, deadline=deadline, now=now), own,
+                  image_base=image_base, viewer=viewer)
 
 
 def entry_index(game, entry: int) -> int:
@@ -257,13 +271,17 @@ def _write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
 
 
 def write_latest(game, out_dir, formats: Iterable[str] = FORMATS,
-                 image_base: str | None = None) -> list[Path]:
-    """The reports of ``game``'s latest history entry (what a command just changed)."""
-    return write_reports(game, out_dir, formats, entry=len(game.history) - 1, image_base=image_base)
+                 image_base: str | None = None, *, deadline: Deadline | None = None,
+                 now: datetime | None = None) -> list[Path]:
+    """The reports of ``game``'s latest history entry (what a command just changed), with
+    the current turn's ``deadline`` if it has one (:func:`prepare`)."""
+    return write_reports(game, out_dir, formats, entry=len(game.history) - 1, image_base=image_base,
+                         deadline=deadline, now=now)
 
 
 def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | None = None,
-                  entry: int | None = None, image_base: str | None = None) -> list[Path]:
+                  entry: int | None = None, image_base: str | None = None, *,
+                  deadline: Deadline | None = None, now: datetime | None = None) -> list[Path]:
     """Render ``turn`` (default: the latest) or history entry ``entry`` in each format into
     ``out_dir``.
 
@@ -274,11 +292,15 @@ def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | N
     In an edition with secrets (Antike Duellum) these are the public report's files, and
     after them each nation's private report (:func:`private_viewers`), named
     ``<game>-turn-<NNN>.<nation>.<ext>``, in seat order.
+
+    ``deadline`` and ``now``: as for :func:`prepare` (the latest entry's report names the
+    current turn's deadline). Files are read later: give no ``now``, so that ``render``
+    writes the same bytes again.
     """
     chosen = parse_formats(formats)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    reports = prepare_all(game, turn, entry, image_base=image_base)
+    reports = prepare_all(game, turn, entry, image_base=image_base, deadline=deadline, now=now)
     written = []
     with _folder_lock(folder) as taken:
         for report in reports:

@@ -1362,7 +1362,19 @@ def _header(model: dict[str, Any]) -> dict[str, Any]:
         status = f"round {model['round']}"
     variants = f" · {', '.join(g['variants'])}" if g["variants"] else ""
     sub = f"{g['board']}{variants} · goal {g['goal']} {g['goal_unit']}"
-    return {"title": title, "status": status, "sub": fit(sub, 12, 500)}
+    if not model.get("deadline"):
+        return {"title": title, "status": status, "sub": fit(sub, 12, 500)}
+    # the current turn's deadline goes under whose turn it is, on the right; the board and
+    # the goal under the title, on the left, which leaves the right column room
+    deadline = fit(model["deadline"], DEADLINE_SIZE, DEADLINE_WIDTH, bold=True)
+    left = WIDTH - 2 * 14 - 24 - max(text_width(deadline, DEADLINE_SIZE, True), text_width(status, 15, True))
+    return {"title": fit(f"{lead} · {model['title']}", 22, min(640, left), bold=True), "status": status,
+            "sub": fit(sub, DEADLINE_SIZE, min(500, left)), "deadline": deadline}
+
+
+DEADLINE_SIZE = 12
+DEADLINE_WIDTH = 620
+"""The board page's header gives the deadline's sentence at most this many units."""
 
 
 def board_frame(board: Board) -> dict[str, Any]:
@@ -1476,6 +1488,9 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
     g = model["game"]
     names = {n["id"]: n["name"] for n in model["nations"]}
     flow = _Flow(fit(f"{g['edition']} · {g['id']} · {model['title']}", 14, 700))
+    if model.get("deadline"):  # the current turn's, as on the board page's header
+        for line in wrap(model["deadline"], PAGE_TEXT, WIDTH - 2 * PAGE_MARGIN, bold=True):
+            flow.text(PAGE_MARGIN, line, bold=True)
     flow.heading(model.get("log_title") or ("Turn log" if model["turn"] else "Set-up"), keep=PAGE_LINE * 2)
     for block in model["log"]:
         flow.room(PAGE_LINE * 2)

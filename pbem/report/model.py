@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from datetime import datetime
 from typing import Any
 
 from pbem.errors import UsageError
@@ -20,6 +21,7 @@ from pbem.kernel import queries
 from pbem.kernel.vocab import RESOURCES, UNITS
 from pbem.report.text import edit_lines, event_line, produce_line, production_coin, standing_text
 from pbem.service import witness
+from pbem.service.clock import Deadline
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
 
@@ -405,7 +407,22 @@ def _edition_facts(game: Game, nation: str, viewer: str | None) -> tuple[list[di
     return facts, " · ".join(short), hand
 
 
-def build_model(game: Game, png_name: str = "", viewer: str | None = None) -> dict[str, Any]:
+DEADLINE_TEXT = 240
+"""The deadline's sentence is cut to this many characters (a GM's pause reason is in it)."""
+
+
+def deadline_sentence(game: Game, deadline: Deadline | None, now: datetime | None = None) -> str | None:
+    """The sentence a report gives about the current turn's deadline (``Deadline for turn
+    7: Wed 25 Nov 2026, 11:00 CET, in 31 h.``), or ``None``: no deadline, the game is
+    over, or ``deadline`` is another turn's than the one ``game`` is at."""
+    st = game.state.status
+    if deadline is None or st.winner is not None or (deadline.turn, deadline.nation) != (st.turn, st.active):
+        return None
+    return clean(deadline.line(now), DEADLINE_TEXT) or None
+
+
+def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
+                deadline: Deadline | None = None, now: datetime | None = None) -> dict[str, Any]:
     """The view model of the report for the last entry of ``game.history``.
 
     ``game`` is the game right after that entry (see :func:`game_at`); ``png_name`` is
@@ -413,6 +430,13 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None) -> di
     report it is in an edition with secrets (Antike Duellum's event cards): ``None``, the
     public report, or a nation, its private report; everything is read from what that
     reader may see (:func:`pbem.report.views.seen_by`).
+
+    ``deadline``: the current turn's deadline (:mod:`pbem.service.clock`), for the report
+    of the latest entry; the model's ``deadline`` is then its sentence
+    (:meth:`Deadline.line <pbem.service.clock.Deadline.line>`), with the time left at
+    ``now``, or, without ``now`` (a file read later), how long the turn has. A deadline of
+    another turn than the one ``game`` is at is left out; without one ``deadline`` is
+    ``None`` and every format is what it was before deadlines.
     """
     from pbem.report.views import has_secrets, seen_by
 
@@ -553,6 +577,7 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None) -> di
                                                              "do not pass it on (the public report shows none)"})
     return {
         "status_lines": status,
+        "deadline": deadline_sentence(game, deadline, now),
         "private": private,
         "nation_notes": nation_notes,
         "neutral_text": f"neutral temple, defence {edition.rules.neutral_temple_defence}",

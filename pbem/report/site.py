@@ -2,8 +2,9 @@
 
 ``build_site(game, folder)`` writes
 
-- ``index.html``: the current board, the standings, whose turn it is, and every history
-  entry (newest first), each linking to its page;
+- ``index.html``: the current board, the standings, whose turn it is (and the deadline,
+  for a game run by mail), and every history entry (newest first), each linking to its
+  page;
 - ``entry-NNN.html``: the report of history entry NNN (the board, what happened, the
   tables), built from the same view model as the other report formats
   (:mod:`pbem.report.model`), through the Jinja2 templates in ``templates/site/``;
@@ -48,7 +49,8 @@ from typing import Any, Iterator
 from pbem.errors import UsageError
 from pbem.paths import data_dir
 from pbem.report import Report, _write_bytes, report_name
-from pbem.report.model import build_model
+from pbem.report.model import build_model, deadline_sentence
+from pbem.service.clock import Deadline
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
 
@@ -250,11 +252,15 @@ def _read_manifest(folder: Path) -> tuple[list[str], dict[str, str]]:
             {k: v for k, v in pictures.items() if isinstance(k, str) and isinstance(v, str)})
 
 
-def build_site(game: Game, folder: Path | str, force: bool = False) -> SiteResult:
+def build_site(game: Game, folder: Path | str, force: bool = False, *,
+               deadline: Deadline | None = None) -> SiteResult:
     """Write (or update) the website of ``game`` into ``folder``.
 
     ``force`` renders every board image again (after the board drawing changed); without
     it an image that exists is kept, since an entry's board never changes.
+
+    ``deadline``: the current turn's (:func:`pbem.service.clock.deadline_of`); the index
+    page names it, without a time left (a page is read later), the entries' pages do not.
     """
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
@@ -319,7 +325,8 @@ def build_site(game: Game, folder: Path | str, force: bool = False) -> SiteResul
         if index + 1 == count:
             latest = model
 
-    put("index.html", _render("index.html.j2", m=latest, entries=list(reversed(entries)),
+    shown = {**latest, "deadline": scrub(deadline_sentence(game, deadline), addresses)}
+    put("index.html", _render("index.html.j2", m=shown, entries=list(reversed(entries)),
                               current=entries[-1], board_size=size, game_title=_game_title(latest)))
 
     keep = set(wanted)

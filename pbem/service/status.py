@@ -1,0 +1,177 @@
+"""The GM's status of the games run by mail: one record per game, the games that need the
+GM first (``antike-ref status``, docs/mail.md, "Status for the GM").
+
+A record is read from the game file (through :func:`pbem.service.store.load_game`, read
+only), the clock of its mail ledger (:func:`pbem.service.clock.read_state`) and what the
+command line counted in its mail queue (:class:`Queue`; the queue is the mail adapter's,
+which this layer does not import). Nothing here reads a clock or writes a file: the time
+is handed in.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from pbem.errors import PbemError, clip
+from pbem.service.clock import Deadline, iso, local_day, parse_time, read_state, span, told
+from pbem.service.view import current_deadline
+
+ERROR_TEXT = 300
+"""A last error or a load error is cut to this many characters."""
+
+
+@dataclass(frozen=True)
+class Queue:
+    """What waits in a game's mail queue (``GAME.mail-queue/``)."""
+
+    waiting: int = 0
+    """Mails not delivered yet."""
+    undeliverable: int = 0
+    """Mails given up after the server refused them too often (``undeliverable/``)."""
+
+
+def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), zone: str = "UTC",
+                missed: str | None = None, shown: str | None = None) -> dict[str, Any]:
+    """The status of the game file ``path`` at ``now``: a record of named fields (the
+    ``status --json`` object, docs/mail.md), never an exception: a game that does not load
+    is a record with its ``error``. ``zone``: the time zone times are told in where the
+    game's clock names none; ``missed``: what the configuration does when a deadline
+    passes; ``shown``: how the file is named to the GM (default: ``path``)."""
+    from pbem.service.store import load_game
+
+    record: dict[str, Any] = {
+        "file": shown or os.fspath(path), "zone": zone, "game": None, "error": None, "edition": None, "turn": None,
+        "round": None, "active": None, "active_name": None, "player": None, "winner": None, "winner_name": None,
+        "since": None, "since_local": None, "deadline": None, "late_seconds": None, "missed": False,
+        "policy": missed, "paused": None, "absences": [], "queue": {"waiting": queue.waiting,
+                                                                   "undeliverable": queue.undeliverable},
+        "last_error": None, "needs_gm": False, "attention": [],
+    }
+    state = read_state(path)
+    clock = state.get("clock") if isinstance(state.get("clock"), dict) else {}
+    zone = str(clock.get("zone") or zone)
+    record["zone"] = zone
+    error = state.get("last_error")
+    if isinstance(error, dict) and error.get("what"):
+        record["last_error"] = {"at": str(error.get("at") or ""), "what": clip(str(error["what"]), ERROR_TEXT)}
+    paused = state.get("paused")
+    if isinstance(paused, dict):
+        record["paused"] = {"since": paused.get("since"), "reason": str(paused.get("reason") or "")}
+    record["absences"] = _absences(state, local_day(now, zone))
+    try:
+        game = load_game(path)
+    except PbemError as exc:
+        record["error"] = clip(str(exc), ERROR_TEXT)
+    except (OSError, ValueError, RecursionError) as exc:  # never stops the status of the others
+        record["error"] = clip(f"cannot be read: {exc}", ERROR_TEXT)
+    else:
+        _game(record, game, state, clock, now)
+    record["attention"] = _attention(record, now)
+    record["needs_gm"] = bool(record["attention"])
+    return record
+
+
+def _game(record: dict[str, Any], game, state: dict[str, Any], clock: dict[str, Any], now: datetime) -> None:
+    """What the game file and the clock of its current turn say."""
+    st = game.state.status
+    edition = game.edition
+    record.update(game=game.game_id, edition=edition.id, turn=st.turn, round=st.round, winner=st.winner)
+    for absence in record["absences"]:
+        if absence["nation"] in game.seats:
+            absence["name"] = edition.nation_name(absence["nation"])
+    if st.winner is not None:
+        record["winner_name"] = edition.nation_name(st.winner)
+        return
+    record.update(active=st.active, active_name=edition.nation_name(st.active),
+                  player=game.meta[st.active].player if st.active in game.meta else None)
+    if clock.get("key") != [st.turn, st.active]:
+        return  # the mail cycle has not seen this turn yet: no clock runs for it
+    try:
+        since = parse_time(clock["since"])
+    except (KeyError, TypeError, ValueError):
+        since = None
+    if since is not None:
+        record.update(since=iso(since), since_local=told(since, record["zone"]))
+    record["missed"] = bool(clock.get("missed"))
+    deadline: Deadline | None = current_deadline(game, state)
+    if deadline is None:
+        return
+    record["deadline"] = deadline.to_json(now)
+    if deadline.due is not None and deadline.paused is None and now >= deadline.due:
+        record["late_seconds"] = int((now - deadline.due).total_seconds())
+
+
+def _absences(state: dict[str, Any], today) -> list[dict[str, Any]]:
+    """Every absence that is not over (in effect now, or to come), with its reason: the GM
+    may read them."""
+    out = []
+    for entry in state.get("absences") or []:
+        try:
+            start, end = date.fromisoformat(entry["from"]), date.fromisoformat(entry["until"])
+        except (AttributeError, KeyError, TypeError, ValueError):
+            continue
+        if end < today:
+            continue
+        out.append({"nation": str(entry.get("nation")), "name": str(entry.get("nation")), "from": start.isoformat(),
+                    "until": end.isoformat(), "now": start <= today, "reason": str(entry.get("reason") or ""),
+                    "by": str(entry.get("by") or "")})
+    return sorted(out, key=lambda a: (a["from"], a["nation"]))
+
+
+def _attention(record: dict[str, Any], now: datetime) -> list[str]:
+    """Why the GM should look at the game, most urgent first; empty: all is well."""
+    out = []
+    zone = record["zone"]
+    if record["error"]:
+        out.append(f"the game file does not load: {record['error']}")
+    if record["last_error"]:
+        at = record["last_error"]["at"]
+        when = _when(at, zone)
+        out.append(f"a mail run failed{' ' + when if when else ''}: {record['last_error']['what']}")
+    if record["late_seconds"] is not None:
+        late = span(now - parse_time(record["deadline"]["due"]))
+        out.append(f"the deadline passed {late} ago and turn {record['turn']} is not played"
+                   + (f" (missed = {record['policy']})" if record["policy"] else ""))
+    elif record["missed"] and record["deadline"] is not None:
+        out.append(f"the deadline of turn {record['turn']} was missed and the game waits")
+    if record["queue"]["undeliverable"]:
+        n = record["queue"]["undeliverable"]
+        out.append(f"{n} mail{'s' if n != 1 else ''} given up (kept in the queue's undeliverable folder)")
+    if record["queue"]["waiting"]:
+        n = record["queue"]["waiting"]
+        out.append(f"{n} mail{'s' if n != 1 else ''} still waiting in the queue")
+    if record["paused"] is not None:
+        reason = record["paused"]["reason"]
+        when = _when(record["paused"]["since"], zone)
+        out.append(f"paused{' since ' + when if when else ''}{': ' + reason if reason else ''}")
+    return out
+
+
+def _when(text: Any, zone: str) -> str:
+    try:
+        return told(parse_time(str(text)), zone) if text else ""
+    except ValueError:
+        return ""
+
+
+def order(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games that need the GM first, then the latest first, then by deadline (the
+    nearest first; games without one last), then by file."""
+    def key(r: dict[str, Any]):
+        due = (r["deadline"] or {}).get("due") or "~"
+        return (not r["needs_gm"], -(r["late_seconds"] or 0), due, r["file"])
+
+    return sorted(records, key=key)
+
+
+def left_text(record: dict[str, Any], now: datetime) -> str:
+    """How long is left, or how late the turn is: ``in 31 h``, ``late by 5 h``; empty
+    without a running deadline."""
+    deadline = record["deadline"]
+    if not deadline or not deadline.get("due") or deadline.get("paused"):
+        return ""
+    due = parse_time(deadline["due"])
+    return f"late by {span(now - due)}" if now >= due else f"in {span(due - now)}"
