@@ -161,7 +161,7 @@ def test_press_to_one_and_to_all_hides_every_address(desk):
     assert to == sorted([ADDRESSES["greeks"], ADDRESSES["persians"], ADDRESSES["phoenicians"], "olga@watch.example"])
     log = [json.loads(line) for line in (folder / "game.press.jsonl").read_text().splitlines()]
     assert [(e["from"], e["to"], e["public"]) for e in log] == [("arabs", ["persians"], False), ("arabs", "all", True)]
-    from pbem.mail.desk import read_press
+    from pbem.service.press import read_press
 
     assert [e["text"] for e in read_press(game)] == ["The Arabs wish everyone a good game."]
 
@@ -237,3 +237,33 @@ def test_a_player_moves_address_keeping_the_password_and_the_replaced_player_is_
     new = json.loads((tmp_path / "game.secrets.json").read_text())["greeks"]
     assert new != "pw-greeks" and new in body(only_to([m for m in out if "bea@" in str(m["To"])], "bea@other.example"))
     assert cli_run("verify", game).exit_code == 0
+
+
+def test_public_press_is_on_the_games_web_page_and_private_press_is_not(desk):
+    folder, game, cfg, cycle = desk
+    cycle(mail(ADDRESSES["arabs"], body="PRESS TO all\nPeace to all <cem@players.example>.\n"),
+          mail(ADDRESSES["greeks"], body="PRESS TO persians\nOur secret plan.\n"))
+    assert cli_run("site", game, folder / "www").exit_code == 0
+    index = (folder / "www" / "index.html").read_text()
+    assert "Peace to all" in index and "Our secret plan" not in index
+    assert "cem@players.example" not in index and "<h2>Press</h2>" in index
+
+
+def test_a_run_that_goes_well_clears_the_last_error(desk, monkeypatch):
+    from pbem.mail import transport
+
+    folder, game, cfg, cycle = desk
+
+    def down(self, path, data):
+        raise transport.MailServerError("SMTP down")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(transport.Transport, "_send", down)
+        cfg.write_text(cfg.read_text())
+        add_to_maildir(folder / "M", mail(ADDRESSES["greeks"], body="STATUS\n"))
+        result = cli_run("mail", "run", "--config", cfg, "--source", folder / "M", "--outbox", folder / "x",
+                         "--now", "2026-11-23T15:00:00Z")
+        assert result.exit_code == 7
+    assert "SMTP down" in json.loads((folder / "game.mail.json").read_text())["last_error"]["what"]
+    cycle()
+    assert "last_error" not in json.loads((folder / "game.mail.json").read_text())

@@ -29,8 +29,11 @@ def site(
         from pbem.service.service import GameService
         from pbem.service.view import current_deadline
 
+        from pbem.service.press import read_press
+
         loaded = GameService(game).load()
-        result = build_site(loaded, folder, force=force, deadline=current_deadline(loaded, read_state(game)))
+        result = build_site(loaded, folder, force=force, deadline=current_deadline(loaded, read_state(game)),
+                            press=read_press(game))
         removed = f", {len(result.removed)} removed" if result.removed else ""
         print(f"site: {result.index} ({result.entries} history entries; {len(result.written)} files written, "
               f"{len(result.unchanged)} unchanged{removed})")

@@ -566,8 +566,8 @@ def confirm_address(config: MailConfig, game: Game, nation: str, new: str, code:
     body = _para(f"The player of the {name} in game {game.game_id} asked to move to this address. If that is you, "
                  f"answer this mail (from this address) with the line:")
     body += ["", f"    CONFIRM {code}", ""]
-    body += _para(f"If it is not you, do nothing: nothing changes without it, and the code is good for "
-                  f"7 days only.")
+    body += _para("If it is not you, do nothing: nothing changes without it, and the code is good for "
+                  "7 days only.")
     return _message(config, [new], f"[{game.game_id}] confirm your new address", body, now,
                     f"confirm|{game.game_id}|{code}", None)
 

@@ -265,6 +265,7 @@ class Cycle(Desk):
         self.warn = warn or log
         self.summary = Summary()
         self._runs: dict[str, GameRun] = {}
+        self._failed_games: set[str] = set()
 
     # -- the whole cycle ------------------------------------------------------------------
 
@@ -282,6 +283,8 @@ class Cycle(Desk):
                         self.read(runs, open_source(spec, self.config.imap, self.config.limits))
                     except PbemError as exc:
                         self._fail(f"reading {spec}", exc)
+                        for run in runs:  # each game's status tells it too
+                            self._note_error(run, exc)
                 for run in runs:
                     try:
                         self.report(run)
@@ -290,17 +293,33 @@ class Cycle(Desk):
                     except PbemError as exc:
                         self._fail(run.game_id, exc)
                     self.deliver(run)
+                    self._settle(run)
         return self.summary
+
+    def _note_error(self, run: GameRun, exc: PbemError) -> None:
+        """The game's last error, for the GM's status (:mod:`pbem.service.clock`)."""
+        self._failed_games.add(run.game_id)
+        try:
+            run.ledger.judge["last_error"] = {"at": iso(self.now), "what": clip(str(exc), 300)}
+            run.ledger.save()
+        except PbemError:
+            pass
+
+    def _settle(self, run: GameRun) -> None:
+        """A game whose cycle went well this time: an earlier run's error is dealt with."""
+        if run.game_id in self._failed_games or run.stopped or not run.ledger.judge.get("last_error"):
+            return
+        run.ledger.judge.pop("last_error", None)
+        try:
+            run.ledger.save()
+        except PbemError:
+            pass
 
     def _fail(self, where: str, exc: PbemError) -> None:
         self.summary.failures.append(exc)
         run = self._runs.get(where)
-        if run is not None:  # the game's last error, for the GM's status (pbem.service.clock)
-            try:
-                run.ledger.judge["last_error"] = {"at": iso(self.now), "what": clip(str(exc), 300)}
-                run.ledger.save()
-            except PbemError:
-                pass
+        if run is not None:
+            self._note_error(run, exc)
         if isinstance(exc, InputError):
             what = "; ".join(p.message if p.path == "$" else str(p) for p in exc.problems)
             message = f"{exc.source}: {what}"
@@ -639,7 +658,9 @@ class Cycle(Desk):
         # private one: a player's mail carries their own, the GM's the public one
         formats = [f for f in run.settings.attach if f != "copy"]
         reports = {r.viewer: r for r in prepare_all(game, entry=len(game.history) - 1,
-                                                    image_base=run.settings.image_base)} if formats else {}
+                                                    image_base=run.settings.image_base,
+                                                    deadline=clock.deadline if clock else None,
+                                                    now=self.now)} if formats else {}
         seq = game.history[-1]["seq"]
         people = compose.recipients(game)
         taken = {p.address.lower() for p in people}

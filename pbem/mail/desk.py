@@ -14,18 +14,17 @@ replay does not need it).
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from pbem.errors import CannotWrite, Refused, UsageError
+from pbem.errors import Refused, UsageError
 from pbem.mail import commands as cmds
 from pbem.mail import compose, judge
 from pbem.mail.transport import spool
-from pbem.service import passwords, store
+from pbem.service import passwords
 from pbem.service.clock import local_day
+from pbem.service.press import append_press
 
 if TYPE_CHECKING:
     from pbem.mail.cycle import GameRun
@@ -34,42 +33,6 @@ if TYPE_CHECKING:
 PENDING_DAYS = 7
 """How long a code sent for ``ADDRESS`` stays good."""
 
-
-def press_log(game_file: str | os.PathLike) -> Path:
-    """The game's press log: ``GAME.press.jsonl``, one message a line."""
-    return store.sibling(game_file, ".press.jsonl")
-
-
-def read_press(game_file: str | os.PathLike, public_only: bool = True) -> list[dict[str, Any]]:
-    """The press log's messages (the public ones only, by default), oldest first; lines that
-    cannot be read are passed over."""
-    out = []
-    raw = store.read_in(press_log(game_file))
-    for line in (raw or b"").decode("utf-8", "replace").splitlines():
-        try:
-            item = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(item, dict) and (item.get("public") or not public_only):
-            out.append(item)
-    return out
-
-
-def _append_press(game_file: Path, item: dict[str, Any]) -> None:
-    from pbem.service.history import canonical
-
-    path = press_log(game_file)
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except OSError as exc:
-        raise CannotWrite(str(path), str(exc.strerror or exc)) from None
-    try:
-        os.write(fd, (canonical(item) + "\n").encode("utf-8"))
-        os.fsync(fd)
-    except OSError as exc:
-        raise CannotWrite(str(path), str(exc.strerror or exc)) from None
-    finally:
-        os.close(fd)
 
 
 class Desk:
@@ -310,7 +273,7 @@ class Desk:
                                     everyone, text, self.now, key)
             spool(run.spool, f"{seq:06d}-press-{key}-{k:02d}", message)
             self.summary.queued += 1
-        _append_press(Path(run.settings.file), {
+        append_press(Path(run.settings.file), {
             "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1, "from": sender,
             "to": "all" if everyone else to_nations, "public": everyone, "text": text})
         shown = "all" if everyone else ", ".join(game.edition.nation_name(n) for n in to_nations)

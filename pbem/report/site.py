@@ -253,7 +253,7 @@ def _read_manifest(folder: Path) -> tuple[list[str], dict[str, str]]:
 
 
 def build_site(game: Game, folder: Path | str, force: bool = False, *,
-               deadline: Deadline | None = None) -> SiteResult:
+               deadline: Deadline | None = None, press: list[dict[str, Any]] | None = None) -> SiteResult:
     """Write (or update) the website of ``game`` into ``folder``.
 
     ``force`` renders every board image again (after the board drawing changed); without
@@ -327,7 +327,8 @@ def build_site(game: Game, folder: Path | str, force: bool = False, *,
 
     shown = {**latest, "deadline": scrub(deadline_sentence(game, deadline), addresses)}
     put("index.html", _render("index.html.j2", m=shown, entries=list(reversed(entries)),
-                              current=entries[-1], board_size=size, game_title=_game_title(latest)))
+                              current=entries[-1], board_size=size, game_title=_game_title(latest),
+                              press=_press(game, press or [], addresses)))
 
     keep = set(wanted)
     for name in previous:
@@ -338,6 +339,24 @@ def build_site(game: Game, folder: Path | str, force: bool = False, *,
                           indent=1, sort_keys=True) + "\n"
     _write_if_changed(folder / MANIFEST, manifest.encode("utf-8"))
     return result
+
+
+PRESS_SHOWN = 50
+"""The index shows the latest public press messages, at most this many."""
+
+
+def _press(game: Game, items: list[dict[str, Any]], addresses) -> list[dict[str, str]]:
+    """The public press (messages to all) for the index, newest first, every address
+    scrubbed: who, when and what."""
+    out = []
+    for item in reversed(items[-PRESS_SHOWN:]):
+        if not item.get("public") or not isinstance(item.get("text"), str):
+            continue
+        nation = item.get("from")
+        who = game.edition.nation_name(nation) if nation in game.meta else str(nation)
+        out.append({"who": who, "at": str(item.get("at", ""))[:16].replace("T", " "),
+                    "text": scrub(item["text"][:4000], addresses)})
+    return out
 
 
 def _game_title(model: dict[str, Any]) -> str:
