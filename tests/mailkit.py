@@ -105,3 +105,29 @@ def to_whom(messages) -> list[str]:
 def body(message) -> str:
     part = message.get_body(("plain",))
     return part.get_content() if part is not None else ""
+
+
+def active(game: Path) -> str:
+    """The nation on turn in a game file."""
+    return json.loads(game.read_text())["status"]["active"]
+
+
+def run_mail(cfg: Path, box: Path, outbox: Path, now: str = START, *extra):
+    """``mail run`` over a local mailbox into an outbox, at ``now``."""
+    from conftest import cli_run
+
+    return cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", outbox, "--now", now, *extra)
+
+
+def server_config(folder: Path, game: Path, smtp, imap=None, mail_extra: str = "", extra: str = "") -> Path:
+    """A mail configuration for the real test servers (tests/mail/mailservers.py): SMTP, and
+    IMAP when given; ``mail_extra`` goes into ``[mail]``, ``extra`` after the game."""
+    text = (f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n{mail_extra}\n'
+            f'[smtp]\nhost = "{smtp.host}"\nport = {smtp.port}\nsecurity = "{smtp.security}"\n'
+            f'user = "{smtp.user}"\npassword_env = "TEST_SMTP_PASSWORD"\nca_file = "{smtp.ca_file}"\n')
+    if imap is not None:
+        text += f'\n[imap]\nurl = "{imap.url}"\npassword_env = "TEST_IMAP_PASSWORD"\nca_file = "{imap.ca_file}"\n'
+    text += f'\n[[game]]\nfile = "{game}"\n{extra}'
+    path = folder / "mail.toml"
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -11,14 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mailkit import (ADDRESSES, GM, START, add_to_maildir, body, config, game_with_players, json_orders, mail,
-                     maildir, sent)
+from mailkit import (ADDRESSES, GM, START, active, add_to_maildir, body, config, game_with_players, mail, maildir,
+                     run_mail, sent)
 
 from conftest import cli_run
-
-
-def active(game):
-    return json.loads(game.read_text())["status"]["active"]
 
 
 def state_of(folder: Path) -> dict[str, bytes]:
@@ -26,8 +22,7 @@ def state_of(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def run(cfg, box, outbox, now=START, *extra):
-    return cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", outbox, "--now", now, *extra)
+run = run_mail
 
 
 @pytest.fixture
@@ -335,7 +330,7 @@ def test_the_cron_line_is_absolute_and_runs_from_anywhere(table, tmp_path):
     assert command.endswith(f">> {cfg.parent / 'mail.log'} 2>&1")
     # cron runs it with a bare environment, from the home folder: point the cycle at an outbox
     maildir(folder / "M")
-    cfg.write_text(cfg.read_text().replace("[mail]\n", f'[mail]\nsource = "M"\n'), encoding="utf-8")
+    cfg.write_text(cfg.read_text().replace("[mail]\n", '[mail]\nsource = "M"\n'), encoding="utf-8")
     assert cli_run("mail", "cron-line", "--config", cfg).exit_code == 0
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "ANTIKE_REF_KDF_ITERATIONS": "1000"}
     subprocess.run(["/bin/sh", "-c", command.replace(" mail run ", f" mail run --outbox {folder / 'cron-out'} ")],

@@ -8,17 +8,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, START, add_to_maildir, body, config, game_with_players, mail, maildir, sent
+from mailkit import (ADDRESSES, GM, START, active, add_to_maildir, body, config, game_with_players, mail, maildir,
+                     run_mail, sent)
 
 from conftest import cli_run, new_game_file
 
 
-def active(game):
-    return json.loads(game.read_text())["status"]["active"]
-
-
-def run(cfg, box, outbox, now=START, *extra):
-    return cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", outbox, "--now", now, *extra)
+run = run_mail
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, game_with_players, mail
+from mailkit import ADDRESSES, GM, game_with_players, mail, server_config
 
 from conftest import cli_run, new_game_file
 
@@ -16,15 +16,9 @@ OBSERVER = "olga@watch.example"
 
 
 def mail_config(folder, game, smtp, imap, defaults=""):
-    text = (f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\ntimezone = "Europe/Berlin"\n\n'
-            f'[smtp]\nhost = "{smtp.host}"\nport = {smtp.port}\nsecurity = "{smtp.security}"\n'
-            f'user = "{smtp.user}"\npassword_env = "TEST_SMTP_PASSWORD"\nca_file = "{smtp.ca_file}"\n'
-            f'\n[imap]\nurl = "{imap.url}"\npassword_env = "TEST_IMAP_PASSWORD"\nca_file = "{imap.ca_file}"\n'
-            f'\n[defaults]\ndeadline = "48h"\nremind = "12h"\nattach = ""\nobservers = ["Olga <{OBSERVER}>"]\n'
-            f'{defaults}\n[[game]]\nfile = "{game}"\n')
-    path = folder / "mail.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
+    return server_config(folder, game, smtp, imap, mail_extra='timezone = "Europe/Berlin"\n',
+                         extra=f'deadline = "48h"\nremind = "12h"\nattach = ""\nobservers = ["Olga <{OBSERVER}>"]\n'
+                               f'{defaults}')
 
 
 @pytest.fixture

@@ -7,19 +7,13 @@ from __future__ import annotations
 
 import json
 
-from mailkit import ADDRESSES, GM, game_with_players, maildir
+from mailkit import ADDRESSES, GM, game_with_players, maildir, server_config
 
 from conftest import cli_run
 
 
 def mail_config(folder, game, smtp):
-    text = (f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n\n'
-            f'[smtp]\nhost = "{smtp.host}"\nport = {smtp.port}\nsecurity = "{smtp.security}"\n'
-            f'user = "{smtp.user}"\npassword_env = "TEST_SMTP_PASSWORD"\nca_file = "{smtp.ca_file}"\n'
-            f'\n[[game]]\nfile = "{game}"\nattach = ""\n')
-    path = folder / "mail.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
+    return server_config(folder, game, smtp, extra='attach = ""\n')
 
 
 def test_a_refused_mail_waits_the_others_go_and_the_gm_is_told_in_the_end(tmp_path, smtp_server, monkeypatch):
