@@ -34,6 +34,7 @@ from pbem.mail.desk import Desk
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
+from pbem.mail.runs import GameRun
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.game import Game
 from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, read_orders_for_game
@@ -220,26 +221,6 @@ def played_for_them(game: Game, orders: dict) -> str | None:
 
 ORDER_LINE_WORDS = frozenset(ORDER_WORDS) | frozenset(EDITION_WORDS) | {"know", "knowhow", "temples"}
 """Words an order line starts with, in any edition: a mail with such a line is orders."""
-
-
-@dataclass
-class GameRun:
-    """One game during a cycle."""
-
-    settings: GameMail
-    service: GameService
-    ledger: Ledger
-    game: Game
-    spool: Path
-    stopped: str | None = None
-    """Why this game's mail is left for the next run (its file was locked)."""
-
-    @property
-    def game_id(self) -> str:
-        return self.game.game_id
-
-    def registered(self, address: str) -> bool:
-        return bool(compose.nations_of(self.game, address))
 
 
 @dataclass

@@ -27,7 +27,7 @@ from pbem.service.clock import local_day
 from pbem.service.press import append_press
 
 if TYPE_CHECKING:
-    from pbem.mail.cycle import GameRun
+    from pbem.mail.runs import GameRun
     from pbem.mail.inbox import Incoming
 
 PENDING_DAYS = 7

@@ -34,7 +34,8 @@ from typing import Any
 from pbem.errors import GameLocked, PbemError
 from pbem.mail import marks
 from pbem.mail.config import GameMail, MailConfig
-from pbem.mail.cycle import Cycle, GameRun, Log
+from pbem.mail.cycle import Cycle, Log
+from pbem.mail.runs import GameRun
 from pbem.mail.inbox import ImapSource, LocalSource, Source
 from pbem.mail.ledger import load_ledger, mail_lock, spool_path
 from pbem.mail.transport import Transport, waiting
