@@ -58,17 +58,6 @@ class Extras:
 
 NO_EXTRAS = Extras({}, {}, {}, {})
 
-TRADE_FOR_CHIPS: Mapping[str, Any] = MappingProxyType({
-    "trade": {"properties": {"get": {
-        "description": "One chip by name, or the chips received (as many as the rate gives).",
-        "oneOf": [{"$ref": "#/$defs/resource"}, {"$ref": "#/$defs/resource_counts"}]}}},
-    "resource_counts": {"type": "object", "additionalProperties": False, "minProperties": 1,
-                        "properties": {r: {"type": "integer", "minimum": 1} for r in ("marble", "iron", "gold")}},
-})
-"""The order-schema extension of editions whose trades give more than one chip (Antike II,
-Duellum): ``get`` is a chip's name or the chips received."""
-
-
 class Edition:
     """One edition of the game. Subclasses set the attributes and override what differs."""
 
@@ -222,16 +211,18 @@ class Edition:
         return None
 
     def trade_rates(self, state: GameState, nation: str) -> tuple[dict[int, int], Rejection | None]:
-        """The trades ``nation`` may make with the bank now, chips given -> chips received,
-        or a rejection saying why it may not trade: by default 2 for 1 once
-        :meth:`trade_problem` allows it. Trades run before the rondel move, so a know-how
-        bought this turn never counts (Q25, Q31)."""
+        """The trades ``nation`` may make with the bank, chips given -> chips received (one
+        entry may trade a multiple of a rate), or a rejection saying why it may not trade:
+        by default 2 for 1 once :meth:`trade_problem` allows it. The turn asks this of the
+        state its turn began with, so a know-how bought in the turn never counts, whenever
+        in the turn the trade is made (Q25, Q31)."""
         problem = self.trade_problem(state, nation)
         return ({}, problem) if problem is not None else ({2: 1}, None)
 
-    def before_rondel(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
-        """What the edition does after the trades and before the rondel move (Duellum plays
-        its event cards here)."""
+    def at_moment(self, t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+        """What the edition does at the moment ``when`` of the turn (one of
+        :data:`pbem.kernel.vocab.MOMENTS`), after the trades of that moment: Duellum plays
+        the event cards the orders mark for it."""
 
     def reserve(self, state: GameState, nation: str, unit: str) -> int:
         """Units of ``nation`` neither on the board nor in its stock (Duellum's recruitment

@@ -60,7 +60,7 @@ CODES: dict[str, str] = {
     "found/twice": "{city} is named twice",
     # trade
     "trade/not-allowed": "{nation} owns {owned} of the {total} know-hows; trading with the bank needs all {total}, owned since an earlier turn",
-    "trade/ratio": "a trade gives {rates}; this one gives {given}{for_got}",
+    "trade/ratio": "a trade gives {rates}, each entry at one rate; this one gives {given} for {got}",
     "trade/not-enough": "{nation} has {held} {chip}, the trade gives {give}",
     # maneuver
     "move/not-a-province": "{province!r} is not a province of this board{hint}",

@@ -170,8 +170,6 @@ class Vocabulary:
     """Whether an ``arm`` entry may be marked ``free`` (Antike II's BELLONA unit)."""
     city_types: bool = False
     """Whether ``found`` may name the new city's resource (Antike II's sites of choice)."""
-    trade_chips: bool = False
-    """Whether a trade may get more than one chip (Antike II's COMMERCIUM, 3 for 2)."""
     edition_name: str = ""
     move_example: str = "pella -> athen"
     """A move's path on this board, for messages (``pella -> athen`` on the classic boards)."""
@@ -231,7 +229,6 @@ def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
         own_standing=tuple(edition.extras.standing),
         free_units=order_field(edition, "arm_order", "free"),
         city_types=order_field(edition, "city_order", "resource"),
-        trade_chips=order_field(edition, "trade", "get"),
         edition_name=edition.name,
         move_example=move_example(board),
         edition_words=tuple(w for w, (key, _) in EDITION_WORDS.items() if edition_key(edition, key)),

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pbem.errors import InputError, Problem, clip
 from pbem.kernel.orders import ORDER_KEYS
-from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS
+from pbem.kernel.vocab import MOMENTS, PAYMENT_KEYS, RESOURCES, UNITS
 from pbem.service.names import (ALL_WORDS, EDITION_STANDING, EDITION_WORDS, ORDER_WORDS, Names, Vocabulary,
                                 edition_key, order_field, vocabulary)
 from pbem.service.schemas import required_keys
@@ -544,6 +544,11 @@ class _Orders:
         self.data.setdefault("turn", turn)
 
     def _trade(self, line: _Line) -> None:
+        """``trade 2 gold for iron``, ``trade after 4 gold 2 marble for 4 iron``: a trade with
+        the bank, at the moment of the turn the word after ``trade`` names (``before``, the
+        default; ``after move``; ``after``)."""
+        entry: dict[str, Any] = {}
+        when = self._moment(line)
         give = line.amounts(_CHIP_WORDS, f"2 {RESOURCES[-1]}", line.tokens[0])
         if not any(give.values()):
             line.note(line.tokens[1], "a trade gives at least one chip")
@@ -551,21 +556,30 @@ class _Orders:
         if not after:
             line.expected(f"'for' and the chip you get (for {RESOURCES[1]})")
         get: str | dict[str, int]
-        if self.vocab.trade_chips and _number(line.at()) is not None:
-            # Antike II: COMMERCIUM gets two chips (003 L401-402): 'for 1 iron 1 marble'
+        if _number(line.at()) is not None:
+            # several chips: COMMERCIUM's 3 for 2 (003 L401-402, 001 L336), or a multiple of a rate
             got = line.amounts(_CHIP_WORDS, f"1 {RESOURCES[1]} 1 {RESOURCES[0]}", after)
             if not any(got.values()):
                 line.note(after, "a trade gets at least one chip")
             chips = [c for c, n in got.items() if n]
             get = chips[0] if len(chips) == 1 and got[chips[0]] == 1 else {c: n for c, n in got.items() if n}
         else:
-            if _number(line.at()) is not None:
-                count = line.take()
-                if _number(count) != 1:
-                    line.note(count, "each trade gets exactly one chip; write one trade per line")
             get = line.word_of(_CHIP_WORDS, f"the chip you get ({', '.join(RESOURCES)})")
         line.end()
-        self.data.setdefault("trade", []).append({"give": give, "get": get})
+        entry.update(give=give, get=get)
+        if when is not None:
+            entry["when"] = when
+        self.data.setdefault("trade", []).append(entry)
+
+    def _moment(self, line: _Line) -> str | None:
+        """The moment of the turn written right after the order word, if any: ``before``,
+        ``after move`` (also ``after_move``, ``aftermove``) or ``after``."""
+        token = line.accept("before", "after", "aftermove")
+        if token is None:
+            return None
+        if token.key == "after" and line.accept("move"):
+            return MOMENTS[1]
+        return {"before": MOMENTS[0], "aftermove": MOMENTS[1], "after": MOMENTS[2]}[token.key]
 
     def _rondel(self, line: _Line) -> None:
         line.accept("to")
@@ -1013,6 +1027,10 @@ def _amount_text(counts: Mapping[str, int]) -> str:
     return " ".join(words) or "nothing"
 
 
+_MOMENT_WORDS = {MOMENTS[0]: "before ", MOMENTS[1]: "after move ", MOMENTS[2]: "after "}
+"""How the echo writes a trade's or a card's ``when``, right after the order word."""
+
+
 def _pay(entry: Mapping[str, Any]) -> str:
     return f" pay {_amount_text(entry['pay'])}" if "pay" in entry else ""
 
@@ -1087,7 +1105,7 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
         elif key == "turn":
             lines.append(f"turn {value}")
         elif key == "trade":
-            lines += [f"trade {_amount_text(t['give'])} for "
+            lines += [f"trade {_MOMENT_WORDS[t['when']] if 'when' in t else ''}{_amount_text(t['give'])} for "
                       + (t["get"] if isinstance(t["get"], str) else _amount_text(t["get"])) for t in value]
         elif key == "rondel":
             steps = f" steps {value['steps']}" if "steps" in value else ""

@@ -21,7 +21,7 @@ from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, GOAL, PRICES, RU
 from pbem.errors import Problem
 from pbem.kernel import queries
 from pbem.kernel.actions import Arm, Maneuver, Produce
-from pbem.kernel.edition import TRADE_FOR_CHIPS, Edition, Extras, NationInfo
+from pbem.kernel.edition import Edition, Extras, NationInfo
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.rejections import reject
 from pbem.kernel.rondel import Field, Rondel
@@ -141,8 +141,9 @@ class Duellum(Edition):
     def end_of_turn(self, t) -> None:
         play.end_of_turn(t)
 
-    def before_rondel(self, t, orders, echo) -> None:
-        play.play_cards(t, orders, echo)
+    def at_moment(self, t, when, orders, echo) -> None:
+        if when == "before":
+            play.play_cards(t, orders, echo)
 
     def defence_bonus(self, state, city: str) -> int:
         """001 L364: +1 "if the city has a town wall"; the variant's special unit defending
@@ -150,8 +151,9 @@ class Duellum(Edition):
         return (1 if state.provinces[city].extra.get("wall") else 0) + special.defence_help(state, city)
 
     def trade_rates(self, state, nation: str):
-        """001 L336: COMMERCIUM trades 3 chips for 2 (never coins), on one's own turn, not in
-        the turn it is developed (trades run before the action)."""
+        """001 L336: COMMERCIUM trades 3 chips for 2 (never coins), "at any time during a
+        player's turn, but not during the turn in which the player develops Trade" (the turn
+        asks this of the state its turn began with)."""
         if "commercium" in state.nations[nation].knowhow:
             return {3: 2}, None
         return {}, reject("trade/no-knowhow", "$.trade", codes=CODES, nation=self.nation_name(nation))
@@ -363,7 +365,6 @@ class Duellum(Edition):
                                 "properties": {"legion": {"$ref": "#/$defs/amount"},
                                                "galley": {"$ref": "#/$defs/amount"},
                                                "pay": {"$ref": "#/$defs/payment"}}}}},
-                **TRADE_FOR_CHIPS,
                 "unit": {"enum": ["admiral", "commander"]},
                 "unit_counts": {"properties": {u: {"$ref": "#/$defs/amount"} for u in ("admiral", "commander")}},
                 "city_order": {"properties": {"resource": {
