@@ -68,6 +68,12 @@ class Edition:
     aliases: tuple[str, ...] = ()
     """Other names ``new --edition`` accepts."""
     rules: RuleTable
+    revision: int = 1
+    """The revision of the edition's rules that ``new`` sets a game up under, recorded in the
+    game (``rules.revision``). Raised when a rule changes what an order file of an older
+    game would do: the edition then asks :attr:`Table.revision
+    <pbem.kernel.state.Table.revision>` which rule a game plays by, so every older game
+    replays and plays on as it was set up (docs/architecture.md, "Game files")."""
     rondel: Rondel
     nations: Mapping[str, NationInfo]
     """Every nation the edition has, in the order its vocabulary lists them."""
