@@ -351,6 +351,27 @@ class Edition:
         """Event card ``cid`` as players read its name."""
         return cid
 
+    def card_text(self, cid: str, data: str) -> str:
+        """What event card ``cid`` does and when it may be played, in words (``check`` and
+        ``options`` say it); empty where the edition has no such card."""
+        return ""
+
+    def card_fields(self, cid: str, data: str) -> tuple[str, ...]:
+        """The fields an order playing event card ``cid`` must give besides the card (Antike
+        Duellum: ``city``, ``at``, ``unit``, ``to``, ``cards``), in the order written."""
+        return ()
+
+    def card_play(self, cid: str, table: Table) -> dict[str, Any] | None:
+        """Event card ``cid`` of a game (``table``) as data, for the bots: ``{"when":
+        [MOMENT, ...], "wedge": WEDGE or None, "steps": [STEP, ...]}`` (Antike Duellum's
+        vocabulary), or ``None`` for a card that cannot be played."""
+        return None
+
+    def card_note(self, cid: str, data: str) -> str:
+        """What every view says beside event card ``cid``'s name (Antike Duellum: that its
+        text is not entered yet); empty for nothing."""
+        return ""
+
     def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:
         """Problems of a loaded state that only this edition's rules can see."""
         return []

@@ -97,6 +97,11 @@ class Turn:
             return info.name
         return self.edition.knowhows.get(value, value)
 
+    def hint(self, name: str) -> str:
+        """``" (did you mean Sparta (sparta)?)"`` for a name that is no province of the board
+        (a misspelling), naming the closest provinces; ``""`` for a province."""
+        return "" if self.board.is_province(name) else self.board.hint(name)
+
     def note_default(self, path: str, text: str) -> None:
         """Say that the referee chose for the player at ``path`` (and how, in ``text``)."""
         self.defaults.append({"path": path, "default": text})

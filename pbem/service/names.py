@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from pbem.kernel.orders import ORDER_KEYS
@@ -179,6 +180,8 @@ class Vocabulary:
     """The standing orders of :data:`EDITION_STANDING` this edition's order files have."""
     cards: Names | None = None
     """The event cards (Antike Duellum's ``play`` and ``standing draw``)."""
+    card_fields: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """Card id -> what an order playing it names besides the card (``city``, ``at``, ...)."""
 
     @property
     def order_words(self) -> tuple[str, ...]:
@@ -234,6 +237,7 @@ def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
         edition_words=tuple(w for w, (key, _) in EDITION_WORDS.items() if edition_key(edition, key)),
         edition_standing=tuple(k for k in EDITION_STANDING if order_field(edition, "standing", k)),
         cards=card_names(edition, data),
+        card_fields=MappingProxyType({cid: edition.card_fields(cid, data) for cid in edition.event_cards(data)}),
     )
 
 

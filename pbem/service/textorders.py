@@ -70,7 +70,8 @@ _WORD_ALIASES: dict[str, str] = {"temples": "temple"}
 """Other spellings of order words (after hyphens and underscores are dropped: ``know-how``
 is ``knowhow``)."""
 
-FORTRESS_CHOICES = ("always", "never")
+FORTRESS_CHOICES = ("always", "never", "when it saves the city")
+"""The standing order ``fortress`` (Antike Duellum): when to play FORTRESS."""
 
 _SINGLE = ("game", "nation", "turn", "password", "rondel")
 """Order words that may appear on one line only."""
@@ -693,13 +694,39 @@ class _Orders:
         return line.name(self.vocab.cards, "an event card")
 
     def _play(self, line: _Line) -> None:
-        """``play earthquake at roma``, ``play burglary``: an event card, before the rondel
-        move; a city for a card that names one (``at`` or ``in`` may be left out)."""
-        entry: dict[str, Any] = {"play": self._card(line)}
-        if line.at() is not None:
-            line.accept("at", "in")
-            entry["city"] = line.province()
-            line.end("the end of the line (one card per line)")
+        """``play earthquake at roma``, ``play burglary``, ``play after move academy``,
+        ``play levy at carthago legion``, ``play messenger to scientia``, ``play sacrifice
+        cards burglary``: an event card, at the moment of the turn written right after
+        ``play`` (before the rondel move by default), with what the card leaves open: the
+        place (``at`` or ``in`` may be left out; the card says whether it is a city or the
+        region of units), a unit, a wedge (``to``) or cards of one's hand (``cards``)."""
+        entry: dict[str, Any] = {}
+        when = self._moment(line)
+        cid = self._card(line)
+        entry["play"] = cid
+        if when is not None:
+            entry["when"] = when
+        fields = self.vocab.card_fields.get(cid, ()) if cid else ()
+        place = "at" if "at" in fields else "city"
+        while line.at() is not None:
+            token = line.at()
+            if token.key == "to" and "to" not in entry:
+                line.take()
+                entry["to"] = line.name(self.vocab.wedges, "a wedge")
+            elif token.key == "cards" and "cards" not in entry:
+                line.take()
+                entry["cards"] = []
+                while line.at() is not None:
+                    entry["cards"].append(self._card(line))
+                if not entry["cards"]:
+                    line.expected("the cards of your hand to discard")
+            elif token.kind == "word" and token.text.lower() in _UNIT_WORDS and "unit" not in entry:
+                entry["unit"] = line.unit()
+            elif place not in entry:
+                line.accept("at", "in")
+                entry[place] = line.province()
+            else:
+                line.end("the end of the line (one card per line)")
         self.data.setdefault("events", []).append(entry)
 
     def _wall(self, line: _Line) -> None:
@@ -729,14 +756,15 @@ class _Orders:
         self.data.setdefault("recruit", self._with_pay(line, entry))
 
     def _standing_own(self, line: _Line, key: str, token: Token) -> None:
-        """``standing fortress never``, ``standing draw fortress academy`` (or ``nothing``)."""
+        """``standing fortress never``, ``standing fortress when it saves the city``,
+        ``standing draw fortress academy`` (or ``nothing``)."""
         standing = self.data.setdefault("standing", {})
         if key == "fortress":
-            word = line.at()
-            if word is None or word.key not in FORTRESS_CHOICES:
+            rest = " ".join(t.key for t in line.tokens[line.pos:])
+            value: Any = next((c for c in FORTRESS_CHOICES if rest == c), None)
+            if value is None:
                 line.expected(f"when to play FORTRESS ({', '.join(FORTRESS_CHOICES)})")
-            line.take()
-            value: Any = word.key
+            line.pos = len(line.tokens)
         else:
             value = []
             if not line.accept("nothing"):
@@ -1054,6 +1082,21 @@ def _step_text(step: Mapping[str, Any]) -> str:
     return text
 
 
+def _play_text(entry: Mapping[str, Any]) -> str:
+    """``play after move academy``, ``play levy at carthago legion``: an event card."""
+    text = f"play {_MOMENT_WORDS[entry['when']] if 'when' in entry else ''}{_name(entry['play'])}"
+    for key in ("city", "at"):
+        if key in entry:
+            text += f" at {_name(entry[key])}"
+    if "unit" in entry:
+        text += f" {entry['unit']}"
+    if "to" in entry:
+        text += f" to {_name(entry['to'])}"
+    if "cards" in entry:
+        text += " cards " + " ".join(_name(c) for c in entry["cards"])
+    return text
+
+
 def _raw(key: str, value: str) -> str:
     """The ``game`` or ``password`` line (the rest of the line is the value)."""
     if value != value.strip() or not value or _clean(value) != value or (
@@ -1127,7 +1170,7 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
         elif key == "standing":
             lines += _standing_lines(value, edition)
         elif key == "events" and edition_key(edition, key):  # Antike Duellum
-            lines += [f"play {_name(e['play'])}" + (f" at {_name(e['city'])}" if "city" in e else "") for e in value]
+            lines += [_play_text(e) for e in value]
         elif key == "walls" and edition_key(edition, key):
             lines += [f"wall {_name(w['city'])}{_pay(w)}" for w in value]
         elif key == "recruit" and edition_key(edition, key):
