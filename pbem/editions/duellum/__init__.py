@@ -434,6 +434,15 @@ class Duellum(Edition):
                 if cid != cards.HIDDEN and cid not in catalogue:
                     out.append(Problem(f"$.state.{part}[{i}]", f"{cid!r} is not an event card of this game"))
         for pid, prov in state.provinces.items():
+            for n, held in prov.units.items():
+                for unit in (u for u, count in held.items() if count and u in ("admiral", "commander")):
+                    if unit != SPECIAL_UNITS.get(n) or not state.table.has("special_units"):
+                        why = "without the variant special_units" if unit == SPECIAL_UNITS.get(n) else \
+                            f"(the {n}' special unit is the {SPECIAL_UNITS.get(n)}, 001 L435)"
+                        out.append(Problem(f"$.state.provinces.{pid}.units.{n}.{unit}",
+                                           f"a {unit} of the {n} in {pid}: there is none in a game {why}"
+                                           if unit == SPECIAL_UNITS.get(n) else
+                                           f"a {unit} of the {n} in {pid}: the {n} have no {unit} {why}"))
             if prov.extra.get("wall") and prov.owner is None:
                 out.append(Problem(f"$.state.provinces.{pid}.wall", "a town wall stands only in a city"))
         for resource, tokens in TOKENS.items():
