@@ -101,7 +101,7 @@ class BuildTemples(Action):
                 continue
             seen.add(city)
             if prov is None or prov.owner != t.nation:
-                t.reject("temple/not-own-city", f"{path}.city", city=city, nation=t.nation)
+                t.reject("temple/not-own-city", f"{path}.city", city=city, nation=t.nation, hint=t.hint(city))
                 continue
             if prov.temple:
                 t.reject("temple/already", f"{path}.city", city=city)
@@ -158,7 +158,7 @@ class Arm(Action):
             echo.append(out)
             prov = t.state.provinces.get(at)
             if prov is None or prov.owner != t.nation:
-                t.reject("arm/not-own-city", f"{path}.at", at=at, nation=t.nation)
+                t.reject("arm/not-own-city", f"{path}.at", at=at, nation=t.nation, hint=t.hint(at))
                 continue
             if not t.board.can_arm(at, unit):
                 t.reject("arm/wrong-terrain", f"{path}.unit", unit=unit, at=at,

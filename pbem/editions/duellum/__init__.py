@@ -57,7 +57,7 @@ RONDEL = Rondel(
 )
 
 CODES = MappingProxyType({
-    "wall/not-own-city": "{city} is not a city of {nation}",
+    "wall/not-own-city": "{city} is not a city of {nation}{hint}",
     "wall/already": "{city} already has a town wall (one per city)",
     "wall/none-left": "{nation} has no town wall left in its supply (walls come with the VP track: at 1, 2, 3, 5 and 7 personages)",
     "recruit/no-supply": "{nation} has {left} {unit}(s) left in its supply, {asked} asked",

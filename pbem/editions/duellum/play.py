@@ -56,7 +56,7 @@ def build_walls(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         echo.append(out)
         prov = t.state.provinces.get(city)
         if prov is None or prov.owner != t.nation:
-            t.reject("wall/not-own-city", f"{path}.city", city=city, nation=t.nation)
+            t.reject("wall/not-own-city", f"{path}.city", city=city, nation=t.nation, hint=t.hint(city))
             continue
         if prov.extra.get("wall"):
             t.reject("wall/already", f"{path}.city", city=city)
