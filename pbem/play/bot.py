@@ -104,18 +104,29 @@ class _Builder:
         return True
 
     def _try_with_trades(self, key: str, trial: dict[str, Any]) -> bool:
-        """The addition in ``trial`` with one or two trades first, each for a chip it
-        needs, giving the chips held most (never the chip sought)."""
+        """The addition in ``trial`` with one or two trades for a chip it needs, giving the
+        chips held most (never the chip sought): before the rondel move for the wedge's
+        action; for a city founded, after the action (``"when": "after"``, 000 L512-514,
+        003 L401, 001 L336), so that what the action produced is traded too."""
         action = self.game.edition.rondel[self.result.state.nations[self.nation].rondel].action
+        when = None
         if key == "found":
             wanted = [r for r in RESOURCES if self.game.edition.rules_for(self.game.state.table).found_cost.get(r)]
+            when = "after"
         elif key in action.keys and action.spends:
             wanted = [action.spends]
         else:
             return False
-        held = dict(self.game.state.nations[self.nation].resources)
         trades = list(trial.get("trade", []))
-        for deal in trades:
+        if when is None:
+            held = dict(self.game.state.nations[self.nation].resources)
+            earlier = [d for d in trades if d.get("when", "before") == "before"]
+        else:
+            # what the nation holds once its turn so far is done; trades after the action come
+            # before every founding, so the chips earlier foundings spent are not given away
+            held = dict(self.result.state.nations[self.nation].resources)
+            earlier = []
+        for deal in earlier:
             for chip, n in deal["give"].items():
                 held[chip] -= n
             for chip, n in _received(deal).items():
@@ -126,6 +137,8 @@ class _Builder:
                 deal = _deal(self.rates, held, want)
                 if deal is None:
                     continue
+                if when is not None:
+                    deal["when"] = when
                 trades.append(deal)
                 for chip, n in deal["give"].items():
                     held[chip] -= n

@@ -108,14 +108,14 @@ def _template_rondel(edition, targets: list[dict[str, Any]]) -> dict[str, Any]:
 
 HINTS: dict[str, dict[str, str]] = {
     "json": {
-        "trade": '"trade" in the order file',
+        "trade": '"trade" in the order file, with "when": "after_move" or "after" for later in the turn',
         "walls": '"walls": [{"city": P}]',
         "recruit": '"recruit": {"legion": N, "galley": M}',
         "play": 'play one with "events": [{"play": CARD}]',
         "free": 'mark {which} entry "free": true',
     },
     "text": {
-        "trade": 'a line such as "trade 2 gold for iron"',
+        "trade": 'a line such as "trade 2 gold for iron", or "trade after 2 gold for iron" after the action',
         "walls": 'a line "wall CITY"',
         "recruit": 'a line "recruit N legions M galleys"',
         "play": 'play one with a line "play CARD"',
@@ -141,7 +141,8 @@ def option_lines(data: dict[str, Any], game=None, syntax: str = "json") -> list[
              + ", ".join(f"{v} {k}" for k, v in data["resources"].items()) + f", {coins}"]
     if data.get("trade"):
         rates = ", ".join(f"{r['give']} chips for {r['get']}" for r in data["trade"])
-        lines.append(f"  may trade with the bank before the move: {rates} ({hint['trade']}; never coins)")
+        lines.append(f"  may trade with the bank at any time of the turn: {rates}, or a multiple in one trade "
+                     f"({hint['trade']}; never coins)")
     if "recruitment" in data:
         lines.extend("  " + line for line in holding_lines(data, game, name, syntax))
     labels = _labels(game, data)
