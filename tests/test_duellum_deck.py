@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from collections import Counter
 
 import pytest
@@ -180,8 +181,6 @@ def test_the_duellum_game_of_an_earlier_release_keeps_its_deck_and_replays():
     """tests/data/legacy/duellum-82.json (written before revisions were recorded): revision 1,
     its deck of the four known cards and the two its GM entered, its events of the first
     kit; it verifies, and ``show --json`` labels none of its cards."""
-    from pathlib import Path
-
     data = json.loads((Path(__file__).parent / "data" / "legacy" / "duellum-82.json").read_text())
     game = game_from_data(data, "duellum-82.json")
     assert game.state.table.revision == 1 and "revision" not in data["rules"]
@@ -192,3 +191,65 @@ def test_the_duellum_game_of_an_earlier_release_keeps_its_deck_and_replays():
     played = [e for entry in data["history"] for e in entry.get("events", []) if e["type"] == "card"]
     assert played and not any("effects" in e for e in played)
     verify(game, data)
+
+
+GOOD_ENTRIES = [
+    {"id": "card_05", "name": "Harvest", "text": "Take 2 gold and a coin.",
+     "effect": [{"kind": "gain", "chips": {"gold": 2}, "coins": 1}]},
+    {"id": "card_06", "effect": [{"kind": "pay", "who": "opponent", "coins": 1, "to": "player",
+                                  "per": {"count": "cities", "of": "opponent", "divided_by": 3}}]},
+    {"id": "card_07", "when": ["after"], "effect": [{"kind": "arm", "unit": "any", "count": 2, "from": "supply"}]},
+    {"id": "card_08", "effect": [{"kind": "remove", "piece": "unit", "whose": "opponent"}]},
+    {"id": "card_09", "wedge": "scientia", "effect": [{"kind": "move_stone", "whose": "opponent", "steps": 3}]},
+    {"id": "card_10", "when": ["before"], "effect": [{"kind": "free_steps", "steps": 1}]},
+    {"id": "card_11", "when": ["opponent_conquest"], "effect": [{"kind": "defence", "change": 2},
+                                                                {"kind": "draw", "count": 1}]},
+    {"id": "card_12", "count": 0},
+    {"id": "card_13", "effect": {"kind": "opponent_pays", "chips": {"iron": 1}}},
+    {"id": "blank_1", "name": "Our card", "effect": [{"kind": "discard", "who": "self", "count": 1},
+                                                     {"kind": "draw", "count": 2}]},
+]
+BAD_ENTRIES = [
+    {"id": "card_05", "effect": [{"kind": "steal"}]},
+    {"id": "card_05", "effect": [{"kind": "gain", "chips": {"silver": 1}}]},
+    {"id": "card_05", "effect": [{"kind": "gain", "coins": 1, "per": {"count": "legions"}}]},
+    {"id": "card_05", "count": 28},
+    {"id": "card_05", "when": ["before", "opponent_conquest"], "effect": [{"kind": "defence", "change": 1}]},
+    {"id": "card_05", "effect": [{"kind": "remove", "piece": "temple"}]},
+    {"id": "card_05", "effect": [{"kind": "defence", "change": 0}]},
+    {"id": "card_05", "effect": []},
+    {"id": "Card 5"},
+    {"id": "card_05", "colour": "red"},
+]
+CHECKER_ONLY = [  # what a schema does not say: a step that does not fit its card's moments
+    {"id": "card_05", "effect": [{"kind": "free_steps", "steps": 1}]},
+    {"id": "card_05", "effect": [{"kind": "defence", "change": -1}]},
+    {"id": "card_05", "when": ["opponent_conquest"], "effect": [{"kind": "arm", "unit": "legion"}]},
+    {"id": "card_05", "when": ["opponent_conquest"], "effect": [{"kind": "defence", "change": -1}]},
+    {"id": "card_05", "effect": [{"kind": "gain"}]},
+]
+
+
+def test_the_catalogue_and_the_cards_a_gm_enters_are_schema_checked():
+    """The vocabulary of event cards is a schema (schemas/duellum-event-cards.schema.json):
+    the shipped catalogue matches it, and the entries a GM gives (new --data, gm-edit) are
+    accepted or refused alike by the schema and by the referee's own check, which also says
+    what a schema cannot (a step that does not fit the moments of its card)."""
+    from jsonschema import Draft202012Validator
+
+    root = Path(__file__).resolve().parent.parent
+    schema = json.loads((root / "schemas" / "duellum-event-cards.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    assert not list(Draft202012Validator(schema).iter_errors(json.loads(cards.CATALOGUE.read_text(encoding="utf-8"))))
+    card_schema = Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/card"})
+    wedges = DU.rondel.names
+    for entry in GOOD_ENTRIES:
+        assert not list(card_schema.iter_errors(entry)), entry
+        assert cards.card_problems([entry], wedges) == [], entry
+    for entry in BAD_ENTRIES:
+        assert list(card_schema.iter_errors(entry)), entry
+        assert cards.card_problems([entry], wedges), entry
+    for entry in CHECKER_ONLY:
+        assert cards.card_problems([entry], wedges), entry
+    for card in cards.printed():
+        assert cards.card_problems([card], wedges) == [], card["id"]

@@ -268,13 +268,21 @@ def _swapped(game):
     return changed
 
 
-def test_the_bot_reads_only_its_own_nations_view():
+SMALL_DECK = {"event_cards": [
+    *({"id": f"card_{i:02d}", "name": f"Harvest {i}", "effect": [{"kind": "gain", "chips": {"gold": 1}}]} for i in (5, 6)),
+    *({"id": c, "count": 0} for c in [*(f"card_{i:02d}" for i in range(7, 26)), "blank_1", "blank_2"])]}
+"""Six cards the bots can play: the deck runs out and the discards are reshuffled soon."""
+
+
+@pytest.mark.parametrize("data", [None, SMALL_DECK], ids=["printed-deck", "reshuffled-deck"])
+def test_the_bot_reads_only_its_own_nations_view(data):
     """D18: the other's hand, the deck, the shuffle secret and the seed are not the bot's
     to read. Over 40 turns of a bot game its orders are the same from the GM's file, from
-    the nation's copy (copies.player_copy) and from a game whose hidden cards are others."""
+    the nation's copy (copies.player_copy) and from a game whose hidden cards are others;
+    also over the reshuffles of the discards into a new deck (001 L431)."""
     from pbem.play.selfplay import bot_turn, start_game
 
-    game, plain = start_game("du-view", FRONT, "view-1", "duellum", "duellum-rome-carthage")
+    game, plain = start_game("du-view", FRONT, "view-1", "duellum", "duellum-rome-carthage", data=data)
     hands = 0
     for _ in range(40):
         nation = game.state.status.active
@@ -286,6 +294,8 @@ def test_the_bot_reads_only_its_own_nations_view():
         hands += len(game.state.nations[nation].extra["hand"]) > 0
         game, _ = bot_turn(game, plain, "greedy")
     assert hands > 0
+    if data is not None:
+        assert game.state.extra["shuffles"] > 0, "no reshuffle in the game: the test proved nothing"
 
 
 # -- options ------------------------------------------------------------------------------------------------

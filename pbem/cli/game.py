@@ -230,7 +230,8 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: st
         print("event cards played:")
         data = before.state.table.data
         for cid in played:
-            print(f"  - {before.edition.card_name(cid, data)} ({cid}): {before.edition.card_text(cid, data)}")
+            text = before.edition.card_text(cid, data, before.state.table.revision)
+            print(f"  - {before.edition.card_name(cid, data)} ({cid}): {text}")
     print("what happens:")
     for ev in result.events:
         print(f"  - {event_line(ev)}")

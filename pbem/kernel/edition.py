@@ -351,9 +351,10 @@ class Edition:
         """Event card ``cid`` as players read its name."""
         return cid
 
-    def card_text(self, cid: str, data: str) -> str:
+    def card_text(self, cid: str, data: str, revision: int | None = None) -> str:
         """What event card ``cid`` does and when it may be played, in words (``check`` and
-        ``options`` say it); empty where the edition has no such card."""
+        ``options`` say it), in a game whose rules are of ``revision`` (``None``: the
+        edition's current one); empty where the edition has no such card."""
         return ""
 
     def card_fields(self, cid: str, data: str) -> tuple[str, ...]:

@@ -200,7 +200,7 @@ def _card_namer(game, effects: bool = False):
         name = f"{edition.card_name(cid, data)} ({cid})"
         if not effects:
             return f"{name} ({note})" if note else name
-        return f"{name}: {edition.card_text(cid, data) or note}"
+        return f"{name}: {edition.card_text(cid, data, game.state.table.revision) or note}"
     return describe
 
 

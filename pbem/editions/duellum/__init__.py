@@ -363,12 +363,21 @@ class Duellum(Edition):
     def card_name(self, cid: str, data: str) -> str:
         return cards.name_of(cards.catalogue(data).get(cid), cid)
 
-    def card_text(self, cid: str, data: str) -> str:
+    def card_text(self, cid: str, data: str, revision: int | None = None) -> str:
         """What card ``cid`` does and when it is played, in words (:func:`.effects.words`);
-        for a card whose text is not entered, :data:`.cards.NOT_ENTERED`."""
+        for a card whose text is not entered, :data:`.cards.NOT_ENTERED`. In a game set up
+        before the printed deck, a card of the first kit is played at any moment."""
         card = cards.catalogue(data).get(cid)
         if cid == cards.HIDDEN or card is None:
             return ""
+        if revision is not None and revision < cards.PRINTED_DECK:
+            legacy = cards.legacy_effect(cid, data)
+            if not legacy:
+                return ""
+            said = effects.normalised({"effect": legacy})
+            if said["when"] != [effects.DURING_CONQUEST]:
+                said["when"] = list(MOMENTS)
+            return effects.words({"when": said["when"], "wedge": said["wedge"], "effect": said["steps"]})
         return effects.words(card) if cards.entered(card) else cards.NOT_ENTERED
 
     def card_fields(self, cid: str, data: str) -> tuple[str, ...]:
