@@ -253,3 +253,12 @@ def test_the_catalogue_and_the_cards_a_gm_enters_are_schema_checked():
         assert cards.card_problems([entry], wedges), entry
     for card in cards.printed():
         assert cards.card_problems([card], wedges) == [], card["id"]
+
+
+def test_the_reports_tell_the_gm_edits_of_the_display_and_of_the_cards_entered():
+    from pbem.report.text import edit_lines
+
+    assert edit_lines([{"display": ["fortress", "card_05"]}, {"event_cards": [{"id": "card_07", "name": "Levy"},
+                                                                               {"id": "blank_1"}]}]) == [
+        "The open display set to FORTRESS, CARD 05 (the cards it held go to the discards)",
+        "Event cards entered from the printed cards: Levy, BLANK 1"]

@@ -354,6 +354,12 @@ def edit_lines(edits: list[dict[str, Any]], name: Namer = _same, place: Namer = 
             lines.append(f"{name(e['active'])} are now the nation to play")
         elif "bellona" in e:  # Antike II
             lines.append(f"BELLONA is now held by the {name(e['bellona'])}")
+        elif "display" in e:  # Antike Duellum: the open display lies open, as at the table
+            lines.append("The open display set to " + (", ".join(_card_id(c) for c in e["display"]) or "no card")
+                         + " (the cards it held go to the discards)")
+        elif "event_cards" in e:  # Antike Duellum: printed cards entered during the game
+            lines.append("Event cards entered from the printed cards: "
+                         + ", ".join(c.get("name") or _card_id(c["id"]) for c in e["event_cards"]))
         elif "province" in e:
             parts = []
             if "owner" in e:
