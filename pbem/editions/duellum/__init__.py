@@ -65,6 +65,7 @@ CODES = MappingProxyType({
     "card/field": "the {card} card takes no {field!r}",
     "card/not-now": "{card} is played only in the opponent's turn, when it conquers (by the standing order \"fortress\")",
     "card/no-wall": "{card}: {city} has no town wall to destroy (name a city with one: \"city\"){hint}",
+    "card/not-scientia": "{card} is played only in a turn on SCIENTIA",
     "card/wrong-wedge": "{card} is played only in a turn whose rondel move goes to {wedge}",
     "card/wrong-moment": "{card} is played {moments}, not {when} (\"when\")",
     "card/needs-field": "{card} needs {what}",

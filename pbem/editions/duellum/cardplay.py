@@ -105,7 +105,9 @@ def _play(t: Turn, cid: str, card: dict[str, Any], entry: dict[str, Any], path: 
                  when=effects.moments_words([when]))
         return False
     if card.get("wedge") and t.edition.rondel.canonical(orders["rondel"]["to"]) != card["wedge"]:
-        t.reject("card/wrong-wedge", f"{path}.play", card=name, wedge=card["wedge"].upper())
+        # the code ACADEMY's refusal has always had; another wedge a GM's card names, its own
+        code = "card/not-scientia" if card["wedge"] == "scientia" else "card/wrong-wedge"
+        t.reject(code, f"{path}.play", card=name, wedge=card["wedge"].upper())
         return False
     needed = effects.needs(card["steps"], card["when"])
     given = [k for k in effects.ORDER_FIELDS if k in entry]
@@ -426,7 +428,7 @@ def _revision_1_effect(t: Turn, effect: dict[str, Any] | None, entry: dict[str, 
         return True
     if kind == "gold_per_knowhow":
         if t.edition.rondel.canonical(orders["rondel"]["to"]) != "scientia":
-            t.reject("card/wrong-wedge", f"{path}.play", card=name, wedge="SCIENTIA")
+            t.reject("card/not-scientia", f"{path}.play", card=name)
             return False
         gold = len(t.state.nations[other].knowhow)
         t.ns.resources["gold"] += gold
