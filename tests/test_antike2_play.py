@@ -60,6 +60,22 @@ def test_with_commercium_the_bot_trades_three_for_two():
     assert len(orders["temples"]) == 1
 
 
+def test_the_bot_trades_after_the_action_for_the_city_it_founds():
+    """003 L401: trading "is possible at any time during a player's turn". On AURUM the
+    Romans produce 3 gold (Tarentum has a temple) and a coin, and hold 2 marble, 1 gold and no
+    iron: the coin pays for the iron of one city, and for the second the bot trades 2 of the
+    gold produced for iron after the action ("when": "after"; before the move it held 1)."""
+    g = gm(a2_game(), {"nation": "romans", "knowhow": ["mercatura"],
+                       "resources": {"marble": 2, "iron": 0, "gold": 1}, "coins": 0},
+           {"province": "tarentum", "temple": True}, {"province": "pisae", "units": {"romans": {"legion": 1}}},
+           {"province": "mediolanum", "units": {"romans": {"legion": 1}}})
+    orders = build_turn(g, {"to": "aurum"}, random.Random(1), eager=1.0)
+    assert orders["trade"] == [{"give": {"gold": 2}, "get": "iron", "when": "after"}]
+    assert sorted(f["city"] for f in orders["found"]) == ["mediolanum", "pisae"]
+    kinds = [e["type"] for e in played(g, orders)]
+    assert kinds.index("produce") < kinds.index("trade") < kinds.index("found")
+
+
 def test_without_a_trading_know_how_the_bot_does_not_trade():
     g = gm(a2_game(), {"nation": "romans", "resources": {"marble": 4, "iron": 0, "gold": 3}, "coins": 0})
     orders = build_turn(g, {"to": "templum"}, random.Random(1), eager=1.0)
@@ -136,7 +152,7 @@ def test_options_tell_trades_free_units_and_neutral_temples():
     assert {"city": "ancona", "owner": None, "defence": 3, "units_in_reach": 3, "temple": True} \
         in movere["effect"]["conquerable"]
     text = "\n".join(option_lines(data, g))
-    assert "may trade with the bank before the move: 2 chips for 1, 3 chips for 2" in text
+    assert "may trade with the bank at any time of the turn: 2 chips for 1, 3 chips for 2, or a multiple" in text
     assert "1 unit armed free (BELLONA)" in text
     assert "can conquer the neutral temple in Ancona: defence 3, 3 of your units can reach it this turn" in text
     assert "None" not in text

@@ -175,10 +175,12 @@ def test_trades_of_one_and_two_chips():
     assert problems(HEADER + "trade 3 gold for 0 iron\n") == ["line 5, column 14: a trade gets at least one chip"]
 
 
-def test_classic_trades_still_get_one_chip():
-    classic = "game t\nnation greeks\nturn 3\npassword pw\ntrade 2 gold for 2 iron\n"
-    assert problems(classic, load_board("antike-east"), CLASSIC) == [
-        "line 5, column 18: each trade gets exactly one chip; write one trade per line"]
+def test_classic_trades_may_get_several_chips():
+    """000 L891-894: "trade 3 gold and 1 marble units for 2 iron units" is one trade, in
+    every edition's text syntax; whether the rate fits is the rules' business."""
+    classic = "game t\nnation greeks\nturn 3\npassword pw\ntrade 3 gold 1 marble for 2 iron\n"
+    assert parse(classic, load_board("antike-east"), CLASSIC)["trade"] == [
+        {"give": {"gold": 3, "marble": 1}, "get": {"iron": 2}}]
 
 
 # -- round trips ------------------------------------------------------------------------------------

@@ -173,14 +173,22 @@ class Runner:
         assert result.exit_code == 0, f"gm-edit refused: {result.stderr}"
 
     def order_file(self, orders: dict[str, Any]) -> Path:
-        """Write ``orders``, filling in game, password and (for a turn) the current turn."""
+        """Write ``orders``, filling in game, password and (for a turn) the current turn; an
+        entry with ``text`` (order lines of docs/text-orders.md) is written as text orders,
+        with the ``game``, ``nation``, ``turn`` and ``password`` lines filled in likewise."""
         data = dict(orders)
         data.setdefault("game", "case")
         if data.get("nation") in PASSWORDS:
             data.setdefault("password", PASSWORDS[data["nation"]])
-        if "rondel" in data:
+        text = data.pop("text", None)
+        if "rondel" in data or any(line.split()[:1] == ["rondel"] for line in text or []):
             data.setdefault("turn", self.show()["turn"])
         self.count += 1
+        if text is not None:
+            head = [f"{key} {data[key]}" for key in ("game", "nation", "turn", "password") if key in data]
+            path = self.folder / f"orders-{self.count}.txt"
+            path.write_text("\n".join([*head, *text]) + "\n", encoding="utf-8")
+            return path
         path = self.folder / f"orders-{self.count}.json"
         path.write_text(json.dumps(data))
         return path

@@ -208,7 +208,7 @@ def test_burglary_is_played_when_the_rival_holds_coins():
     orders = play_turn(g, "greedy")
     assert orders["events"] == [{"play": "burglary"}]
     card, = of(played(g, orders), "card")
-    assert card["coins"] == 3
+    assert card["effects"] == [{"kind": "pay", "nation": "romans", "to": "bank", "coins": 3}]
     poor = gm(g, {"nation": "romans", "coins": 1})
     assert "events" not in play_turn(poor, "greedy")
 
@@ -222,17 +222,19 @@ def test_earthquake_breaks_the_wall_of_a_city_the_units_can_then_take():
     assert orders["events"] == [{"play": "earthquake", "city": "neapolis"}]
     assert {"conquer": "neapolis"} in orders["maneuver"]
     events = played(g, orders)
-    assert of(events, "card")[0]["city"] == "neapolis" and of(events, "conquer")[0]["defence"] == 1
+    assert of(events, "card")[0]["effects"] == [{"kind": "remove", "wall": "neapolis", "owner": "romans"}]
+    assert of(events, "conquer")[0]["defence"] == 1
 
 
 def test_academy_is_played_on_scientia():
-    """ACADEMY: on SCIENTIA, 1 gold per know-how the rival owns; the gold buys a know-how."""
+    """ACADEMY: on SCIENTIA, after the rondel move (001 L427: its text fixes the moment), 1 gold
+    per know-how the rival owns; the gold buys a know-how in the same turn."""
     g = gm(du_game(), {"nation": "carthaginians", "hand": ["academy"], "resources": {"gold": 4}},
            {"nation": "romans", "knowhow": ["strata", "moneta"]})
     orders = greedy_turn(g, "scientia")
-    assert orders["events"] == [{"play": "academy"}]
+    assert orders["events"] == [{"play": "academy", "when": "after_move"}]
     assert orders["knowhow"] == [{"name": "navigatio"}]
-    assert of(played(g, orders), "card")[0]["gold"] == 2
+    assert of(played(g, orders), "card")[0]["effects"] == [{"kind": "gain", "chips": {"gold": 2}}]
     assert "events" not in greedy_turn(g, "aurum")
 
 
@@ -257,8 +259,8 @@ def _swapped(game):
     """``game`` with every card the active nation may not see changed, and the seed."""
     st = game.state.copy()
     other = next(n for n in st.table.seats if n != st.status.active)
-    kinds = ["academy", "burglary", "earthquake", "fortress"]
-    st.nation(other).extra["hand"] = [kinds[(kinds.index(c) + 1) % 4] for c in st.nations[other].extra["hand"]]
+    kinds = sorted(DU.event_cards(st.table.data))
+    st.nation(other).extra["hand"] = [kinds[(kinds.index(c) + 1) % len(kinds)] for c in st.nations[other].extra["hand"]]
     st.extra["deck"] = list(reversed(st.extra["deck"]))
     st.extra["secret"] = "0" * 64
     changed = game.copy_with(st, list(game.history))
@@ -266,13 +268,21 @@ def _swapped(game):
     return changed
 
 
-def test_the_bot_reads_only_its_own_nations_view():
+SMALL_DECK = {"event_cards": [
+    *({"id": f"card_{i:02d}", "name": f"Harvest {i}", "effect": [{"kind": "gain", "chips": {"gold": 1}}]} for i in (5, 6)),
+    *({"id": c, "count": 0} for c in [*(f"card_{i:02d}" for i in range(7, 26)), "blank_1", "blank_2"])]}
+"""Six cards the bots can play: the deck runs out and the discards are reshuffled soon."""
+
+
+@pytest.mark.parametrize("data", [None, SMALL_DECK], ids=["printed-deck", "reshuffled-deck"])
+def test_the_bot_reads_only_its_own_nations_view(data):
     """D18: the other's hand, the deck, the shuffle secret and the seed are not the bot's
     to read. Over 40 turns of a bot game its orders are the same from the GM's file, from
-    the nation's copy (copies.player_copy) and from a game whose hidden cards are others."""
+    the nation's copy (copies.player_copy) and from a game whose hidden cards are others;
+    also over the reshuffles of the discards into a new deck (001 L431)."""
     from pbem.play.selfplay import bot_turn, start_game
 
-    game, plain = start_game("du-view", FRONT, "view-1", "duellum", "duellum-rome-carthage")
+    game, plain = start_game("du-view", FRONT, "view-1", "duellum", "duellum-rome-carthage", data=data)
     hands = 0
     for _ in range(40):
         nation = game.state.status.active
@@ -284,6 +294,8 @@ def test_the_bot_reads_only_its_own_nations_view():
         hands += len(game.state.nations[nation].extra["hand"]) > 0
         game, _ = bot_turn(game, plain, "greedy")
     assert hands > 0
+    if data is not None:
+        assert game.state.extra["shuffles"] > 0, "no reshuffle in the game: the test proved nothing"
 
 
 # -- options ------------------------------------------------------------------------------------------------
@@ -305,7 +317,7 @@ def test_options_show_the_box_the_supply_walls_recruiting_and_the_own_hand_only(
     text = "\n".join(option_lines(data, g))
     assert "recruitment box: 2 legions, 0 galleys (MILITIA arms only these); supply: 10 legions, 12 galleys" in text
     assert "town walls: 1 in the supply; built in: Carthago" in text
-    assert "Burglary (burglary): the opponent loses half of its coins" in text
+    assert "Burglary (burglary): played before the rondel move, after the rondel move or after the action: the opponent pays 1 coin for each 2 coins the opponent holds (rounded down)" in text
     assert "1 gold a legion, 2 gold a galley" in text
     assert "in the recruitment box: 2 legions, 0 galleys" in text
     assert "plus 1 coin per temple in a neighbouring region, paid in coins: Zama 1" in text
@@ -448,7 +460,8 @@ def test_undo_default_turn_history_and_post_for_duellum(tmp_path):
         # the standing orders are public (D18): the cards a bot would draw first name them all
         text = "\n".join(line for line in out.stdout.upper().splitlines() if "DRAW" not in line)
         for cid in secret:  # a card drawn and never played is named nowhere public
-            name = names[int(cid[5:]) - 5] if cid.startswith("card_") else cid
+            number = int(cid[5:]) - 5 if cid.startswith("card_") else len(names)
+            name = names[number] if number < len(names) else cid
             assert cid.upper() not in text and name.upper() not in text, (command[0], cid)
     back = turn - at + 1
     undone = cli_run("undo", game, "--turns", back, "--reason", "test")

@@ -42,12 +42,21 @@ NATIONS = ["carthaginians", "romans"]
 PASSWORDS = {n: f"pw-{n}" for n in NATIONS}
 ADDRESSES = {n: f"{n}@players.example" for n in NATIONS}
 TEXT = ("txt", "md", "bbcode")
+
+
+def _left_out(entered: int) -> list[dict]:
+    """The printed cards after the first ``entered`` placeholders, left out of the deck
+    (``"count": 0``): a small deck, so that the scenario's draws run through it."""
+    return [{"id": c, "count": 0} for c in [f"card_{i:02d}" for i in range(5 + entered, 26)] + ["blank_1", "blank_2"]]
+
+
 SCENARIO_DATA = {"event_cards": [
     {"id": "card_05", "name": "Harvest", "effect": {"kind": "gain", "chips": {"gold": 2}, "coins": 1}},
-    {"id": "card_06", "name": "Tribute", "effect": {"kind": "opponent_pays", "chips": {"iron": 1}, "coins": 1}}]}
+    {"id": "card_06", "name": "Tribute", "effect": {"kind": "opponent_pays", "chips": {"iron": 1}, "coins": 1}},
+    *_left_out(2)]}
 OMENS = ["Augury", "Comet", "Eclipse", "Flood", "Harvest", "Mutiny", "Omen", "Plague", "Storm", "Tribute"]
-BOT_DATA = {"event_cards": [{"id": f"card_{i + 5:02d}", "name": name, "effect": {"kind": "gain", "chips": {"gold": 1}}}
-                            for i, name in enumerate(OMENS)]}
+BOT_DATA = {"event_cards": [*({"id": f"card_{i + 5:02d}", "name": name, "effect": {"kind": "gain", "chips": {"gold": 1}}}
+                              for i, name in enumerate(OMENS)), *_left_out(len(OMENS))]}
 """A bot game's deck: the four known cards and ten cards of names found nowhere else in a report."""
 
 
@@ -175,11 +184,11 @@ def every_text(report) -> dict[str, str]:
 
 EVENTS = {
     1: ["Carthaginians play EARTHQUAKE: the town wall of Roma is destroyed and goes back to the Romans' supply",
-        "Carthaginians play BURGLARY: the Romans lose 2 coins to the bank",
+        "Carthaginians play BURGLARY: the Romans pay 2 coins to the bank",
         "Carthaginians place their stone on TEMPLUM (paid: free)",
         "Carthaginians build a town wall in Zama (paid: 1 marble)",
         "Roma: town wall built", "event cards in hand set to 4 cards"],
-    2: ["Romans play ACADEMY and receive 0 gold, 1 for each know-how of their opponent",
+    2: ["Romans play ACADEMY after the rondel move and receive 0 gold",
         "Romans play TRIBUTE: the Carthaginians pay 1 iron, 1 coin to the bank",
         "Romans recruit 2 legions and 1 galley into their recruitment box (paid: 4 gold)"],
     3: ["Carthaginians play HARVEST and receive 2 gold, 1 coin",

@@ -37,8 +37,8 @@ def _with_other_secrets(game, nation: str):
     """The GM's game with every secret of ``nation`` (and the deck's) changed."""
     st = game.state.copy()
     held = st.nation(nation)
-    known = ["fortress", "earthquake", "burglary", "academy"]
-    held.extra["hand"] = [known[(known.index(c) + 1) % 4] if c in known else c for c in held.extra["hand"]]
+    known = sorted(game.edition.event_cards(st.table.data))
+    held.extra["hand"] = [known[(known.index(c) + 1) % len(known)] if c in known else c for c in held.extra["hand"]]
     st.extra["deck"] = list(reversed(st.extra["deck"]))  # the order is secret, the size is not
     st.extra["secret"] = "f" * 64
     history = json.loads(json.dumps(game.history))
@@ -87,10 +87,21 @@ def _check_turn(game) -> None:
         assert _views(_with_other_secrets(game, other), viewer) == _views(game, viewer)
 
 
-@pytest.mark.parametrize("variants", [(), ("special_units",)])
-def test_no_secret_reaches_the_other_player_over_a_whole_game(variants):
+SMALL_DECK = {"event_cards": [
+    *({"id": f"card_{i:02d}", "name": f"Harvest {i}", "effect": [{"kind": "gain", "chips": {"gold": 1}}]} for i in (5, 6)),
+    *({"id": f"card_{i:02d}", "count": 0} for i in range(7, 26)), {"id": "blank_1", "count": 0},
+    {"id": "blank_2", "count": 0}]}
+"""A deck of six cards the bots can play: it runs out, and the discards are reshuffled."""
+
+
+@pytest.mark.parametrize("variants,data", [((), None), (("special_units",), None), ((), SMALL_DECK)],
+                         ids=["printed-deck", "special-units", "reshuffled-deck"])
+def test_no_secret_reaches_the_other_player_over_a_whole_game(variants, data):
+    """Also over the reshuffles of the discards into a new deck (001 L431): the new order,
+    drawn from the game's secret, is in no copy and no public view, and a copy stays the same
+    whatever the deck's order and the secret."""
     game, plain = start_game("secrets", NATIONS, "secret-seed-7", edition="duellum", board="duellum-rome-carthage",
-                             variants=variants)
+                             variants=variants, data=data)
     drawn = 0
     for _ in range(400):
         game, _ = bot_turn(game, plain, "greedy")
@@ -100,6 +111,8 @@ def test_no_secret_reaches_the_other_player_over_a_whole_game(variants):
             break
     assert game.state.status.winner is not None
     assert drawn > 0, "the game drew no event card: the test proved nothing"
+    if data is not None:
+        assert game.state.extra["shuffles"] > 0, "the discards were never reshuffled: the test proved nothing"
     for viewer in NATIONS:  # each copy is a game file the referee reads
         copy = game_from_data(json.loads(dumps(copies.player_copy(game, viewer))), "copy")
         assert copy.copy_of == viewer

@@ -52,11 +52,11 @@ def problems(text: str, edition=DU, board=BOARD) -> list[str]:
     return [str(p) for p in info.value.problems]
 
 
-def round_trip(orders: dict) -> str:
+def round_trip(orders: dict, data: str = "") -> str:
     """format -> parse gives the canonical orders back, and formatting is stable."""
     canon = canonical_orders(orders, DU)
     text = fmt(canon)
-    back = parse(text)
+    back = parse(text, data=data)
     assert back == canon, text
     assert fmt(back) == text
     return text
@@ -177,7 +177,7 @@ def test_standing_fortress_and_draw():
         "draw": [], "fortress": "always"}
     assert fmt(parse(HEADER + "standing draw nothing\n")).splitlines()[-1] == "standing draw nothing"
     assert problems(HEADER + "standing fortress sometimes\n") == [
-        "line 5, column 19: expected when to play FORTRESS (always, never), not 'sometimes'"]
+        "line 5, column 19: expected when to play FORTRESS (always, never, when it saves the city), not 'sometimes'"]
     assert problems(HEADER + "standing draw\n") == [
         "line 5, column 14: the line ends too early: expected the event cards to take first, or 'nothing'"]
     assert problems(HEADER + "standing fortress never\nstanding fortress always\n") == [
@@ -232,12 +232,35 @@ def test_round_trips(orders):
     round_trip(orders)
 
 
+def test_cards_at_every_moment_and_with_every_field_round_trip():
+    """An event card's moment (001 L427) and what a card a GM entered leaves open (docs/duellum.md,
+    "Entering a card") are written back as they are read: ``play after move academy``,
+    ``play levy at carthago legion``, ``play after messenger to scientia``, ``play sacrifice cards
+    burglary``; FORTRESS ``when it saves the city``."""
+    orders = {**HEAD, "events": [{"play": "academy", "when": "after_move"}, {"play": "burglary", "when": "before"},
+                                 {"play": "card_07", "at": "carthago", "unit": "legion"},
+                                 {"play": "card_10", "when": "after", "to": "scientia"},
+                                 {"play": "card_15", "cards": ["burglary", "fortress"]},
+                                 {"play": "earthquake", "when": "after", "city": "roma"}],
+              "rondel": "scientia", "standing": {"fortress": "when it saves the city"}}
+    text = round_trip(orders, DOC_CARDS)
+    assert "play after move academy\nplay before burglary\nplay card_07 at carthago legion\n" \
+           "play after card_10 to scientia\nplay card_15 cards burglary fortress\nplay after earthquake at roma\n" in text
+    assert "standing fortress when it saves the city\n" in text
+    assert parse(HEADER + "trade after move 3 gold for 2 iron\ntrade before 2 gold 1 marble for 1 iron 1 gold\n")[
+        "trade"] == [{"give": {"gold": 3}, "get": {"iron": 2}, "when": "after_move"},
+                     {"give": {"marble": 1, "gold": 2}, "get": {"iron": 1, "gold": 1}, "when": "before"}]
+
+
 def test_round_trips_over_a_bot_game():
     """Every turn a bot plays on the Rome/Carthage board, cards, walls and recruits
     included: its orders as text read back the same."""
     from pbem.play import selfplay
 
-    game, plain = selfplay.start_game("duel", ["carthaginians", "romans"], "t", "duellum", BOARD.id)
+    entered = [{"id": f"card_{i:02d}", "name": f"Harvest {i}", "effect": {"kind": "gain", "chips": {"gold": 1}}}
+               for i in range(5, 26)]  # the printed deck with every card playable, so that the bots play cards
+    game, plain = selfplay.start_game("duel", ["carthaginians", "romans"], "t", "duellum", BOARD.id,
+                                      data={"event_cards": entered})
     keys = set()
     for _ in range(80):
         if game.state.status.winner:
@@ -289,12 +312,21 @@ def test_every_duellum_example_in_the_docs_is_accepted():
     assert wedges == {"templum", "scientia", "militia"}
 
 
+DOC_CARDS = json.dumps({"event_cards": [
+    {"id": "card_07", "name": "Levy", "effect": [{"kind": "arm", "unit": "any"}]},
+    {"id": "card_10", "name": "Messenger", "when": ["after"], "effect": [{"kind": "move_stone"}]},
+    {"id": "card_15", "name": "Sacrifice", "effect": [{"kind": "discard", "who": "self"},
+                                                      {"kind": "gain", "chips": {"gold": 3}}]}]},
+    sort_keys=True, separators=(",", ":"))
+"""The cards a GM entered that docs/text-orders.md plays (as docs/duellum.md enters them)."""
+
+
 def test_the_docs_table_of_duellum_lines_reads_as_it_says():
     section = DOC.read_text(encoding="utf-8").split("## Antike Duellum", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| `([^`]+)` \| .*? \| `(.+)` \|$", section, flags=re.M)
     assert len(rows) >= 12
     for line, json_text in rows:
-        data = parse_text_orders(HEADER + line + "\n", DU, BOARD)
+        data = parse_text_orders(HEADER + line + "\n", DU, BOARD, data=DOC_CARDS)
         key = json_text.split('"')[1]
         assert key in data, line
         assert {key: data[key]} == json.loads("{" + json_text + "}"), line

@@ -136,7 +136,8 @@ def test_trade_is_two_for_one_from_chips_held():
                          rondel="iron")
     assert [(r.code, r.path) for r in rejections] == [("trade/ratio", "$.trade[0].give"),
                                                       ("trade/not-enough", "$.trade[1].give.marble")]
-    assert rejections[0].message == "a trade gives 2 chips for 1; this one gives 3"
+    assert rejections[0].message == ("a trade gives 2 chips for 1 (or 4 for 2, 6 for 3, ...), each entry at one "
+                                     "rate; this one gives 3 for 1")
     assert rejections[1].message == "Phoenicians has 1 marble, the trade gives 2"
 
 

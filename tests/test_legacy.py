@@ -104,9 +104,10 @@ def test_old_bot_turns_stay_what_they_were_recorded_as():
 
 # -- the other editions, as the release that brought them wrote them ---------------------------
 
-EDITION_FILES = {"antike2-31.json": "antike2", "duellum-82.json": "duellum"}
-"""Written by the release of 2026-11-25 (the first with Antike II and Antike Duellum), format 1
-(tests/data/legacy/README.md): passwords ``legacy-NATION``."""
+EDITION_FILES = {"antike2-31.json": "antike2", "duellum-82.json": "duellum", "duellum-91.json": "duellum"}
+"""Written by the release of 2026-11-25 (the first with Antike II and Antike Duellum), and by
+the release before issue 28 (``duellum-91.json``: revision 1 of Duellum's rules, its display
+shrunk and draws missed), format 1 (tests/data/legacy/README.md): passwords ``legacy-NATION``."""
 
 
 @pytest.fixture(params=sorted(EDITION_FILES))

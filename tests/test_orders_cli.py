@@ -300,7 +300,7 @@ STEP_REFUSALS = {
                           "phoenicians owns 0 of the 8 know-hows; trading with the bank needs all 8, owned since an earlier turn"),
     "trade/ratio": ([{"nation": PH, "knowhow": ALL8, "all8_bonus": True}],
                     dict(trade=[{"give": {"gold": 3}, "get": "iron"}], rondel="iron"), "$.trade[0].give",
-                    "a trade gives 2 chips for 1; this one gives 3"),
+                    "a trade gives 2 chips for 1 (or 4 for 2, 6 for 3, ...), each entry at one rate; this one gives 3 for 1"),
     "trade/not-enough": ([{"nation": PH, "knowhow": ALL8, "all8_bonus": True}],
                          dict(trade=[{"give": {"iron": 2}, "get": "gold"}], rondel="iron"), "$.trade[0].give.iron",
                          "Phoenicians has 1 iron, the trade gives 2"),

@@ -391,7 +391,7 @@ def standing_change(draw: Draw, game, nation: str) -> dict[str, Any]:
         from pbem.editions.duellum import cards
 
         change["fortress"] = draw.pick(("always", "never"), "fortress")
-        change["draw"] = draw.some(sorted(set(cards.deck_cards(game.state.table.data))), 4, "cards")
+        change["draw"] = draw.some(sorted(set(cards.deck_of(game.state.table))), 4, "cards")
     if draw.flag(2, "battle stance"):
         if draw.flag(2, "bare stance"):
             change["battle"] = draw.pick(STANCES, "stance")

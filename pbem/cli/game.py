@@ -235,6 +235,13 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: st
         print(echo_text(before, result.echo), end="")
     else:
         print(json.dumps(result.echo, ensure_ascii=False, indent=1))
+    played = [e["play"] for e in result.echo.get("events", []) if isinstance(e, dict) and "play" in e]
+    if played:  # an edition's event cards (Antike Duellum): what each does, in words
+        print("event cards played:")
+        data = before.state.table.data
+        for cid in played:
+            text = before.edition.card_text(cid, data, before.state.table.revision)
+            print(f"  - {before.edition.card_name(cid, data)} ({cid}): {text}")
     print("what happens:")
     for ev in result.events:
         print(f"  - {event_line(ev)}")

@@ -101,7 +101,7 @@ class BuildTemples(Action):
                 continue
             seen.add(city)
             if prov is None or prov.owner != t.nation:
-                t.reject("temple/not-own-city", f"{path}.city", city=city, nation=t.nation)
+                t.reject("temple/not-own-city", f"{path}.city", city=city, nation=t.nation, hint=t.hint(city))
                 continue
             if prov.temple:
                 t.reject("temple/already", f"{path}.city", city=city)
@@ -158,7 +158,7 @@ class Arm(Action):
             echo.append(out)
             prov = t.state.provinces.get(at)
             if prov is None or prov.owner != t.nation:
-                t.reject("arm/not-own-city", f"{path}.at", at=at, nation=t.nation)
+                t.reject("arm/not-own-city", f"{path}.at", at=at, nation=t.nation, hint=t.hint(at))
                 continue
             if not t.board.can_arm(at, unit):
                 t.reject("arm/wrong-terrain", f"{path}.unit", unit=unit, at=at,
@@ -344,24 +344,23 @@ def _city_type(t: Turn, entry: dict[str, Any], site: str, city: str, path: str) 
     return None
 
 
-def trade(t: Turn, trades: list[dict[str, Any]]) -> None:
-    """Trades with the bank before the rondel move, at the rates the nation's know-hows
-    allow (classic: 2 for 1 with all eight, 000 L512-514, Q25; Antike II: MERCATURA 2 for
-    1, COMMERCIUM 3 for 2, 003 L401-402). ``get`` is a chip's name (one chip) or the chips
-    received; coins are never received."""
-    rates, problem = t.edition.trade_rates(t.state, t.nation)
-    if problem is not None:
-        t.fail(problem)
-        return
+def trade(t: Turn, trades: list[dict[str, Any]], rates: dict[int, int], when: str = "before") -> None:
+    """The trades with the bank marked for the moment ``when`` of the turn (docs/orders.md:
+    ``"when"``, ``before`` by default), in the order given, at the rates the nation's
+    know-hows allowed when the turn began (classic: 2 for 1 with all eight, 000 L512-514,
+    Q25; Antike II: MERCATURA 2 for 1, COMMERCIUM 3 for 2, 003 L401-402; Duellum:
+    COMMERCIUM 3 for 2, 001 L336). ``get`` is a chip's name (one chip) or the chips
+    received; coins are never received. One entry may trade a multiple of a rate, exactly
+    (000 L891-894: 3 gold and 1 marble for 2 iron; 001 L336: 4 gold and 2 marble for 4 iron)."""
     for i, deal in enumerate(trades):
+        if deal.get("when", "before") != when:
+            continue
         path = f"$.trade[{i}]"
         given = sum(deal["give"].values())
         get = {deal["get"]: 1} if isinstance(deal["get"], str) else dict(deal["get"])
         got = sum(get.values())
-        if rates.get(given) != got:
-            allowed = " or ".join(f"{g} chips for {n}" for g, n in sorted(rates.items()))
-            t.reject("trade/ratio", f"{path}.give", given=given, rates=allowed,
-                     for_got=f" for {got}" if given in rates else "")
+        if rate_of(rates, given, got) is None:
+            t.reject("trade/ratio", f"{path}.give", given=given, got=got, rates=rates_text(rates))
             continue
         short = [c for c, n in deal["give"].items() if t.ns.resources[c] < n]
         for chip in short:
@@ -373,4 +372,20 @@ def trade(t: Turn, trades: list[dict[str, Any]]) -> None:
             t.ns.resources[chip] -= n
         for chip, n in get.items():
             t.ns.resources[chip] += n
-        t.emit("trade", give=dict(deal["give"]), get=deal["get"] if isinstance(deal["get"], str) else get)
+        t.emit("trade", give=dict(deal["give"]), get=deal["get"] if isinstance(deal["get"], str) else get,
+               **({} if when == "before" else {"when": when}))
+
+
+def rate_of(rates: dict[int, int], given: int, got: int) -> tuple[int, int] | None:
+    """The rate (chips given, chips received) of which ``given`` for ``got`` is a whole
+    multiple, or ``None``: 4 for 2 is twice 2 for 1; 6 for 4 twice 3 for 2; 4 for 3 is none."""
+    for give_n, get_n in sorted(rates.items()):
+        if given and given % give_n == 0 and got * give_n == given * get_n:
+            return give_n, get_n
+    return None
+
+
+def rates_text(rates: dict[int, int]) -> str:
+    """``2 chips for 1 (or 4 for 2, 6 for 3, ...)``, each rate of ``rates``."""
+    return " or ".join(f"{g} chips for {n} (or {2 * g} for {2 * n}, {3 * g} for {3 * n}, ...)"
+                       for g, n in sorted(rates.items()))

@@ -58,17 +58,6 @@ class Extras:
 
 NO_EXTRAS = Extras({}, {}, {}, {})
 
-TRADE_FOR_CHIPS: Mapping[str, Any] = MappingProxyType({
-    "trade": {"properties": {"get": {
-        "description": "One chip by name, or the chips received (as many as the rate gives).",
-        "oneOf": [{"$ref": "#/$defs/resource"}, {"$ref": "#/$defs/resource_counts"}]}}},
-    "resource_counts": {"type": "object", "additionalProperties": False, "minProperties": 1,
-                        "properties": {r: {"type": "integer", "minimum": 1} for r in ("marble", "iron", "gold")}},
-})
-"""The order-schema extension of editions whose trades give more than one chip (Antike II,
-Duellum): ``get`` is a chip's name or the chips received."""
-
-
 class Edition:
     """One edition of the game. Subclasses set the attributes and override what differs."""
 
@@ -79,6 +68,12 @@ class Edition:
     aliases: tuple[str, ...] = ()
     """Other names ``new --edition`` accepts."""
     rules: RuleTable
+    revision: int = 1
+    """The revision of the edition's rules that ``new`` sets a game up under, recorded in the
+    game (``rules.revision``). Raised when a rule changes what an order file of an older
+    game would do: the edition then asks :attr:`Table.revision
+    <pbem.kernel.state.Table.revision>` which rule a game plays by, so every older game
+    replays and plays on as it was set up (docs/architecture.md, "Game files")."""
     rondel: Rondel
     nations: Mapping[str, NationInfo]
     """Every nation the edition has, in the order its vocabulary lists them."""
@@ -222,16 +217,18 @@ class Edition:
         return None
 
     def trade_rates(self, state: GameState, nation: str) -> tuple[dict[int, int], Rejection | None]:
-        """The trades ``nation`` may make with the bank now, chips given -> chips received,
-        or a rejection saying why it may not trade: by default 2 for 1 once
-        :meth:`trade_problem` allows it. Trades run before the rondel move, so a know-how
-        bought this turn never counts (Q25, Q31)."""
+        """The trades ``nation`` may make with the bank, chips given -> chips received (one
+        entry may trade a multiple of a rate), or a rejection saying why it may not trade:
+        by default 2 for 1 once :meth:`trade_problem` allows it. The turn asks this of the
+        state its turn began with, so a know-how bought in the turn never counts, whenever
+        in the turn the trade is made (Q25, Q31)."""
         problem = self.trade_problem(state, nation)
         return ({}, problem) if problem is not None else ({2: 1}, None)
 
-    def before_rondel(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
-        """What the edition does after the trades and before the rondel move (Duellum plays
-        its event cards here)."""
+    def at_moment(self, t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+        """What the edition does at the moment ``when`` of the turn (one of
+        :data:`pbem.kernel.vocab.MOMENTS`), after the trades of that moment: Duellum plays
+        the event cards the orders mark for it."""
 
     def reserve(self, state: GameState, nation: str, unit: str) -> int:
         """Units of ``nation`` neither on the board nor in its stock (Duellum's recruitment
@@ -353,6 +350,28 @@ class Edition:
     def card_name(self, cid: str, data: str) -> str:
         """Event card ``cid`` as players read its name."""
         return cid
+
+    def card_text(self, cid: str, data: str, revision: int | None = None) -> str:
+        """What event card ``cid`` does and when it may be played, in words (``check`` and
+        ``options`` say it), in a game whose rules are of ``revision`` (``None``: the
+        edition's current one); empty where the edition has no such card."""
+        return ""
+
+    def card_fields(self, cid: str, data: str) -> tuple[str, ...]:
+        """The fields an order playing event card ``cid`` must give besides the card (Antike
+        Duellum: ``city``, ``at``, ``unit``, ``to``, ``cards``), in the order written."""
+        return ()
+
+    def card_play(self, cid: str, table: Table) -> dict[str, Any] | None:
+        """Event card ``cid`` of a game (``table``) as data, for the bots: ``{"when":
+        [MOMENT, ...], "wedge": WEDGE or None, "steps": [STEP, ...]}`` (Antike Duellum's
+        vocabulary), or ``None`` for a card that cannot be played."""
+        return None
+
+    def card_note(self, cid: str, data: str) -> str:
+        """What every view says beside event card ``cid``'s name (Antike Duellum: that its
+        text is not entered yet); empty for nothing."""
+        return ""
 
     def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:
         """Problems of a loaded state that only this edition's rules can see."""

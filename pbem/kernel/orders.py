@@ -36,9 +36,16 @@ def _with_pay(entry: dict[str, Any], source: Mapping[str, Any]) -> dict[str, Any
 
 
 def _trade(trades: list) -> list[dict[str, Any]]:
-    """Trades; ``get`` stays a chip's name, or the chips received in resource order."""
-    return [{"give": _amounts(t["give"], RESOURCES),
-             "get": t["get"] if isinstance(t["get"], str) else _amounts(t["get"], RESOURCES)} for t in trades]
+    """Trades; ``get`` stays a chip's name, or the chips received in resource order;
+    ``when`` is kept as given (without it, the trade is made before the rondel move)."""
+    out = []
+    for t in trades:
+        entry = {"give": _amounts(t["give"], RESOURCES),
+                 "get": t["get"] if isinstance(t["get"], str) else _amounts(t["get"], RESOURCES)}
+        if "when" in t:
+            entry["when"] = t["when"]
+        out.append(entry)
+    return out
 
 
 def _rondel(rondel: str | Mapping[str, Any]) -> dict[str, Any]:

@@ -39,12 +39,12 @@ CODES: dict[str, str] = {
     "pay/too-many": "{what} needs only {need} {chip}; pay the rest with coins or the right chips",
     "pay/coins-only": "{what} includes {coins} coin(s) that only coins can pay; the payment has {paid}",
     # temples
-    "temple/not-own-city": "{city} is not a city of {nation}",
+    "temple/not-own-city": "{city} is not a city of {nation}{hint}",
     "temple/already": "{city} already has a temple",
     "temple/twice": "{city} is named twice",
     "temple/bank-empty": "the bank has no temple left",
     # arming
-    "arm/not-own-city": "{at} is not a city of {nation}",
+    "arm/not-own-city": "{at} is not a city of {nation}{hint}",
     "arm/limit": "{at} may arm {limit} unit(s) this turn ({asked} asked)",
     "arm/wrong-terrain": "a {unit} cannot be armed in {at} ({kind})",
     "arm/no-stock": "{nation} has {left} {unit}(s) {where}, {asked} asked",
@@ -60,7 +60,7 @@ CODES: dict[str, str] = {
     "found/twice": "{city} is named twice",
     # trade
     "trade/not-allowed": "{nation} owns {owned} of the {total} know-hows; trading with the bank needs all {total}, owned since an earlier turn",
-    "trade/ratio": "a trade gives {rates}; this one gives {given}{for_got}",
+    "trade/ratio": "a trade gives {rates}, each entry at one rate; this one gives {given} for {got}",
     "trade/not-enough": "{nation} has {held} {chip}, the trade gives {give}",
     # maneuver
     "move/not-a-province": "{province!r} is not a province of this board{hint}",

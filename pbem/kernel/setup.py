@@ -49,6 +49,11 @@ class SetupOptions:
     from besides the seed, made by ``new`` from what only the GM holds; recorded in the
     GM's file, never in a player's copy. ``None`` in games set up before it existed (their
     deck came from the seed alone)."""
+    revision: int | None = None
+    """The revision of the edition's rules the game is set up under (:attr:`Table.revision
+    <pbem.kernel.state.Table.revision>`): ``new`` sets the edition's current one; recorded
+    only when it is above 1, so a set-up recorded before revisions existed (``None``) is
+    revision 1, as every game then was."""
 
     def to_json(self) -> dict[str, Any]:
         data = {
@@ -66,6 +71,8 @@ class SetupOptions:
             data["data"] = json.loads(json.dumps(self.data))
         if self.secret is not None:
             data["secret"] = self.secret
+        if self.revision is not None and self.revision > 1:
+            data["revision"] = self.revision
         return data
 
     def replace(self, **changes: Any) -> SetupOptions:

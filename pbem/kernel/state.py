@@ -92,6 +92,12 @@ class Table:
     data: str = ""
     """Values the GM entered for what the rulebook does not print (``new --data``), as
     canonical JSON text; empty for none (the edition's rulings apply)."""
+    revision: int = 1
+    """The revision of the edition's rules the game was set up under
+    (:attr:`Edition.revision <pbem.kernel.edition.Edition.revision>`): a rule that would
+    change what an order file of an older game did applies from the revision that brought
+    it, so every older history replays as it was played. 1: every game set up before
+    revisions were recorded."""
 
     def turn_order(self) -> tuple[str, ...]:
         """Seats rotated so that the start nation comes first."""

@@ -8,10 +8,13 @@ are reported too. It reads no file, checks no password (who sent the orders is t
 service's question), writes no history and changes neither the state nor the orders it is
 given.
 
-A turn runs: trades, the rondel move and the wedge's action (each wedge's action is the
-edition's, :mod:`pbem.kernel.actions`), foundings, the edition's end-of-turn steps
-(personages, the end of the game), passing the turn on (a new round starts eagerly), and
-last the standing orders the file changes.
+A turn runs: the trades and edition steps marked ``before`` (the default), the rondel move,
+those marked ``after_move``, the wedge's action (each wedge's action is the edition's,
+:mod:`pbem.kernel.actions`), those marked ``after``, foundings, the edition's end-of-turn
+steps (personages, the end of the game), passing the turn on (a new round starts eagerly),
+and last the standing orders the file changes. Trades may be made "at any time" of one's own
+turn (000 L512-514, L891-894; 003 L401; 001 L336), so each names its moment
+(:data:`pbem.kernel.vocab.MOMENTS`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pbem.kernel import actions
 from pbem.kernel.payments import Cost, check_payment, describe_payment, spend
 from pbem.kernel.rejections import Rejection, reject
 from pbem.kernel.state import GameState, NationState, copy_json
+from pbem.kernel.vocab import MOMENTS
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
@@ -52,6 +56,12 @@ class Turn:
     defaults: list[dict[str, str]] = field(default_factory=list)
     """Choices the orders left open and the referee made by a documented default:
     ``{"path": ..., "default": ...}``, said in the echo and the report."""
+    start: GameState | None = None
+    """The state as the turn began (never changed): what holds "since an earlier turn"
+    (the know-hows a trade needs, 000 L512-514, 003 L401, 001 L336) is read there."""
+    rondel_discount: int = 0
+    """Steps this turn's rondel move costs less than the rondel says (an event card's free
+    steps, played before the move)."""
 
     @property
     def rules(self):
@@ -86,6 +96,11 @@ class Turn:
         if info is not None:
             return info.name
         return self.edition.knowhows.get(value, value)
+
+    def hint(self, name: str) -> str:
+        """``" (did you mean Sparta (sparta)?)"`` for a name that is no province of the board
+        (a misspelling), naming the closest provinces; ``""`` for a province."""
+        return "" if self.board.is_province(name) else self.board.hint(name)
 
     def note_default(self, path: str, text: str) -> None:
         """Say that the referee chose for the player at ``path`` (and how, in ``text``)."""
@@ -166,7 +181,7 @@ def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: B
         raise Refused(problems)
     if not owned:
         orders = copy_json(orders)
-    t = Turn(state.copy(), orders["nation"], edition, board)
+    t = Turn(state.copy(), orders["nation"], edition, board, start=state)
     echo = public_echo(orders)
     standing = orders.get("standing", {})
     if "rondel" not in orders:
@@ -179,12 +194,13 @@ def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: B
         _change_standing(t, standing)
         return TurnResult(t.state, t.events, echo, "standing")
 
-    if "trade" in orders:
-        actions.trade(t, orders["trade"])
-    edition.before_rondel(t, orders, echo)
+    rates = _trade_rates(t, orders)
+    _moment(t, MOMENTS[0], orders, echo, rates)
     echo["rondel"], field_ = _rondel(t, orders["rondel"])
+    _moment(t, MOMENTS[1], orders, echo, rates)
     _action(t, field_, orders, echo)
     edition.after_action(t, field_)
+    _moment(t, MOMENTS[2], orders, echo, rates)
     if "found" in orders:
         echo["found"] = actions.found(t, orders["found"])
     _check_standing(t, standing)
@@ -196,6 +212,27 @@ def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: B
     # start it may trigger (docs/rulings.md: "from the next event after the file").
     _change_standing(t, standing)
     return TurnResult(t.state, t.events, echo, "turn", tuple(t.defaults))
+
+
+def _trade_rates(t: Turn, orders: dict[str, Any]) -> dict[int, int] | None:
+    """The trades the nation may make this turn, chips given -> chips received, as its
+    know-hows allow at the start of the turn (never one acquired in it: Q25, Q31 in
+    docs/rulings.md); ``None`` (and the rejection) when it may not trade and trades."""
+    if not orders.get("trade"):
+        return None
+    rates, problem = t.edition.trade_rates(t.start or t.state, t.nation)
+    if problem is not None:
+        t.fail(problem)
+        return None
+    return rates
+
+
+def _moment(t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any], rates: dict[int, int] | None) -> None:
+    """What the orders do at the moment ``when`` of the turn: their trades of that moment,
+    then the edition's own steps (Antike Duellum's event cards)."""
+    if rates is not None:
+        actions.trade(t, orders["trade"], rates, when)
+    t.edition.at_moment(t, when, orders, echo)
 
 
 def _check_standing(t: Turn, change: dict[str, Any]) -> None:
@@ -253,13 +290,16 @@ def _rondel(t: Turn, move: dict[str, Any]):
     if not landing.first or "steps" in move:
         echo["steps"] = steps
     what = "the first rondel move" if landing.first else f"a rondel move of {steps} steps"
-    if landing.cost == 0 and move.get("pay") and sum(move["pay"].values()):
+    cost = max(0, landing.cost - t.rondel_discount)
+    if cost < landing.cost:
+        what += f" ({min(landing.cost, t.rondel_discount)} of them free by an event card)"
+    if cost == 0 and move.get("pay") and sum(move["pay"].values()):
         t.reject("pay/wrong-total", "$.rondel.pay", what=what, cost=0, paid=sum(move["pay"].values()),
                  spelled="nothing")
         return echo, field_
     paid: dict = {}
-    if landing.cost:
-        made = t.pay(Cost(any=landing.cost, spare=field_.action.spends), move.get("pay"), what, "$.rondel")
+    if cost:
+        made = t.pay(Cost(any=cost, spare=field_.action.spends), move.get("pay"), what, "$.rondel")
         if made is None:
             return echo, field_
         paid = made

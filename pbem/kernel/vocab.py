@@ -73,3 +73,8 @@ HEADER_KEYS: tuple[str, ...] = ("game", "nation", "turn", "password")
 ACTION_KEYS: tuple[str, ...] = ("temples", "arm", "knowhow", "maneuver")
 """Order keys that carry a wedge's action, named by what they do, the same in every
 edition; an edition's rondel says which of them each wedge takes."""
+MOMENTS: tuple[str, ...] = ("before", "after_move", "after")
+"""When in a nation's own turn a step it may take "at any time" is carried out (a trade with
+the bank, an event card; docs/orders.md, "Order file"): ``before`` the rondel move (the
+default), ``after_move`` (after the move and its payment, before the wedge's action) or
+``after`` (after the action and its production, before founding)."""

@@ -104,18 +104,29 @@ class _Builder:
         return True
 
     def _try_with_trades(self, key: str, trial: dict[str, Any]) -> bool:
-        """The addition in ``trial`` with one or two trades first, each for a chip it
-        needs, giving the chips held most (never the chip sought)."""
+        """The addition in ``trial`` with one or two trades for a chip it needs, giving the
+        chips held most (never the chip sought): before the rondel move for the wedge's
+        action; for a city founded, after the action (``"when": "after"``, 000 L512-514,
+        003 L401, 001 L336), so that what the action produced is traded too."""
         action = self.game.edition.rondel[self.result.state.nations[self.nation].rondel].action
+        when = None
         if key == "found":
             wanted = [r for r in RESOURCES if self.game.edition.rules_for(self.game.state.table).found_cost.get(r)]
+            when = "after"
         elif key in action.keys and action.spends:
             wanted = [action.spends]
         else:
             return False
-        held = dict(self.game.state.nations[self.nation].resources)
         trades = list(trial.get("trade", []))
-        for deal in trades:
+        if when is None:
+            held = dict(self.game.state.nations[self.nation].resources)
+            earlier = [d for d in trades if d.get("when", "before") == "before"]
+        else:
+            # what the nation holds once its turn so far is done; trades after the action come
+            # before every founding, so the chips earlier foundings spent are not given away
+            held = dict(self.result.state.nations[self.nation].resources)
+            earlier = []
+        for deal in earlier:
             for chip, n in deal["give"].items():
                 held[chip] -= n
             for chip, n in _received(deal).items():
@@ -126,6 +137,8 @@ class _Builder:
                 deal = _deal(self.rates, held, want)
                 if deal is None:
                     continue
+                if when is not None:
+                    deal["when"] = when
                 trades.append(deal)
                 for chip, n in deal["give"].items():
                     held[chip] -= n
@@ -444,12 +457,28 @@ def _box(st, nation: str) -> dict[str, int]:
     return dict(st.nations[nation].extra.get("recruitment", {}))
 
 
-def _card_kinds(st) -> dict[str, str]:
-    """Card id -> the kind of its effect, for every card of this game whose effect is known."""
-    from pbem.editions.duellum import cards
+def _cards(game, st) -> dict[str, dict[str, Any]]:
+    """Card id -> the card as data (its moments, wedge and steps: the edition's
+    :meth:`card_play <pbem.kernel.edition.Edition.card_play>`), for every card of this game
+    that can be played; memoised per game and deck."""
+    key = (st.table, tuple(sorted(game.edition.event_cards(st.table.data))))
+    if _CARDS.get("key") != key:
+        _CARDS.clear()
+        _CARDS["key"] = key
+        _CARDS["cards"] = {cid: card for cid in game.edition.event_cards(st.table.data)
+                           if (card := game.edition.card_play(cid, st.table)) is not None}
+    return _CARDS["cards"]
 
-    return {cid: (card.get("effect") or {}).get("kind", "") for cid, card in cards.catalogue(st.table.data).items()
-            if card.get("effect")}
+
+_CARDS: dict[str, Any] = {}
+
+
+def _defends(card: dict[str, Any]) -> int:
+    """How much a card raises the defence of a city the opponent conquers (FORTRESS: 1);
+    0 for a card not played then."""
+    if card["when"] != ["opponent_conquest"]:
+        return 0
+    return sum(s["change"] for s in card["steps"] if s["kind"] == "defence")
 
 
 def _routes(game, st, nation: str, start: str, unit: str, steps: int) -> dict[str, list[str]]:
@@ -533,18 +562,17 @@ def _seas_pay(game, st, nation: str) -> bool:
     return _SEAS_PAY[key]
 
 
-def _fortress_risk(st, nation: str) -> bool:
+def _fortress_risk(game, st, nation: str) -> bool:
     """Whether the rival may hold FORTRESS: it holds cards, and not every FORTRESS of the
     game is in sight (the display, the discards, the bot's own hand)."""
     other = _other(st, nation)
     if not st.nations[other].extra.get("hand"):
         return False
-    kinds = _card_kinds(st)
-    from pbem.editions.duellum import cards
-
-    total = sum(1 for cid in cards.deck_cards(st.table.data) if kinds.get(cid) == "fortress")
+    shields = {cid for cid, card in _cards(game, st).items() if _defends(card) > 0}
+    catalogue = game.edition.event_cards(st.table.data)
+    total = sum(catalogue[cid].get("count", 1) for cid in shields)
     seen = [*st.extra.get("display", []), *st.extra.get("discards", []), *st.nations[nation].extra.get("hand", [])]
-    return sum(1 for cid in seen if kinds.get(cid) == "fortress") < total
+    return sum(1 for cid in seen if cid in shields) < total
 
 
 def _fill_duel(b: _Builder, rng: random.Random, eager: float, greedy: bool, march: bool,
@@ -581,41 +609,117 @@ def _fill_duel(b: _Builder, rng: random.Random, eager: float, greedy: bool, marc
 
 
 def _play_cards(b: _Builder, rng: random.Random, eager: float, greedy: bool, keys) -> None:
-    """Play the event cards held when they help (001 L427): BURGLARY when the rival holds
-    coins, ACADEMY on the know-how wedge when the rival owns know-hows, EARTHQUAKE on a
-    rival's wall (on the maneuver wedge the one of a city the bot's units can nearly take),
-    a card that gives chips at once. FORTRESS is played by the standing order."""
+    """Play the event cards held when they help (001 L427), each at the first moment of the
+    turn its card allows (before the rondel move where it may: its chips then pay for the
+    action): a card that gives chips or cards, one that makes the rival pay what he holds,
+    destroys a rival's wall (on the maneuver wedge the one of a city the bot's units can
+    nearly take), removes rival units, arms units, or lowers the defence of a city the bot
+    means to conquer. A card played during the rival's conquest (FORTRESS) is played by the
+    standing order; a card that would cost the bot, move a stone or discard its own cards
+    is kept."""
+    game, nation = b.game, b.nation
+    st = game.state
+    known = _cards(game, st)
+    wedge = game.edition.rondel[b.result.state.nations[nation].rondel].name
+    targeted: set[str] = set()
+    for cid in st.nations[nation].extra.get("hand", []):
+        card = known.get(cid)
+        if card is None or "opponent_conquest" in card["when"] or card.get("wedge") not in (None, wedge):
+            continue
+        entry = _card_entry(b, cid, card, rng, greedy, keys, targeted)
+        if entry is not None and (greedy or rng.random() < eager) and b.try_add("events", entry):
+            targeted |= {entry[k] for k in ("city", "at") if k in entry}
+
+
+def _card_entry(b: _Builder, cid: str, card: dict[str, Any], rng: random.Random, greedy: bool, keys,
+                targeted: set[str]) -> dict[str, Any] | None:
+    """The ``events`` entry that plays ``cid`` with what its card leaves open chosen, or
+    ``None`` when the bot keeps the card."""
     game, nation = b.game, b.nation
     st = game.state
     other = _other(st, nation)
-    kinds = _card_kinds(st)
     theirs = st.nations[other]
-    played: list[str] = []
-    for cid in st.nations[nation].extra.get("hand", []):
-        kind = kinds.get(cid, "")
-        entry: dict[str, Any] = {"play": cid}
-        if kind == "halve_coins":
-            useful = theirs.coins >= (3 if greedy else 2)
-        elif kind == "gold_per_knowhow":
-            useful = "knowhow" in keys and len(theirs.knowhow) >= 1
-        elif kind == "destroy_wall":
-            walls = [c for c in st.cities(other) if st.provinces[c].extra.get("wall") and c not in played]
+    entry: dict[str, Any] = {"play": cid}
+    useful = False
+    for step in card["steps"]:
+        kind = step["kind"]
+        if kind in ("gain", "draw"):
+            useful = useful or _times(game, st, nation, step) > 0
+        elif kind == "pay":
+            if step.get("who") == "self":
+                return None
+            has = (step.get("coins") and theirs.coins) or any(theirs.resources[r] for r, n in step.get("chips", {}).items() if n)
+            useful = useful or bool(has and _times(game, st, nation, step) > 0)
+        elif kind == "discard":
+            if step.get("who") == "self":
+                return None
+            useful = useful or bool(theirs.extra.get("hand"))
+        elif kind == "remove" and step.get("piece") == "wall":
+            walls = [c for c in st.cities(other) if st.provinces[c].extra.get("wall") and c not in targeted]
             if greedy:
                 near = queries.in_reach(st, game.edition, game.board, nation) if "maneuver" in keys else {}
                 walls = [c for c in walls if near.get(c, 0) >= queries.defence(st, game.edition, c) - 1
                          and queries.can_be_conquered(st, c)]
                 walls.sort(key=lambda c: (not st.provinces[c].temple, c))
-            useful = bool(walls)
-            if useful:
-                entry["city"] = walls[0] if greedy else rng.choice(walls)
-        elif kind == "gain":
+            if not walls or step.get("whose") == "self":
+                return None
+            entry["city"] = walls[0] if greedy else rng.choice(walls)
             useful = True
-        elif kind == "opponent_pays":
-            useful = theirs.coins > 0 or any(theirs.resources.values())
-        else:
-            useful = False  # FORTRESS (the standing order plays it), a card without a known effect
-        if useful and (greedy or rng.random() < eager) and b.try_add("events", entry):
-            played.append(entry.get("city", ""))
+        elif kind == "remove":
+            if step.get("whose") == "self":
+                return None
+            types = UNITS if step["piece"] == "unit" else (step["piece"],)
+            spots = sorted(((st.provinces[p].count(other, u), p, u) for p in st.provinces for u in types
+                            if st.provinces[p].count(other, u) and p not in targeted), reverse=True)
+            if not spots:
+                return None
+            _, entry["at"], unit = spots[0]
+            if step["piece"] == "unit":
+                entry["unit"] = unit
+            useful = True
+        elif kind == "arm":
+            source = _box(st, nation) if step.get("from", "box") == "box" else \
+                {u: queries.stock(st, game.edition, nation, u) for u in UNITS}
+            types = UNITS if step.get("unit", "any") == "any" else (step["unit"],)
+            spots = [(c, u) for c in st.cities(nation) for u in types
+                     if game.board.can_arm(c, u) and source.get(u, 0) >= step.get("count", 1)]
+            if not spots:
+                return None
+            entry["at"], unit = spots[0] if greedy else rng.choice(spots)
+            if step.get("unit", "any") == "any":
+                entry["unit"] = unit
+            useful = True
+        elif kind == "defence":
+            if "maneuver" not in keys or step["change"] >= 0:
+                return None
+            near = queries.in_reach(st, game.edition, game.board, nation)
+            cities = sorted((c for c in st.cities(other) if near.get(c) and queries.can_be_conquered(st, c)
+                             and c not in targeted), key=lambda c: (not st.provinces[c].temple, c))
+            if not cities:
+                return None
+            entry["city"] = cities[0]
+            useful = True
+        else:  # a stone moved, free steps: the bot's rondel move is chosen already
+            return None
+    if not useful:
+        return None
+    moments = [m for m in ("before", "after_move", "after") if m in card["when"]]
+    if moments and moments[0] != "before":
+        entry["when"] = moments[0]
+    return entry
+
+
+def _times(game, st, nation: str, step: dict[str, Any]) -> int:
+    """How often a step's amounts count now (its ``per``: know-hows, cities, ... of a nation)."""
+    per = step.get("per")
+    if not per:
+        return 1
+    who = _other(st, nation) if per.get("of") == "opponent" else nation
+    ns = st.nations[who]
+    count = {"knowhows": len(ns.knowhow), "cities": len(st.cities(who)), "temples": len(st.temples(who)),
+             "walls": sum(1 for c in st.cities(who) if st.provinces[c].extra.get("wall")), "coins": ns.coins,
+             "personages": ns.personage_count(), "cards": len(ns.extra.get("hand", []))}[per["count"]]
+    return count // per.get("divided_by", 1)
 
 
 def _temples_and_walls(b: _Builder, rng: random.Random, eager: float, greedy: bool) -> None:
@@ -800,7 +904,7 @@ def _campaign(b: _Builder, rng: random.Random, attack: bool = True, advance: boo
     conquests = []
     if attack:
         quaked = {e.get("city") for e in b.orders.get("events", []) if "city" in e}
-        risk = _fortress_risk(st, nation)
+        risk = _fortress_risk(game, st, nation)
         can_take = len(st.cities(other)) - 1
         def need_at(c: str) -> int:
             return queries.defence(st, edition, c) - (1 if c in quaked else 0)
@@ -979,20 +1083,37 @@ def _found_duel(b: _Builder, pid: str, rng: random.Random, greedy: bool) -> bool
 def _standing_duel(b: _Builder) -> None:
     """Standing orders for the other's turn: FORTRESS ``always`` (the city holds or the
     attacker loses a unit more, 001 L429), and the cards to take first from the display
-    (D9): FORTRESS while the rival can reach a city, EARTHQUAKE while the rival has walls,
-    BURGLARY by the rival's coins, ACADEMY by its know-hows, a card giving chips."""
+    (D9), ranked by what each would do now: a card for the rival's conquest while the rival
+    can reach a city, one destroying walls while the rival has walls, one taking coins by
+    the rival's coins, one giving gold by its know-hows, one giving chips."""
     game, nation = b.game, b.nation
     st = game.state
     other = _other(st, nation)
     theirs = st.nations[other]
-    kinds = _card_kinds(st)
     danger = bool(_threatened(game, st, nation))
     walls = any(st.provinces[c].extra.get("wall") for c in st.cities(other))
-    # a few steps only, so that the order changes when the situation does, not every turn
-    worth = {"fortress": 6 if danger else 3, "destroy_wall": 5 if walls else 1,
-             "halve_coins": 4 if theirs.coins >= 4 else 1, "gold_per_knowhow": 4 if len(theirs.knowhow) >= 2 else 2,
-             "gain": 4, "opponent_pays": 2}
-    ranked = sorted(kinds, key=lambda c: (-worth.get(kinds[c], 0), c))
+
+    def worth(card: dict[str, Any]) -> int:
+        # a few steps only, so that the order changes when the situation does, not every turn
+        if _defends(card):
+            return 6 if danger else 3
+        best = 0
+        for step in card["steps"]:
+            per = (step.get("per") or {}).get("count")
+            if step["kind"] == "remove" and step.get("piece") == "wall":
+                best = max(best, 5 if walls else 1)
+            elif step["kind"] == "pay" and per == "coins":
+                best = max(best, 4 if theirs.coins >= 4 else 1)
+            elif step["kind"] == "gain" and per == "knowhows":
+                best = max(best, 4 if len(theirs.knowhow) >= 2 else 2)
+            elif step["kind"] == "gain":
+                best = max(best, 4)
+            else:
+                best = max(best, 2)
+        return best
+
+    known = _cards(game, st)
+    ranked = sorted(known, key=lambda c: (-worth(known[c]), c))
     change = {}
     if st.standing[nation].extra.get("fortress") != "always":
         change["fortress"] = "always"

@@ -56,7 +56,7 @@ def options(game) -> dict[str, Any]:
             "targets": out, "template": template}
     rates, problem = edition.trade_rates(st, nation)
     if problem is None and rates:
-        # chips given -> chips received with the bank, before the rondel move
+        # chips given -> chips received with the bank (before the rondel move, after it, or after the action)
         data["trade"] = [{"give": give, "get": get} for give, get in sorted(rates.items())]
     held = edition.view_nation(st, nation, nation)
     if held:
@@ -64,7 +64,8 @@ def options(game) -> dict[str, Any]:
         # never the other's cards), with the open display and the deck's size
         data.update(held)
         data["supply"] = {u: queries.stock(st, edition, nation, u) for u in UNITS}
-        data.update(edition.view_extra(st))
+        # the display and the deck's size; the lines name and label the cards themselves
+        data.update({k: v for k, v in edition.view_extra(st).items() if k != "cards"})
     return data
 
 
@@ -107,14 +108,14 @@ def _template_rondel(edition, targets: list[dict[str, Any]]) -> dict[str, Any]:
 
 HINTS: dict[str, dict[str, str]] = {
     "json": {
-        "trade": '"trade" in the order file',
+        "trade": '"trade" in the order file, with "when": "after_move" or "after" for later in the turn',
         "walls": '"walls": [{"city": P}]',
         "recruit": '"recruit": {"legion": N, "galley": M}',
         "play": 'play one with "events": [{"play": CARD}]',
         "free": 'mark {which} entry "free": true',
     },
     "text": {
-        "trade": 'a line such as "trade 2 gold for iron"',
+        "trade": 'a line such as "trade 2 gold for iron", or "trade after 2 gold for iron" after the action',
         "walls": 'a line "wall CITY"',
         "recruit": 'a line "recruit N legions M galleys"',
         "play": 'play one with a line "play CARD"',
@@ -140,7 +141,8 @@ def option_lines(data: dict[str, Any], game=None, syntax: str = "json") -> list[
              + ", ".join(f"{v} {k}" for k, v in data["resources"].items()) + f", {coins}"]
     if data.get("trade"):
         rates = ", ".join(f"{r['give']} chips for {r['get']}" for r in data["trade"])
-        lines.append(f"  may trade with the bank before the move: {rates} ({hint['trade']}; never coins)")
+        lines.append(f"  may trade with the bank at any time of the turn: {rates}, or a multiple in one trade "
+                     f"({hint['trade']}; never coins)")
     if "recruitment" in data:
         lines.extend("  " + line for line in holding_lines(data, game, name, syntax))
     labels = _labels(game, data)
@@ -186,20 +188,19 @@ def holding_lines(data: dict[str, Any], game=None, name=lambda ident: ident, syn
 
 
 def _card_namer(game, effects: bool = False):
-    """A card id -> ``Name (card_id)``, with ``effects`` also what it does, from the
-    game's catalogue."""
+    """A card id -> ``Name (card_id)``, with its note (a card whose text is not entered),
+    and with ``effects`` also what it does and when it is played, in words, from the game's
+    catalogue (the edition's :meth:`card_text <pbem.kernel.edition.Edition.card_text>`)."""
     if game is None:
         return lambda cid: cid
-    from pbem.editions.duellum import cards
-
-    known = cards.catalogue(game.state.table.data)
+    edition, data = game.edition, game.state.table.data
 
     def describe(cid: str) -> str:
-        card = known.get(cid) or {}
+        note = edition.card_note(cid, data)
+        name = f"{edition.card_name(cid, data)} ({cid})"
         if not effects:
-            return f"{cards.describe(card, cid)} ({cid})"
-        kind = (card.get("effect") or {}).get("kind")
-        return f"{cards.describe(card, cid)} ({cid}): {cards.EFFECTS.get(kind, 'no effect the referee knows')}"
+            return f"{name} ({note})" if note else name
+        return f"{name}: {edition.card_text(cid, data, game.state.table.revision) or note}"
     return describe
 
 

@@ -150,9 +150,9 @@ def duellum_problems(game: Game) -> list[str]:
             out.append(f"{used} {resource} cities, {tokens} tokens")
     where = [*st.extra["deck"], *st.extra["display"], *st.extra["discards"],
              *(c for ns in st.nations.values() for c in ns.extra["hand"])]
-    if Counter(where) != Counter(cards.deck_cards(st.table.data)):
+    if Counter(where) != Counter(cards.deck_of(st.table)):
         out.append(f"event cards: {sorted(Counter(where).items())} in play, the deck was "
-                   f"{sorted(Counter(cards.deck_cards(st.table.data)).items())}")
+                   f"{sorted(Counter(cards.deck_of(st.table)).items())}")
     if st.bank.coins < 0 or st.bank.temples < 0 or any(v < 0 for v in st.bank.personages.values()):
         out.append(f"the bank below zero: {st.bank.to_json()}")
     return out

@@ -349,22 +349,26 @@ def edition_status(game: Game) -> list[dict[str, str]]:
                       else "the ninth scholar, still to be won by the first nation owning all eight know-hows"})
     shown = game.edition.view_extra(st)
     if "display" in shown:  # Antike Duellum: the open display and the deck (001 L415-419)
-        card = card_namer(game)
-        display = ", ".join(card(c) for c in shown["display"]) or "empty"
+        card = card_namer(game, noted=False)
+        notes = {c: game.edition.card_note(c, st.table.data) for c in shown["display"]}
+        display = ", ".join(card(c) + ("*" if notes[c] else "") for c in shown["display"]) or "empty"
+        footnote = next((f"; * {n}" for n in notes.values() if n), "")
         discards = len(st.extra.get("discards", []))
         lines.append({"label": "Event cards", "value": f"open display {display}; "
                                                        f"{plural(shown.get('deck_size', 0), 'card')} in the deck, "
-                                                       f"{discards} discarded"})
+                                                       f"{discards} discarded{footnote}"})
     return lines
 
 
-def card_namer(game: Game):
+def card_namer(game: Game, noted: bool = True):
     """Event card id -> the card's name in capitals, as the game's catalogue (with the GM's
-    cards, ``new --data``) names it (Antike Duellum)."""
+    cards, ``new --data``) names it (Antike Duellum), with its note where it has one (a card
+    whose text is not entered: ``CARD 05 (text not entered — ...)``) unless not ``noted``."""
     data, edition = game.state.table.data, game.edition
 
     def card(cid: str) -> str:
-        return edition.card_name(cid, data).upper()
+        note = edition.card_note(cid, data) if noted else ""
+        return edition.card_name(cid, data).upper() + (f" ({note})" if note else "")
 
     return card
 

@@ -42,6 +42,10 @@ def _chips(counts: dict[str, int]) -> str:
     return " and ".join(f"{counts[r]} {r}" for r in RESOURCES if counts.get(r))
 
 
+MOMENT_WORDS = {"after_move": " after the rondel move", "after": " after the action"}
+"""A trade's or a card's moment of the turn (``when``), where it is not before the rondel move."""
+
+
 def count(n: int, word: str) -> str:
     """``1 legion``, ``3 legions``, ``2 steps``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
@@ -126,7 +130,8 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
         return f"{n} acquire {knowhow(ev['name']).upper()} for {ev['price']} gold{first} (paid: {_pay(ev['paid'])})"
     if kind == "trade":
         get = ev["get"]
-        return f"{n} trade {_pay(ev['give'])} for {'1 ' + get if isinstance(get, str) else _chips(get)}"
+        return (f"{n} trade {_pay(ev['give'])} for {'1 ' + get if isinstance(get, str) else _chips(get)}"
+                f"{MOMENT_WORDS.get(ev.get('when'), '')}")
     if kind == "found":
         chosen = f" producing {ev['resource']}" if ev.get("resource") else ""
         return f"{n} found a city{chosen} in {place(ev['city'])} (paid: {_pay(ev['paid'])})"
@@ -175,7 +180,8 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
     return f"{kind}: {ev}"
 
 
-DUELLUM_EVENTS = frozenset({"wall", "walls", "recruit", "card", "fortress", "draw", "draw-missed", "shuffle"})
+DUELLUM_EVENTS = frozenset({"wall", "walls", "recruit", "card", "fortress", "draw", "draw-missed", "shuffle",
+                            "refill"})
 """The events of Antike Duellum's own rules (town walls, the recruitment box, event cards)."""
 
 
@@ -199,10 +205,16 @@ def _duellum_line(ev: dict[str, Any], n: str, name: Namer, place: Namer, card: N
         return f"{n} recruit {_units(ev['units'])} into their recruitment box (paid: {_pay(ev['paid'])})"
     if kind == "fortress":  # 001 L429: played by the defender during the attacker's conquest
         defender, city = name(ev["defender"]), place(ev["city"])
+        played = card(ev["card"]) if "card" in ev else "FORTRESS"
         if ev.get("held"):
-            return (f"{defender} play FORTRESS in {city}: the {n} lack the units for it, so the city holds "
+            return (f"{defender} play {played} in {city}: the {n} lack the units for it, so the city holds "
                     "and every unit stays")
-        return f"{defender} play FORTRESS in {city}: the {n} lose one {ev.get('lost', 'unit')} more"
+        lost = ev.get("lost", "unit")
+        if isinstance(lost, dict):  # more than one unit may be lost: {"legion": 2}
+            lost = " and ".join(("one " + u) if c == 1 else count(c, u) for u, c in lost.items())
+        else:
+            lost = f"one {lost}"
+        return f"{defender} play {played} in {city}: the {n} lose {lost} more"
     if kind == "draw":
         why = f" ({ev['reason']})" if ev.get("reason") else ""
         if "card" in ev:
@@ -213,8 +225,16 @@ def _duellum_line(ev: dict[str, Any], n: str, name: Namer, place: Namer, card: N
         return f"{n} take no event card{why}: the display is empty"
     if kind == "shuffle":
         return f"The discarded event cards are shuffled into a new deck of {count(ev['cards'], 'card')}"
+    if kind == "refill":  # 001 L419: the display shows three cards again
+        return "The open display is filled up again: " + ", ".join(card(c) for c in ev["display"])
     # a card played (001 L427): what it did, by the fields its effect records
     played = f"{n} play {card(ev['card'])}"
+    if "effects" in ev:  # a card of the vocabulary (docs/duellum.md, "Entering a card")
+        played += MOMENT_WORDS.get(ev.get("when"), " during the conquest" if ev.get("when") == "opponent_conquest" else "")
+        effects = ev["effects"]
+        if len(effects) == 1 and effects[0]["kind"] == "gain":
+            return f"{played} and receive {_gain(effects[0])}"
+        return f"{played}: " + "; ".join(_effect_words(e, name, place, card) for e in effects) if effects else played
     if "city" in ev:
         owner = name(ev["owner"]) if ev.get("owner") else "its owner"
         return f"{played}: the town wall of {place(ev['city'])} is destroyed and goes back to the {owner}' supply"
@@ -229,6 +249,47 @@ def _duellum_line(ev: dict[str, Any], n: str, name: Namer, place: Namer, card: N
     if ev.get("against"):
         return f"{played}: the {name(ev['against'])} pay {amount} to the bank"
     return f"{played} and receive {amount}"
+
+
+def _gain(effect: dict[str, Any]) -> str:
+    """What a card's step moved, every amount it names: ``2 gold, 1 coin``, ``0 gold``."""
+    from pbem.kernel.vocab import RESOURCES
+
+    chips = effect.get("chips", {})
+    parts = [f"{chips[r]} {r}" for r in RESOURCES if r in chips]
+    if "coins" in effect:
+        parts.append(count(effect["coins"], "coin"))
+    return ", ".join(parts) or "nothing"
+
+
+def _effect_words(e: dict[str, Any], name: Namer, place: Namer, card: Namer) -> str:
+    """One step a card carried out, as its record says (:mod:`pbem.editions.duellum.effects`)."""
+    kind = e["kind"]
+    if kind == "gain":
+        return f"they receive {_gain(e)}"
+    if kind == "pay":
+        to = "the bank" if e.get("to", "bank") == "bank" else f"the {name(e['to'])}"
+        return f"the {name(e['nation'])} pay {_gain(e)} to {to}"
+    if kind == "arm":
+        return f"{count(e['count'], e['unit'])} set up in {place(e['at'])}, free"
+    if kind == "remove" and "wall" in e:
+        return f"the town wall of {place(e['wall'])} is destroyed and goes back to the {name(e['owner'])}' supply"
+    if kind == "remove":
+        return (f"{count(e['count'], e['unit'])} of the {name(e['nation'])} in {place(e['at'])} go back to their "
+                "recruitment box")
+    if kind == "move_stone":
+        return f"the stone of the {name(e['nation'])} moves on to {e['wedge'].upper()}"
+    if kind == "free_steps":
+        return f"{count(e['steps'], 'more free step')} for the rondel move"
+    if kind == "defence":
+        change = e["change"]
+        return (f"the defence of {place(e['city'])} is {abs(change)} {'higher' if change > 0 else 'lower'} "
+                "for its conquest this turn")
+    if kind == "draw":
+        return f"the {name(e['nation'])} take {count(e['count'], 'card')} from the open display"
+    if kind == "discard":
+        return f"the {name(e['nation'])} discard {', '.join(card(c) for c in e['cards']) or 'nothing'}"
+    return f"{kind}: {e}"
 
 
 def production_coin(events: list[dict[str, Any]], i: int) -> bool:
@@ -293,6 +354,12 @@ def edit_lines(edits: list[dict[str, Any]], name: Namer = _same, place: Namer = 
             lines.append(f"{name(e['active'])} are now the nation to play")
         elif "bellona" in e:  # Antike II
             lines.append(f"BELLONA is now held by the {name(e['bellona'])}")
+        elif "display" in e:  # Antike Duellum: the open display lies open, as at the table
+            lines.append("The open display set to " + (", ".join(_card_id(c) for c in e["display"]) or "no card")
+                         + " (the cards it held go to the discards)")
+        elif "event_cards" in e:  # Antike Duellum: printed cards entered during the game
+            lines.append("Event cards entered from the printed cards: "
+                         + ", ".join(c.get("name") or _card_id(c["id"]) for c in e["event_cards"]))
         elif "province" in e:
             parts = []
             if "owner" in e:

@@ -205,6 +205,7 @@ class Game:
             "game_id": table.game_id,
             "rules": {"edition": table.edition, "variants": sorted(table.variants),
                       "goal": table.goal, "players": table.players,
+                      **({"revision": table.revision} if table.revision > 1 else {}),
                       **({"data": json.loads(table.data)} if table.data else {})},
             "board": self.board_json(),
             "seed": self.seed,
@@ -235,7 +236,7 @@ def table_from_json(data: dict[str, Any]) -> Table:
     rules = data["rules"]
     extra = json.dumps(rules["data"], sort_keys=True, separators=(",", ":")) if rules.get("data") else ""
     return Table(data["game_id"], rules["edition"], tuple(rules["variants"]), rules["goal"],
-                 rules["players"], tuple(data["seats"]), data["first"], extra)
+                 rules["players"], tuple(data["seats"]), data["first"], extra, rules.get("revision", 1))
 
 
 def game_from_json(data: dict[str, Any], edition: Edition, board: Board, source: str) -> Game:
@@ -246,6 +247,11 @@ def game_from_json(data: dict[str, Any], edition: Edition, board: Board, source:
             "$.board.sha256",
             f"the game was created on a different version of board {board.id!r} "
             f"(file {data['board']['sha256'][:12]}…, installed {board.sha256[:12]}…)")])
+    revision = data["rules"].get("revision", 1)
+    if revision > edition.revision:
+        raise InconsistentGame(source, [Problem(
+            "$.rules.revision", f"the game plays by revision {revision} of the rules of {edition.name}; this "
+                                f"release of antike-ref knows revisions up to {edition.revision}: update antike-ref")])
     wrong = edition.data_problems(data["rules"].get("data"), board)
     if wrong:  # read before anything asks the rule table, which is built from them
         raise InconsistentGame(source, [Problem("$.rules.data", "; ".join(wrong))])

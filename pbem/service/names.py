@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from pbem.kernel.orders import ORDER_KEYS
@@ -170,8 +171,6 @@ class Vocabulary:
     """Whether an ``arm`` entry may be marked ``free`` (Antike II's BELLONA unit)."""
     city_types: bool = False
     """Whether ``found`` may name the new city's resource (Antike II's sites of choice)."""
-    trade_chips: bool = False
-    """Whether a trade may get more than one chip (Antike II's COMMERCIUM, 3 for 2)."""
     edition_name: str = ""
     move_example: str = "pella -> athen"
     """A move's path on this board, for messages (``pella -> athen`` on the classic boards)."""
@@ -181,6 +180,8 @@ class Vocabulary:
     """The standing orders of :data:`EDITION_STANDING` this edition's order files have."""
     cards: Names | None = None
     """The event cards (Antike Duellum's ``play`` and ``standing draw``)."""
+    card_fields: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """Card id -> what an order playing it names besides the card (``city``, ``at``, ...)."""
 
     @property
     def order_words(self) -> tuple[str, ...]:
@@ -231,12 +232,12 @@ def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
         own_standing=tuple(edition.extras.standing),
         free_units=order_field(edition, "arm_order", "free"),
         city_types=order_field(edition, "city_order", "resource"),
-        trade_chips=order_field(edition, "trade", "get"),
         edition_name=edition.name,
         move_example=move_example(board),
         edition_words=tuple(w for w, (key, _) in EDITION_WORDS.items() if edition_key(edition, key)),
         edition_standing=tuple(k for k in EDITION_STANDING if order_field(edition, "standing", k)),
         cards=card_names(edition, data),
+        card_fields=MappingProxyType({cid: edition.card_fields(cid, data) for cid in edition.event_cards(data)}),
     )
 
 

@@ -60,6 +60,7 @@ def _setup_options(game: Game, data: Any) -> SetupOptions:
         "start": lambda v: isinstance(v, dict) and all(strings(x) for x in v.values()),
         "teams": lambda v: isinstance(v, list) and all(strings(x) for x in v), "picks": strings,
         "data": lambda v: isinstance(v, dict), "secret": lambda v: v is None or isinstance(v, str),
+        "revision": number,
     }
     if not isinstance(data, dict):
         raise EntryDoesNotReplay(game, 0, "its 'setup' is not an object")

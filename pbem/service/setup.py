@@ -53,6 +53,8 @@ def start(edition: Edition, opts: SetupOptions, board: Board) -> tuple[Game, dic
     opts = opts if opts.seed else opts.replace(seed=_secrets.token_hex(8))
     if board.edition != edition.id and board.edition not in edition.board_editions:
         raise UsageError(f"--board {board.id}: a board for {board.edition}, not for {edition.name} ({edition.id})")
+    if opts.revision is not None and not 1 <= opts.revision <= edition.revision:
+        raise UsageError(f"revision {opts.revision}: {edition.name} has rules revisions 1 to {edition.revision}")
     wrong = edition.data_problems(opts.data, board)
     if wrong:
         raise UsageError("--data: " + "; ".join(wrong))
@@ -98,6 +100,8 @@ def new_game(edition: Edition, opts: SetupOptions, board: Board,
         raise UsageError(f"--kdf-iterations {iterations}: at least {passwords.MIN_ITERATIONS}")
     plain = dict(given_passwords or {})
     _check_passwords(plain, list(opts.nations))
+    if opts.revision is None:  # a new game plays by the edition's rules as they are now
+        opts = opts.replace(revision=edition.revision)
     created, entry = start(edition, opts, board)
     _one_player_per_team(created, entry["setup"].get("teams", []), opts)
     for n in created.seats:

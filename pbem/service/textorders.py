@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pbem.errors import InputError, Problem, clip
 from pbem.kernel.orders import ORDER_KEYS
-from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS
+from pbem.kernel.vocab import MOMENTS, PAYMENT_KEYS, RESOURCES, UNITS
 from pbem.service.names import (ALL_WORDS, EDITION_STANDING, EDITION_WORDS, ORDER_WORDS, Names, Vocabulary,
                                 edition_key, order_field, vocabulary)
 from pbem.service.schemas import required_keys
@@ -70,7 +70,8 @@ _WORD_ALIASES: dict[str, str] = {"temples": "temple"}
 """Other spellings of order words (after hyphens and underscores are dropped: ``know-how``
 is ``knowhow``)."""
 
-FORTRESS_CHOICES = ("always", "never")
+FORTRESS_CHOICES = ("always", "never", "when it saves the city")
+"""The standing order ``fortress`` (Antike Duellum): when to play FORTRESS."""
 
 _SINGLE = ("game", "nation", "turn", "password", "rondel")
 """Order words that may appear on one line only."""
@@ -544,6 +545,11 @@ class _Orders:
         self.data.setdefault("turn", turn)
 
     def _trade(self, line: _Line) -> None:
+        """``trade 2 gold for iron``, ``trade after 4 gold 2 marble for 4 iron``: a trade with
+        the bank, at the moment of the turn the word after ``trade`` names (``before``, the
+        default; ``after move``; ``after``)."""
+        entry: dict[str, Any] = {}
+        when = self._moment(line)
         give = line.amounts(_CHIP_WORDS, f"2 {RESOURCES[-1]}", line.tokens[0])
         if not any(give.values()):
             line.note(line.tokens[1], "a trade gives at least one chip")
@@ -551,21 +557,30 @@ class _Orders:
         if not after:
             line.expected(f"'for' and the chip you get (for {RESOURCES[1]})")
         get: str | dict[str, int]
-        if self.vocab.trade_chips and _number(line.at()) is not None:
-            # Antike II: COMMERCIUM gets two chips (003 L401-402): 'for 1 iron 1 marble'
+        if _number(line.at()) is not None:
+            # several chips: COMMERCIUM's 3 for 2 (003 L401-402, 001 L336), or a multiple of a rate
             got = line.amounts(_CHIP_WORDS, f"1 {RESOURCES[1]} 1 {RESOURCES[0]}", after)
             if not any(got.values()):
                 line.note(after, "a trade gets at least one chip")
             chips = [c for c, n in got.items() if n]
             get = chips[0] if len(chips) == 1 and got[chips[0]] == 1 else {c: n for c, n in got.items() if n}
         else:
-            if _number(line.at()) is not None:
-                count = line.take()
-                if _number(count) != 1:
-                    line.note(count, "each trade gets exactly one chip; write one trade per line")
             get = line.word_of(_CHIP_WORDS, f"the chip you get ({', '.join(RESOURCES)})")
         line.end()
-        self.data.setdefault("trade", []).append({"give": give, "get": get})
+        entry.update(give=give, get=get)
+        if when is not None:
+            entry["when"] = when
+        self.data.setdefault("trade", []).append(entry)
+
+    def _moment(self, line: _Line) -> str | None:
+        """The moment of the turn written right after the order word, if any: ``before``,
+        ``after move`` (also ``after_move``, ``aftermove``) or ``after``."""
+        token = line.accept("before", "after", "aftermove")
+        if token is None:
+            return None
+        if token.key == "after" and line.accept("move"):
+            return MOMENTS[1]
+        return {"before": MOMENTS[0], "aftermove": MOMENTS[1], "after": MOMENTS[2]}[token.key]
 
     def _rondel(self, line: _Line) -> None:
         line.accept("to")
@@ -679,13 +694,39 @@ class _Orders:
         return line.name(self.vocab.cards, "an event card")
 
     def _play(self, line: _Line) -> None:
-        """``play earthquake at roma``, ``play burglary``: an event card, before the rondel
-        move; a city for a card that names one (``at`` or ``in`` may be left out)."""
-        entry: dict[str, Any] = {"play": self._card(line)}
-        if line.at() is not None:
-            line.accept("at", "in")
-            entry["city"] = line.province()
-            line.end("the end of the line (one card per line)")
+        """``play earthquake at roma``, ``play burglary``, ``play after move academy``,
+        ``play levy at carthago legion``, ``play messenger to scientia``, ``play sacrifice
+        cards burglary``: an event card, at the moment of the turn written right after
+        ``play`` (before the rondel move by default), with what the card leaves open: the
+        place (``at`` or ``in`` may be left out; the card says whether it is a city or the
+        region of units), a unit, a wedge (``to``) or cards of one's hand (``cards``)."""
+        entry: dict[str, Any] = {}
+        when = self._moment(line)
+        cid = self._card(line)
+        entry["play"] = cid
+        if when is not None:
+            entry["when"] = when
+        fields = self.vocab.card_fields.get(cid, ()) if cid else ()
+        place = "at" if "at" in fields else "city"
+        while line.at() is not None:
+            token = line.at()
+            if token.key == "to" and "to" not in entry:
+                line.take()
+                entry["to"] = line.name(self.vocab.wedges, "a wedge")
+            elif token.key == "cards" and "cards" not in entry:
+                line.take()
+                entry["cards"] = []
+                while line.at() is not None:
+                    entry["cards"].append(self._card(line))
+                if not entry["cards"]:
+                    line.expected("the cards of your hand to discard")
+            elif token.kind == "word" and token.text.lower() in _UNIT_WORDS and "unit" not in entry:
+                entry["unit"] = line.unit()
+            elif place not in entry:
+                line.accept("at", "in")
+                entry[place] = line.province()
+            else:
+                line.end("the end of the line (one card per line)")
         self.data.setdefault("events", []).append(entry)
 
     def _wall(self, line: _Line) -> None:
@@ -715,14 +756,15 @@ class _Orders:
         self.data.setdefault("recruit", self._with_pay(line, entry))
 
     def _standing_own(self, line: _Line, key: str, token: Token) -> None:
-        """``standing fortress never``, ``standing draw fortress academy`` (or ``nothing``)."""
+        """``standing fortress never``, ``standing fortress when it saves the city``,
+        ``standing draw fortress academy`` (or ``nothing``)."""
         standing = self.data.setdefault("standing", {})
         if key == "fortress":
-            word = line.at()
-            if word is None or word.key not in FORTRESS_CHOICES:
+            rest = " ".join(t.key for t in line.tokens[line.pos:])
+            value: Any = next((c for c in FORTRESS_CHOICES if rest == c), None)
+            if value is None:
                 line.expected(f"when to play FORTRESS ({', '.join(FORTRESS_CHOICES)})")
-            line.take()
-            value: Any = word.key
+            line.pos = len(line.tokens)
         else:
             value = []
             if not line.accept("nothing"):
@@ -1013,6 +1055,10 @@ def _amount_text(counts: Mapping[str, int]) -> str:
     return " ".join(words) or "nothing"
 
 
+_MOMENT_WORDS = {MOMENTS[0]: "before ", MOMENTS[1]: "after move ", MOMENTS[2]: "after "}
+"""How the echo writes a trade's or a card's ``when``, right after the order word."""
+
+
 def _pay(entry: Mapping[str, Any]) -> str:
     return f" pay {_amount_text(entry['pay'])}" if "pay" in entry else ""
 
@@ -1033,6 +1079,21 @@ def _step_text(step: Mapping[str, Any]) -> str:
         text += f" with {_amount_text(step['with'])}"
     if "give_up" in step:
         text += f" give up {_name(step['give_up'])}"
+    return text
+
+
+def _play_text(entry: Mapping[str, Any]) -> str:
+    """``play after move academy``, ``play levy at carthago legion``: an event card."""
+    text = f"play {_MOMENT_WORDS[entry['when']] if 'when' in entry else ''}{_name(entry['play'])}"
+    for key in ("city", "at"):
+        if key in entry:
+            text += f" at {_name(entry[key])}"
+    if "unit" in entry:
+        text += f" {entry['unit']}"
+    if "to" in entry:
+        text += f" to {_name(entry['to'])}"
+    if "cards" in entry:
+        text += " cards " + " ".join(_name(c) for c in entry["cards"])
     return text
 
 
@@ -1087,7 +1148,7 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
         elif key == "turn":
             lines.append(f"turn {value}")
         elif key == "trade":
-            lines += [f"trade {_amount_text(t['give'])} for "
+            lines += [f"trade {_MOMENT_WORDS[t['when']] if 'when' in t else ''}{_amount_text(t['give'])} for "
                       + (t["get"] if isinstance(t["get"], str) else _amount_text(t["get"])) for t in value]
         elif key == "rondel":
             steps = f" steps {value['steps']}" if "steps" in value else ""
@@ -1109,7 +1170,7 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
         elif key == "standing":
             lines += _standing_lines(value, edition)
         elif key == "events" and edition_key(edition, key):  # Antike Duellum
-            lines += [f"play {_name(e['play'])}" + (f" at {_name(e['city'])}" if "city" in e else "") for e in value]
+            lines += [_play_text(e) for e in value]
         elif key == "walls" and edition_key(edition, key):
             lines += [f"wall {_name(w['city'])}{_pay(w)}" for w in value]
         elif key == "recruit" and edition_key(edition, key):

@@ -19,7 +19,7 @@ from pbem.editions.antike2.rules import (BANK_COINS, DATA_KEYS, GOALS, PERSONAGE
                                          data_problems, with_data)
 from pbem.errors import Problem
 from pbem.kernel.actions import Arm, BuildTemples, BuyKnowHow, Maneuver, Produce
-from pbem.kernel.edition import TRADE_FOR_CHIPS, Edition, Extras, NationInfo
+from pbem.kernel.edition import Edition, Extras, NationInfo
 from pbem.kernel.rejections import reject
 from pbem.kernel.rondel import Field, Rondel
 
@@ -133,8 +133,9 @@ class Antike2(Edition):
 
     def trade_rates(self, state, nation: str):
         """003 L401-402: MERCATURA trades 2 chips for 1, COMMERCIUM 3 for 2 (any chips in,
-        chips of one's choice out, never coins); on one's own turn, not in the turn the
-        know-how is developed (trades run before the action)."""
+        chips of one's choice out, never coins); "at any time during a player's turn, but not
+        during the turn in which the player develops MERCATURA" (the turn asks this of the
+        state its turn began with)."""
         owned = state.nations[nation].knowhow
         rates = {}
         if "mercatura" in owned:
@@ -222,7 +223,6 @@ class Antike2(Edition):
                 "city_order": {"properties": {"resource": {
                     "description": "The new city's resource, where the founder chooses it (a site showing all "
                                    "three, or the free-choice variant).", **resource}}},
-                **TRADE_FOR_CHIPS,
             }
         if kind == "edit":
             return {

@@ -68,7 +68,7 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
     temples = neutral_temples(opts, board, cities)
     data = json.dumps(opts.data, sort_keys=True, separators=(",", ":")) if opts.data else ""
     table = Table(opts.game_id, edition.id, tuple(opts.variants), goal(opts, count), players, tuple(nations),
-                  first, data)
+                  first, data, opts.revision or 1)
     state = initial_state(table, edition, cities)
     for pid in temples:
         state.provinces[pid] = ProvinceState(extra={"neutral_temple": True})

@@ -210,7 +210,8 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
     first = start_player(opts, board, nations)
     goal = edition.goal(opts, count, players)
     cities = picked_cities(opts, board, nations, first) if double else start_cities(opts, board, count)
-    table = Table(opts.game_id, edition.id, tuple(opts.variants), goal, players, tuple(nations), first)
+    table = Table(opts.game_id, edition.id, tuple(opts.variants), goal, players, tuple(nations), first,
+                  revision=opts.revision or 1)
     state = initial_state(table, edition, cities)
     events: list[dict[str, Any]] = []
     edition.start_round(state, events)

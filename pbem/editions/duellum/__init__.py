@@ -12,20 +12,21 @@ keeps the other's hand and the deck's order secret. Every rule cites the English
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from pbem.editions.duellum import cards, pieces, play, setup, special
-from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, GOAL, PRICES, RULES, SPECIAL_UNITS, TOKENS,
-                                         WALLS_PER_NATION, data_problems, with_data)
+from pbem.editions.duellum import cardplay, cards, effects, pieces, play, setup, special
+from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, DISPLAY, GOAL, PRICES, RULES, SPECIAL_UNITS,
+                                         TOKENS, WALLS_PER_NATION, data_problems, with_data)
 from pbem.errors import Problem
 from pbem.kernel import queries
 from pbem.kernel.actions import Arm, Maneuver, Produce
-from pbem.kernel.edition import TRADE_FOR_CHIPS, Edition, Extras, NationInfo
+from pbem.kernel.edition import Edition, Extras, NationInfo
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.rejections import reject
 from pbem.kernel.rondel import Field, Rondel
-from pbem.kernel.vocab import ACTION_KEYS
+from pbem.kernel.vocab import ACTION_KEYS, MOMENTS
 
 NATIONS = MappingProxyType({
     # 001 L13-17: brown and beige pieces; 001 L119: Carthaginians against Romans on the front,
@@ -56,16 +57,27 @@ RONDEL = Rondel(
 )
 
 CODES = MappingProxyType({
-    "wall/not-own-city": "{city} is not a city of {nation}",
+    "wall/not-own-city": "{city} is not a city of {nation}{hint}",
     "wall/already": "{city} already has a town wall (one per city)",
     "wall/none-left": "{nation} has no town wall left in its supply (walls come with the VP track: at 1, 2, 3, 5 and 7 personages)",
     "recruit/no-supply": "{nation} has {left} {unit}(s) left in its supply, {asked} asked",
     "card/not-in-hand": "{nation} holds no {card} card",
     "card/field": "the {card} card takes no {field!r}",
     "card/not-now": "{card} is played only in the opponent's turn, when it conquers (by the standing order \"fortress\")",
-    "card/no-wall": "{card}: {city} has no town wall to destroy (name a city with one: \"city\")",
+    "card/no-wall": "{card}: {city} has no town wall to destroy (name a city with one: \"city\"){hint}",
     "card/not-scientia": "{card} is played only in a turn on SCIENTIA",
-    "card/unknown-effect": "{card} has no effect the referee knows: a GM who owns the game enters it with new --data",
+    "card/wrong-wedge": "{card} is played only in a turn whose rondel move goes to {wedge}",
+    "card/wrong-moment": "{card} is played {moments}, not {when} (\"when\")",
+    "card/needs-field": "{card} needs {what}",
+    "card/cannot-pay": "{card}: {nation} cannot pay what the card asks ({what})",
+    "card/no-stone": "{card}: the stone of {nation} is not on the rondel yet",
+    "card/not-a-rival-city": "{card}: {city} is no city of {nation}",
+    "card/nothing-there": "{card}: {nation} have no {unit} in {at}{hint}",
+    "card/unknown-effect": "{card} cannot be played: its text is not entered; the GM enters it from the printed card "
+                           "(new --data FILE, or gm-edit during the game)",
+    "edit/card-entry": "{problem}",
+    "edit/card-unavailable": "{card} is not in the deck, the open display or the discards of this game (a card "
+                             "held is given to a hand with \"hand\")",
     "trade/no-knowhow": "{nation} may trade with the bank only with COMMERCIUM (3 chips for 2), developed in an earlier turn",
     "found/no-site": "{city} has no city site (a sea region)",
     "found/no-token": "the bank has no {resource} city token left ({tokens} in the game)",
@@ -90,6 +102,13 @@ class Duellum(Edition):
     name = "Antike Duellum"
     aliases = ("antike-duellum", "du")
     rules = RULES
+    revision = cards.PRINTED_DECK
+    """Revision 2 (issue 28): the deck as printed, 25 cards and 2 blank ones (those whose
+    text nobody entered labelled and refused when played); the display kept at three
+    cards, the discards shuffled into a new deck whenever the draw deck runs out; event
+    cards in the vocabulary of :mod:`.effects`, each at the moment of the turn it names
+    (ACADEMY only after the rondel move). Revision 1 (every game set up before): the four
+    cards whose effect was known, a display that shrinks, ACADEMY before the move."""
     rondel = RONDEL
     nations = NATIONS
     knowhows = MappingProxyType({
@@ -141,8 +160,10 @@ class Duellum(Edition):
     def end_of_turn(self, t) -> None:
         play.end_of_turn(t)
 
-    def before_rondel(self, t, orders, echo) -> None:
-        play.play_cards(t, orders, echo)
+    def at_moment(self, t, when, orders, echo) -> None:
+        """001 L427: event cards are played "whenever they wish during their own turns":
+        those of the orders' ``events`` marked for this moment (:mod:`.cardplay`)."""
+        cardplay.play_cards(t, when, orders, echo)
 
     def defence_bonus(self, state, city: str) -> int:
         """001 L364: +1 "if the city has a town wall"; the variant's special unit defending
@@ -150,8 +171,9 @@ class Duellum(Edition):
         return (1 if state.provinces[city].extra.get("wall") else 0) + special.defence_help(state, city)
 
     def trade_rates(self, state, nation: str):
-        """001 L336: COMMERCIUM trades 3 chips for 2 (never coins), on one's own turn, not in
-        the turn it is developed (trades run before the action)."""
+        """001 L336: COMMERCIUM trades 3 chips for 2 (never coins), "at any time during a
+        player's turn, but not during the turn in which the player develops Trade" (the turn
+        asks this of the state its turn began with)."""
         if "commercium" in state.nations[nation].knowhow:
             return {3: 2}, None
         return {}, reject("trade/no-knowhow", "$.trade", codes=CODES, nation=self.nation_name(nation))
@@ -224,7 +246,18 @@ class Duellum(Edition):
         return out
 
     def view_extra(self, state) -> dict[str, Any]:
-        return {"display": list(state.extra["display"]), "deck_size": len(state.extra["deck"])}
+        """The open display, the deck's size, and (an addition) ``cards``: every card of the
+        game's deck by id, its name and printed text, and for a card whose text nobody
+        entered the label :data:`~.cards.NOT_ENTERED` (the deck's composition is public;
+        its order and the hands are not)."""
+        known = cards.catalogue(state.table.data)
+        listed = {}
+        for cid in dict.fromkeys(cards.deck_of(state.table)):
+            card = known.get(cid, {})
+            listed[cid] = {"name": cards.name_of(card, cid), "text": card.get("text")}
+            if not cards.entered(card):
+                listed[cid]["label"] = cards.NOT_ENTERED
+        return {"display": list(state.extra["display"]), "deck_size": len(state.extra["deck"]), "cards": listed}
 
     def mask_event(self, event, viewer):
         if event.get("type") == "draw" and event.get("nation") != viewer and "card" in event:
@@ -232,6 +265,61 @@ class Duellum(Edition):
         return event
 
     # -- edits, data, checks -------------------------------------------------------------
+
+    def edit_other(self, state, edit, path, out) -> bool:
+        """``{"display": [CARD, ...]}``: the open display as the GM sets it (a position to
+        set up, a mistake to correct): each card named comes out of the deck, the display or
+        the discards (never out of a hand), and the display's cards not named go to the
+        discards, face up, so that no player learns anything of the deck's order.
+        ``{"event_cards": [ENTRY, ...]}``: printed cards the GM enters during the game
+        (:meth:`_enter_cards`)."""
+        if "event_cards" in edit:
+            self._enter_cards(state, edit["event_cards"], f"{path}.event_cards", out)
+            return True
+        if "display" not in edit:
+            return False
+        display, deck, discards = (list(state.extra[k]) for k in ("display", "deck", "discards"))
+        for i, cid in enumerate(edit["display"]):
+            for pile in (display, deck, discards):
+                if cid in pile:
+                    pile.remove(cid)
+                    break
+            else:
+                out.append(reject("edit/card-unavailable", f"{path}.display[{i}]", codes=CODES,
+                                  card=self.card_name(cid, state.table.data)))
+                return True
+        state.extra.update(display=list(edit["display"]), deck=deck, discards=discards + display)
+        return True
+
+    def _enter_cards(self, state, entries, path, out) -> None:
+        """The GM enters printed cards of this game's deck during the game, as ``new --data``
+        takes them (docs/duellum.md, "Entering a card"): each entry sets the fields it names
+        of the card with its id, kept in the game's ``rules.data`` and logged with the edit.
+        The deck itself was fixed at set-up: no new card, no ``count``; and a game set up
+        before the printed deck (revision 1) enters none."""
+        problems = cards.card_problems(entries, self.rondel.names)
+        if state.table.revision < cards.PRINTED_DECK:
+            problems.insert(0, "this game was set up before the printed deck (revision 1 of the rules): its deck "
+                               "holds only the cards whose effect was known then, so it takes no card entered now")
+        deck = set(cards.deck_of(state.table))
+        for i, entry in enumerate(entries if isinstance(entries, list) else []):
+            if not isinstance(entry, dict):
+                continue
+            if "count" in entry:
+                problems.append(f"[{i}].count: the deck of a game is fixed when it is set up (\"count\" is for "
+                                "new --data)")
+            if isinstance(entry.get("id"), str) and entry["id"] not in deck:
+                problems.append(f"[{i}].id: {entry['id']!r} is no card of this game's deck (its cards: "
+                                f"{', '.join(sorted(deck))})")
+        if problems:
+            out.extend(reject("edit/card-entry", path, codes=CODES, problem=p) for p in problems)
+            return
+        data = json.loads(state.table.data) if state.table.data else {}
+        given = {e["id"]: e for e in data.get("event_cards", [])}
+        for entry in entries:
+            given[entry["id"]] = {**given.get(entry["id"], {}), **entry}
+        data["event_cards"] = list(given.values())
+        state.table = replace(state.table, data=json.dumps(data, sort_keys=True, separators=(",", ":")))
 
     def edit_province(self, state, pid, edit, path, out) -> None:
         if "wall" not in edit:
@@ -243,7 +331,7 @@ class Duellum(Edition):
         pieces.set_wall(state, pid, edit["wall"])
 
     def data_problems(self, data, board) -> list[str]:
-        problems = data_problems(data, self.knowhows) if data else []
+        problems = data_problems(data, self.knowhows, self.rondel.names) if data else []
         return [f"{p} (keys: {', '.join(DATA_KEYS)})" for p in problems[:1]] + problems[1:]
 
     def rulings(self, table) -> list[str]:
@@ -256,17 +344,70 @@ class Duellum(Edition):
             out.append(f"know-how prices (first/later): {prices}")
         if "bank_coins" not in given:
             out.append(f"the bank's {BANK_COINS} coins")
-        deck = cards.deck_cards(table.data)
-        known = sorted(set(deck))
-        out.append(f"the event deck: {len(deck)} card(s) whose effect is known ({', '.join(known)}), "
-                   "each once unless entered otherwise")
+        deck = cards.deck_of(table)
+        known = cards.catalogue(table.data)
+        entered = sorted({c for c in deck if cards.entered(known.get(c))})
+        if table.revision < cards.PRINTED_DECK:
+            out.append(f"the event deck: {len(deck)} card(s) whose effect is known ({', '.join(entered)}), "
+                       "each once unless entered otherwise")
+            return out
+        missing = len({c for c in deck if not cards.entered(known.get(c))})
+        out.append(f"the event deck: {len(deck)} cards as printed (25 and 2 blank ones); the text of "
+                   f"{len(entered)} is known ({', '.join(entered)}), each once unless entered otherwise"
+                   + (f"; {missing} are labelled \"{cards.NOT_ENTERED}\" and cannot be played until the GM "
+                      "enters them (new --data, or gm-edit during the game)" if missing else ""))
         return out
 
     def event_cards(self, data: str):
         return cards.catalogue(data)
 
     def card_name(self, cid: str, data: str) -> str:
-        return cards.describe(cards.catalogue(data).get(cid), cid)
+        return cards.name_of(cards.catalogue(data).get(cid), cid)
+
+    def card_text(self, cid: str, data: str, revision: int | None = None) -> str:
+        """What card ``cid`` does and when it is played, in words (:func:`.effects.words`);
+        for a card whose text is not entered, :data:`.cards.NOT_ENTERED`. In a game set up
+        before the printed deck, a card of the first kit is played at any moment."""
+        card = cards.catalogue(data).get(cid)
+        if cid == cards.HIDDEN or card is None:
+            return ""
+        if revision is not None and revision < cards.PRINTED_DECK:
+            legacy = cards.legacy_effect(cid, data)
+            if not legacy:
+                return ""
+            said = effects.normalised({"effect": legacy})
+            if said["when"] != [effects.DURING_CONQUEST]:
+                said["when"] = list(MOMENTS)
+            return effects.words({"when": said["when"], "wedge": said["wedge"], "effect": said["steps"]})
+        return effects.words(card) if cards.entered(card) else cards.NOT_ENTERED
+
+    def card_fields(self, cid: str, data: str) -> tuple[str, ...]:
+        """The fields an ``events`` entry playing ``cid`` names (``city``, ``at``, ...)."""
+        card = cards.catalogue(data).get(cid)
+        if not card:
+            return ()
+        card = effects.normalised(card)
+        return tuple(effects.needs(card["steps"], card["when"]))
+
+    def card_play(self, cid: str, table) -> dict[str, Any] | None:
+        """A card as :mod:`.effects` reads it; in a game set up before the printed deck, the
+        first kit's effect said in the vocabulary, at any moment of the turn (as it is
+        played there)."""
+        if table.revision < cards.PRINTED_DECK:
+            legacy = cards.legacy_effect(cid, table.data)
+            if not legacy:
+                return None
+            card = effects.normalised({"effect": legacy})
+            return {**card, "when": card["when"] if card["when"] == [effects.DURING_CONQUEST] else list(MOMENTS)}
+        card = cards.catalogue(table.data).get(cid)
+        if not cards.entered(card):
+            return None
+        return effects.normalised(card)
+
+    def card_note(self, cid: str, data: str) -> str:
+        if cid == cards.HIDDEN or cards.entered(cards.catalogue(data).get(cid)):
+            return ""
+        return cards.NOT_ENTERED
 
     def consistency_problems(self, state, board) -> list[Problem]:
         out = []
@@ -303,6 +444,15 @@ class Duellum(Edition):
                 if cid != cards.HIDDEN and cid not in catalogue:
                     out.append(Problem(f"$.state.{part}[{i}]", f"{cid!r} is not an event card of this game"))
         for pid, prov in state.provinces.items():
+            for n, held in prov.units.items():
+                for unit in (u for u, count in held.items() if count and u in ("admiral", "commander")):
+                    if unit != SPECIAL_UNITS.get(n) or not state.table.has("special_units"):
+                        why = "without the variant special_units" if unit == SPECIAL_UNITS.get(n) else \
+                            f"(the {n}' special unit is the {SPECIAL_UNITS.get(n)}, 001 L435)"
+                        out.append(Problem(f"$.state.provinces.{pid}.units.{n}.{unit}",
+                                           f"a {unit} of the {n} in {pid}: there is none in a game {why}"
+                                           if unit == SPECIAL_UNITS.get(n) else
+                                           f"a {unit} of the {n} in {pid}: the {n} have no {unit} {why}"))
             if prov.extra.get("wall") and prov.owner is None:
                 out.append(Problem(f"$.state.provinces.{pid}.wall", "a town wall stands only in a city"))
         for resource, tokens in TOKENS.items():
@@ -315,8 +465,10 @@ class Duellum(Edition):
         card = {"type": "string", "pattern": "^([a-z0-9_]+|[?])$"}
         cards_list = {"type": "array", "items": card}
         standing = {
-            "fortress": {"description": "Play FORTRESS, if held, when the opponent conquers a city of this nation.",
-                         "enum": ["always", "never"]},
+            "fortress": {"description": "Play FORTRESS (or another card for the opponent's conquest), if held, when "
+                                        "the opponent conquers a city of this nation: always, never, or only when "
+                                        "it saves the city.",
+                         "enum": list(cardplay.FORTRESS_CHOICES)},
             "draw": {"description": "Which display cards to take first when this nation draws in the other's turn.",
                      "type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_]+$"}},
         }
@@ -350,11 +502,19 @@ class Duellum(Edition):
                     "properties": {"city": {"$ref": "#/$defs/province"}, "pay": {"$ref": "#/$defs/payment"}}}
             return {
                 "#": {"properties": {
-                    "events": {"description": "Event cards played, in order, before the rondel move.",
+                    "events": {"description": "Event cards played, in order, each at the moment its \"when\" "
+                                              "names (before the rondel move by default), with what the card "
+                                              "leaves open (docs/duellum.md).",
                                "type": "array", "items": {
                                    "type": "object", "additionalProperties": False, "required": ["play"],
                                    "properties": {"play": {"type": "string", "pattern": "^[a-z0-9_]+$"},
-                                                  "city": {"$ref": "#/$defs/province"}}}},
+                                                  "when": {"$ref": "#/$defs/moment"},
+                                                  "city": {"$ref": "#/$defs/province"},
+                                                  "at": {"$ref": "#/$defs/province"},
+                                                  "unit": {"$ref": "#/$defs/unit"},
+                                                  "to": {"$ref": "#/$defs/wedge"},
+                                                  "cards": {"type": "array", "minItems": 1, "items": {
+                                                      "type": "string", "pattern": "^[a-z0-9_]+$"}}}}},
                     "walls": {"description": "TEMPLUM: town walls to build (1 marble each).",
                               "type": "array", "items": wall},
                     "recruit": {"description": "SCIENTIA: units from the supply into the recruitment box "
@@ -363,7 +523,6 @@ class Duellum(Edition):
                                 "properties": {"legion": {"$ref": "#/$defs/amount"},
                                                "galley": {"$ref": "#/$defs/amount"},
                                                "pay": {"$ref": "#/$defs/payment"}}}}},
-                **TRADE_FOR_CHIPS,
                 "unit": {"enum": ["admiral", "commander"]},
                 "unit_counts": {"properties": {u: {"$ref": "#/$defs/amount"} for u in ("admiral", "commander")}},
                 "city_order": {"properties": {"resource": {
@@ -384,6 +543,22 @@ class Duellum(Edition):
                     "resource": {"description": "The city's resource where its founder chose it.",
                                  "oneOf": [{"$ref": "#/$defs/resource"}, {"type": "null"}]}}},
                 "standing": {"properties": standing},
+                "display_edit": {"type": "object", "additionalProperties": False, "required": ["display"],
+                                 "properties": {"display": {
+                                     "description": "The open display as the GM sets it: the cards named come "
+                                                    "out of the deck or the discards, the others go to the discards.",
+                                     "type": "array", "maxItems": DISPLAY,
+                                     "items": {"type": "string", "pattern": "^[a-z0-9_]+$"}}}},
+                "event_cards_edit": {"type": "object", "additionalProperties": False, "required": ["event_cards"],
+                                     "properties": {"event_cards": {
+                                         "description": "Printed cards of the game's deck the GM enters during the "
+                                                        "game (docs/duellum.md, \"Entering a card\").",
+                                         "type": "array", "minItems": 1,
+                                         "items": {"type": "object", "required": ["id"]}}}},
+                "edit": {"oneOf": [{"required": ["display"]}, {"required": ["event_cards"]}],
+                         "allOf": [{"if": {"required": ["display"]}, "then": {"$ref": "#/$defs/display_edit"}},
+                                   {"if": {"required": ["event_cards"]},
+                                    "then": {"$ref": "#/$defs/event_cards_edit"}}]},
             }
         return {}
 

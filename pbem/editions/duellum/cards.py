@@ -10,8 +10,12 @@ runs out.
 The rulebook prints the text of FORTRESS only. The catalogue (``event-cards.json``, checked
 by ``schemas/duellum-event-cards.schema.json``) holds the four cards whose text is known and
 an entry for each of the others, which a GM who owns the game fills in from the printed
-cards with ``new --data`` (``event_cards``). Until then the deck holds only the cards whose
-effect is known (docs/duellum.md, "Event cards").
+cards with ``new --data`` (``event_cards``). A game of revision 2 of the edition's rules
+(:attr:`Table.revision <pbem.kernel.state.Table.revision>`) shuffles the deck as printed:
+the 25 cards and the 2 blank ones, those whose text nobody entered labelled
+(:data:`NOT_ENTERED`) and refused when played. A game set up before (revision 1) keeps the
+deck it was set up with: only the cards whose effect was known (docs/duellum.md, "Event
+cards").
 
 The deck's order and the hands are secret. The deck is shuffled from ``secret``, which only
 the GM's game file holds; a player's copy holds ``"?"`` for every card it may not see, and
@@ -26,26 +30,30 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pbem.kernel.vocab import RESOURCES
+import pbem.editions.duellum.effects as effects
 
 HIDDEN = "?"
 """A card a player's copy may not show (in the other's hand, in the deck)."""
 
+NOT_ENTERED = "text not entered — the GM enters it from the printed card"
+"""How every view labels a card of the printed deck whose text is not in the rulebook and
+that no GM has entered yet (such a card cannot be played)."""
+
+PRINTED_DECK = 2
+"""The first revision of the edition's rules whose games shuffle the deck as printed (25
+cards and 2 blank ones), keep the display at three cards and shuffle the discards into a
+new deck whenever the draw deck runs out."""
+
 CATALOGUE = Path(__file__).with_name("event-cards.json")
 
-EFFECTS: dict[str, str] = {
-    "fortress": "played by its holder when the opponent conquers one of its cities: the city holds if the "
-                "attacker lacks one more unit, otherwise the attacker loses one unit more (001 L429)",
-    "destroy_wall": "a town wall of the player's choice is destroyed and goes back to its owner's supply; "
-                    "the order names the city: {\"play\": CARD, \"city\": P}",
-    "halve_coins": "the opponent loses half of its coins to the bank, rounded down",
-    "gold_per_knowhow": "played in a turn on SCIENTIA: 1 gold per know-how the opponent owns",
-    "gain": "the player receives the chips and coins the card names (\"chips\", \"coins\")",
-    "opponent_pays": "the opponent pays the bank the chips and coins the card names, as far as it holds them",
-}
-"""The effects a card may have, in words (what a GM may give a card it enters)."""
+CARD_KEYS = ("id", "name", "name_de", "text", "source", "count", "when", "wedge", "effect")
+"""What a card entry may say (``schemas/duellum-event-cards.schema.json``, ``$defs.card``)."""
 
-CARD_KEYS = ("id", "name", "name_de", "text", "source", "count", "effect")
+LEGACY_EFFECTS: dict[str, dict[str, str]] = {
+    "fortress": {"kind": "fortress"}, "earthquake": {"kind": "destroy_wall"},
+    "burglary": {"kind": "halve_coins"}, "academy": {"kind": "gold_per_knowhow"},
+}
+"""The four known cards as games of revision 1 play them (the first kit's effects)."""
 
 
 @lru_cache(maxsize=1)
@@ -65,17 +73,42 @@ def catalogue(data_text: str) -> dict[str, dict[str, Any]]:
     return cards
 
 
-def deck_cards(data_text: str) -> list[str]:
-    """Every card of a new deck: each card with an effect, as often as its ``count``."""
+def deck_cards(data_text: str, revision: int = 1) -> list[str]:
+    """Every card of a new deck, in catalogue order, each as often as its ``count``: from
+    revision :data:`PRINTED_DECK` every card of the catalogue, as printed (001 L67-71, L113),
+    whether its text is entered or not; before, only the cards with an effect."""
     out: list[str] = []
     for cid, card in catalogue(data_text).items():
-        if card.get("effect"):
+        if revision >= PRINTED_DECK or card.get("effect"):
             out.extend([cid] * card.get("count", 1))
     return out
 
 
-def card_problems(entries: Any) -> list[str]:
-    """What is wrong with a GM's ``event_cards`` list, in words."""
+def deck_of(table) -> list[str]:
+    """The cards of the deck ``table``'s game was set up with (its data and revision)."""
+    return deck_cards(table.data, table.revision)
+
+
+def entered(card: dict[str, Any] | None) -> bool:
+    """Whether the card's effect is known to the referee (from the rulebook, from players'
+    reports of the printed card, or entered by the GM)."""
+    return bool((card or {}).get("effect"))
+
+
+def legacy_effect(cid: str, data_text: str) -> dict[str, Any] | None:
+    """The effect a game set up before revision :data:`PRINTED_DECK` plays card ``cid``
+    with: the GM's entry (an effect of the first kit), else the four known cards' own."""
+    data = json.loads(data_text) if data_text else {}
+    for entry in data.get("event_cards", []):
+        if entry.get("id") == cid and "effect" in entry:
+            return entry["effect"] if isinstance(entry["effect"], dict) else None
+    return LEGACY_EFFECTS.get(cid)
+
+
+def card_problems(entries: Any, wedges: tuple[str, ...] = ()) -> list[str]:
+    """What is wrong with a GM's ``event_cards`` list, in words (the same checks as
+    ``schemas/duellum-event-cards.schema.json``, and what a schema cannot say: each id once,
+    a step that fits the moments of its card)."""
     if not isinstance(entries, list):
         return ["a list of card entries"]
     out = []
@@ -96,30 +129,10 @@ def card_problems(entries: Any) -> list[str]:
             if key in e and not isinstance(e[key], (str, type(None))):
                 out.append(f"{where}.{key}: a text")
         if "count" in e and not (isinstance(e["count"], int) and not isinstance(e["count"], bool)
-                                 and 1 <= e["count"] <= 27):
-            out.append(f"{where}.count: copies in the deck, 1 to 27")
-        out += [f"{where}.effect: {p}" for p in effect_problems(e.get("effect"))]
+                                 and 0 <= e["count"] <= 27):
+            out.append(f"{where}.count: copies in the deck, 0 (none) to 27")
+        out += [f"{where}.{p}" for p in effects.card_problems(e, wedges)]
     return out
-
-
-def effect_problems(effect: Any) -> list[str]:
-    """What is wrong with one card's ``effect`` (``null``: the card's effect is not known)."""
-    if effect is None:
-        return []
-    if not isinstance(effect, dict) or effect.get("kind") not in EFFECTS:
-        return [f"an object whose \"kind\" is one of {', '.join(EFFECTS)}"]
-    allowed = {"kind"} | ({"chips", "coins"} if effect["kind"] in ("gain", "opponent_pays") else set())
-    out = [f"{k!r} does not belong to a {effect['kind']} effect" for k in effect if k not in allowed]
-    chips = effect.get("chips", {})
-    if not isinstance(chips, dict) or any(k not in RESOURCES or not _amount(v) for k, v in chips.items()):
-        out.append("chips: an object of marble, iron, gold -> a whole number from 0")
-    if "coins" in effect and not _amount(effect["coins"]):
-        out.append("coins: a whole number from 0")
-    return out
-
-
-def _amount(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 99
 
 
 def shuffled(cards: list[str], secret: str, round_no: int) -> list[str]:
@@ -136,16 +149,24 @@ def shuffled(cards: list[str], secret: str, round_no: int) -> list[str]:
     return out
 
 
-def new_deck(data_text: str, secret: str, display: int) -> tuple[list[str], list[str]]:
+def new_deck(data_text: str, secret: str, display: int, revision: int = 1) -> tuple[list[str], list[str]]:
     """The shuffled deck and the display of ``display`` cards drawn from it (001 L111-113)."""
-    deck = shuffled(deck_cards(data_text), secret, 0)
+    deck = shuffled(deck_cards(data_text, revision), secret, 0)
     return deck[display:], deck[:display]
 
 
-def describe(card: dict[str, Any] | None, cid: str) -> str:
-    """A card's name as players read it."""
+def name_of(card: dict[str, Any] | None, cid: str) -> str:
+    """A card's name alone: the printed (or entered) name, else its id as words."""
     if cid == HIDDEN:
         return "a hidden card"
     return (card or {}).get("name") or cid.replace("_", " ").title()
+
+
+def describe(card: dict[str, Any] | None, cid: str) -> str:
+    """A card's name as players read it, with :data:`NOT_ENTERED` for a card whose text
+    is not entered (``Card 05 (text not entered — ...)``)."""
+    if cid == HIDDEN or entered(card):
+        return name_of(card, cid)
+    return f"{name_of(card, cid)} ({NOT_ENTERED})"
 
 

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import pbem.editions.duellum.cards as cards
 import pbem.editions.duellum.special as special
+from pbem.editions.duellum.cardplay import arm_fight, defence_card
+from pbem.editions.duellum.deck import discard, draw
 from pbem.editions.duellum.pieces import box, opponent, set_wall, to_box, tokens_used, walls_of
-from pbem.editions.duellum.rules import PERSONAGE_RULES as P, RECRUIT_GOLD, SPECIAL_MOVES_AS, WALL_MARKS, WALLS_PER_NATION
+from pbem.editions.duellum.rules import PERSONAGE_RULES as P, RECRUIT_GOLD, WALL_MARKS, WALLS_PER_NATION
 from pbem.kernel import queries
 from pbem.kernel.actions import BuildTemples, BuyKnowHow
 from pbem.kernel.maneuver import _plural, _remove_conquerors, defence
@@ -54,7 +56,7 @@ def build_walls(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         echo.append(out)
         prov = t.state.provinces.get(city)
         if prov is None or prov.owner != t.nation:
-            t.reject("wall/not-own-city", f"{path}.city", city=city, nation=t.nation)
+            t.reject("wall/not-own-city", f"{path}.city", city=city, nation=t.nation, hint=t.hint(city))
             continue
         if prov.extra.get("wall"):
             t.reject("wall/already", f"{path}.city", city=city)
@@ -137,18 +139,7 @@ def armed(t: Turn, unit: str, at: str, count: int) -> None:
     held = dict(box(t.state, t.nation))
     held[unit] -= count
     t.ns.extra["recruitment"] = held
-    if unit in SPECIAL_MOVES_AS:
-        return  # 001 L439: a special unit is killed only in the movement phase
-    other = opponent(t.state, t.nation)
-    prov = t.state.provinces[at]
-    k = min(count, prov.count(other, unit))
-    if k:
-        here = t.state.province(at)
-        here.add(other, unit, -k)
-        here.add(t.nation, unit, -k)
-        to_box(t.state, other, unit, k)
-        to_box(t.state, t.nation, unit, k)
-        t.emit("battle", at=at, unit=unit, against=other, count=k, started_by=t.nation)
+    arm_fight(t, t.nation, unit, at, count)
 
 
 # -- the conquest -----------------------------------------------------------------------
@@ -158,7 +149,9 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
     """A Duellum conquest (001 L354-369): every own unit in the region counts; defence as
     the shared rule plus the wall (:meth:`Duellum.defence_bonus`); the units used and every
     defending unit go into their boxes, a temple to the bank, a wall to its owner's supply;
-    the token is turned. FORTRESS (001 L429) is played by the defender's standing order."""
+    the token is turned. FORTRESS (001 L429), or another card a GM entered for the
+    opponent's conquest, is played by the defender's standing order; an event card the
+    attacker played for this conquest changes the defence it sees."""
     city = step["conquer"]
     prov = t.state.provinces.get(city)
     if not t.board.is_province(city) or prov is None or prov.owner is None or prov.owner == t.nation \
@@ -166,7 +159,8 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
         return None  # the shared rule refuses it in its own words
     owner = prov.owner
     # docs/duellum.md: a conquest uses at least one unit, the Commander's -1 notwithstanding
-    seen = max(1, defence(t, city) - special.attack_relief(t, city))
+    changed = t.extra.get("defence_change", {}).pop(city, 0)  # an event card's, for one conquest
+    seen = max(1, defence(t, city) - special.attack_relief(t, city) + changed)
     here = {u: len(f.units(city, u)) for u in UNITS}
     specials = [u for u in step.get("with", {}) if u not in UNITS and step["with"][u]]
     if specials:  # docs/rulings.md Q33: it helps (-1 defence), it is not one of the units used
@@ -194,15 +188,20 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
             t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {_plural(used['legion'], 'legion')} "
                            f"and {_plural(used['galley'], 'galley')} (no \"with\" given: legions first, galleys are kept)")
     echo = {"conquer": city, "with": used}
-    if fortress_played(t, owner):
-        spare = {u: here[u] - used[u] for u in UNITS}
-        if not any(spare.values()):
+    spare = {u: here[u] - used[u] for u in UNITS}
+    played = defence_card(t, owner, sum(spare.values()))
+    if played is not None:
+        cid, change = played
+        shown = {} if t.state.table.revision < cards.PRINTED_DECK else {"card": cid, "change": change}
+        if sum(spare.values()) < change:
             # 001 L429: "the city remains safe and all units remain in the region".
-            t.emit("fortress", city=city, defender=owner, held=True)
+            t.emit("fortress", city=city, defender=owner, held=True, **shown)
             return echo
-        extra = "legion" if spare["legion"] else "galley"
-        used = {**used, extra: used[extra] + 1}
-        t.emit("fortress", city=city, defender=owner, held=False, lost=extra)
+        more = {"legion": min(spare["legion"], change)}  # a legion first, as for the units used (D4)
+        more["galley"] = change - more["legion"]
+        used = {u: used[u] + more[u] for u in UNITS}
+        lost = next(u for u in UNITS if more[u]) if not shown else {u: n for u, n in more.items() if n}
+        t.emit("fortress", city=city, defender=owner, held=False, lost=lost, **shown)
     _remove_conquerors(t, f, city, used)
     for u, n in used.items():
         if n:
@@ -230,149 +229,8 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
 
 
 def defence_shown(seen: int, used: dict[str, int]) -> int:
-    """The defence the attacker beat: what it saw, or one more with FORTRESS."""
+    """The defence the attacker beat: what it saw, or more with FORTRESS."""
     return max(seen, sum(used.values()))
-
-
-def fortress_played(t: Turn, defender: str) -> bool:
-    """Whether ``defender`` plays FORTRESS now: it holds one and its standing order says
-    ``always`` (docs/orders.md; D10 in docs/rulings.md). The card is discarded."""
-    if t.state.standing[defender].extra.get("fortress", "always") != "always":
-        return False
-    known = cards.catalogue(t.state.table.data)
-    hand = t.state.nations[defender].extra["hand"]
-    for cid in hand:
-        effect = known.get(cid, {}).get("effect") or {}
-        if effect.get("kind") == "fortress":
-            new_hand = list(hand)
-            new_hand.remove(cid)
-            t.state.nation(defender).extra["hand"] = new_hand
-            discard(t.state, cid)
-            return True
-    return False
-
-
-def discard(state: GameState, cid: str) -> None:
-    state.extra["discards"] = [*state.extra["discards"], cid]
-
-
-# -- event cards: played on one's own turn ----------------------------------------------
-
-
-def play_cards(t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
-    """The ``events`` of an order file: cards from the hand, in the order given, before the
-    rondel move (001 L427-429)."""
-    if "events" not in orders:
-        return
-    known = cards.catalogue(t.state.table.data)
-    out = []
-    for i, entry in enumerate(orders["events"]):
-        path = f"$.events[{i}]"
-        out.append(dict(entry))
-        cid = entry["play"]
-        hand = t.state.nations[t.nation].extra["hand"]
-        if cid not in hand:
-            t.reject("card/not-in-hand", f"{path}.play", nation=t.nation, card=cards.describe(known.get(cid), cid))
-            continue
-        effect = (known.get(cid) or {}).get("effect") or {}
-        if not _card_effect(t, effect, entry, path, orders, cards.describe(known.get(cid), cid)):
-            continue
-        new_hand = list(hand)
-        new_hand.remove(cid)
-        t.ns.extra["hand"] = new_hand
-        discard(t.state, cid)
-    echo["events"] = out
-
-
-def _card_effect(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str,
-                 orders: dict[str, Any], name: str) -> bool:
-    """Carry out a card's effect; ``False`` (and a rejection) if it cannot be played now."""
-    kind = effect.get("kind")
-    other = opponent(t.state, t.nation)
-    extra_keys = [k for k in entry if k not in ("play", "city")] + (["city"] if "city" in entry and kind != "destroy_wall" else [])
-    if extra_keys:
-        t.reject("card/field", f"{path}.{extra_keys[0]}", card=name, field=extra_keys[0])
-        return False
-    if kind == "fortress":
-        t.reject("card/not-now", f"{path}.play", card=name)
-        return False
-    if kind == "destroy_wall":
-        city = entry.get("city")
-        prov = t.state.provinces.get(city) if city else None
-        if prov is None or not prov.extra.get("wall"):
-            t.reject("card/no-wall", f"{path}.city", card=name, city=city or "(no city named)")
-            return False
-        set_wall(t.state, city, False)
-        t.state.nation(prov.owner).extra["walls_supply"] += 1
-        t.emit("card", card=entry["play"], city=city, owner=prov.owner)
-        return True
-    if kind == "halve_coins":
-        lost = t.state.nations[other].coins // 2
-        t.state.nation(other).coins -= lost
-        t.state.bank.coins += lost
-        t.emit("card", card=entry["play"], against=other, coins=lost)
-        return True
-    if kind == "gold_per_knowhow":
-        wedge = t.edition.rondel.canonical(orders["rondel"]["to"])
-        if wedge != "scientia":
-            t.reject("card/not-scientia", f"{path}.play", card=name)
-            return False
-        gold = len(t.state.nations[other].knowhow)
-        t.ns.resources["gold"] += gold
-        t.emit("card", card=entry["play"], gold=gold)
-        return True
-    if kind == "gain":
-        for chip, n in effect.get("chips", {}).items():
-            t.ns.resources[chip] += n
-        coins = min(effect.get("coins", 0), t.state.bank.coins)
-        t.ns.coins += coins
-        t.state.bank.coins -= coins
-        t.emit("card", card=entry["play"], chips=dict(effect.get("chips", {})), coins=coins)
-        return True
-    if kind == "opponent_pays":
-        theirs = t.state.nation(other)
-        taken = {}
-        for chip, n in effect.get("chips", {}).items():
-            taken[chip] = min(n, theirs.resources[chip])
-            theirs.resources[chip] -= taken[chip]
-        coins = min(effect.get("coins", 0), theirs.coins)
-        theirs.coins -= coins
-        t.state.bank.coins += coins
-        t.emit("card", card=entry["play"], against=other, chips=taken, coins=coins)
-        return True
-    t.reject("card/unknown-effect", f"{path}.play", card=name)
-    return False
-
-
-# -- event cards: drawn -----------------------------------------------------------------
-
-
-def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]]) -> None:
-    """``nation`` takes a card from the open display: the first its standing ``draw`` list
-    names, else the first of the display (D9); the display is refilled at once from the
-    deck, the discards shuffled into a new deck when it is empty (001 L419, L431)."""
-    display = list(state.extra["display"])
-    if not display:
-        events.append({"type": "draw-missed", "nation": nation, "reason": reason})
-        return
-    wanted = state.standing[nation].extra.get("draw", [])
-    slot = next((display.index(c) for c in wanted if c in display), 0)
-    card = display[slot]
-    deck = list(state.extra["deck"])
-    if not deck and state.extra["discards"]:
-        state.extra["shuffles"] += 1
-        deck = cards.shuffled(sorted(state.extra["discards"]), state.extra["secret"], state.extra["shuffles"])
-        state.extra["discards"] = []
-        events.append({"type": "shuffle", "cards": len(deck)})
-    if deck:
-        display[slot] = deck.pop(0)
-    else:
-        del display[slot]
-    state.extra["deck"] = deck
-    state.extra["display"] = display
-    held = state.nation(nation).extra
-    held["hand"] = [*held["hand"], card]
-    events.append({"type": "draw", "nation": nation, "card": card, "reason": reason, "display": list(display)})
 
 
 # -- the end of the turn ----------------------------------------------------------------
@@ -434,5 +292,5 @@ def move_marker(t: Turn, nation: str) -> None:
 
 
 
-__all__ = ["box", "opponent", "set_wall", "to_box", "tokens_used", "walls_of"]
-"""Re-exported from :mod:`.pieces` for readers of a turn."""
+__all__ = ["box", "discard", "draw", "opponent", "set_wall", "to_box", "tokens_used", "walls_of"]
+"""Re-exported from :mod:`.pieces` and :mod:`.deck` for readers of a turn."""

@@ -143,7 +143,7 @@ def _count(value: Any, low: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= low
 
 
-def data_problems(data: Any, knowhow_names) -> list[str]:
+def data_problems(data: Any, knowhow_names, wedges: tuple[str, ...] = ()) -> list[str]:
     """What is wrong with ``new --data`` for Duellum, in words (event cards are checked by
     :func:`pbem.editions.duellum.cards.card_problems`)."""
     if not isinstance(data, dict):
@@ -161,7 +161,7 @@ def data_problems(data: Any, knowhow_names) -> list[str]:
     if "bank_coins" in data and not _count(data["bank_coins"], 0):
         out.append("bank_coins: a whole number from 0")
     if "event_cards" in data:
-        out += [f"event_cards: {p}" for p in card_problems(data["event_cards"])]
+        out += [f"event_cards: {p}" for p in card_problems(data["event_cards"], wedges)]
     return out
 
 

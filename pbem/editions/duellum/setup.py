@@ -62,7 +62,8 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
     first = start_nation(opts, nations)
     cities = start_cities(opts.replace(variants=[]), board, 2)
     data = json.dumps(opts.data, sort_keys=True, separators=(",", ":")) if opts.data else ""
-    table = Table(opts.game_id, edition.id, tuple(opts.variants), GOAL, 2, tuple(nations), first, data)
+    table = Table(opts.game_id, edition.id, tuple(opts.variants), GOAL, 2, tuple(nations), first, data,
+                  opts.revision or 1)
     state = initial_state(table, edition, cities)
     tokens = {r: 0 for r in TOKENS}
     for pid in (c for cs in cities.values() for c in cs):
@@ -76,7 +77,7 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
         if table.has("special_units"):
             held["recruitment"][SPECIAL_UNITS[n]] = 1
     secret = secret_of(opts.seed, opts.secret)
-    deck, display = cards.new_deck(data, secret, DISPLAY)
+    deck, display = cards.new_deck(data, secret, DISPLAY, table.revision)
     state.extra.update(deck=deck, display=display, discards=[], shuffles=0, secret=secret)
     events: list[dict[str, Any]] = []
     other = next(n for n in nations if n != first)

@@ -1,0 +1,130 @@
+"""Antike Duellum's event deck: the open display, drawing, discarding and the reshuffle.
+
+001 L111-113: the cards are shuffled and three laid open as the display. 001 L419: a card
+taken from the display is replaced at once, "in every situation there is the choice of 3
+different cards". 001 L431: played cards are discarded, and when the draw deck runs out the
+discards are shuffled into a new one. The deck's order and the shuffles come from the
+game's secret only (:func:`pbem.editions.duellum.cards.shuffled`).
+
+A game set up before revision :data:`~pbem.editions.duellum.cards.PRINTED_DECK` of the
+edition's rules keeps the display it was played with (:func:`_draw_revision_1`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pbem.editions.duellum.cards as cards
+from pbem.editions.duellum.rules import DISPLAY
+
+if TYPE_CHECKING:
+    from pbem.kernel.state import GameState
+
+
+def discard(state: GameState, cid: str, events: list[dict[str, Any]]) -> None:
+    """A card played goes to the discards (001 L431); a display short of three is filled
+    up again (:func:`refill`)."""
+    state.extra["discards"] = [*state.extra["discards"], cid]
+    refill(state, events)
+
+
+def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]]) -> None:
+    """``nation`` takes a card from the open display: the first its standing ``draw`` list
+    names, else the first of the display (D9); the display is refilled at once (001 L419).
+
+    From revision :data:`~.cards.PRINTED_DECK` the display always shows three cards while
+    any remain: before the pick it is topped up, and whenever the draw deck runs out the
+    discards are shuffled into a new one by the game's secret (001 L431), so a card owed is
+    never lost while a card is left in the deck or the discards. A game set up before keeps
+    its old display (:func:`_draw_revision_1`)."""
+    if state.table.revision < cards.PRINTED_DECK:
+        _draw_revision_1(state, nation, reason, events)
+        return
+    _top_up(state, events)
+    display = list(state.extra["display"])
+    if not display:
+        events.append({"type": "draw-missed", "nation": nation, "reason": reason})
+        return
+    wanted = state.standing[nation].extra.get("draw", [])
+    slot = next((display.index(c) for c in wanted if c in display), 0)
+    card = display[slot]
+    state.extra["display"] = display[:slot] + display[slot + 1:]
+    nxt = _next_card(state, events)
+    display = list(state.extra["display"])
+    if nxt is not None:
+        display.insert(slot, nxt)  # the new card takes the taken card's place
+    state.extra["display"] = display
+    held = state.nation(nation).extra
+    held["hand"] = [*held["hand"], card]
+    events.append({"type": "draw", "nation": nation, "card": card, "reason": reason, "display": list(display)})
+
+
+def _next_card(state: GameState, events: list[dict[str, Any]]) -> str | None:
+    """The top card of the draw deck, taken off it; when the deck has run out, the discards
+    are first shuffled into a new deck by the game's secret (001 L431); ``None`` when both
+    are empty (every card is in the display or a hand)."""
+    deck = list(state.extra["deck"])
+    if not deck and state.extra["discards"]:
+        state.extra["shuffles"] += 1
+        deck = cards.shuffled(sorted(state.extra["discards"]), state.extra["secret"], state.extra["shuffles"])
+        state.extra["discards"] = []
+        events.append({"type": "shuffle", "cards": len(deck)})
+    if not deck:
+        state.extra["deck"] = deck
+        return None
+    card = deck.pop(0)
+    state.extra["deck"] = deck
+    return card
+
+
+def _top_up(state: GameState, events: list[dict[str, Any]]) -> bool:
+    """Fill the open display up to its three cards from the draw deck (revision
+    :data:`~.cards.PRINTED_DECK`); whether a card was laid out."""
+    display = list(state.extra["display"])
+    added = False
+    while len(display) < DISPLAY:
+        nxt = _next_card(state, events)
+        if nxt is None:
+            break
+        display.append(nxt)
+        added = True
+    state.extra["display"] = display
+    return added
+
+
+def refill(state: GameState, events: list[dict[str, Any]]) -> None:
+    """After a card went to the discards: a display short of three cards (every other card
+    was in a hand) is filled up again, the discards shuffled into a new deck (revision
+    :data:`~.cards.PRINTED_DECK`; 001 L419, L431)."""
+    if state.table.revision >= cards.PRINTED_DECK and len(state.extra["display"]) < DISPLAY \
+            and _top_up(state, events):
+        events.append({"type": "refill", "display": list(state.extra["display"])})
+
+
+def _draw_revision_1(state: GameState, nation: str, reason: str, events: list[dict[str, Any]]) -> None:
+    """A draw as games set up before revision :data:`~.cards.PRINTED_DECK` make it, so that
+    they replay as they were played: the display is refilled only from the deck, or from
+    the discards shuffled when the deck is empty at that moment; otherwise it shrinks, and
+    a card owed from an empty display is missed."""
+    display = list(state.extra["display"])
+    if not display:
+        events.append({"type": "draw-missed", "nation": nation, "reason": reason})
+        return
+    wanted = state.standing[nation].extra.get("draw", [])
+    slot = next((display.index(c) for c in wanted if c in display), 0)
+    card = display[slot]
+    deck = list(state.extra["deck"])
+    if not deck and state.extra["discards"]:
+        state.extra["shuffles"] += 1
+        deck = cards.shuffled(sorted(state.extra["discards"]), state.extra["secret"], state.extra["shuffles"])
+        state.extra["discards"] = []
+        events.append({"type": "shuffle", "cards": len(deck)})
+    if deck:
+        display[slot] = deck.pop(0)
+    else:
+        del display[slot]
+    state.extra["deck"] = deck
+    state.extra["display"] = display
+    held = state.nation(nation).extra
+    held["hand"] = [*held["hand"], card]
+    events.append({"type": "draw", "nation": nation, "card": card, "reason": reason, "display": list(display)})
