@@ -7,7 +7,7 @@ import json
 import subprocess
 
 import pytest
-from mailkit import ADDRESSES, GM, game_with_players, json_orders, mail
+from mailkit import ADDRESSES, GM, game_with_players, json_orders, mail, server_config
 
 from conftest import cli_run
 
@@ -15,15 +15,7 @@ NOW = "2026-11-23T10:00:00Z"
 
 
 def mail_config(folder, game, smtp, imap=None, extra=""):
-    text = (f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n\n'
-            f'[smtp]\nhost = "{smtp.host}"\nport = {smtp.port}\nsecurity = "{smtp.security}"\n'
-            f'user = "{smtp.user}"\npassword_env = "TEST_SMTP_PASSWORD"\nca_file = "{smtp.ca_file}"\n')
-    if imap is not None:
-        text += f'\n[imap]\nurl = "{imap.url}"\npassword_env = "TEST_IMAP_PASSWORD"\nca_file = "{imap.ca_file}"\n'
-    text += f'\n[[game]]\nfile = "{game}"\n{extra}'
-    path = folder / "mail.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
+    return server_config(folder, game, smtp, imap, extra=extra)
 
 
 @pytest.fixture

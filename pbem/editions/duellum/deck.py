@@ -7,7 +7,7 @@ discards are shuffled into a new one. The deck's order and the shuffles come fro
 game's secret only (:func:`pbem.editions.duellum.cards.shuffled`).
 
 A game set up before revision :data:`~pbem.editions.duellum.cards.PRINTED_DECK` of the
-edition's rules keeps the display it was played with (:func:`_draw_revision_1`).
+edition's rules keeps the display it was played with (:func:`draw`).
 """
 
 from __future__ import annotations
@@ -36,21 +36,18 @@ def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]
     any remain: before the pick it is topped up, and whenever the draw deck runs out the
     discards are shuffled into a new one by the game's secret (001 L431), so a card owed is
     never lost while a card is left in the deck or the discards. A game set up before keeps
-    its old display (:func:`_draw_revision_1`)."""
-    if state.table.revision < cards.PRINTED_DECK:
-        _draw_revision_1(state, nation, reason, events)
-        return
-    _top_up(state, events)
+    its old display: no top-up, so the display shrinks once the deck and the discards are
+    both empty, and a card owed from an empty display is missed."""
+    if state.table.revision >= cards.PRINTED_DECK:
+        _top_up(state, events)
     display = list(state.extra["display"])
     if not display:
         events.append({"type": "draw-missed", "nation": nation, "reason": reason})
         return
     wanted = state.standing[nation].extra.get("draw", [])
     slot = next((display.index(c) for c in wanted if c in display), 0)
-    card = display[slot]
-    state.extra["display"] = display[:slot] + display[slot + 1:]
+    card = display.pop(slot)
     nxt = _next_card(state, events)
-    display = list(state.extra["display"])
     if nxt is not None:
         display.insert(slot, nxt)  # the new card takes the taken card's place
     state.extra["display"] = display
@@ -99,32 +96,3 @@ def refill(state: GameState, events: list[dict[str, Any]]) -> None:
     if state.table.revision >= cards.PRINTED_DECK and len(state.extra["display"]) < DISPLAY \
             and _top_up(state, events):
         events.append({"type": "refill", "display": list(state.extra["display"])})
-
-
-def _draw_revision_1(state: GameState, nation: str, reason: str, events: list[dict[str, Any]]) -> None:
-    """A draw as games set up before revision :data:`~.cards.PRINTED_DECK` make it, so that
-    they replay as they were played: the display is refilled only from the deck, or from
-    the discards shuffled when the deck is empty at that moment; otherwise it shrinks, and
-    a card owed from an empty display is missed."""
-    display = list(state.extra["display"])
-    if not display:
-        events.append({"type": "draw-missed", "nation": nation, "reason": reason})
-        return
-    wanted = state.standing[nation].extra.get("draw", [])
-    slot = next((display.index(c) for c in wanted if c in display), 0)
-    card = display[slot]
-    deck = list(state.extra["deck"])
-    if not deck and state.extra["discards"]:
-        state.extra["shuffles"] += 1
-        deck = cards.shuffled(sorted(state.extra["discards"]), state.extra["secret"], state.extra["shuffles"])
-        state.extra["discards"] = []
-        events.append({"type": "shuffle", "cards": len(deck)})
-    if deck:
-        display[slot] = deck.pop(0)
-    else:
-        del display[slot]
-    state.extra["deck"] = deck
-    state.extra["display"] = display
-    held = state.nation(nation).extra
-    held["hand"] = [*held["hand"], card]
-    events.append({"type": "draw", "nation": nation, "card": card, "reason": reason, "display": list(display)})
