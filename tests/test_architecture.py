@@ -213,3 +213,67 @@ def test_only_editions_name_wedges_knowhows_and_personages():
 def test_word_check_can_fail():
     assert {"arming", "wheel", "king"} <= _classic_words()
     assert re.fullmatch(r"[a-z_]+", "maneuver")
+
+
+KERNEL_CODE = re.compile(r"[a-z]+/[a-z0-9]+(-[a-z0-9]+)*")
+
+
+def codes_raised(source: str) -> set[str]:
+    """The literal rejection codes ``source`` passes to the refusal helpers: the first
+    argument of a call to ``reject`` (:func:`pbem.kernel.rejections.reject`) or of a method
+    ``.reject`` (:meth:`pbem.kernel.turn.Turn.reject`)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        first = node.args[0]
+        if name == "reject" and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            found.add(first.value)
+    return found
+
+
+def test_every_code_the_kernel_raises_is_in_its_catalogue():
+    """The kernel's refusals are its own words: a code raised anywhere in ``pbem/kernel``
+    is in :data:`pbem.kernel.rejections.CODES`, so an edition that defines no code of its
+    own still gets a refusal, never a missing code (an internal error)."""
+    from pbem.kernel.rejections import CODES
+
+    raised = set().union(*(codes_raised(path.read_text(encoding="utf-8"))
+                           for module, path in MODULES.items() if layer(module) == "kernel"))
+    assert len(raised) > 60 and all(KERNEL_CODE.fullmatch(c) for c in raised)
+    assert sorted(raised - set(CODES)) == []
+
+
+def test_the_code_check_can_fail():
+    """A code only an edition defines, raised by the kernel, is seen."""
+    from pbem.kernel.rejections import CODES
+
+    source = 't.reject("wall/already", path, city=city)\nout.append(reject("arm/limit", "$"))\nreject(code, "$")\n'
+    assert codes_raised(source) == {"wall/already", "arm/limit"}
+    assert codes_raised(source) - set(CODES) == {"wall/already"}
+
+
+def test_an_edition_without_codes_gets_the_kernels_refusals():
+    """Classic defines no code of its own and words none: a free unit it never grants and a
+    resource its boards print are refused in the kernel's words (the schema keeps such
+    orders out of a classic game; the kernel does not count on it)."""
+    from conftest import make_game
+    from pbem.kernel import actions
+    from pbem.kernel.rejections import CODES
+    from pbem.kernel.turn import Turn
+
+    game = make_game()
+    assert not game.edition.codes and not game.edition.wording
+    nation = game.state.status.active
+    t = Turn(game.state.copy(), nation, game.edition, game.board, start=game.state)
+    city = sorted(game.state.cities(nation))[0]
+    actions.Arm().apply(t, [{"at": city, "unit": "legion", "count": 1, "free": True}])
+    free = next(p for p in sorted(game.board.provinces)
+                if game.board.province(p).resource in ("marble", "iron", "gold")
+                and getattr(game.state.provinces.get(p), "owner", None) is None)
+    wrong = next(r for r in ("marble", "iron", "gold") if r != game.board.province(free).resource)
+    actions.found(t, [{"city": free, "resource": wrong}])
+    got = {r.code: r.message for r in t.rejections}
+    assert {"arm/no-free-unit", "found/resource-fixed"} <= set(got)
+    assert got["arm/no-free-unit"] == CODES["arm/no-free-unit"].format(nation=t.display(nation))

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Problem
-from pbem.kernel.rejections import Rejection, reject
+from pbem.kernel.rejections import Rejection, catalogue, reject
 from pbem.kernel.bank import round_coins
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.state import GameState, Standing, Table
@@ -100,6 +100,9 @@ class Edition:
     """Where the units :meth:`arm_source` counts are, in a refusal's words."""
     codes: Mapping[str, str] = MappingProxyType({})
     """Rejection codes of the edition's own rules, with their message templates."""
+    wording: Mapping[str, str] = MappingProxyType({})
+    """The edition's own message templates for codes of the kernel's catalogue
+    (:data:`pbem.kernel.rejections.CODES`): the same code, with values the kernel passes."""
     extras: Extras = NO_EXTRAS
     players: tuple[int, int] = (3, 6)
     """The fewest and most nations a game seats."""
@@ -125,7 +128,8 @@ class Edition:
     def problems(self) -> list[str]:
         """What does not fit together in the edition's own description (checked when it is
         registered): the vocabulary and the rule table must name the same know-hows and
-        personages, the bonus stack all personages once, the rondel every action key."""
+        personages, the bonus stack all personages once, the rondel every action key; its
+        rejection codes none of the kernel's, its words for kernel codes only kernel values."""
         out = []
         if list(self.personages) != list(self.rules.personage_stacks):
             out.append(f"personages {list(self.personages)} but stacks for {list(self.rules.personage_stacks)}")
@@ -138,6 +142,10 @@ class Edition:
             out.append(f"rondel actions take {sorted(keys - set(self.action_keys))}, not among the action keys")
         if not set(self.action_keys) <= set(self.order_keys):
             out.append("every action key must be an order key")
+        try:
+            catalogue(self.codes, self.wording)
+        except ValueError as exc:
+            out.append(str(exc))
         return out
 
     def rules_for(self, table: Table) -> RuleTable:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.errors import Refused
 from pbem.kernel import actions
 from pbem.kernel.payments import Cost, check_payment, describe_payment, spend
-from pbem.kernel.rejections import Rejection, reject
+from pbem.kernel.rejections import CODES, Rejection, reject
 from pbem.kernel.state import GameState, NationState, copy_json
 from pbem.kernel.vocab import MOMENTS
 
@@ -75,15 +75,17 @@ class Turn:
         self.rejections.append(rejection)
 
     def reject(self, code: str, path: str, **values: Any) -> None:
-        """Record a problem by its code, from the kernel's or the edition's catalogue.
+        """Record a problem by its code: the edition's own, or the kernel's in the edition's
+        words (:attr:`Edition.wording <pbem.kernel.edition.Edition.wording>`) or its own.
 
         Ids of provinces, nations and know-hows among the values are shown by their display
         names (``Leptis Magna``, ``Phoenicians``, ``Wheel``), as the board and the report
         name them; anything else (an unknown name, a number) is shown as given.
         """
         shown = {key: self.display(value) for key, value in values.items()}
-        codes = self.edition.codes
-        self.fail(reject(code, path, codes=codes, **shown) if code in codes else reject(code, path, **shown))
+        edition = self.edition
+        codes = edition.codes if code in edition.codes else edition.wording if code in edition.wording else CODES
+        self.fail(reject(code, path, codes=codes, **shown))
 
     def display(self, value: Any) -> Any:
         """The display name of a province, nation or know-how id; other values unchanged."""
