@@ -14,7 +14,6 @@ overrides that one method.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ from pbem.errors import Problem
 from pbem.kernel.rejections import Rejection, catalogue, reject
 from pbem.kernel.bank import round_coins
 from pbem.kernel.orders import ORDER_KEYS
+from pbem.kernel.protocols import NO_EXTRAS, Extras, NationInfo  # described there; offered here too
 from pbem.kernel.state import GameState, Standing, Table
 from pbem.kernel.vocab import ACTION_KEYS
 
@@ -29,34 +29,10 @@ if TYPE_CHECKING:
     from pbem.kernel.board import Board
     from pbem.kernel.rondel import Rondel
     from pbem.kernel.rules import RuleTable
+    from pbem.kernel.protocols import TurnView
     from pbem.kernel.setup import SetupOptions
-    from pbem.kernel.turn import Turn
 
 
-@dataclass(frozen=True, slots=True)
-class NationInfo:
-    """How a nation is shown: its name and its colour (``#rrggbb``)."""
-
-    name: str
-    colour: str
-
-
-@dataclass(frozen=True, slots=True)
-class Extras:
-    """The state an edition keeps beside the shared fields, each key with its default.
-
-    Keys are written into the same JSON objects as the shared fields (a nation's, a
-    province's, the status, the state, the standing orders) and must appear in the
-    edition's game schema (:meth:`Edition.schema_extensions`).
-    """
-
-    nation: Mapping[str, Any]
-    status: Mapping[str, Any]
-    state: Mapping[str, Any]
-    standing: Mapping[str, Any]
-
-
-NO_EXTRAS = Extras({}, {}, {}, {})
 
 class Edition:
     """One edition of the game. Subclasses set the attributes and override what differs."""
@@ -198,7 +174,7 @@ class Edition:
         if self.rules_for(state.table).coin_each_round:
             round_coins(state, events)
 
-    def end_of_turn(self, t: Turn) -> None:
+    def end_of_turn(self, t: TurnView) -> None:
         """Personages and the end of the game, after the action and the foundings."""
         raise NotImplementedError
 
@@ -233,7 +209,7 @@ class Edition:
         problem = self.trade_problem(state, nation)
         return ({}, problem) if problem is not None else ({2: 1}, None)
 
-    def at_moment(self, t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+    def at_moment(self, t: TurnView, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
         """What the edition does at the moment ``when`` of the turn (one of
         :data:`pbem.kernel.vocab.MOMENTS`), after the trades of that moment: Duellum plays
         the event cards the orders mark for it."""
@@ -243,30 +219,30 @@ class Edition:
         box): the stock is the cap less the board less these."""
         return 0
 
-    def units_lost(self, t: Turn, nation: str, unit: str, count: int, at: str) -> None:
+    def units_lost(self, t: TurnView, nation: str, unit: str, count: int, at: str) -> None:
         """``count`` units of ``nation`` left the board in a battle or a conquest (they go
         back to the stock; Duellum puts them into the recruitment box)."""
 
-    def conquer(self, t: Turn, forces, step: dict[str, Any], path: str) -> dict[str, Any] | None:
+    def conquer(self, t: TurnView, forces, step: dict[str, Any], path: str) -> dict[str, Any] | None:
         """Carry out a conquest step the edition's own way and return its echo, or ``None``
         for the shared rule (:mod:`pbem.kernel.maneuver`)."""
         return None
 
-    def found_problem(self, t: Turn, city: str, resource: str, path: str) -> bool:
+    def found_problem(self, t: TurnView, city: str, resource: str, path: str) -> bool:
         """Refuse a founding for a rule of the edition's own (record the rejection and
         return ``True``); ``resource`` is what the new city would produce."""
         return False
 
-    def found_surcharge(self, t: Turn, city: str, resource: str) -> int:
+    def found_surcharge(self, t: TurnView, city: str, resource: str) -> int:
         """Coins a founding costs beyond the founding cost, to be paid as coins (Duellum:
         one per neighbouring city of the same resource, 001 L197)."""
         return 0
 
-    def free_units(self, t: Turn) -> int:
+    def free_units(self, t: TurnView) -> int:
         """Units the active nation may arm for free this turn (Antike II's BELLONA)."""
         return 0
 
-    def after_action(self, t: Turn, field) -> None:
+    def after_action(self, t: TurnView, field) -> None:
         """What follows the wedge's action in this edition (Antike II passes BELLONA on)."""
 
     def edit_other(self, state: GameState, edit: dict[str, Any], path: str, out: list[Rejection]) -> bool:
@@ -279,7 +255,7 @@ class Edition:
         """Apply the fields of a GM province edit that are the edition's own (Duellum's
         ``wall``), after the shared ones."""
 
-    def temple_surcharge(self, t: Turn, city: str) -> int:
+    def temple_surcharge(self, t: TurnView, city: str) -> int:
         """Coins a new temple costs beyond its marble, to be paid as coins (Duellum: one per
         temple already in a neighbouring region, 001 L262)."""
         return 0
@@ -291,21 +267,21 @@ class Edition:
 
         return stock(state, self, nation, unit)
 
-    def arm_problem(self, t: Turn, unit: str, at: str, path: str) -> bool:
+    def arm_problem(self, t: TurnView, unit: str, at: str, path: str) -> bool:
         """Refuse arming ``unit`` at ``at`` for a rule of the edition's own (record the
         rejection and return ``True``): Duellum's special units need a temple."""
         return False
 
-    def arming_iron(self, t: Turn, unit: str) -> int:
+    def arming_iron(self, t: TurnView, unit: str) -> int:
         """Iron to arm one ``unit`` (Duellum's special units cost 3, 001 L435)."""
         return t.rules.arming_iron
 
-    def entry_battles(self, t: Turn, forces, at: str, unit: str, moving: list[int]) -> list[int] | None:
+    def entry_battles(self, t: TurnView, forces, at: str, unit: str, moving: list[int]) -> list[int] | None:
         """Fight the battles of units entering ``at`` the edition's own way and return the
         actions left of those still moving, or ``None`` for the shared rule."""
         return None
 
-    def armed(self, t: Turn, unit: str, at: str, count: int) -> None:
+    def armed(self, t: TurnView, unit: str, at: str, count: int) -> None:
         """``count`` units were just armed at ``at`` (Duellum takes them out of the box and
         lets them fight hostile units of their type there, 001 L289)."""
 

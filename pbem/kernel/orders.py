@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS
 
 if TYPE_CHECKING:
-    from pbem.kernel.edition import Edition
+    from pbem.kernel.protocols import EditionView
 
 ORDER_KEYS: tuple[str, ...] = (
     "game", "nation", "turn", "password", "trade", "rondel",
@@ -127,7 +127,7 @@ def _maneuver(steps: list) -> list[dict[str, Any]]:
     return [_step(step) for step in steps]
 
 
-def canonical_standing(standing: Mapping[str, Any], edition: Edition) -> dict[str, Any]:
+def canonical_standing(standing: Mapping[str, Any], edition: EditionView) -> dict[str, Any]:
     """Expand standing orders: a bare ``battle`` stance becomes ``{"default": stance}``.
 
     Stances are listed default first, then in the edition's nation order, so that the same
@@ -166,7 +166,7 @@ _CANONICAL: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def canonical_orders(data: Mapping[str, Any], edition: Edition) -> dict[str, Any]:
+def canonical_orders(data: Mapping[str, Any], edition: EditionView) -> dict[str, Any]:
     """The canonical form of schema-valid order data, as a new dict.
 
     Shorthands are expanded (``"rondel": "gold"`` -> ``{"to": "gold"}``, a bare city or
@@ -203,7 +203,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def canonical_edit(data: Mapping[str, Any], edition: Edition) -> dict[str, Any]:
+def canonical_edit(data: Mapping[str, Any], edition: EditionView) -> dict[str, Any]:
     """The canonical form of schema-valid GM edit data, as a new dict.
 
     Edits keep their keys as given (each edit sets exactly the fields it names); only
