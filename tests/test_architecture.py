@@ -300,3 +300,28 @@ def test_the_cycle_check_sees_imports_for_the_type_checker(tmp_path, monkeypatch
     assert "pbem.kernel.edition" in TYPED_GRAPH["pbem.kernel.turn"]
     assert ["pbem.kernel.edition", "pbem.kernel.turn"] in _cycles(typed)
     assert _cycles({**GRAPH, "pbem.kernel.edition": imports_of("pbem.kernel.edition")}) == []
+
+
+def _edition_names() -> re.Pattern[str]:
+    """The ids, names and aliases of the built-in editions but classic (the base game, whose
+    rules the kernel's comments cite as "classic"), as one pattern of whole words."""
+    from pbem import editions
+
+    words = {w.lower() for e in editions.registered() if e.id != "antike" for w in (e.id, e.name, *e.aliases)}
+    return re.compile(r"\b(" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+def test_the_kernel_names_no_edition():
+    """The kernel asks the edition (its attributes and hooks) and never names one, not even
+    in a comment: it says "an edition with walls", not which."""
+    names = _edition_names()
+    found = [f"{module}:{n} {m.group(0)!r}" for module, path in MODULES.items() if layer(module) == "kernel"
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) for m in names.finditer(line)]
+    assert found == []
+
+
+def test_the_edition_name_check_can_fail():
+    names = _edition_names()
+    assert names.search("Duellum's recruitment box") and names.search("(Antike II: ``bellona``)")
+    assert names.search("if edition.id == 'antike2':")
+    assert not names.search("classic Antike, 000 L653") and not names.search("a duel")

@@ -347,8 +347,8 @@ def trade(t: TurnView, trades: list[dict[str, Any]], rates: dict[int, int], when
     """The trades with the bank marked for the moment ``when`` of the turn (docs/orders.md:
     ``"when"``, ``before`` by default), in the order given, at the rates the nation's
     know-hows allowed when the turn began (classic: 2 for 1 with all eight, 000 L512-514,
-    Q25; Antike II: MERCATURA 2 for 1, COMMERCIUM 3 for 2, 003 L401-402; Duellum:
-    COMMERCIUM 3 for 2, 001 L336). ``get`` is a chip's name (one chip) or the chips
+    Q25; an edition may set other rates by know-how, 003 L401-402,
+    001 L336). ``get`` is a chip's name (one chip) or the chips
     received; coins are never received. One entry may trade a multiple of a rate, exactly
     (000 L891-894: 3 gold and 1 marble for 2 iron; 001 L336: 4 gold and 2 marble for 4 iron)."""
     for i, deal in enumerate(trades):

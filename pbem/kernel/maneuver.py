@@ -73,7 +73,7 @@ def _demanders(t: TurnView, at: str, unit: str) -> list[str]:
     for other in order[i + 1:] + order[:i]:
         if not prov.count(other, unit):
             continue
-        if t.edition.automatic_battles:  # Duellum: hostile units of a type never share a region (001 L289, L350)
+        if t.edition.automatic_battles:  # hostile units of a type never share a region (001 L289, L350)
             out.append(other)
             continue
         stance = t.state.standing[other].stance(t.nation)
@@ -177,7 +177,7 @@ def _move(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> None:
 
 def _entry_battles(t: TurnView, f: Forces, pid: str, unit: str, moving: list[int]) -> list[int]:
     """The battles the moving units fight on entering ``pid`` (demanded, D1; automatic in
-    Duellum); return the actions left of those still moving."""
+    an edition with automatic battles); return the actions left of those still moving."""
     for other in _demanders(t, pid, unit):
         k = min(len(moving), t.state.provinces[pid].count(other, unit))
         if k == 0:
@@ -186,7 +186,7 @@ def _entry_battles(t: TurnView, f: Forces, pid: str, unit: str, moving: list[int
         lost = moving[:k]
         f.take(pid, unit, lost)
         moving = moving[k:]
-        # Duellum's battles are automatic: the nation that moves in fights (001 L350).
+        # Automatic battles: the nation that moves in fights (001 L350).
         _battle_event(t, pid, unit, other, k, started_by=t.nation if t.edition.automatic_battles else other)
         t.edition.units_lost(t, other, unit, k, pid)
         t.edition.units_lost(t, t.nation, unit, k, pid)
@@ -353,7 +353,7 @@ def _remove_conquerors(t: TurnView, f: Forces, city: str, used: dict[str, int]) 
 
 
 def _destroy_neutral_temple(t: TurnView, f: Forces, city: str, strength: int, used: dict[str, int]) -> dict[str, Any]:
-    """A neutral temple conquered (Antike II, 003 L30, L208; docs/rulings.md Q23): the
+    """A neutral temple conquered (an edition with neutral temples, 003 L30, L208; docs/rulings.md Q23): the
     attackers that match its defence leave the board, the temple goes back to the bank,
     the conqueror earns a general, and the region is free for a city."""
     _remove_conquerors(t, f, city, used)

@@ -73,7 +73,8 @@ def _named_list(key: str) -> Callable[[list], list[dict[str, Any]]]:
 
 
 def _arm(entries: list) -> list[dict[str, Any]]:
-    """Arming entries; ``"free": true`` (Antike II's BELLONA unit) is kept, ``false`` dropped."""
+    """Arming entries; ``"free": true`` (a unit armed for free, :meth:`Edition.free_units
+    <pbem.kernel.edition.Edition.free_units>`) is kept, ``false`` dropped."""
     out = []
     for e in entries:
         entry: dict[str, Any] = {"unit": e["unit"], "at": e["at"], "count": int(e.get("count", 1))}

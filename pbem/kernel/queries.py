@@ -82,7 +82,7 @@ def city_resource(state: GameState, board: Board, pid: str) -> str:
 
 
 def neutral_temple(state: GameState, pid: str) -> bool:
-    """Whether a neutral temple stands in ``pid`` (Antike II, 003 L30, L270)."""
+    """Whether a neutral temple stands in ``pid`` (an edition with neutral temples, 003 L30, L270)."""
     prov = state.provinces.get(pid)
     return prov is not None and bool(prov.extra.get("neutral_temple"))
 
@@ -100,7 +100,7 @@ def arm_limit(state: GameState, edition: EditionView, city: str) -> int:
 
 def stock(state: GameState, edition: EditionView, nation: str, unit: str) -> int:
     """Units of a type the nation has left to arm (the cap minus those on the board); in
-    Duellum its supply, from which units are recruited (the box is not counted)."""
+    an edition with a recruitment box its supply, from which units are recruited (the box is not counted)."""
     return (edition.rules_for(state.table).cap(unit) - state.units_on_board(nation, unit)
             - edition.reserve(state, nation, unit))
 
@@ -184,7 +184,7 @@ def in_reach(state: GameState, edition: EditionView, board: Board, nation: str) 
             if not n:
                 continue
             moves = allowance(state, edition, nation, unit)
-            # Where a conquest uses no action (Antike II), a unit may conquer where it ends.
+            # Where a conquest uses no action (003 L15), a unit may conquer where it ends.
             spare = 1 if edition.rules_for(state.table).conquest_uses_action else 0
             for dest, steps in [*reachable(board, pid, unit, moves).items(), (pid, 0)]:
                 if steps + spare <= moves:

@@ -56,17 +56,17 @@ class RuleTable:
     movement: Mapping[str, Mapping[str, int]]
     """Unit type -> know-how -> maneuver actions per unit (the best one owned counts; 1 without)."""
     unit_caps: Mapping[str, int] | None = None
-    """Per unit type, where the types differ (Antike II: 12 legions, 13 galleys); else
+    """Per unit type, where the types differ (12 legions and 13 galleys, 003 L164-166); else
     :attr:`unit_cap` for each."""
     coin_per_production: bool = False
-    """A production action also yields one coin (Antike II, 003 L312)."""
+    """A production action also yields one coin (003 L312)."""
     conquest_uses_action: bool = True
     """A conquest needs units with a maneuver action left and uses it (classic, 000
-    L653-659); without, every own unit in the region counts (Antike II, 003 L15, L230)."""
+    L653-659); without, every own unit in the region counts (003 L15, L230)."""
     neutral_temple_defence: int = 0
-    """The defence of a neutral temple; 0 where the edition has none (Antike II: 3, 003 L30)."""
+    """The defence of a neutral temple; 0 where the edition has none (3 where there are some, 003 L30)."""
     free_city_types: bool = False
-    """The founder chooses every city's resource (Antike II's variant, 003 L106-108)."""
+    """The founder chooses every city's resource (a variant, 003 L106-108)."""
 
     def cap(self, unit: str) -> int:
         """Units of a type a nation has, on the board and in stock."""

@@ -45,7 +45,7 @@ class SetupOptions:
     """Values for what the rulebook does not print, entered by a GM who owns the game
     (``new --data FILE``; the edition says which keys it takes)."""
     secret: str | None = None
-    """For an edition with secrets (Antike Duellum's deck): what its hidden order is drawn
+    """For an edition with secrets (a deck of event cards): what its hidden order is drawn
     from besides the seed, made by ``new`` from what only the GM holds; recorded in the
     GM's file, never in a player's copy. ``None`` in games set up before it existed (their
     deck came from the seed alone)."""

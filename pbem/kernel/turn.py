@@ -51,8 +51,8 @@ class Turn:
     produced: dict[str, int] = field(default_factory=dict)
     """Chips this nation produced this turn, by resource."""
     extra: dict[str, Any] = field(default_factory=dict)
-    """What an edition notes during the turn for its end-of-turn steps (Duellum: the
-    nations that lost a city)."""
+    """What an edition notes during the turn for its end-of-turn steps (an edition with
+    town walls: the nations that lost a city)."""
     defaults: list[dict[str, str]] = field(default_factory=list)
     """Choices the orders left open and the referee made by a documented default:
     ``{"path": ..., "default": ...}``, said in the echo and the report."""
@@ -231,7 +231,7 @@ def _trade_rates(t: Turn, orders: dict[str, Any]) -> dict[int, int] | None:
 
 def _moment(t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any], rates: dict[int, int] | None) -> None:
     """What the orders do at the moment ``when`` of the turn: their trades of that moment,
-    then the edition's own steps (Antike Duellum's event cards)."""
+    then the edition's own steps (an edition with event cards plays them)."""
     if rates is not None:
         actions.trade(t, orders["trade"], rates, when)
     t.edition.at_moment(t, when, orders, echo)

@@ -38,8 +38,8 @@ class Unit(StrEnum):
 
 UNITS: tuple[str, ...] = ("legion", "galley")
 SPECIAL_UNITS: dict[str, str] = {"admiral": "galley", "commander": "legion"}
-"""Duellum's special units (its variant, 001 L433-439), each with the unit type it moves
-as; only an edition that has them puts them on the board."""
+"""Special units (a variant of an edition with them, 001 L433-439), each with the unit type
+it moves as; only an edition that has them puts them on the board."""
 TERRAIN: dict[str, str] = {"legion": "land", "galley": "sea", "admiral": "sea", "commander": "land"}
 """Which border layer each unit type crosses (combined borders are in both layers)."""
 
