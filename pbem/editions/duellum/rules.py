@@ -49,15 +49,6 @@ whenever the marker reaches or passes one; the one at 0 is the wall each nation 
 WALLS_PER_NATION = 6
 """12 town walls, 6 per player (001 L39, L209-211): one per symbol."""
 
-SIDES: Mapping[str, tuple[str, str]] = frozen({
-    # 001 L119: "On the front game board, the Carthaginians play against the Romans, and on
-    # the reverse side the Greeks play against the Persians". Brown first, beige second
-    # (001 L13-17; the examples: Carthage is brown at Roma, the Greeks are brown, 001 L384, L400).
-    "rome_carthage": ("carthaginians", "romans"),
-    "greeks_persians": ("greeks", "persians"),
-})
-"""The two nations of each side of the board: (brown, beige)."""
-
 SPECIAL_UNITS: Mapping[str, str] = frozen({
     # 001 L435: "Beige receives an Admiral and brown receives a Commander".
     "carthaginians": "commander", "greeks": "commander",
