@@ -27,11 +27,10 @@ from pbem.kernel.vocab import ACTION_KEYS
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
+    from pbem.kernel.protocols import TurnView
     from pbem.kernel.rondel import Rondel
     from pbem.kernel.rules import RuleTable
-    from pbem.kernel.protocols import TurnView
     from pbem.kernel.setup import SetupOptions
-
 
 
 class Edition:

@@ -11,8 +11,8 @@ a missing code. An edition with rules of its own adds its codes through :attr:`E
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
