@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cli_run
+from conftest import PASSWORDS, ROOT, cli_run, new_game_file
 
 from pbem import editions
 from pbem.kernel import queries
@@ -361,3 +361,36 @@ def test_an_unknown_word_of_another_edition_is_not_taken(midgame, tmp_path):
                       encoding="utf-8")
     result = cli_run("check", path, orders)
     assert result.exit_code == 3, result.stdout + result.stderr
+
+
+def test_options_say_what_the_hippodrome_allows(opening):
+    """``options`` asks the edition for the lines of its own wedge (Edition.wedge_lines)."""
+    _, path = opening
+    result = cli_run("options", path)
+    assert result.exit_code == 0, result.stderr
+    assert "a war chariot costs 2 gold (coins may stand in); you can pay for 2 now; 4 left in stock" in result.stdout
+    assert json.loads(cli_run("options", path, "--json").stdout)["targets"][8]["effect"]["chariots"]["left"] == 4
+
+
+def test_an_order_mail_in_its_own_words_is_applied(quadriga, tmp_path):
+    """The mail cycle over a local mailbox: a body of text orders in the edition's words is
+    read, applied and answered, and the turn's report mails say it in those words."""
+    from mailkit import config, mail, maildir, sent
+
+    players = [a for n in THREE for a in ("--player", f"{n.capitalize()} Player <{n}@players.example>".join(
+        [f"{n}=", ""]))]
+    game = new_game_file(tmp_path, "--edition", "fourth", "--id", "qmail", *players, nations=THREE)
+    data = json.loads(game.read_text(encoding="utf-8"))
+    nation = data["status"]["active"]
+    city = sorted(p for p, prov in data["state"]["provinces"].items() if prov.get("owner") == nation)[0]
+    text = "\n".join(["Hello referee,", "", "game qmail", f"nation {nation}", "turn 1", f"password {PASSWORDS[nation]}",
+                      "rondel hippodrome", f"chariot {city} pay 2 gold", "", "Cheers"])
+    box = maildir(tmp_path / "Maildir", mail(f"{nation}@players.example", body=text))
+    result = cli_run("inbox", game, box, "--config", config(tmp_path, game), "--outbox", tmp_path / "out",
+                     "--now", "2026-11-23T10:00:00Z")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    after = json.loads(game.read_text(encoding="utf-8"))
+    assert after["state"]["nations"][nation]["chariots"] == {city: 1}
+    bodies = [m.get_body(("plain",)).get_content() for m in sent(tmp_path / "out")]
+    assert any(f"chariot {city} pay 2 gold" in b for b in bodies)  # the receipt echoes it in its words
+    assert any("harness a war chariot in" in b for b in bodies)  # the report says what happened

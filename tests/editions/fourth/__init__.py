@@ -165,6 +165,11 @@ class Quadriga(Edition):
     def status_lines(self, state, words):
         return phrases.status_lines(state, words)
 
+    # -- hooks for plug-in editions ---------------------------------------------------
+
+    def wedge_lines(self, effect, name, syntax):
+        return phrases.wedge_lines(effect, name, syntax)
+
     # -- hooks for the order language and mail -------------------------------------------
 
     def order_words(self):

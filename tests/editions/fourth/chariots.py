@@ -81,9 +81,10 @@ class Hippodrome(Action):
         return echo
 
     def preview(self, state, edition, board, nation, budget):
-        price = sum(CHARIOT_PRICE.values())
+        # the price is in gold, and a coin stands in for any chip
+        can = min((budget.get(chip, 0) + budget.get("coin", 0)) // n for chip, n in CHARIOT_PRICE.items())
         return {"chariots": {"left": left(state, nation), "price": dict(CHARIOT_PRICE),
-                             "affordable": sum(budget.values()) // price, "cities": room(state, nation)}}
+                             "affordable": can, "cities": room(state, nation)}}
 
 
 def sweep(t) -> None:

@@ -58,3 +58,16 @@ ORDER_WORDS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     "celebrate": MappingProxyType({"key": "events", "form": "card", "also": ()}),
 })
 """``chariot alexandria``, ``chariots tyros and paphos``, ``celebrate triumph in alexandria``."""
+
+
+def wedge_lines(effect: dict[str, Any], name: Any, syntax: str) -> list[str] | None:
+    """What the HIPPODROME would allow (its preview, ``options``), in lines; ``None`` for
+    any other wedge."""
+    if "chariots" not in effect:
+        return None
+    shown = effect["chariots"]
+    price = " and ".join(f"{n} {chip}" for chip, n in shown["price"].items())
+    how = 'a line "chariot CITY"' if syntax == "text" else '"chariots": [{"city": CITY}]'
+    return [f"a war chariot costs {price} (coins may stand in); you can pay for {shown['affordable']} now; "
+            f"{shown['left']} left in stock",
+            f"cities with room for one ({how}): {', '.join(name(c) for c in shown['cities']) or 'none'}"]
