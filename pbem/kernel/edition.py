@@ -359,3 +359,14 @@ class Edition:
     def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:
         """Problems of a loaded state that only this edition's rules can see."""
         return []
+
+    # -- hooks for plug-in editions --
+
+    def wedge_lines(self, effect: dict[str, Any], name: Any, syntax: str) -> list[str] | None:
+        """What a wedge of this edition's own would let the nation do, from its action's
+        preview (``effect``), as lines of text for ``options`` and the mail's options:
+        ``name`` shows a province or nation as the board does, ``syntax`` says how a hint
+        spells an order (``json``: an order file, ``text``: an order mail). ``None``: a
+        preview of a kind the shared lines tell (production, temples, arming, know-how,
+        the maneuver)."""
+        return None
