@@ -396,3 +396,26 @@ def test_an_order_mail_in_its_own_words_is_applied(quadriga, tmp_path):
     bodies = [m.get_body(("plain",)).get_content() for m in sent(tmp_path / "out")]
     assert any(f"chariot {city} pay 2 gold" in b for b in bodies)  # the receipt echoes it in its words
     assert any("harness a war chariot in" in b for b in bodies)  # the report says what happened
+
+
+def test_show_and_a_gm_edit_know_its_pieces(opening, tmp_path):
+    """``show`` prints the TRIUMPH pile (Edition.show_lines); a GM edit may set a nation's
+    chariots and hand, and one that breaks the edition's own laws is refused."""
+    game, path = opening
+    result = cli_run("show", path)
+    assert result.exit_code == 0, result.stderr
+    assert "TRIUMPH pile: 6 card(s) left to be granted" in result.stdout
+    nation = game.state.status.active
+    mine = game.state.cities(nation)[0]
+    rival = next(c for n in game.state.table.seats if n != nation for c in game.state.cities(n))
+    edit = tmp_path / "edit.json"
+    told = {}
+    for chariots, code in (({rival: 1}, 4), ({mine: 2}, 0)):
+        edit.write_text(json.dumps({"game": game.game_id, "reason": "test", "edits": [
+            {"nation": nation, "chariots": chariots}]}), encoding="utf-8")
+        result = cli_run("gm-edit", path, edit)
+        assert result.exit_code == code, result.stdout + result.stderr
+        told[code] = result.stdout + result.stderr
+    assert f"war chariots of the {nation} in {rival}, which is not their city" in told[4]
+    shown = json.loads(cli_run("show", path, "--json").stdout)
+    assert shown["nations"][nation]["chariots"] == {mine: 2} and shown["triumphs"] == 6
