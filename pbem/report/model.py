@@ -19,7 +19,7 @@ from typing import Any
 from pbem.errors import UsageError
 from pbem.kernel import queries
 from pbem.kernel.vocab import RESOURCES, UNITS
-from pbem.report.text import edit_lines, event_line, produce_line, production_coin, standing_text
+from pbem.report.text import Words, edit_lines, event_line, produce_line, production_coin, standing_text
 from pbem.service import witness
 from pbem.service.clock import Deadline
 from pbem.service.game import Game
@@ -244,7 +244,7 @@ def _log(game: Game) -> list[dict[str, Any]]:
     automatic = bool(getattr(edition, "automatic_battles", False))
 
     def tell(ev: dict[str, Any]) -> str:
-        return event_line(ev, nation_name, place, wedge, knowhow, card, automatic)
+        return event_line(ev, nation_name, place, wedge, knowhow, card, automatic, edition)
 
     blocks = []
     for entry in hist[start:]:
@@ -303,7 +303,7 @@ def _log(game: Game) -> list[dict[str, Any]]:
         if kind == "gm-edit":
             lines.extend(edit_lines(entry.get("edits", []), nation_name, place, wedge,
                                     lambda k: edition.knowhows.get(k, k),
-                                    lambda p: edition.personages.get(p, p)))
+                                    lambda p: edition.personages.get(p, p), edition))
             if not lines:
                 lines.append("no change to the game")
         blocks.append({"title": title, "kind": kind, "lines": lines,
@@ -332,38 +332,31 @@ def _marks(game: Game) -> dict[str, Any]:
     return {"moves": moves, "battles": battles, "conquests": conquests}
 
 
+def _words(game: Game, card=None):
+    """The reports' phrasing kit for ``game``'s edition hooks (:class:`~pbem.report.text.Words`):
+    nations and provinces by their display names, cards by ``card`` (default: named and
+    noted, :func:`card_namer`)."""
+    board = game.board
+
+    def place(pid: str) -> str:
+        return board.province(pid).name if board.is_province(pid) else pid
+
+    return Words(name=game.edition.nation_name, place=place, card=card or card_namer(game),
+                 automatic=bool(getattr(game.edition, "automatic_battles", False)))
+
+
 def edition_status(game: Game) -> list[dict[str, str]]:
     """What an edition keeps beyond the shared state, as labelled sentences for the status
-    block (none in classic Antike): who holds BELLONA (Antike II, 003 L254) and, in the
-    nine-scholars variant, who won Pliny the Elder (003 L218-220)."""
-    st = game.state
-    name = game.edition.nation_name
-    lines = []
-    holder = st.extra.get("bellona")
-    if holder and st.status.winner is None:
-        lines.append({"label": "BELLONA", "value": f"held by the {name(holder)} (one unit free when they next "
-                                                   "take MILITIA, then it passes on)"})
-    if "pliny" in st.status.extra and st.table.has("nine_scholars"):
-        pliny = st.status.extra.get("pliny")
-        lines.append({"label": "Pliny the Elder", "value": f"the ninth scholar, won by the {name(pliny)}" if pliny
-                      else "the ninth scholar, still to be won by the first nation owning all eight know-hows"})
-    shown = game.edition.view_extra(st)
-    if "display" in shown:  # Antike Duellum: the open display and the deck (001 L415-419)
-        card = card_namer(game, noted=False)
-        notes = {c: game.edition.card_note(c, st.table.data) for c in shown["display"]}
-        display = ", ".join(card(c) + ("*" if notes[c] else "") for c in shown["display"]) or "empty"
-        footnote = next((f"; * {n}" for n in notes.values() if n), "")
-        discards = len(st.extra.get("discards", []))
-        lines.append({"label": "Event cards", "value": f"open display {display}; "
-                                                       f"{plural(shown.get('deck_size', 0), 'card')} in the deck, "
-                                                       f"{discards} discarded{footnote}"})
-    return lines
+    block (none in classic Antike), as the edition says it
+    (:meth:`Edition.status_lines <pbem.kernel.edition.Edition.status_lines>`)."""
+    return game.edition.status_lines(game.state, _words(game))
 
 
 def card_namer(game: Game, noted: bool = True):
-    """Event card id -> the card's name in capitals, as the game's catalogue (with the GM's
-    cards, ``new --data``) names it (Antike Duellum), with its note where it has one (a card
-    whose text is not entered: ``CARD 05 (text not entered — ...)``) unless not ``noted``."""
+    """Card id -> the card's name in capitals, as the game's catalogue (with the GM's
+    cards, ``new --data``) names it, with its note where it has one (a card whose text is
+    not entered: ``CARD 05 (text not entered — ...)``) unless not ``noted``; the id itself
+    in an edition without cards."""
     data, edition = game.state.table.data, game.edition
 
     def card(cid: str) -> str:
@@ -374,40 +367,10 @@ def card_namer(game: Game, noted: bool = True):
 
 
 def _edition_facts(game: Game, nation: str, viewer: str | None) -> tuple[list[dict[str, str]], str, str | None]:
-    """What an edition shows of a nation beyond the shared holdings (Antike Duellum: town
-    walls, the recruitment box, the VP track, the event cards: their number, and the cards
-    themselves only in the nation's own report), as labelled sentences, as one short line
-    for the board page, and the cards held where the reader may see them; nothing in the
-    other editions."""
-    shown = game.edition.view_nation(game.state, nation, viewer)
-    facts: list[dict[str, str]] = []
-    short: list[str] = []
-    hand = None
-    place = game.board.province
-    if "walls" in shown:
-        built = [place(c).name for c in shown["walls"]]
-        supply = shown.get("walls_supply", 0)
-        facts.append({"label": "Town walls", "value": (f"{len(built)} built ({', '.join(built)})" if built
-                                                       else "none built") + f", {supply} in the supply"})
-        short.append(f"walls {len(built)} built, {supply} in supply")
-    if "recruitment" in shown:
-        box = shown["recruitment"]
-        keys = [u for u in UNITS if u in box] + sorted(u for u in box if u not in UNITS)
-        facts.append({"label": "Recruitment box", "value": " and ".join(plural(box[u], u) for u in keys) or "empty"})
-        short.append("box " + " ".join(f"{box[u]}{u[0].upper()}" for u in keys))
-    if "vp" in shown:
-        facts.append({"label": "VP track", "value": f"the marker on {shown['vp']}"})
-        short.append(f"VP {shown['vp']}")
-    if "hand_size" in shown:
-        size = shown["hand_size"]
-        value = f"{plural(size, 'card')} in hand" if size else "none in hand"
-        if "hand" in shown:
-            card = card_namer(game)
-            hand = ", ".join(card(c) for c in shown["hand"]) or "none"
-            if size:
-                value += f": {hand}"
-        facts.append({"label": "Event cards", "value": value})
-        short.append(plural(size, "event card"))
+    """What an edition shows of a nation beyond the shared holdings (:meth:`Edition.nation_facts
+    <pbem.kernel.edition.Edition.nation_facts>`), as labelled sentences, as one short line
+    for the board page, and the cards held where the reader may see them."""
+    facts, short, hand = game.edition.nation_facts(game.state, nation, viewer, _words(game))
     return facts, " · ".join(short), hand
 
 
@@ -502,7 +465,7 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
             "personage_list": [{"label": label, "count": ns.personages[p]}
                                for p, label in edition.personages.items() if ns.personages[p]],
             "score": edition.score(st, n),
-            "standing": standing_text(st.standing[n].to_json(), nation_name, card_namer(game)),
+            "standing": standing_text(st.standing[n].to_json(), nation_name, card_namer(game), edition),
             "next": winner is None and n == st.status.active,
             "played": entry.get("nation") == n and entry.get("kind") in TURN_KINDS,
             "winner": winner == n,
@@ -577,7 +540,7 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
         log_title = "Since the set-up"
     status = edition_status(game)
     if private is not None:
-        status.insert(0, {"label": "Private report", "value": f"it shows the event cards of the {private['name']}: "
+        status.insert(0, {"label": "Private report", "value": f"it shows the {edition.secrets_words} of the {private['name']}: "
                                                              "do not pass it on (the public report shows none)"})
     return {
         "status_lines": status,
