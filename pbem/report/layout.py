@@ -215,13 +215,19 @@ def legend_extras(board: Board) -> tuple[str, ...]:
         out.append("sea")
     if any(p.temple for p in provinces):
         out.append("neutral")
-    if board.edition == WALLS_EDITION:
-        out.append("wall")
-    return tuple(out)
+    return (*out, *edition_marks(board))
 
 
-WALLS_EDITION = "duellum"
-"""The edition whose boards' legends explain the town wall (cities get walls in its games)."""
+def edition_marks(board: Board) -> tuple[str, ...]:
+    """The marks of the games played on ``board`` that its legend explains because its
+    edition has them (:attr:`Edition.legend_marks <pbem.kernel.edition.Edition.legend_marks>`:
+    ``wall``, the town walls of an edition with walls); none for an unknown edition."""
+    from pbem import editions
+
+    try:
+        return tuple(editions.get(board.edition).legend_marks)
+    except editions.UnknownEdition:
+        return ()
 
 
 SEA_LEGEND = "sea: no city, counts double"
@@ -1080,17 +1086,13 @@ def _wedge_room(cx: float, cy: float, r: float, mid: float, x: float, y: float, 
     return right - left
 
 
-FROZEN_EDITIONS = frozenset({"antike"})
-"""Editions whose board page stays exactly as it was first drawn: a classic report
-rendered again, even years later, is byte for byte the one the players were sent. Later
-editions get the refinements that came after (:func:`refined`)."""
-
-
 def refined(model: dict[str, Any]) -> bool:
-    """Whether the board page of ``model`` gets the refinements classic's does not: wedge
-    labels kept clear of the wedge numbers, progress chart headers kept clear of the
-    separators and inside the panel."""
-    return model["game"].get("edition_id") not in FROZEN_EDITIONS
+    """Whether the board page of ``model`` gets the refinements made after the first
+    editions' page was drawn: wedge labels kept clear of the wedge numbers, progress chart
+    headers kept clear of the separators and inside the panel. An edition whose reports
+    must stay byte for byte what its players were sent, even years later, says no
+    (:attr:`Edition.report_refined <pbem.kernel.edition.Edition.report_refined>`)."""
+    return model["game"].get("refined", True)
 
 
 def _clear_label(cx: float, cy: float, r: float, mid: float, half: float, y: float, label: str,

@@ -551,6 +551,8 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
         "game": {
             "id": clean(game.game_id),
             "edition_id": edition.id,
+            # whether the board page gets the later refinements (Edition.report_refined)
+            "refined": edition.report_refined,
             # whether the game keeps the board's neutral temples in its state (Antike II)
             "neutral_temples": "temple" in edition.board_features,
             "board": board.name,
