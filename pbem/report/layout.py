@@ -201,10 +201,10 @@ def board_view(board: Board) -> View:
 def legend_extras(board: Board) -> tuple[str, ...]:
     """The marks of later editions' boards that the report's legend explains, in this
     order, where the board has them: ``choice`` (a site whose founder chooses the
-    resource), ``none`` (no city site), ``sea`` (a sea region, Antike Duellum: no city
-    site, galleys only, counting double), ``neutral`` (a neutral temple at set-up),
-    ``wall`` (Antike Duellum's town walls). Classic boards have none of them, and their
-    legend is unchanged."""
+    resource), ``none`` (no city site), ``sea`` (a sea region: no city site, galleys
+    only, counting double), ``neutral`` (a neutral temple at set-up), then what the
+    board's edition adds (:func:`edition_marks`: ``wall``, town walls). The first boards
+    have none of them, and their legend is unchanged."""
     provinces = board.provinces.values()
     out = []
     if any(p.resource == "choice" for p in provinces):
@@ -231,7 +231,7 @@ def edition_marks(board: Board) -> tuple[str, ...]:
 
 
 SEA_LEGEND = "sea: no city, counts double"
-"""The legend's words for a sea region (Antike Duellum, 001 L165)."""
+"""The legend's words for a sea region (an edition with seas, 001 L165)."""
 
 EXTRA_COLUMN = 190
 """The width of the legend's column for :func:`legend_extras` (a strip or the board corner)."""
@@ -665,7 +665,7 @@ def _anchor(x: float, y: float) -> dict[str, str]:
 
 
 NEUTRAL_FILL = "#9c968a"
-"""A neutral temple on the report (Antike II): stone grey, with white columns, where no
+"""A neutral temple on the report (an edition with neutral temples): stone grey, with white columns, where no
 nation's city stands."""
 
 
@@ -693,7 +693,7 @@ def _chip(resource: str) -> dict[str, str] | None:
 
 
 SEA_FILL = SEA
-"""A sea region (Antike Duellum) is drawn as the water around it: no outline of its own."""
+"""A sea region (an edition with seas) is drawn as the water around it: no outline of its own."""
 
 
 def _sea_mark(x: float, y: float) -> dict[str, str]:
@@ -710,7 +710,7 @@ WALL_FILL = "#8c8577"
 
 
 def _wall(x: float, y: float) -> dict[str, str]:
-    """A town wall round the city square at (x, y) (Antike Duellum): a stone frame with
+    """A town wall round the city square at (x, y) (an edition with walls): a stone frame with
     three merlons on top, drawn under the square."""
     top, merlon = y - 10, y - 13.5
     points = [(x - 10.5, y + 10.5), (x - 10.5, merlon)]
@@ -792,15 +792,15 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
             entry["city"] = {"x": num(x - 7), "y": num(y - 7), "fill": colours[owner],
                              "tx": num(x), "ty": num(y + 3), "text": nations[owner]["initial"],
                              "ink": nations[owner]["ink"]}
-            if s.get("wall"):  # Antike Duellum
+            if s.get("wall"):  # an edition with town walls
                 entry["wall"] = _wall(x, y)
             # a temple printed on the board stands for a neutral city only; once the city
             # is a nation's, the game state says whether it has a temple
             entry["temple"] = _temple(x + 17, y) if s["temple"] else None
-            if s.get("chosen"):  # the resource its founder chose (Antike II)
+            if s.get("chosen"):  # the resource its founder chose
                 entry["chip"] = {**entry["chip"], **_chip(s["resource_id"])} if entry["chip"] else None
         elif s is not None and s.get("neutral_temple"):
-            # Antike II: a neutral temple stands on the site until a nation destroys it
+            # a neutral temple stands on the site until a nation destroys it
             entry["temple"] = _neutral_temple(x, y)
             entry["site"] = None
         elif board.province(pid).temple and model["game"].get("neutral_temples"):
@@ -1233,8 +1233,8 @@ def _nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     rows.append({"cells": bank_cells, "swatch": None})
     title = "Nations in turn order: resources, coins and pieces on the board"
     table = _table(x, place.a, w, ROW_A_H, title, header, rows)
-    # what the edition keeps beyond the table (BELLONA, Pliny), at the foot of the panel
-    # and what it keeps of each nation beyond the table (Antike Duellum's walls, box, VP, cards)
+    # what the edition keeps beyond the table (Edition.status_lines), at the foot of the panel
+    # and what it keeps of each nation beyond the table (Edition.nation_facts)
     lines = [*model.get("status_lines", []), *model.get("nation_notes", [])]
     below = place.a + 30 + 26 * (len(rows) + 1) + 22  # under the bank's row, a little apart
     last = place.a + ROW_A_H - 12
@@ -1512,7 +1512,7 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
         flow.text(PAGE_MARGIN + 24, n["name"] + mark, 18, True)
         for fact in n["facts"]:
             flow.paragraph(fact["label"], fact["value"], indent=24)
-    if model.get("status_lines"):  # what the edition keeps beyond the nations (BELLONA, Pliny)
+    if model.get("status_lines"):  # what the edition keeps beyond the nations (Edition.status_lines)
         flow.y += 6
         for line in model["status_lines"]:
             flow.paragraph(line["label"], line["value"])
@@ -1537,7 +1537,7 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
         if flow.room(PAGE_LINE * len(units)):
             header()
         temple = "yes" if p["temple"] else "neutral" if p.get("neutral_temple") else ""
-        if p.get("wall"):  # Antike Duellum's town wall
+        if p.get("wall"):  # an edition's town wall
             temple = f"{temple}, wall" if temple else "wall"
         values = [p["name"], p["resource"], p.get("kind_text") or "inland", p["owner_name"] or "—", temple]
         for (x, _), v in zip(cols, values):

@@ -35,13 +35,13 @@ SITE_TEXT = {"choice": "resource of choice", "none": "no city site"}
 chooses it, or no city can stand there (boards of later editions)."""
 
 SEA_KIND = "sea"
-"""How the reports name the kind of a sea region (Antike Duellum's boards: no city site,
-galleys only; it counts double towards the navigator, 001 L165)."""
+"""How the reports name the kind of a sea region (boards of an edition with seas: no city
+site, galleys only; it counts double towards the navigator, 001 L165)."""
 
 
 def is_sea(province) -> bool:
-    """Whether a board province is a sea region: no city site, galleys only (Antike
-    Duellum's boards; the other boards' sea-only provinces are islands with a city site)."""
+    """Whether a board province is a sea region: no city site, galleys only (boards of
+    an edition with seas; the other boards' sea-only provinces are islands with a city site)."""
     return province.resource == "none" and province.sea_only
 
 KIND_TEXT = {"coastal": "port", "sea_only": "sea-only"}
@@ -394,7 +394,7 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
 
     ``game`` is the game right after that entry (see :func:`game_at`); ``png_name`` is
     how the Markdown and BBCode reports refer to the board picture. ``viewer``: whose
-    report it is in an edition with secrets (Antike Duellum's event cards): ``None``, the
+    report it is in an edition with secrets (a hand of cards): ``None``, the
     public report, or a nation, its private report; everything is read from what that
     reader may see (:func:`pbem.report.views.seen_by`).
 
@@ -479,16 +479,16 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
                 counts = {u: prov.count(n, u) for u in UNITS}
                 units.append({"nation": n, "name": nation_name(n), "colour": game.meta[n].colour,
                               "ink": ink_for(game.meta[n].colour), **counts})
-        neutral = bool(prov.extra.get("neutral_temple"))  # Antike II (003 L30)
+        neutral = bool(prov.extra.get("neutral_temple"))  # an edition with neutral temples (003 L30)
         if prov.owner is None and not units and not neutral:
             continue
         p = board.province(pid)
         units_text = "; ".join(
             f"{u['name']} " + " and ".join(plural(u[k], k) for k in UNITS if u[k]) for u in units)
-        # a city produces what its founder chose where the site let them (Antike II)
+        # a city produces what its founder chose where the site let them
         resource = queries.city_resource(st, board, pid) if prov.owner else p.resource
         chosen = resource != p.resource
-        sea = is_sea(p)  # Antike Duellum's sea regions
+        sea = is_sea(p)  # an edition with seas
         provinces.append({
             "id": pid, "name": p.name, "units_text": units_text,
             "resource": f"{resource}, chosen" if chosen else SITE_TEXT.get(resource, resource),
@@ -496,7 +496,7 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
             "kind": p.kind, "kind_text": SEA_KIND if sea else KIND_TEXT.get(p.kind, ""),
             "owner": prov.owner, "owner_name": nation_name(prov.owner) if prov.owner else "",
             "temple": prov.temple, "neutral_temple": neutral, "units": units,
-            "wall": bool(prov.extra.get("wall")),  # Antike Duellum's town wall
+            "wall": bool(prov.extra.get("wall")),  # an edition with town walls
         })
 
     rondel = []
@@ -553,7 +553,7 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
             "edition_id": edition.id,
             # whether the board page gets the later refinements (Edition.report_refined)
             "refined": edition.report_refined,
-            # whether the game keeps the board's neutral temples in its state (Antike II)
+            # whether the game keeps the board's neutral temples in its state
             "neutral_temples": "temple" in edition.board_features,
             "board": board.name,
             "board_note": RECONSTRUCTION_NOTE if board.reconstruction else "",
