@@ -404,73 +404,148 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
     ``now``, or, without ``now`` (a file read later), how long the turn has. A deadline of
     another turn than the one ``game`` is at is left out; without one ``deadline`` is
     ``None`` and every format is what it was before deadlines.
+
+    Each part of the model has its own function below, in the order the model lists them.
     """
     from pbem.report.views import has_secrets, seen_by
 
-    secrets = has_secrets(game.edition)
-    if viewer is not None and (not secrets or viewer not in game.seats):
+    if viewer is not None and (not has_secrets(game.edition) or viewer not in game.seats):
         raise UsageError(f"a private report for {viewer!r}: only for a nation of a game with secrets")
     game = seen_by(game, viewer)
     st = game.state
     edition = game.edition
     nation_name = edition.nation_name
-    board = game.board
     entry = game.history[-1]
     kind = entry.get("kind")
-    if kind in TURN_KINDS:
-        turn, title = entry["turn"], f"after turn {entry['turn']}"
-    elif kind == "new":
-        turn, title = 0, "set-up"
-    else:
-        # a GM edit or a standing-orders change, reported on its own (after the last turn)
-        turn = st.status.turn - 1
-        what = "GM edit" if kind == "gm-edit" else f"standing orders of {nation_name(entry.get('nation', ''))}"
-        title = f"{'after turn ' + str(turn) if turn else 'set-up'}, then {what}"
+    turn, title = _turn_and_title(game)
     private = None
     if viewer is not None:
         private = {"id": viewer, "name": nation_name(viewer)}
         title += f", for the {private['name']} only"
     winner = st.status.winner
     order = game.turn_order()
+    unit = edition.score_unit(st)
+    nations = [_nation(game, n) for n in order]
+    nation_notes = _add_facts(game, nations, viewer, unit)
+    status = edition_status(game)
+    if private is not None:
+        status.insert(0, {"label": "Private report", "value": f"it shows the {edition.secrets_words} of the {private['name']}: "
+                                                             "do not pass it on (the public report shows none)"})
+    next_nation = None if winner else st.status.active
+    return {
+        "status_lines": status,
+        "deadline": deadline_sentence(game, deadline, now),
+        "private": private,
+        "nation_notes": nation_notes,
+        "neutral_text": f"neutral temple, defence {edition.rules.neutral_temple_defence}",
+        "game": _game_info(game, unit),
+        "turn": turn,
+        "kind": kind,
+        "round": st.status.round,
+        "title": title,
+        "played": nation_name(entry["nation"]) if entry.get("kind") in TURN_KINDS else "",
+        "next": None if next_nation is None else {
+            "id": next_nation, "name": nation_name(next_nation), "turn": st.status.turn,
+            "colour": game.meta[next_nation].colour,
+            "text_colour": text_colour(game.meta[next_nation].colour)},
+        "winner": None if winner is None else {"id": winner, "name": nation_name(winner)},
+        "nations": nations,
+        "provinces": _provinces(game, order),
+        "rondel": _rondel(game, order),
+        "knowhows": _knowhows(game, order),
+        "personage_types": [{"id": p, "label": label, "left": st.bank.personages[p]}
+                            for p, label in edition.personages.items()],
+        "resource_types": [{"id": r, "label": r.capitalize(), "colour": RESOURCE_COLOURS[r]}
+                           for r in RESOURCES],
+        "bank": _bank(game),
+        "log": _log(game),
+        "log_title": _log_title(game),
+        "marks": _marks(game),
+        "png": png_name,
+        # The hash of the entry reported: the player's witness of the history up to here
+        # (pbem.service.witness; docs/orders.md, "Witness hashes").
+        "witness": {"label": witness.label(entry), "hash": entry["hash"], "line": witness.line(entry)},
+    }
 
-    nations = []
-    for n in order:
-        ns = st.nations[n]
-        meta = game.meta[n]
-        colour = meta.colour
-        player = clean(meta.player)
-        cities = st.cities(n)
-        temples = st.temples(n)
-        on_board = {u: st.units_on_board(n, u) for u in UNITS}
-        nations.append({
-            "id": n,
-            "name": nation_name(n),
-            "initial": nation_name(n)[:2],
-            "colour": colour,
-            "ink": ink_for(colour),
-            "text_colour": text_colour(colour),
-            "player": player,
-            "contact": player,
-            "resources": {r: ns.resources[r] for r in RESOURCES},
-            "coins": ns.coins,
-            "rondel": None if ns.rondel is None else {
-                "index": ns.rondel, "wedge": edition.rondel[ns.rondel].name,
-                "label": wedge_label(edition, ns.rondel)},
-            "cities": [board.province(c).name for c in cities],
-            "temples": [board.province(c).name for c in temples],
-            "units": on_board,
-            "stock": {u: queries.stock(st, edition, n, u) for u in UNITS},
-            "knowhow": [label for k, label in edition.knowhows.items() if k in ns.knowhow],
-            "personages": {p: ns.personages[p] for p in edition.personages},
-            "personage_list": [{"label": label, "count": ns.personages[p]}
-                               for p, label in edition.personages.items() if ns.personages[p]],
-            "score": edition.score(st, n),
-            "standing": standing_text(st.standing[n].to_json(), nation_name, card_namer(game), edition),
-            "next": winner is None and n == st.status.active,
-            "played": entry.get("nation") == n and entry.get("kind") in TURN_KINDS,
-            "winner": winner == n,
-        })
 
+def _turn_and_title(game: Game) -> tuple[int, str]:
+    """The turn a report is of and its title: ``after turn 7``, ``set-up``, or for a GM
+    edit or a standing-orders change reported on its own what came after the last turn."""
+    entry = game.history[-1]
+    kind = entry.get("kind")
+    if kind in TURN_KINDS:
+        return entry["turn"], f"after turn {entry['turn']}"
+    if kind == "new":
+        return 0, "set-up"
+    turn = game.state.status.turn - 1
+    what = "GM edit" if kind == "gm-edit" else f"standing orders of {game.edition.nation_name(entry.get('nation', ''))}"
+    return turn, f"{'after turn ' + str(turn) if turn else 'set-up'}, then {what}"
+
+
+def _nation(game: Game, n: str) -> dict[str, Any]:
+    """One nation's row: its holdings, its place on the rondel, its standing orders."""
+    st, edition, board = game.state, game.edition, game.board
+    nation_name = edition.nation_name
+    entry = game.history[-1]
+    winner = st.status.winner
+    ns = st.nations[n]
+    colour = game.meta[n].colour
+    player = clean(game.meta[n].player)
+    return {
+        "id": n,
+        "name": nation_name(n),
+        "initial": nation_name(n)[:2],
+        "colour": colour,
+        "ink": ink_for(colour),
+        "text_colour": text_colour(colour),
+        "player": player,
+        "contact": player,
+        "resources": {r: ns.resources[r] for r in RESOURCES},
+        "coins": ns.coins,
+        "rondel": None if ns.rondel is None else {
+            "index": ns.rondel, "wedge": edition.rondel[ns.rondel].name,
+            "label": wedge_label(edition, ns.rondel)},
+        "cities": [board.province(c).name for c in st.cities(n)],
+        "temples": [board.province(c).name for c in st.temples(n)],
+        "units": {u: st.units_on_board(n, u) for u in UNITS},
+        "stock": {u: queries.stock(st, edition, n, u) for u in UNITS},
+        "knowhow": [label for k, label in edition.knowhows.items() if k in ns.knowhow],
+        "personages": {p: ns.personages[p] for p in edition.personages},
+        "personage_list": [{"label": label, "count": ns.personages[p]}
+                           for p, label in edition.personages.items() if ns.personages[p]],
+        "score": edition.score(st, n),
+        "standing": standing_text(st.standing[n].to_json(), nation_name, card_namer(game), edition),
+        "next": winner is None and n == st.status.active,
+        "played": entry.get("nation") == n and entry.get("kind") in TURN_KINDS,
+        "winner": winner == n,
+    }
+
+
+def _add_facts(game: Game, nations: list[dict[str, Any]], viewer: str | None, unit: str) -> list[dict[str, str]]:
+    """Give each nation's row its labelled facts (the edition's before the standing
+    orders) and its one-line summary; returns the notes of the board page: each nation's
+    edition facts in short, and the hand the reader may see."""
+    notes = []
+    for n in nations:
+        n["facts"] = _facts(n, game.goal, unit)
+        more, short, hand = _edition_facts(game, n["id"], viewer)
+        n["facts"][-1:-1] = more  # before the standing orders
+        if short:
+            notes.append({"label": n["name"], "value": short})
+        if hand is not None:
+            notes.append({"label": f"{n['name']}' hand", "value": hand})
+        res = n["resources"]
+        n["summary"] = (f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
+                        f"{plural(n['coins'], 'coin')} · {plural(len(n['cities']), 'city')}, "
+                        f"{plural(len(n['temples']), 'temple')} · {plural(n['units']['legion'], 'legion')}, "
+                        f"{plural(n['units']['galley'], 'galley')}")
+    return notes
+
+
+def _provinces(game: Game, order: list[str]) -> list[dict[str, Any]]:
+    """Every province with a city, units or a neutral temple, by id."""
+    st, board = game.state, game.board
+    nation_name = game.edition.nation_name
     provinces = []
     for pid, prov in sorted(st.provinces.items()):
         units = []
@@ -498,98 +573,62 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
             "temple": prov.temple, "neutral_temple": neutral, "units": units,
             "wall": bool(prov.extra.get("wall")),  # an edition with town walls
         })
+    return provinces
 
-    rondel = []
-    for i, field in enumerate(edition.rondel.fields):
-        rondel.append({"index": i, "wedge": field.name, "label": wedge_label(edition, i),
-                       "short": field.label, "twin": wedge_label(edition, i) != field.label,
-                       "colour": field.colour,
-                       "nations": [n for n in order if st.nations[n].rondel == i]})
 
-    knowhows = []
-    for k, label in edition.knowhows.items():
-        spec = edition.rules.knowhows[k]
-        knowhows.append({"id": k, "label": label,
-                         "secondary": spec.requires is not None,
-                         "owners": [n for n in order if k in st.nations[n].knowhow]})
+def _rondel(game: Game, order: list[str]) -> list[dict[str, Any]]:
+    """The rondel's wedges, clockwise, with the nations whose stone is on each."""
+    edition, st = game.edition, game.state
+    return [{"index": i, "wedge": field.name, "label": wedge_label(edition, i),
+             "short": field.label, "twin": wedge_label(edition, i) != field.label,
+             "colour": field.colour,
+             "nations": [n for n in order if st.nations[n].rondel == i]}
+            for i, field in enumerate(edition.rondel.fields)]
 
-    unit = edition.score_unit(st)
-    nation_notes = []
-    for n in nations:
-        n["facts"] = _facts(n, game.goal, unit)
-        more, short, hand = _edition_facts(game, n["id"], viewer)
-        n["facts"][-1:-1] = more  # before the standing orders
-        if short:
-            nation_notes.append({"label": n["name"], "value": short})
-        if hand is not None:
-            nation_notes.append({"label": f"{n['name']}' hand", "value": hand})
-        res = n["resources"]
-        n["summary"] = (f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
-                        f"{plural(n['coins'], 'coin')} · {plural(len(n['cities']), 'city')}, "
-                        f"{plural(len(n['temples']), 'temple')} · {plural(n['units']['legion'], 'legion')}, "
-                        f"{plural(n['units']['galley'], 'galley')}")
-    bank = st.bank
-    next_nation = None if winner else st.status.active
+
+def _knowhows(game: Game, order: list[str]) -> list[dict[str, Any]]:
+    """The edition's know-hows, each with its owners."""
+    edition, st = game.edition, game.state
+    return [{"id": k, "label": label, "secondary": edition.rules.knowhows[k].requires is not None,
+             "owners": [n for n in order if k in st.nations[n].knowhow]}
+            for k, label in edition.knowhows.items()]
+
+
+def _bank(game: Game) -> dict[str, Any]:
+    """What the bank holds, as numbers and as a sentence."""
+    bank, personages = game.state.bank, game.edition.personages
+    return {"coins": bank.coins, "temples": bank.temples,
+            "text": f"{plural(bank.coins, 'coin')}, {plural(bank.temples, 'temple')}; personages: "
+                    + ", ".join(f"{bank.personages[p]} {label}" for p, label in personages.items()),
+            "personages": {p: bank.personages[p] for p in personages},
+            "personages_left": sum(bank.personages.values())}
+
+
+def _log_title(game: Game) -> str:
+    """The turn log's title: since whose last turn it tells (:func:`log_start`)."""
     start = log_start(game)
     before = game.history[start - 1] if start > 0 else None
-    if kind == "new":
-        log_title = "Set-up"
-    elif before is not None and before.get("kind") in TURN_KINDS:
-        log_title = f"Since turn {before['turn']}, the last turn of the {nation_name(before['nation'])}"
-    else:
-        log_title = "Since the set-up"
-    status = edition_status(game)
-    if private is not None:
-        status.insert(0, {"label": "Private report", "value": f"it shows the {edition.secrets_words} of the {private['name']}: "
-                                                             "do not pass it on (the public report shows none)"})
+    if game.history[-1].get("kind") == "new":
+        return "Set-up"
+    if before is not None and before.get("kind") in TURN_KINDS:
+        return f"Since turn {before['turn']}, the last turn of the {game.edition.nation_name(before['nation'])}"
+    return "Since the set-up"
+
+
+def _game_info(game: Game, unit: str) -> dict[str, Any]:
+    """The game's id, edition, board, variants and goal."""
+    edition, board, st = game.edition, game.board, game.state
     return {
-        "status_lines": status,
-        "deadline": deadline_sentence(game, deadline, now),
-        "private": private,
-        "nation_notes": nation_notes,
-        "neutral_text": f"neutral temple, defence {edition.rules.neutral_temple_defence}",
-        "game": {
-            "id": clean(game.game_id),
-            "edition_id": edition.id,
-            # whether the board page gets the later refinements (Edition.report_refined)
-            "refined": edition.report_refined,
-            # whether the game keeps the board's neutral temples in its state
-            "neutral_temples": "temple" in edition.board_features,
-            "board": board.name,
-            "board_note": RECONSTRUCTION_NOTE if board.reconstruction else "",
-            "edition": edition.name,
-            "variants": sorted(st.table.variants),
-            "goal": game.goal,
-            "goal_unit": unit,
-        },
-        "turn": turn,
-        "kind": kind,
-        "round": st.status.round,
-        "title": title,
-        "played": nation_name(entry["nation"]) if entry.get("kind") in TURN_KINDS else "",
-        "next": None if next_nation is None else {
-            "id": next_nation, "name": nation_name(next_nation), "turn": st.status.turn,
-            "colour": game.meta[next_nation].colour,
-            "text_colour": text_colour(game.meta[next_nation].colour)},
-        "winner": None if winner is None else {"id": winner, "name": nation_name(winner)},
-        "nations": nations,
-        "provinces": provinces,
-        "rondel": rondel,
-        "knowhows": knowhows,
-        "personage_types": [{"id": p, "label": label, "left": bank.personages[p]}
-                            for p, label in edition.personages.items()],
-        "resource_types": [{"id": r, "label": r.capitalize(), "colour": RESOURCE_COLOURS[r]}
-                           for r in RESOURCES],
-        "bank": {"coins": bank.coins, "temples": bank.temples,
-                 "text": f"{plural(bank.coins, 'coin')}, {plural(bank.temples, 'temple')}; personages: "
-                         + ", ".join(f"{bank.personages[p]} {label}" for p, label in edition.personages.items()),
-                 "personages": {p: bank.personages[p] for p in edition.personages},
-                 "personages_left": sum(bank.personages.values())},
-        "log": _log(game),
-        "log_title": log_title,
-        "marks": _marks(game),
-        "png": png_name,
-        # The hash of the entry reported: the player's witness of the history up to here
-        # (pbem.service.witness; docs/orders.md, "Witness hashes").
-        "witness": {"label": witness.label(entry), "hash": entry["hash"], "line": witness.line(entry)},
+        "id": clean(game.game_id),
+        "edition_id": edition.id,
+        # whether the board page gets the later refinements (Edition.report_refined)
+        "refined": edition.report_refined,
+        # whether the game keeps the board's neutral temples in its state
+        "neutral_temples": "temple" in edition.board_features,
+        "board": board.name,
+        "board_note": RECONSTRUCTION_NOTE if board.reconstruction else "",
+        "edition": edition.name,
+        "variants": sorted(st.table.variants),
+        "goal": game.goal,
+        "goal_unit": unit,
     }
