@@ -223,8 +223,6 @@ def log_start(game: Game) -> int:
 def _log(game: Game) -> list[dict[str, Any]]:
     """What happened since the next player's own last turn (:func:`log_start`): every
     turn, GM edit and standing-orders change, each as a titled block of sentences."""
-    hist = game.history
-    start = log_start(game)
     board = game.board
     edition = game.edition
     nation_name = edition.nation_name
@@ -247,56 +245,9 @@ def _log(game: Game) -> list[dict[str, Any]]:
         return event_line(ev, nation_name, place, wedge, knowhow, card, automatic, edition)
 
     blocks = []
-    for entry in hist[start:]:
+    for entry in game.history[log_start(game):]:
         kind = entry.get("kind")
-        if kind == "new":
-            title = "The game is set up"
-        elif kind in TURN_KINDS:
-            title = f"Turn {entry['turn']}: {nation_name(entry['nation'])}"
-            if kind == "default-turn":
-                title += " (default turn set by the GM)"
-            elif kind == "bot-turn":
-                title += f" (played by the {clean(entry.get('bot'))} bot for the GM)"
-        elif kind == "gm-edit":
-            title = f"GM edit: {clean(entry.get('reason'))}"
-        elif kind == "standing":
-            title = f"Standing orders: {nation_name(entry['nation'])}"
-        else:
-            title = str(kind)
-        lines = []
-        events = entry.get("events", [])
-        i = 0
-        while i < len(events):
-            ev = events[i]
-            if ev["type"] == "round":
-                coins = []
-                j = i + 1
-                while j < len(events) and events[j]["type"] == "coin" and events[j]["coin"]:
-                    coins.append(nation_name(events[j]["nation"]))
-                    j += 1
-                line = f"Round {ev['round']} begins"
-                if coins:
-                    line += ": a coin each for " + ", ".join(coins)
-                lines.append(line)
-                i = j
-                continue
-            if ev["type"] == "battle" and ev["started_by"] != ev["nation"]:
-                # A demanded battle happens during a move, whose event comes after it:
-                # tell the move first.
-                j = i
-                while j < len(events) and events[j]["type"] == "battle":
-                    j += 1
-                if j < len(events) and events[j]["type"] == "move":
-                    lines.append(tell(events[j]))
-                    lines.extend(tell(b) for b in events[i:j])
-                    i = j + 1
-                    continue
-            if production_coin(events, i):
-                lines.append(produce_line(ev, events[i + 1], nation_name))
-                i += 2
-                continue
-            lines.append(tell(ev))
-            i += 1
+        lines = _event_lines(entry.get("events", []), tell, nation_name)
         for chosen in entry.get("defaults", []):
             # What the orders left open and the referee chose (docs/orders.md, "defaults").
             lines.append(f"Default applied: {clean(chosen.get('default'), 400)}")
@@ -306,10 +257,69 @@ def _log(game: Game) -> list[dict[str, Any]]:
                                     lambda p: edition.personages.get(p, p), edition))
             if not lines:
                 lines.append("no change to the game")
-        blocks.append({"title": title, "kind": kind, "lines": lines,
+        blocks.append({"title": _entry_title(entry, nation_name), "kind": kind, "lines": lines,
                        "turn": entry.get("turn") if kind in TURN_KINDS else None,
                        "nation": entry.get("nation", "")})
     return blocks
+
+
+def _entry_title(entry: dict[str, Any], nation_name) -> str:
+    """A history entry's title in the turn log: ``Turn 7: Romans``, ``GM edit: REASON``."""
+    kind = entry.get("kind")
+    if kind == "new":
+        return "The game is set up"
+    if kind in TURN_KINDS:
+        title = f"Turn {entry['turn']}: {nation_name(entry['nation'])}"
+        if kind == "default-turn":
+            title += " (default turn set by the GM)"
+        elif kind == "bot-turn":
+            title += f" (played by the {clean(entry.get('bot'))} bot for the GM)"
+        return title
+    if kind == "gm-edit":
+        return f"GM edit: {clean(entry.get('reason'))}"
+    if kind == "standing":
+        return f"Standing orders: {nation_name(entry['nation'])}"
+    return str(kind)
+
+
+def _event_lines(events: list[dict[str, Any]], tell, nation_name) -> list[str]:
+    """An entry's events as sentences (``tell``), in the order a reader follows them: the
+    round's coins told with the round, a demanded battle after the move it happened in, a
+    production and its coin as one."""
+    lines = []
+    i = 0
+    while i < len(events):
+        ev = events[i]
+        if ev["type"] == "round":
+            coins = []
+            j = i + 1
+            while j < len(events) and events[j]["type"] == "coin" and events[j]["coin"]:
+                coins.append(nation_name(events[j]["nation"]))
+                j += 1
+            line = f"Round {ev['round']} begins"
+            if coins:
+                line += ": a coin each for " + ", ".join(coins)
+            lines.append(line)
+            i = j
+            continue
+        if ev["type"] == "battle" and ev["started_by"] != ev["nation"]:
+            # A demanded battle happens during a move, whose event comes after it:
+            # tell the move first.
+            j = i
+            while j < len(events) and events[j]["type"] == "battle":
+                j += 1
+            if j < len(events) and events[j]["type"] == "move":
+                lines.append(tell(events[j]))
+                lines.extend(tell(b) for b in events[i:j])
+                i = j + 1
+                continue
+        if production_coin(events, i):
+            lines.append(produce_line(ev, events[i + 1], nation_name))
+            i += 2
+            continue
+        lines.append(tell(ev))
+        i += 1
+    return lines
 
 
 def _marks(game: Game) -> dict[str, Any]:
