@@ -439,8 +439,9 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
     nation_notes = _add_facts(game, nations, viewer, unit)
     status = edition_status(game)
     if private is not None:
-        status.insert(0, {"label": "Private report", "value": f"it shows the {edition.secrets_words} of the {private['name']}: "
-                                                             "do not pass it on (the public report shows none)"})
+        status.insert(0, {"label": "Private report",
+                          "value": f"it shows the {edition.secrets_words} of the {private['name']}: "
+                                   "do not pass it on (the public report shows none)"})
     next_nation = None if winner else st.status.active
     return {
         "status_lines": status,
