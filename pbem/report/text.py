@@ -4,7 +4,7 @@
 print it); reports pass ``name`` and ``place`` to use display names instead, and the
 game's ``edition``, which phrases the events of its own rules
 (:meth:`Edition.event_line <pbem.kernel.edition.Edition.event_line>`). Without one, every
-registered edition is asked in turn, so that an event of any edition is told in its words.
+edition loaded so far is asked in turn (:func:`_editions`).
 Each shared event type has its own small function (:data:`SHARED_LINES`).
 """
 
@@ -120,14 +120,17 @@ class Words:
 
 
 def _editions(edition: Any) -> Iterable[Any]:
-    """The editions asked for their own words: the game's, or without one every registered
-    edition (the built-in ones in their registry order, then the others by id)."""
+    """The editions asked for their own words: the game's, or without one every edition
+    loaded so far (a command has loaded its game's; none is loaded for the asking, which
+    would cost a command that prints events about 0.1 s), the built-in ones in their
+    registry order, then the others by id. Each edition phrases only events of its own
+    rules or with fields of its own, so another loaded edition changes no sentence."""
     if edition is not None:
         return (edition,)
     from pbem import editions
 
     built_in = list(editions.BUILT_IN)
-    return sorted(editions.registered(),
+    return sorted(editions.loaded(),
                   key=lambda e: (built_in.index(e.id) if e.id in built_in else len(built_in), e.id))
 
 
