@@ -113,13 +113,21 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
     """The PDF's pages after the board page: the whole log since the next player's last
     turn and the nations' holdings, then the board's cities and units, the rondel, the
     progress chart, the score card and the bank. A section that fits on one page is not
-    split across two."""
+    split across two. Each section has its own function below."""
     g = model["game"]
-    names = {n["id"]: n["name"] for n in model["nations"]}
     flow = _Flow(fit(f"{g['edition']} · {g['id']} · {model['title']}", 14, 700))
     if model.get("deadline"):  # the current turn's, as on the board page's header
         for line in wrap(model["deadline"], PAGE_TEXT, WIDTH - 2 * PAGE_MARGIN, bold=True):
             flow.text(PAGE_MARGIN, line, bold=True)
+    _log_section(flow, model)
+    _nations_section(flow, model)
+    _provinces_section(flow, model)
+    _tables_section(flow, model)
+    return flow.finish()
+
+
+def _log_section(flow: _Flow, model: dict[str, Any]) -> None:
+    """The turn log, block by block, each line wrapped under its bullet."""
     flow.heading(model.get("log_title") or ("Turn log" if model["turn"] else "Set-up"), keep=PAGE_LINE * 2)
     for block in model["log"]:
         flow.room(PAGE_LINE * 2)
@@ -130,6 +138,10 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
             flow.text(PAGE_MARGIN + 6, "•", advance=False)
             for part in wrapped:
                 flow.text(PAGE_MARGIN + 24, part)
+
+
+def _nations_section(flow: _Flow, model: dict[str, Any]) -> None:
+    """Each nation's facts in turn order, then what the edition keeps beyond them."""
     flow.heading("Nations in turn order", keep=PAGE_LINE * 10)
     for n in model["nations"]:
         flow.room(PAGE_LINE * (len(n["facts"]) + 2))
@@ -143,6 +155,10 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
         flow.y += 6
         for line in model["status_lines"]:
             flow.paragraph(line["label"], line["value"])
+
+
+def _provinces_section(flow: _Flow, model: dict[str, Any]) -> None:
+    """The provinces with a city or units, as a table whose header starts every page."""
     cols = [(PAGE_MARGIN, "Province"), (PAGE_MARGIN + 190, "Resource"), (PAGE_MARGIN + 300, "Kind"),
             (PAGE_MARGIN + 400, "City of"), (PAGE_MARGIN + 540, "Temple"), (PAGE_MARGIN + 620, "Units")]
     if refined(model):  # room for a chosen resource ("marble, chosen") and "neutral"
@@ -171,6 +187,12 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
             flow.text(x, v, advance=False)
         for line in units:
             flow.text(cols[5][0], line)
+
+
+def _tables_section(flow: _Flow, model: dict[str, Any]) -> None:
+    """The rondel, the progress chart, the score card and the bank, as lists."""
+    g = model["game"]
+    names = {n["id"]: n["name"] for n in model["nations"]}
     flow.heading(f"Rondel (wedges clockwise, numbered 0-{len(model['rondel']) - 1})",
                  keep=PAGE_LINE * len(model["rondel"]))
     for w in model["rondel"]:
@@ -186,4 +208,3 @@ def pages_layout(model: dict[str, Any]) -> list[dict[str, Any]]:
         flow.paragraph(n["name"], f"{n['score']} of {g['goal']}: {held}")
     flow.heading("Bank", keep=PAGE_LINE)
     flow.paragraph("Left", model["bank"]["text"])
-    return flow.finish()
