@@ -46,75 +46,92 @@ def _province_base(board: Board, pid: str) -> dict[str, Any]:
 
 
 def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
-    colours = {n["id"]: n["colour"] for n in model["nations"]}
+    """Every province as drawn: its shape and site (:func:`_province_base`), its city,
+    wall and temple (:func:`_site_marks`), its unit badges (:func:`_unit_badges`)."""
     nations = {n["id"]: n for n in model["nations"]}
     state = {p["id"]: p for p in model["provinces"]}
     view = board_view(board)
     places = board_places(board)
-    fresh = refined(model)
-    labels = list(places["labels"].items())
-    sites = view.xy
     out = []
     for pid in sorted(board.provinces):
-        x, y = view.xy[pid]
-        s = state.get(pid)
-        owner = s["owner"] if s else None
         entry = _province_base(board, pid)
-        if owner:
-            entry["fill"] = tint(colours[owner], 0.55)
-            # the owner's initials too, so that a black-and-white print still tells them apart
-            entry["city"] = {"x": num(x - 7), "y": num(y - 7), "fill": colours[owner],
-                             "tx": num(x), "ty": num(y + 3), "text": nations[owner]["initial"],
-                             "ink": nations[owner]["ink"]}
-            if s.get("wall"):  # an edition with town walls
-                entry["wall"] = _wall(x, y)
-            # a temple printed on the board stands for a neutral city only; once the city
-            # is a nation's, the game state says whether it has a temple
-            entry["temple"] = _temple(x + 17, y) if s["temple"] else None
-            if s.get("chosen"):  # the resource its founder chose
-                entry["chip"] = {**entry["chip"], **_chip(s["resource_id"])} if entry["chip"] else None
-        elif s is not None and s.get("neutral_temple"):
-            # a neutral temple stands on the site until a nation destroys it
-            entry["temple"] = _neutral_temple(x, y)
-            entry["site"] = None
-        elif board.province(pid).temple and model["game"].get("neutral_temples"):
-            entry["temple"] = None  # destroyed: the site is free for a city
-        units = s["units"] if s else []
-        several = len(units) > 1
-        top = y + 10
-        harbour = places["harbours"].get(pid)
-        fleets = [u for u in units if u["galley"]]
-        def pill(u: dict[str, Any], kind: str, cx: float, y0: float) -> dict[str, Any]:
-            """A unit badge ("2L", or "Gr 2L" for a guest or a crowded province)."""
-            text = f"{u[kind]}{kind[0].upper()}"
-            if u["nation"] != owner or several:
-                text = f"{nations[u['nation']]['initial']} {text}"
-            w = text_width(text, UNIT_SIZE, bold=True) + 10
-            return {"x": num(cx - w / 2), "y": num(y0), "w": num(w), "h": str(PILL_H),
-                    "tx": num(cx), "ty": num(y0 + 13), "text": text, "fill": u["colour"], "ink": u["ink"]}
-
-        legions = [u for u in units if u["legion"]]
-        cx = x
-        if legions and fresh:
-            cx, top = _legion_spot(x, y, [pill(u, "legion", x, 0) for u in legions], labels, sites, pid)
-        for u in legions:
-            entry["units"].append(pill(u, "legion", cx, top))
-            top += PILL_H + PILL_GAP
-        if entry.get("sea"):  # a sea region: its galleys under its mark
-            stop = y + 10
-            for u in fleets:
-                entry["units"].append({**pill(u, "galley", x, stop), "galley": True})
-                stop += PILL_H + PILL_GAP
-        if harbour is not None:
-            hx, hy = harbour
-            entry["harbour"] = {"anchor": _anchor(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
-                                "busy": bool(fleets)}
-            htop = hy - PILL_H / 2 - (len(fleets) - 1) * (PILL_H + PILL_GAP) / 2
-            for u in fleets:
-                entry["units"].append({**pill(u, "galley", hx, htop), "galley": True})
-                htop += PILL_H + PILL_GAP
+        _site_marks(entry, model, board, pid, state.get(pid), nations)
+        _unit_badges(entry, board, pid, state.get(pid), nations, places, refined(model))
         out.append(entry)
     return out
+
+
+def _site_marks(entry: dict[str, Any], model: dict[str, Any], board: Board, pid: str,
+                s: dict[str, Any] | None, nations: dict[str, dict[str, Any]]) -> None:
+    """A province's city (its owner's colour and initials), town wall, temple and chosen
+    resource; a neutral temple, or none where one was destroyed."""
+    x, y = board_view(board).xy[pid]
+    owner = s["owner"] if s else None
+    if owner:
+        colour = nations[owner]["colour"]
+        entry["fill"] = tint(colour, 0.55)
+        # the owner's initials too, so that a black-and-white print still tells them apart
+        entry["city"] = {"x": num(x - 7), "y": num(y - 7), "fill": colour,
+                         "tx": num(x), "ty": num(y + 3), "text": nations[owner]["initial"],
+                         "ink": nations[owner]["ink"]}
+        if s.get("wall"):  # an edition with town walls
+            entry["wall"] = _wall(x, y)
+        # a temple printed on the board stands for a neutral city only; once the city
+        # is a nation's, the game state says whether it has a temple
+        entry["temple"] = _temple(x + 17, y) if s["temple"] else None
+        if s.get("chosen"):  # the resource its founder chose
+            entry["chip"] = {**entry["chip"], **_chip(s["resource_id"])} if entry["chip"] else None
+    elif s is not None and s.get("neutral_temple"):
+        # a neutral temple stands on the site until a nation destroys it
+        entry["temple"] = _neutral_temple(x, y)
+        entry["site"] = None
+    elif board.province(pid).temple and model["game"].get("neutral_temples"):
+        entry["temple"] = None  # destroyed: the site is free for a city
+
+
+def _unit_badges(entry: dict[str, Any], board: Board, pid: str, s: dict[str, Any] | None,
+                 nations: dict[str, dict[str, Any]], places: dict[str, Any], fresh: bool) -> None:
+    """A province's unit badges: legions at the city (moved clear of the labels where
+    the page is ``fresh``, :func:`refined`), galleys under a sea region's mark or at the
+    port's anchor."""
+    view = board_view(board)
+    x, y = view.xy[pid]
+    owner = s["owner"] if s else None
+    units = s["units"] if s else []
+    several = len(units) > 1
+    top = y + 10
+    harbour = places["harbours"].get(pid)
+    fleets = [u for u in units if u["galley"]]
+    def pill(u: dict[str, Any], kind: str, cx: float, y0: float) -> dict[str, Any]:
+        """A unit badge ("2L", or "Gr 2L" for a guest or a crowded province)."""
+        text = f"{u[kind]}{kind[0].upper()}"
+        if u["nation"] != owner or several:
+            text = f"{nations[u['nation']]['initial']} {text}"
+        w = text_width(text, UNIT_SIZE, bold=True) + 10
+        return {"x": num(cx - w / 2), "y": num(y0), "w": num(w), "h": str(PILL_H),
+                "tx": num(cx), "ty": num(y0 + 13), "text": text, "fill": u["colour"], "ink": u["ink"]}
+
+    legions = [u for u in units if u["legion"]]
+    cx = x
+    if legions and fresh:
+        labels = list(places["labels"].items())
+        cx, top = _legion_spot(x, y, [pill(u, "legion", x, 0) for u in legions], labels, view.xy, pid)
+    for u in legions:
+        entry["units"].append(pill(u, "legion", cx, top))
+        top += PILL_H + PILL_GAP
+    if entry.get("sea"):  # a sea region: its galleys under its mark
+        stop = y + 10
+        for u in fleets:
+            entry["units"].append({**pill(u, "galley", x, stop), "galley": True})
+            stop += PILL_H + PILL_GAP
+    if harbour is not None:
+        hx, hy = harbour
+        entry["harbour"] = {"anchor": _anchor(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
+                            "busy": bool(fleets)}
+        htop = hy - PILL_H / 2 - (len(fleets) - 1) * (PILL_H + PILL_GAP) / 2
+        for u in fleets:
+            entry["units"].append({**pill(u, "galley", hx, htop), "galley": True})
+            htop += PILL_H + PILL_GAP
 
 
 def _legion_spot(x: float, y: float, pills: list[dict[str, Any]], labels: list[tuple[str, Box]],
