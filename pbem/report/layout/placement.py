@@ -432,32 +432,42 @@ def board_places(board: Board) -> dict[str, Any]:
             continue
         x, y = sites[pid]
         w, h = size(pid)
-        best = None
-        for further in (False, True):
-            if further:
-                reach = (x - w - 160, y - h - 160, x + w + 160, y + h + 160)
-                near = [t for t in taken if overlaps(t, reach)]
-                candidates = _far_candidates(w, h, x, y)
-            else:
-                near, candidates = taken, _label_candidates(w, h, x, y)
-            for x0, y0 in candidates:
-                box = (x0, y0, x0 + w, y0 + h)
-                if not _inside(box, bounds):
-                    continue
-                cost = _cost(box, near)
-                if best is None or cost < best[0]:
-                    best = (cost, box, further)
-                if cost == 0:
-                    break
-            if best is not None and best[0] == 0:
-                break
-        if best is None:  # a label wider than the board
-            best = (0, (bounds[0], y - 10 - h, bounds[0] + w, y - 10), False)
+        best = _label_spot(w, h, x, y, taken, bounds)
         labels[pid] = best[1]
         if best[2]:
             far.add(pid)
         keep(best[1])
     return {"labels": labels, "harbours": harbours, "markers": markers, "far": far}
+
+
+def _label_spot(w: float, h: float, x: float, y: float, taken: list[Box],
+                bounds: Box) -> tuple[float, Box, bool]:
+    """Where a ``w`` x ``h`` label of the city at (``x``, ``y``) goes: its cost (how much it
+    covers of ``taken``), its box, and whether it is far from the city (a line is drawn to
+    it). The first free candidate near the city, else the first free one farther away,
+    else the one covering least; above the city at the left edge when none fits at all."""
+    best = None
+    for further in (False, True):
+        if further:
+            reach = (x - w - 160, y - h - 160, x + w + 160, y + h + 160)
+            near = [t for t in taken if overlaps(t, reach)]
+            candidates = _far_candidates(w, h, x, y)
+        else:
+            near, candidates = taken, _label_candidates(w, h, x, y)
+        for x0, y0 in candidates:
+            box = (x0, y0, x0 + w, y0 + h)
+            if not _inside(box, bounds):
+                continue
+            cost = _cost(box, near)
+            if best is None or cost < best[0]:
+                best = (cost, box, further)
+            if cost == 0:
+                break
+        if best is not None and best[0] == 0:
+            break
+    if best is None:  # a label wider than the board
+        best = (0, (bounds[0], y - 10 - h, bounds[0] + w, y - 10), False)
+    return best
 
 
 def _leader(box: Box, x: float, y: float, far: bool) -> str | None:
