@@ -325,3 +325,101 @@ def test_the_edition_name_check_can_fail():
     assert names.search("Duellum's recruitment box") and names.search("(Antike II: ``bellona``)")
     assert names.search("if edition.id == 'antike2':")
     assert not names.search("classic Antike, 000 L653") and not names.search("a duel")
+
+
+def _phrases(text: str) -> set[str]:
+    """Every word and pair of neighbouring words of ``text``, lowercased and run together
+    (``RES PUBLICA``, ``res_publica`` and ``res-publica`` all give ``respublica``); the
+    program's own name (``antike-ref``) is no edition's."""
+    text = re.sub(r"antike-ref", " ", text, flags=re.IGNORECASE)
+    words = [w for w in re.split(r"[^0-9a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", text).lower()) if w]
+    return set(words) | {a + b for a, b in zip(words, words[1:])}
+
+
+def _schema_strings(value) -> set[str]:
+    if isinstance(value, dict):
+        return set().union(*(_schema_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_schema_strings(v) for v in value)) if value else set()
+    return {value} if isinstance(value, str) else set()
+
+
+def _edition_words() -> dict[str, str]:
+    """Every edition-specific word, run together as :func:`_phrases` does -> the edition
+    it belongs to: the id, aliases and name of every registered edition, its wedges,
+    know-hows, personages and cards (ids and names), and the unit kinds its orders name,
+    less the words every edition shares and the kernel's shared vocabulary."""
+    from pbem import editions
+    from pbem.kernel.vocab import ACTION_KEYS, RESOURCES, TERRAIN, UNITS
+    from pbem.service.schemas import compose
+
+    def squash(word: str) -> str:
+        return re.sub(r"[^0-9a-z]+", "", word.lower())
+
+    per: dict[str, set[str]] = {}
+    for edition in editions.registered():
+        words = {edition.id, edition.name, *edition.aliases}
+        words |= {w for f in edition.rondel.fields for w in (f.name, f.label)}
+        words |= set(edition.knowhows) | set(edition.knowhows.values())
+        words |= set(edition.personages) | set(edition.personages.values())
+        words |= {w for cid in edition.event_cards("") for w in (cid, edition.card_name(cid, ""))}
+        words |= _schema_strings(compose("orders", edition)) & set(TERRAIN)
+        per[edition.id] = {squash(w) for w in words if squash(w)}
+    shared = set.intersection(*per.values()) | {squash(w) for w in (*RESOURCES, *UNITS, *ACTION_KEYS, "temple")}
+    return {w: e for e, words in sorted(per.items()) for w in words - shared}
+
+
+def _edition_words_in(source: str, words: dict[str, str]) -> list[str]:
+    """Where ``source`` names an edition-specific word in a string literal (docstrings
+    aside) or an identifier (a name, attribute, function, class or argument)."""
+    tree = ast.parse(source)
+    # a string standing alone as a statement documents what is around it (a module, a
+    # function, or the constant above it)
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value
+        elif isinstance(node, ast.Name):
+            text = node.id
+        elif isinstance(node, ast.Attribute):
+            text = node.attr
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            text = node.name
+        elif isinstance(node, ast.arg):
+            text = node.arg
+        elif isinstance(node, ast.keyword) and node.arg:
+            text = node.arg
+        else:
+            continue
+        hits = sorted(_phrases(text) & set(words))
+        found += [f"{node.lineno}: {w!r} ({words[w]}) in {text!r}" for w in hits]
+    return found
+
+
+def test_reports_name_no_edition():
+    """The reports (``pbem/report``) phrase what every edition shares and ask the edition
+    for the rest (the hooks for reports of :class:`pbem.kernel.edition.Edition`): no string
+    literal or identifier there names an edition, or a wedge, know-how, personage, card or
+    unit kind of only some editions."""
+    words = _edition_words()
+    found = []
+    for module, path in MODULES.items():
+        if module == "pbem.report" or module.startswith("pbem.report."):
+            found += [f"{module}:{hit}" for hit in _edition_words_in(path.read_text(encoding="utf-8"), words)]
+    assert found == []
+
+
+def test_report_edition_check_can_fail():
+    words = _edition_words()
+    assert {"duellum", "antike2", "militia", "fortress", "respublica", "admiral", "wheel"} <= set(words)
+    assert not {"king", "legion", "marble", "temple", "knowhow"} & set(words)
+    source = ('"""Docstrings may speak of Antike Duellum."""\n'
+              'WALLS = "duellum"\n'
+              'def duellum_line(ev):\n'
+              '    return f"{ev} play FORTRESS" if ev.militia else "RES PUBLICA"\n')
+    hits = _edition_words_in(source, words)
+    assert sorted(h.split(":")[0] for h in hits) == ["2", "3", "4", "4", "4"], hits
+    assert any("'duellum'" in h for h in hits) and any("'fortress'" in h for h in hits)
+    assert any("'respublica'" in h for h in hits) and any("'militia'" in h for h in hits)
+    assert _edition_words_in('"""Antike Duellum."""\nx = "a legion"\ny = "antike-ref site"\n', words) == []

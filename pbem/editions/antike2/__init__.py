@@ -14,7 +14,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from pbem.editions.antike2 import personages, setup
+from pbem.editions.antike2 import personages, phrases, setup
 from pbem.editions.antike2.rules import (BANK_COINS, DATA_KEYS, GOALS, PERSONAGE_RULES, PRICES, RULES,
                                          data_problems, with_data)
 from pbem.errors import Problem
@@ -251,6 +251,20 @@ class Antike2(Edition):
                                  "enum": ["marble", "iron", "gold"]}}},
             }
         return {}
+
+    # -- hooks for reports (the words: .phrases) -----------------------------------------
+
+    def event_line(self, ev, words):
+        return phrases.event_line(ev, words)
+
+    def edit_line(self, edit, words):
+        return phrases.edit_line(edit, words)
+
+    def province_edit_words(self, edit, words):
+        return phrases.province_edit_words(edit, words)
+
+    def status_lines(self, state, words):
+        return phrases.status_lines(state, words)
 
 
 EDITION = Antike2()
