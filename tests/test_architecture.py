@@ -213,3 +213,86 @@ def test_only_editions_name_wedges_knowhows_and_personages():
 def test_word_check_can_fail():
     assert {"arming", "wheel", "king"} <= _classic_words()
     assert re.fullmatch(r"[a-z_]+", "maneuver")
+
+
+def _edition_words() -> set[str]:
+    """What names one edition rather than the game: every edition's id, aliases and the
+    words of its name, its wedges, know-hows, personages and event cards, the special units;
+    less what every edition shares (resources, the order keys of the actions, temples) and
+    the game's own name."""
+    from pbem import editions
+    from pbem.kernel.vocab import ACTION_KEYS, RESOURCES, SPECIAL_UNITS
+
+    words = set(SPECIAL_UNITS)
+    for edition in editions.registered():
+        if edition.id == "antike":
+            continue  # classic: the game itself (its wedges: the word check above)
+        words |= {edition.id, *edition.aliases, *edition.rondel.names, *edition.knowhows, *edition.personages,
+                  *edition.event_cards("")}
+        words |= set(re.findall(r"[a-z0-9]+", edition.name.lower()))
+    return {w.lower() for w in words} - set(RESOURCES) - set(ACTION_KEYS) - {"temple", "antike", "ii", "test",
+                                                                             "variant"}
+
+
+def _edition_words_in(source: str, words: set[str]) -> list[str]:
+    """Where ``source`` names an edition word: in a string literal (not a docstring; as a
+    word of it, in any case) or as an identifier or a part of one between underscores."""
+    tree = ast.parse(source)
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value.lower()
+            hits = {w for w in re.findall(r"[a-z0-9_-]+", text) + re.findall(r"[a-z0-9]+", text) if w in words}
+            found += [f"{node.lineno} {w!r}" for w in sorted(hits)]
+        if isinstance(node, ast.Name):
+            ident = node.id
+        elif isinstance(node, ast.Attribute):
+            ident = node.attr
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            ident = node.name
+        elif isinstance(node, (ast.arg, ast.keyword)):
+            ident = node.arg
+        elif isinstance(node, ast.alias):
+            ident = node.asname or node.name
+        elif isinstance(node, ast.ImportFrom):
+            ident = node.module
+        else:
+            ident = None
+        if ident and {ident.lower().strip("_"), *re.split(r"[_.]", ident.lower())} & words:
+            found.append(f"{node.lineno} {ident}")
+    return found
+
+
+def test_play_names_no_edition():
+    """What every edition shares lives in ``pbem/play``: no string literal or identifier there
+    names an edition, its wedges, know-hows, personages, cards or special units (an edition's
+    own bot play and checks live with the edition, behind :meth:`Edition.bot_strategy` and
+    :meth:`Edition.conservation_problems`)."""
+    words = _edition_words()
+    found = [f"{module}:{hit}" for module, path in MODULES.items() if layer(module) == "play"
+             for hit in _edition_words_in(path.read_text(encoding="utf-8"), words)]
+    assert found == []
+
+
+def test_edition_word_check_can_fail():
+    words = _edition_words()
+    assert {"duellum", "antike2", "a2", "militia", "scientia", "mercatura", "fortress", "admiral"} <= words
+    assert not {"marble", "maneuver", "knowhow", "temple"} & words
+    bad = '''
+def duellum_problems(game):
+    """Docstrings may speak of Antike Duellum and MILITIA."""
+    if game.edition.id == "antike2":
+        return f"{game} (SCIENTIA recruits)"
+    from pbem.editions.duellum import cards
+    return LINEUPS_DUELLUM
+'''
+    found = _edition_words_in(bad, words)
+    assert any("duellum_problems" in f for f in found)
+    assert any("'antike2'" in f for f in found)
+    assert any("'scientia'" in f for f in found)
+    assert any("LINEUPS_DUELLUM" in f for f in found)
+    assert any("pbem.editions.duellum" in f for f in found)
+    assert not any("militia" in f for f in found)
