@@ -279,52 +279,86 @@ def _fill(b: Builder, rng: random.Random, eager: float, greedy: bool = False, ma
 
 
 def _fill_shared(b: Builder, rng: random.Random, eager: float, greedy: bool = False, march: bool = False) -> None:
-    """The shared play of a rondel move (:class:`SharedStrategy`)."""
-    game, nation = b.game, b.nation
-    st, edition = game.state, game.edition
-    keys = edition.rondel[b.result.state.nations[nation].rondel].action.keys
+    """The shared play of a rondel move (:class:`SharedStrategy`): on the maneuver wedge
+    the greedy conquests and the march first; then the wedge's action, found by the first
+    of its order keys the bot knows (:data:`_ACTIONS`), each addition tried with the chance
+    ``eager``; then cities founded where the nation's units stand on a free site."""
+    keys = b.game.edition.rondel[b.result.state.nations[b.nation].rondel].action.keys
     if "maneuver" in keys and greedy:
         _attack(b)
     if "maneuver" in keys and march:
         _march(b)
-    if "temples" in keys:
-        for city in rng.sample(st.cities(nation), len(st.cities(nation))):
-            if rng.random() < eager:
-                b.try_add("temples", {"city": city})
-    elif "arm" in keys:
-        for city in rng.sample(st.cities(nation), len(st.cities(nation))):
-            units = [u for u in UNITS if game.board.can_arm(city, u)]
-            if units and rng.random() < eager:
-                limit = queries.arm_limit(st, edition, city)
-                b.try_add("arm", {"unit": rng.choice(units), "at": city, "count": rng.randint(1, limit)}) or \
-                    b.try_add("arm", {"unit": rng.choice(units), "at": city, "count": 1})
-    elif "knowhow" in keys:
-        names = sorted(edition.rules.knowhows)
-        rng.shuffle(names)
-        for name in names:
-            if rng.random() < eager:
-                b.try_add("knowhow", {"name": name})
-    elif "maneuver" in keys:
-        _random_moves(b, rng, eager)
-        after = b.result.state
-        for pid in sorted(after.provinces):
-            prov = after.provinces[pid]
-            for unit in UNITS:
-                if not prov.count(nation, unit):
-                    continue
-                for other in sorted(prov.units):
-                    if other != nation and prov.count(other, unit) and rng.random() < eager / 2:
-                        b.try_add("maneuver", {"battle": unit, "at": pid, "against": other})
-        after = b.result.state
-        for pid in sorted(after.provinces):
-            prov = after.provinces[pid]
-            if (prov.owner not in (None, nation) or queries.neutral_temple(after, pid)) \
-                    and any(prov.count(nation, u) for u in UNITS):
-                b.try_add("maneuver", {"conquer": pid})
+    action = next((key for key in _ACTIONS if key in keys), None)
+    if action is not None:
+        _ACTIONS[action](b, rng, eager)
+    _found_where_units_stand(b, rng, eager)
+
+
+def _temples_at_random(b: Builder, rng: random.Random, eager: float) -> None:
+    """Temples in the nation's cities, in a random order."""
+    cities = b.game.state.cities(b.nation)
+    for city in rng.sample(cities, len(cities)):
+        if rng.random() < eager:
+            b.try_add("temples", {"city": city})
+
+
+def _arm_at_random(b: Builder, rng: random.Random, eager: float) -> None:
+    """Units of a random type armed in the nation's cities, a random number up to the
+    city's limit (else one)."""
+    game = b.game
+    st = game.state
+    for city in rng.sample(st.cities(b.nation), len(st.cities(b.nation))):
+        units = [u for u in UNITS if game.board.can_arm(city, u)]
+        if units and rng.random() < eager:
+            limit = queries.arm_limit(st, game.edition, city)
+            b.try_add("arm", {"unit": rng.choice(units), "at": city, "count": rng.randint(1, limit)}) or \
+                b.try_add("arm", {"unit": rng.choice(units), "at": city, "count": 1})
+
+
+def _knowhows_at_random(b: Builder, rng: random.Random, eager: float) -> None:
+    """Know-hows in a random order."""
+    names = sorted(b.game.edition.rules.knowhows)
+    rng.shuffle(names)
+    for name in names:
+        if rng.random() < eager:
+            b.try_add("knowhow", {"name": name})
+
+
+def _maneuver_at_random(b: Builder, rng: random.Random, eager: float) -> None:
+    """Random moves (:func:`_random_moves`), battles demanded where the nation's units
+    stand with a rival's of their type (with the chance ``eager / 2``), then a conquest
+    wherever its units stand in a rival city or on a neutral temple."""
+    nation = b.nation
+    _random_moves(b, rng, eager)
     after = b.result.state
     for pid in sorted(after.provinces):
         prov = after.provinces[pid]
-        if prov.owner is None and any(prov.count(nation, u) for u in UNITS) and rng.random() < max(eager, 0.7):
+        for unit in UNITS:
+            if not prov.count(nation, unit):
+                continue
+            for other in sorted(prov.units):
+                if other != nation and prov.count(other, unit) and rng.random() < eager / 2:
+                    b.try_add("maneuver", {"battle": unit, "at": pid, "against": other})
+    after = b.result.state
+    for pid in sorted(after.provinces):
+        prov = after.provinces[pid]
+        if (prov.owner not in (None, nation) or queries.neutral_temple(after, pid)) \
+                and any(prov.count(nation, u) for u in UNITS):
+            b.try_add("maneuver", {"conquer": pid})
+
+
+_ACTIONS = {"temples": _temples_at_random, "arm": _arm_at_random, "knowhow": _knowhows_at_random,
+            "maneuver": _maneuver_at_random}
+"""A wedge's order key -> how the shared play fills its action, in the order asked."""
+
+
+def _found_where_units_stand(b: Builder, rng: random.Random, eager: float) -> None:
+    """Cities founded (:func:`_found`) where the nation's units stand on a free site, each
+    with the chance ``eager`` (at least 0.7)."""
+    after = b.result.state
+    for pid in sorted(after.provinces):
+        prov = after.provinces[pid]
+        if prov.owner is None and any(prov.count(b.nation, u) for u in UNITS) and rng.random() < max(eager, 0.7):
             _found(b, pid)
 
 

@@ -231,72 +231,14 @@ def _play_cards(b, rng: random.Random, eager: float, greedy: bool, keys) -> None
 def _card_entry(b, cid: str, card: dict[str, Any], rng: random.Random, greedy: bool, keys,
                 targeted: set[str]) -> dict[str, Any] | None:
     """The ``events`` entry that plays ``cid`` with what its card leaves open chosen, or
-    ``None`` when the bot keeps the card."""
-    game, nation = b.game, b.nation
-    st = game.state
-    other = _other(st, nation)
-    theirs = st.nations[other]
+    ``None`` when the bot keeps the card: each step of the card in turn
+    (:meth:`_CardChoice.step`), then the first moment of the turn the card allows."""
+    choice = _CardChoice(b, rng, greedy, keys, targeted)
     entry: dict[str, Any] = {"play": cid}
-    useful = False
+    useful: bool | None = False
     for step in card["steps"]:
-        kind = step["kind"]
-        if kind in ("gain", "draw"):
-            useful = useful or _times(game, st, nation, step) > 0
-        elif kind == "pay":
-            if step.get("who") == "self":
-                return None
-            has = (step.get("coins") and theirs.coins) or any(theirs.resources[r] for r, n in step.get("chips", {}).items() if n)
-            useful = useful or bool(has and _times(game, st, nation, step) > 0)
-        elif kind == "discard":
-            if step.get("who") == "self":
-                return None
-            useful = useful or bool(theirs.extra.get("hand"))
-        elif kind == "remove" and step.get("piece") == "wall":
-            walls = [c for c in st.cities(other) if st.provinces[c].extra.get("wall") and c not in targeted]
-            if greedy:
-                near = queries.in_reach(st, game.edition, game.board, nation) if "maneuver" in keys else {}
-                walls = [c for c in walls if near.get(c, 0) >= queries.defence(st, game.edition, c) - 1
-                         and queries.can_be_conquered(st, c)]
-                walls.sort(key=lambda c: (not st.provinces[c].temple, c))
-            if not walls or step.get("whose") == "self":
-                return None
-            entry["city"] = walls[0] if greedy else rng.choice(walls)
-            useful = True
-        elif kind == "remove":
-            if step.get("whose") == "self":
-                return None
-            types = UNITS if step["piece"] == "unit" else (step["piece"],)
-            spots = sorted(((st.provinces[p].count(other, u), p, u) for p in st.provinces for u in types
-                            if st.provinces[p].count(other, u) and p not in targeted), reverse=True)
-            if not spots:
-                return None
-            _, entry["at"], unit = spots[0]
-            if step["piece"] == "unit":
-                entry["unit"] = unit
-            useful = True
-        elif kind == "arm":
-            source = _box(st, nation) if step.get("from", "box") == "box" else \
-                {u: queries.stock(st, game.edition, nation, u) for u in UNITS}
-            types = UNITS if step.get("unit", "any") == "any" else (step["unit"],)
-            spots = [(c, u) for c in st.cities(nation) for u in types
-                     if game.board.can_arm(c, u) and source.get(u, 0) >= step.get("count", 1)]
-            if not spots:
-                return None
-            entry["at"], unit = spots[0] if greedy else rng.choice(spots)
-            if step.get("unit", "any") == "any":
-                entry["unit"] = unit
-            useful = True
-        elif kind == "defence":
-            if "maneuver" not in keys or step["change"] >= 0:
-                return None
-            near = queries.in_reach(st, game.edition, game.board, nation)
-            cities = sorted((c for c in st.cities(other) if near.get(c) and queries.can_be_conquered(st, c)
-                             and c not in targeted), key=lambda c: (not st.provinces[c].temple, c))
-            if not cities:
-                return None
-            entry["city"] = cities[0]
-            useful = True
-        else:  # a stone moved, free steps: the bot's rondel move is chosen already
+        useful = choice.step(step, entry, useful)
+        if useful is None:
             return None
     if not useful:
         return None
@@ -304,6 +246,105 @@ def _card_entry(b, cid: str, card: dict[str, Any], rng: random.Random, greedy: b
     if moments and moments[0] != "before":
         entry["when"] = moments[0]
     return entry
+
+
+class _CardChoice:
+    """What the bot chooses for the steps of one card it may play: one method per kind of
+    step, each given the entry so far and whether the card is useful so far, returning
+    whether it is useful with this step, or ``None`` when the bot keeps the card (a step
+    that would cost the bot, or one with nothing to act on)."""
+
+    def __init__(self, b, rng: random.Random, greedy: bool, keys, targeted: set[str]) -> None:
+        self.game, self.nation = b.game, b.nation
+        self.st = self.game.state
+        self.other = _other(self.st, self.nation)
+        self.theirs = self.st.nations[self.other]
+        self.rng, self.greedy, self.keys, self.targeted = rng, greedy, keys, targeted
+
+    def step(self, step: dict[str, Any], entry: dict[str, Any], useful: bool) -> bool | None:
+        kind = step["kind"]
+        if kind in ("gain", "draw"):
+            return useful or _times(self.game, self.st, self.nation, step) > 0
+        if kind == "pay":
+            return self.pay(step, useful)
+        if kind == "discard":
+            return None if step.get("who") == "self" else useful or bool(self.theirs.extra.get("hand"))
+        if kind == "remove" and step.get("piece") == "wall":
+            return self.remove_wall(step, entry)
+        if kind == "remove":
+            return self.remove_pieces(step, entry)
+        if kind == "arm":
+            return self.arm(step, entry)
+        if kind == "defence":
+            return self.lower_defence(step, entry)
+        return None  # a stone moved, free steps: the bot's rondel move is chosen already
+
+    def pay(self, step: dict[str, Any], useful: bool) -> bool | None:
+        """The rival pays: useful when he holds some of what he pays."""
+        if step.get("who") == "self":
+            return None
+        theirs = self.theirs
+        has = (step.get("coins") and theirs.coins) or any(theirs.resources[r] for r, n in step.get("chips", {}).items() if n)
+        return useful or bool(has and _times(self.game, self.st, self.nation, step) > 0)
+
+    def remove_wall(self, step: dict[str, Any], entry: dict[str, Any]) -> bool | None:
+        """A rival's wall destroyed: the greedy bot's on the maneuver wedge is one of a city
+        its units can nearly take, a temple city first."""
+        st, game = self.st, self.game
+        walls = [c for c in st.cities(self.other) if st.provinces[c].extra.get("wall") and c not in self.targeted]
+        if self.greedy:
+            near = queries.in_reach(st, game.edition, game.board, self.nation) if "maneuver" in self.keys else {}
+            walls = [c for c in walls if near.get(c, 0) >= queries.defence(st, game.edition, c) - 1
+                     and queries.can_be_conquered(st, c)]
+            walls.sort(key=lambda c: (not st.provinces[c].temple, c))
+        if not walls or step.get("whose") == "self":
+            return None
+        entry["city"] = walls[0] if self.greedy else self.rng.choice(walls)
+        return True
+
+    def remove_pieces(self, step: dict[str, Any], entry: dict[str, Any]) -> bool | None:
+        """Rival units removed: where he has most of them."""
+        if step.get("whose") == "self":
+            return None
+        st, other = self.st, self.other
+        types = UNITS if step["piece"] == "unit" else (step["piece"],)
+        spots = sorted(((st.provinces[p].count(other, u), p, u) for p in st.provinces for u in types
+                        if st.provinces[p].count(other, u) and p not in self.targeted), reverse=True)
+        if not spots:
+            return None
+        _, entry["at"], unit = spots[0]
+        if step["piece"] == "unit":
+            entry["unit"] = unit
+        return True
+
+    def arm(self, step: dict[str, Any], entry: dict[str, Any]) -> bool | None:
+        """Units armed, from the box or the supply, at a city that can take them."""
+        st, game, nation = self.st, self.game, self.nation
+        source = _box(st, nation) if step.get("from", "box") == "box" else \
+            {u: queries.stock(st, game.edition, nation, u) for u in UNITS}
+        types = UNITS if step.get("unit", "any") == "any" else (step["unit"],)
+        spots = [(c, u) for c in st.cities(nation) for u in types
+                 if game.board.can_arm(c, u) and source.get(u, 0) >= step.get("count", 1)]
+        if not spots:
+            return None
+        entry["at"], unit = spots[0] if self.greedy else self.rng.choice(spots)
+        if step.get("unit", "any") == "any":
+            entry["unit"] = unit
+        return True
+
+    def lower_defence(self, step: dict[str, Any], entry: dict[str, Any]) -> bool | None:
+        """The defence of a rival city lowered, on the maneuver wedge only: a city the
+        bot's units can reach, a temple city first."""
+        if "maneuver" not in self.keys or step["change"] >= 0:
+            return None
+        st, game = self.st, self.game
+        near = queries.in_reach(st, game.edition, game.board, self.nation)
+        cities = sorted((c for c in st.cities(self.other) if near.get(c) and queries.can_be_conquered(st, c)
+                         and c not in self.targeted), key=lambda c: (not st.provinces[c].temple, c))
+        if not cities:
+            return None
+        entry["city"] = cities[0]
+        return True
 
 
 def _times(game, st, nation: str, step: dict[str, Any]) -> int:
