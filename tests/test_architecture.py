@@ -218,8 +218,8 @@ def test_word_check_can_fail():
 def _edition_words() -> set[str]:
     """What names one edition rather than the game: every edition's id, aliases and the
     words of its name, its wedges, know-hows, personages and event cards, the special units;
-    less what every edition shares (resources, the order keys of the actions, temples) and
-    the game's own name."""
+    less what every edition shares (resources, the order keys of the actions, temples),
+    the game's own name and classic's vocabulary (whatever editions are registered)."""
     from pbem import editions
     from pbem.kernel.vocab import ACTION_KEYS, RESOURCES, SPECIAL_UNITS
 
@@ -230,8 +230,10 @@ def _edition_words() -> set[str]:
         words |= {edition.id, *edition.aliases, *edition.rondel.names, *edition.knowhows, *edition.personages,
                   *edition.event_cards("")}
         words |= set(re.findall(r"[a-z0-9]+", edition.name.lower()))
-    return {w.lower() for w in words} - set(RESOURCES) - set(ACTION_KEYS) - {"temple", "antike", "ii", "test",
-                                                                             "variant"}
+    # classic's wedges, know-hows and personages are the game's own (and other editions
+    # share some): the word check above keeps them out of string literals
+    shared = set(RESOURCES) | set(ACTION_KEYS) | _classic_words() | {"temple", "antike", "ii", "test", "variant"}
+    return {w.lower() for w in words} - shared
 
 
 def _edition_words_in(source: str, words: set[str]) -> list[str]:
