@@ -254,50 +254,71 @@ def _chips(pay: dict[str, int]) -> str:
 
 def effect_lines(effect: dict[str, Any], name=lambda ident: ident, syntax: str = "json") -> list[str]:
     """Everything a wedge would let the nation do, as lines of text (hints in ``syntax``,
-    :data:`HINTS`)."""
+    :data:`HINTS`): one function per kind of wedge, found by what its preview holds."""
     hint = HINTS[syntax]
-    if "produce" in effect:
-        (res, n), = effect["produce"].items()
-        return [f"produce {n} {res}"]
-    if "cities" in effect:
-        price = _chips(effect.get("price", {}))
-        where = ", ".join(name(c) for c in effect["cities"]) or "none"
-        out = [f"a temple costs {price} (coins may stand in for it); you can pay for {effect['affordable']} now",
-               f"cities without a temple: {where}"]
-        if effect.get("surcharge"):
-            extra = ", ".join(f"{name(c)} {n}" for c, n in effect["surcharge"].items())
-            out.append(f"plus 1 coin per temple in a neighbouring region, paid in coins: {extra}")
-        if "walls" in effect:
-            walls = effect["walls"]
-            open_ = ", ".join(name(c) for c in walls["cities"]) or "none"
-            out.append(f"town walls: {walls['supply']} in your supply, {_chips(walls['price'])} each, "
-                       f"one per city ({hint['walls']}); cities without one: {open_}")
-        return out
-    if "places" in effect:
-        stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
-        price = _chips(effect.get("price", {}))
-        places = "; ".join(f"{name(p['city'])} {p['limit']} ({' or '.join(p['units'])})" for p in effect["places"])
-        held = f"in the recruitment box: {_units(effect['box'])}" if "box" in effect else f"in stock: {stock}"
-        out = [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; {held}",
-               f"where, and how many: {places or 'nowhere'}"]
-        for unit, cost in effect.get("special", {}).items():
-            out.append(f"the {unit} costs {_chips(cost)} and is armed only at a city with a temple")
-        if effect.get("free"):
-            n = effect["free"]
-            which = "its" if n == 1 else "their"
-            out.append(f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): {hint['free'].format(which=which)}")
-        return out
-    if "knowhow" in effect:
-        out = []
-        for o in effect["knowhow"]:
-            note = " (needs " + name(o["needs"]) + " first)" if o.get("needs") else ""
-            can = "can buy" if o["affordable"] else "cannot afford"
-            out.append(f"{name(o['name'])}: {o['price']} gold{note}: {can}")
-        if "recruit" in effect:
-            prices = ", ".join(f"{_chips(p)} a {u}" for u, p in effect["recruit"]["price"].items())
-            out.append(f"recruit from the supply into the recruitment box: {prices} ({hint['recruit']}); "
-                       f"in the supply: {_units(effect['recruit']['supply'])}")
-        return out
+    for key, lines in (("produce", _produce_lines), ("cities", _temple_lines), ("places", _arm_lines),
+                       ("knowhow", _knowhow_lines)):
+        if key in effect:
+            return lines(effect, name, hint)
+    return _maneuver_lines(effect, name, hint)
+
+
+def _produce_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    (res, n), = effect["produce"].items()
+    return [f"produce {n} {res}"]
+
+
+def _temple_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    """Temples (their price, the cities without one, coins beside the marble), and walls
+    where the wedge builds them too."""
+    price = _chips(effect.get("price", {}))
+    where = ", ".join(name(c) for c in effect["cities"]) or "none"
+    out = [f"a temple costs {price} (coins may stand in for it); you can pay for {effect['affordable']} now",
+           f"cities without a temple: {where}"]
+    if effect.get("surcharge"):
+        extra = ", ".join(f"{name(c)} {n}" for c, n in effect["surcharge"].items())
+        out.append(f"plus 1 coin per temple in a neighbouring region, paid in coins: {extra}")
+    if "walls" in effect:
+        walls = effect["walls"]
+        open_ = ", ".join(name(c) for c in walls["cities"]) or "none"
+        out.append(f"town walls: {walls['supply']} in your supply, {_chips(walls['price'])} each, "
+                   f"one per city ({hint['walls']}); cities without one: {open_}")
+    return out
+
+
+def _arm_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    """Arming: the price, the stock or box, where and how many, a special unit, free units."""
+    stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
+    price = _chips(effect.get("price", {}))
+    places = "; ".join(f"{name(p['city'])} {p['limit']} ({' or '.join(p['units'])})" for p in effect["places"])
+    held = f"in the recruitment box: {_units(effect['box'])}" if "box" in effect else f"in stock: {stock}"
+    out = [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; {held}",
+           f"where, and how many: {places or 'nowhere'}"]
+    for unit, cost in effect.get("special", {}).items():
+        out.append(f"the {unit} costs {_chips(cost)} and is armed only at a city with a temple")
+    if effect.get("free"):
+        n = effect["free"]
+        which = "its" if n == 1 else "their"
+        out.append(f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): {hint['free'].format(which=which)}")
+    return out
+
+
+def _knowhow_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    """Know-hows with their prices, and recruiting where the wedge recruits too."""
+    out = []
+    for o in effect["knowhow"]:
+        note = " (needs " + name(o["needs"]) + " first)" if o.get("needs") else ""
+        can = "can buy" if o["affordable"] else "cannot afford"
+        out.append(f"{name(o['name'])}: {o['price']} gold{note}: {can}")
+    if "recruit" in effect:
+        prices = ", ".join(f"{_chips(p)} a {u}" for u, p in effect["recruit"]["price"].items())
+        out.append(f"recruit from the supply into the recruitment box: {prices} ({hint['recruit']}); "
+                   f"in the supply: {_units(effect['recruit']['supply'])}")
+    return out
+
+
+def _maneuver_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    """The groups of units with where they reach, and the cities they can conquer."""
     out = []
     for g in effect["groups"]:
         unit = g["unit"] + ("s" if g["count"] != 1 else "")
