@@ -81,6 +81,9 @@ class Builder:
         return self.result is not None
 
     def try_add(self, key: str, item: dict[str, Any]) -> bool:
+        """Add ``item`` to the order list ``key`` if the rules accept it (a unit armed for
+        free where the edition gives one, a trade for a chip it lacks where the nation may
+        trade); whether it was added."""
         if key == "arm" and self.free and not any(e.get("free") for e in self.orders.get("arm", [])):
             # the free unit goes on the first entry the rules accept (003 L254)
             if self._try({**self.orders, key: [*self.orders.get(key, []), {**item, "free": True}]}):
