@@ -493,3 +493,18 @@ def test_the_vp_track_never_gives_a_seventh_wall():
     assert len(walls_of(new.state, nation)) + after["walls_supply"] == 6
     assert not of(result.events, "walls")
     assert conservation_problems(new) == []
+
+
+def test_the_bots_play_duellum_by_its_own_strategy_and_classic_by_the_shared_one():
+    """The edition hooks the bots and the self-play checks ask (issue 29): Duellum brings
+    its strategy and its conservation laws; classic and Antike II take the shared play and
+    have no laws of their own beyond the shared ones."""
+    from pbem.editions.duellum.strategy import STRATEGY
+    from pbem.play.bot import SHARED, strategy_of
+
+    assert strategy_of(editions.get("duellum")) is STRATEGY
+    assert strategy_of(editions.get("antike")) is SHARED and strategy_of(editions.get("antike2")) is SHARED
+    g = du_game()
+    assert g.edition.conservation_problems(g.state, g.board) == []
+    assert editions.get("antike").conservation_problems(g.state, g.board) == []
+    assert editions.get("antike").selfplay_lineups() == {}

@@ -284,7 +284,8 @@ class _CardChoice:
         if step.get("who") == "self":
             return None
         theirs = self.theirs
-        has = (step.get("coins") and theirs.coins) or any(theirs.resources[r] for r, n in step.get("chips", {}).items() if n)
+        has = (step.get("coins") and theirs.coins) or \
+            any(theirs.resources[r] for r, n in step.get("chips", {}).items() if n)
         return useful or bool(has and _times(self.game, self.st, self.nation, step) > 0)
 
     def remove_wall(self, step: dict[str, Any], entry: dict[str, Any]) -> bool | None:
