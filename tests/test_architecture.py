@@ -2,7 +2,7 @@
 
 Read statically from the source, so an import inside a function counts as much as one at
 the top of a file; imports only made for type checkers (under ``if TYPE_CHECKING:``) do
-not. From the bottom up:
+not count for the layers, but do for cycles. From the bottom up:
 
     errors, paths           shared by everyone, import nothing of the package (paths: errors)
     kernel                  the rules every edition shares: imports only itself and errors
@@ -12,7 +12,9 @@ not. From the bottom up:
     mail                    the mail adapter: imports play, report and below
     cli                     the adapters: may import everything
 
-Also: no import cycle anywhere in the package, and nothing outside ``pbem/editions``
+Also: no import cycle anywhere in the package, not even through imports for the type
+checker (the kernel's modules name each other's classes through
+:mod:`pbem.kernel.protocols`), and nothing outside ``pbem/editions``
 names a wedge, a know-how or a personage of an edition.
 """
 
@@ -73,15 +75,16 @@ def _type_checking_only(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     return False
 
 
-def imports_of(module: str) -> set[str]:
-    """The package modules ``module`` imports anywhere in its code (not for type checkers)."""
+def imports_of(module: str, typing: bool = False) -> set[str]:
+    """The package modules ``module`` imports anywhere in its code; those it imports only
+    for type checkers too if ``typing``."""
     path = MODULES[module]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
-        if not isinstance(node, (ast.Import, ast.ImportFrom)) or _type_checking_only(node, parents):
+        if not isinstance(node, (ast.Import, ast.ImportFrom)) or (not typing and _type_checking_only(node, parents)):
             continue
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
@@ -100,6 +103,8 @@ def imports_of(module: str) -> set[str]:
 
 
 GRAPH = {m: imports_of(m) for m in MODULES}
+TYPED_GRAPH = {m: imports_of(m, typing=True) for m in MODULES}
+"""With the imports made only for type checkers."""
 
 
 def test_every_module_is_in_a_known_layer():
@@ -127,8 +132,10 @@ def test_editions_import_the_core_never_the_reverse():
             assert not any(layer(t) == "editions" for t in targets), module
 
 
-def _cycles() -> list[list[str]]:
-    """Strongly connected components with more than one module (Tarjan)."""
+def _cycles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan), in ``graph``
+    (by default :data:`GRAPH`)."""
+    graph = GRAPH if graph is None else graph
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -141,7 +148,7 @@ def _cycles() -> list[list[str]]:
         counter[0] += 1
         stack.append(v)
         on.add(v)
-        for w in sorted(GRAPH[v]):
+        for w in sorted(graph[v]):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -158,7 +165,7 @@ def _cycles() -> list[list[str]]:
             if len(comp) > 1:
                 out.append(sorted(comp))
 
-    for v in sorted(GRAPH):
+    for v in sorted(graph):
         if v not in index:
             visit(v)
     return out
@@ -166,6 +173,7 @@ def _cycles() -> list[list[str]]:
 
 def test_no_import_cycles():
     assert _cycles() == []
+    assert _cycles(TYPED_GRAPH) == [], "a cycle through imports for the type checker: name a protocol"
 
 
 def test_the_checker_sees_a_wrong_import(tmp_path, monkeypatch):
@@ -213,6 +221,110 @@ def test_only_editions_name_wedges_knowhows_and_personages():
 def test_word_check_can_fail():
     assert {"arming", "wheel", "king"} <= _classic_words()
     assert re.fullmatch(r"[a-z_]+", "maneuver")
+
+
+KERNEL_CODE = re.compile(r"[a-z]+/[a-z0-9]+(-[a-z0-9]+)*")
+
+
+def codes_raised(source: str) -> set[str]:
+    """The literal rejection codes ``source`` passes to the refusal helpers: the first
+    argument of a call to ``reject`` (:func:`pbem.kernel.rejections.reject`) or of a method
+    ``.reject`` (:meth:`pbem.kernel.turn.Turn.reject`)."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+        first = node.args[0]
+        if name == "reject" and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            found.add(first.value)
+    return found
+
+
+def test_every_code_the_kernel_raises_is_in_its_catalogue():
+    """The kernel's refusals are its own words: a code raised anywhere in ``pbem/kernel``
+    is in :data:`pbem.kernel.rejections.CODES`, so an edition that defines no code of its
+    own still gets a refusal, never a missing code (an internal error)."""
+    from pbem.kernel.rejections import CODES
+
+    raised = set().union(*(codes_raised(path.read_text(encoding="utf-8"))
+                           for module, path in MODULES.items() if layer(module) == "kernel"))
+    assert len(raised) > 60 and all(KERNEL_CODE.fullmatch(c) for c in raised)
+    assert sorted(raised - set(CODES)) == []
+
+
+def test_the_code_check_can_fail():
+    """A code only an edition defines, raised by the kernel, is seen."""
+    from pbem.kernel.rejections import CODES
+
+    source = 't.reject("wall/already", path, city=city)\nout.append(reject("arm/limit", "$"))\nreject(code, "$")\n'
+    assert codes_raised(source) == {"wall/already", "arm/limit"}
+    assert codes_raised(source) - set(CODES) == {"wall/already"}
+
+
+def test_an_edition_without_codes_gets_the_kernels_refusals():
+    """Classic defines no code of its own and words none: a free unit it never grants and a
+    resource its boards print are refused in the kernel's words (the schema keeps such
+    orders out of a classic game; the kernel does not count on it)."""
+    from conftest import make_game
+    from pbem.kernel import actions
+    from pbem.kernel.rejections import CODES
+    from pbem.kernel.turn import Turn
+
+    game = make_game()
+    assert not game.edition.codes and not game.edition.wording
+    nation = game.state.status.active
+    t = Turn(game.state.copy(), nation, game.edition, game.board, start=game.state)
+    city = sorted(game.state.cities(nation))[0]
+    actions.Arm().apply(t, [{"at": city, "unit": "legion", "count": 1, "free": True}])
+    free = next(p for p in sorted(game.board.provinces)
+                if game.board.province(p).resource in ("marble", "iron", "gold")
+                and getattr(game.state.provinces.get(p), "owner", None) is None)
+    wrong = next(r for r in ("marble", "iron", "gold") if r != game.board.province(free).resource)
+    actions.found(t, [{"city": free, "resource": wrong}])
+    got = {r.code: r.message for r in t.rejections}
+    assert {"arm/no-free-unit", "found/resource-fixed"} <= set(got)
+    assert got["arm/no-free-unit"] == CODES["arm/no-free-unit"].format(nation=t.display(nation))
+
+
+def test_the_cycle_check_sees_imports_for_the_type_checker(tmp_path, monkeypatch):
+    """An import made only under ``if TYPE_CHECKING:`` is no edge for the layers but is one
+    for the cycle check: two modules naming each other's classes that way are caught."""
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pbem.kernel.turn import Turn\n"
+    fake = tmp_path / "edition.py"
+    fake.write_text(source, encoding="utf-8")
+    monkeypatch.setitem(MODULES, "pbem.kernel.edition", fake)
+    assert "pbem.kernel.turn" not in imports_of("pbem.kernel.edition")
+    assert imports_of("pbem.kernel.edition", typing=True) == {"pbem.kernel.turn"}
+    typed = {**TYPED_GRAPH, "pbem.kernel.edition": imports_of("pbem.kernel.edition", typing=True)}
+    assert "pbem.kernel.edition" in TYPED_GRAPH["pbem.kernel.turn"]
+    assert ["pbem.kernel.edition", "pbem.kernel.turn"] in _cycles(typed)
+    assert _cycles({**GRAPH, "pbem.kernel.edition": imports_of("pbem.kernel.edition")}) == []
+
+
+def _edition_names() -> re.Pattern[str]:
+    """The ids, names and aliases of the built-in editions but classic (the base game, whose
+    rules the kernel's comments cite as "classic"), as one pattern of whole words."""
+    from pbem import editions
+
+    words = {w.lower() for e in editions.registered() if e.id != "antike" for w in (e.id, e.name, *e.aliases)}
+    return re.compile(r"\b(" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+def test_the_kernel_names_no_edition():
+    """The kernel asks the edition (its attributes and hooks) and never names one, not even
+    in a comment: it says "an edition with walls", not which."""
+    names = _edition_names()
+    found = [f"{module}:{n} {m.group(0)!r}" for module, path in MODULES.items() if layer(module) == "kernel"
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) for m in names.finditer(line)]
+    assert found == []
+
+
+def test_the_edition_name_check_can_fail():
+    names = _edition_names()
+    assert names.search("Duellum's recruitment box") and names.search("(Antike II: ``bellona``)")
+    assert names.search("if edition.id == 'antike2':")
+    assert not names.search("classic Antike, 000 L653") and not names.search("a duel")
 
 
 def _edition_words() -> set[str]:

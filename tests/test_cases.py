@@ -48,11 +48,17 @@ A2_UNREACHABLE = {
 }
 """Antike II rejection codes no case can show, and why; test_antike2_codes_are_covered
 checks that the reason still holds."""
+A2_KERNEL_CODES = {"found/neutral-temple", "found/no-site", "found/resource-needed", "found/resource-fixed",
+                   "arm/no-free-unit", "arm/free-twice"}
+"""Kernel codes only Antike II's rules reach among the editions with cases (neutral temples,
+chosen city types, BELLONA's free unit): its cases must show them too."""
 DU_UNREACHABLE = {
     "found/neutral-temple": "Duellum has no neutral temples: a GM edit cannot put one on its boards, so no "
                             "`found` can meet one",
 }
 """Antike Duellum rejection codes no case can show, and why (test_duellum_codes_are_covered)."""
+DU_KERNEL_CODES = {"found/neutral-temple", "found/no-site", "found/resource-needed", "found/resource-fixed"}
+"""Kernel codes Duellum's boards reach (sea regions, sites of the founder's choice)."""
 
 
 def case_files() -> list[Path]:
@@ -344,11 +350,11 @@ def _rejection_codes(case: dict[str, Any]) -> set[str]:
 
 
 def test_antike2_codes_are_covered():
-    """Every rejection code of Antike II's own (``pbem.editions.get("antike2").codes``, and
-    the GM edit's ``edit/neutral-temple-in-city``) is shown by at least one case, except
+    """Every rejection code of Antike II's own (``pbem.editions.get("antike2").codes``, the
+    kernel's :data:`A2_KERNEL_CODES` and the GM edit's ``edit/neutral-temple-in-city``) is shown by at least one case, except
     those :data:`A2_UNREACHABLE` explains; and those still cannot be reached."""
     shown = set().union(*(_rejection_codes(c) for c in _cases([p for p in case_files() if is_antike2(p)])))
-    wanted = set(editions.get(A2).codes) | {"edit/neutral-temple-in-city"}
+    wanted = set(editions.get(A2).codes) | A2_KERNEL_CODES | {"edit/neutral-temple-in-city"}
     assert set(A2_UNREACHABLE) <= wanted
     assert wanted - set(A2_UNREACHABLE) <= shown, f"no case shows {sorted(wanted - set(A2_UNREACHABLE) - shown)}"
     boards = [*MAPS.glob("antike2-*.json"), *BOARDS.glob("antike2-*.json")]
@@ -358,11 +364,12 @@ def test_antike2_codes_are_covered():
 
 
 def test_duellum_codes_are_covered():
-    """Every rejection code of Duellum's own (``pbem.editions.get("duellum").codes``) is shown
+    """Every rejection code of Duellum's own (``pbem.editions.get("duellum").codes``, and the
+    kernel's :data:`DU_KERNEL_CODES`) is shown
     by at least one case, except those :data:`DU_UNREACHABLE` explains; and those still cannot
     be reached."""
     shown = set().union(*(_rejection_codes(c) for c in _cases([p for p in case_files() if is_duellum(p)])))
-    wanted = set(editions.get(DU).codes)
+    wanted = set(editions.get(DU).codes) | DU_KERNEL_CODES
     assert set(DU_UNREACHABLE) <= wanted
     assert wanted - set(DU_UNREACHABLE) <= shown, f"no case shows {sorted(wanted - set(DU_UNREACHABLE) - shown)}"
     province_edit = editions.get(DU).schema_extensions("edit").get("province_edit", {})

@@ -58,8 +58,7 @@ def test_every_code_is_used_and_every_used_code_is_defined():
     unused = [code for code in CODES if f'"{code}"' not in source]
     assert unused == []
     literal = set(re.findall(r'reject\(\s*"([a-z]+/[a-z0-9-]+)"', source))
-    # The kernel may raise a code only an edition defines, where only that edition's
-    # orders can get there (Antike II's neutral temples, chosen city types, BELLONA).
+    # (every code the kernel raises is the kernel's own: tests/test_architecture.py)
     from pbem import editions
 
     defined = set(CODES).union(*(editions.get(e).codes for e in editions.BUILT_IN))

@@ -1,6 +1,8 @@
 """Write ``docs/rejections.md``, the catalogue of rejection codes, from the kernel's
 catalogue (``pbem.kernel.rejections.CODES``) and every built-in edition's own codes.
 
+An edition's own words for a kernel code are shown below the kernel's message.
+
 The codes are a public promise (docs/orders.md, "check and process output"), so the page is
 generated rather than written by hand; ``tests/test_rejections_doc.py`` fails when the
 committed page no longer matches the catalogue.
@@ -59,8 +61,19 @@ def all_codes() -> dict[str, str]:
     return codes
 
 
+def all_wording() -> dict[str, list[tuple[str, str]]]:
+    """Per kernel code, the built-in editions that word it their own way: (name, words)."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for edition in editions.registered():
+        for code, text in edition.wording.items():
+            out.setdefault(code, []).append((edition.name, text))
+    return out
+
+
 def render(codes: dict[str, str] | None = None) -> str:
-    """The Markdown page for ``codes``: one table per namespace, codes in catalogue order."""
+    """The Markdown page for ``codes``: one table per namespace, codes in catalogue order;
+    below a kernel code's message, the words an edition gives it instead."""
+    wording = all_wording() if codes is None else {}
     codes = all_codes() if codes is None else codes
     groups: dict[str, list[str]] = {}
     for code in codes:
@@ -85,7 +98,9 @@ def render(codes: dict[str, str] | None = None) -> str:
         exit_code = EXIT_CODES.get(ns, 4)
         lines += ["", f"## {SECTIONS.get(ns, ns)} (`{ns}/…`, exit code {exit_code})", "",
                   "| code | message |", "| --- | --- |"]
-        lines += [f"| `{code}` | {_cell(codes[code])} |" for code in groups[ns]]
+        lines += [f"| `{code}` | {_cell(codes[code])}"
+                  + "".join(f"<br>*{name}:* {_cell(text)}" for name, text in wording.get(code, []))
+                  + " |" for code in groups[ns]]
     return "\n".join(lines) + "\n"
 
 

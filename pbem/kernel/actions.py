@@ -21,9 +21,8 @@ from pbem.kernel.vocab import UNITS
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
-    from pbem.kernel.edition import Edition
+    from pbem.kernel.protocols import EditionView, TurnView
     from pbem.kernel.state import GameState
-    from pbem.kernel.turn import Turn
 
 
 class Action:
@@ -35,7 +34,7 @@ class Action:
     spends: str | None = None
     """The chip the action pays with: kept on a tie when paying for the rondel move (D7)."""
 
-    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+    def run(self, t: TurnView, orders: dict[str, Any], echo: dict[str, Any]) -> None:
         """Carry out the action for the orders given; put its canonical echo into ``echo``.
 
         By default: for each of the action's keys present in the orders, :meth:`apply` its
@@ -44,17 +43,17 @@ class Action:
             if key in orders:
                 echo[key] = self.apply(t, orders[key])
 
-    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Carry out the entries of the action's key, in order; return their echo."""
         raise NotImplementedError
 
-    def preview(self, state: GameState, edition: Edition, board: Board, nation: str,
+    def preview(self, state: GameState, edition: EditionView, board: Board, nation: str,
                 budget: dict[str, int]) -> dict[str, Any]:
         """What the action would yield or allow now, with ``budget`` (chips and ``coin``)
         left after the rondel move; a production action says ``{"produce": {RESOURCE: N}}``."""
         raise NotImplementedError
 
-    def yields(self, state: GameState, edition: Edition, board: Board, nation: str) -> int | None:
+    def yields(self, state: GameState, edition: EditionView, board: Board, nation: str) -> int | None:
         """How much a production action would produce now (``None``: not a production
         action); what the GM's default turn (D15) compares."""
         if self.produces is None:
@@ -69,7 +68,7 @@ class Produce(Action):
     def __init__(self, resource: str):
         self.produces = resource
 
-    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+    def run(self, t: TurnView, orders: dict[str, Any], echo: dict[str, Any]) -> None:
         t.produce(self.produces, queries.production(t.state, t.edition, t.board, t.nation, self.produces))
         if t.rules.coin_per_production:
             # 003 L312: "In addition, it receives 1 coin, no matter which resource or how many
@@ -86,7 +85,7 @@ class BuildTemples(Action):
     keys = ("temples",)
     spends = "marble"
 
-    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         echo = []
         seen: set[str] = set()
         price = t.rules.temple_marble
@@ -136,7 +135,7 @@ class Arm(Action):
     keys = ("arm",)
     spends = "iron"
 
-    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         echo = []
         used: dict[str, int] = {}
         stock: dict[str, int] = {}
@@ -205,7 +204,7 @@ class BuyKnowHow(Action):
     keys = ("knowhow",)
     spends = "gold"
 
-    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         echo = []
         named: list[str] = []
         for i, entry in enumerate(entries):
@@ -254,7 +253,7 @@ class Maneuver(Action):
 
     keys = ("maneuver",)
 
-    def apply(self, t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return run_maneuver(t, entries)
 
     def preview(self, state, edition, board, nation, budget):
@@ -271,7 +270,7 @@ class Maneuver(Action):
         return {"groups": groups, "conquerable": queries.conquerable(state, edition, board, nation)}
 
 
-def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def found(t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Found cities after the action (000 L336-345): an own unit there, the founding cost."""
     echo = []
     seen: set[str] = set()
@@ -325,7 +324,7 @@ def found(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return echo
 
 
-def _city_type(t: Turn, entry: dict[str, Any], site: str, city: str, path: str) -> str | None | bool:
+def _city_type(t: TurnView, entry: dict[str, Any], site: str, city: str, path: str) -> str | None | bool:
     """The resource a new city gets where the founder chooses it: on a site showing all
     three (003 L270-278) or everywhere in the free-choice variant (003 L106-108); ``None``
     where the board prints it; ``False`` (and a rejection) when the choice is missing or
@@ -344,12 +343,12 @@ def _city_type(t: Turn, entry: dict[str, Any], site: str, city: str, path: str) 
     return None
 
 
-def trade(t: Turn, trades: list[dict[str, Any]], rates: dict[int, int], when: str = "before") -> None:
+def trade(t: TurnView, trades: list[dict[str, Any]], rates: dict[int, int], when: str = "before") -> None:
     """The trades with the bank marked for the moment ``when`` of the turn (docs/orders.md:
     ``"when"``, ``before`` by default), in the order given, at the rates the nation's
     know-hows allowed when the turn began (classic: 2 for 1 with all eight, 000 L512-514,
-    Q25; Antike II: MERCATURA 2 for 1, COMMERCIUM 3 for 2, 003 L401-402; Duellum:
-    COMMERCIUM 3 for 2, 001 L336). ``get`` is a chip's name (one chip) or the chips
+    Q25; an edition may set other rates by know-how, 003 L401-402,
+    001 L336). ``get`` is a chip's name (one chip) or the chips
     received; coins are never received. One entry may trade a multiple of a rate, exactly
     (000 L891-894: 3 gold and 1 marble for 2 iron; 001 L336: 4 gold and 2 marble for 4 iron)."""
     for i, deal in enumerate(trades):

@@ -1,6 +1,6 @@
 """The interface every edition implements, and the defaults for the rules they share.
 
-An edition (classic Antike, Antike II, Duellum, or a variant defined elsewhere) is one
+An edition (a built-in one, or a variant defined elsewhere) is one
 object: its rule table, its rondel, its vocabulary with display names, its set-up, its
 end-of-turn steps, its schema parts and its view of the game for one player. The kernel
 is handed an edition and asks it; it never imports one. Editions are found by name in the
@@ -14,49 +14,24 @@ overrides that one method.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import Problem
-from pbem.kernel.rejections import Rejection, reject
+from pbem.kernel.rejections import Rejection, catalogue, reject
 from pbem.kernel.bank import round_coins
 from pbem.kernel.orders import ORDER_KEYS
+from pbem.kernel.protocols import NO_EXTRAS, Extras, NationInfo  # described there; offered here too
 from pbem.kernel.state import GameState, Standing, Table
 from pbem.kernel.vocab import ACTION_KEYS
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
+    from pbem.kernel.protocols import TurnView
     from pbem.kernel.rondel import Rondel
     from pbem.kernel.rules import RuleTable
     from pbem.kernel.setup import SetupOptions
-    from pbem.kernel.turn import Turn
 
-
-@dataclass(frozen=True, slots=True)
-class NationInfo:
-    """How a nation is shown: its name and its colour (``#rrggbb``)."""
-
-    name: str
-    colour: str
-
-
-@dataclass(frozen=True, slots=True)
-class Extras:
-    """The state an edition keeps beside the shared fields, each key with its default.
-
-    Keys are written into the same JSON objects as the shared fields (a nation's, a
-    province's, the status, the state, the standing orders) and must appear in the
-    edition's game schema (:meth:`Edition.schema_extensions`).
-    """
-
-    nation: Mapping[str, Any]
-    status: Mapping[str, Any]
-    state: Mapping[str, Any]
-    standing: Mapping[str, Any]
-
-
-NO_EXTRAS = Extras({}, {}, {}, {})
 
 class Edition:
     """One edition of the game. Subclasses set the attributes and override what differs."""
@@ -92,21 +67,24 @@ class Edition:
     """Order keys that carry a wedge's action in this edition (each wedge takes some)."""
     turn_keys: tuple[str, ...] = ()
     """Order keys of this edition that belong to a rondel turn without being a wedge's
-    action (Duellum's ``events``): refused in a standing-orders-only file."""
+    action (the playing of event cards, ``events``): refused in a standing-orders-only file."""
     automatic_battles: bool = False
     """Units entering or crossing a region with hostile units of the same type always fight
-    (Duellum, 001 L350); otherwise a battle is fought when a side demands it (D1)."""
+    (001 L350); otherwise a battle is fought when a side demands it (D1)."""
     arm_source_words: str = "left in stock"
     """Where the units :meth:`arm_source` counts are, in a refusal's words."""
     codes: Mapping[str, str] = MappingProxyType({})
     """Rejection codes of the edition's own rules, with their message templates."""
+    wording: Mapping[str, str] = MappingProxyType({})
+    """The edition's own message templates for codes of the kernel's catalogue
+    (:data:`pbem.kernel.rejections.CODES`): the same code, with values the kernel passes."""
     extras: Extras = NO_EXTRAS
     players: tuple[int, int] = (3, 6)
     """The fewest and most nations a game seats."""
     seating_note: str = ""
     """Said after the number of nations ``new`` needs (classic: " (2 players play 4)")."""
     secrets: bool = False
-    """Whether the edition keeps anything from a player (Antike Duellum's event cards): its
+    """Whether the edition keeps anything from a player (an edition's event cards): its
     :meth:`player_view` and :meth:`mask_event` then hide it, each nation gets a private
     report beside the public one and a player's copy of the game (docs/rulings.md D18)."""
     default_board: str = "antike-east"
@@ -125,7 +103,8 @@ class Edition:
     def problems(self) -> list[str]:
         """What does not fit together in the edition's own description (checked when it is
         registered): the vocabulary and the rule table must name the same know-hows and
-        personages, the bonus stack all personages once, the rondel every action key."""
+        personages, the bonus stack all personages once, the rondel every action key; its
+        rejection codes none of the kernel's, its words for kernel codes only kernel values."""
         out = []
         if list(self.personages) != list(self.rules.personage_stacks):
             out.append(f"personages {list(self.personages)} but stacks for {list(self.rules.personage_stacks)}")
@@ -138,6 +117,10 @@ class Edition:
             out.append(f"rondel actions take {sorted(keys - set(self.action_keys))}, not among the action keys")
         if not set(self.action_keys) <= set(self.order_keys):
             out.append("every action key must be an order key")
+        try:
+            catalogue(self.codes, self.wording)
+        except ValueError as exc:
+            out.append(str(exc))
         return out
 
     def rules_for(self, table: Table) -> RuleTable:
@@ -190,7 +173,7 @@ class Edition:
         if self.rules_for(state.table).coin_each_round:
             round_coins(state, events)
 
-    def end_of_turn(self, t: Turn) -> None:
+    def end_of_turn(self, t: TurnView) -> None:
         """Personages and the end of the game, after the action and the foundings."""
         raise NotImplementedError
 
@@ -225,41 +208,41 @@ class Edition:
         problem = self.trade_problem(state, nation)
         return ({}, problem) if problem is not None else ({2: 1}, None)
 
-    def at_moment(self, t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+    def at_moment(self, t: TurnView, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
         """What the edition does at the moment ``when`` of the turn (one of
-        :data:`pbem.kernel.vocab.MOMENTS`), after the trades of that moment: Duellum plays
-        the event cards the orders mark for it."""
+        :data:`pbem.kernel.vocab.MOMENTS`), after the trades of that moment: an edition with
+        event cards plays those the orders mark for it."""
 
     def reserve(self, state: GameState, nation: str, unit: str) -> int:
-        """Units of ``nation`` neither on the board nor in its stock (Duellum's recruitment
-        box): the stock is the cap less the board less these."""
+        """Units of ``nation`` neither on the board nor in its stock (an edition's
+        recruitment box): the stock is the cap less the board less these."""
         return 0
 
-    def units_lost(self, t: Turn, nation: str, unit: str, count: int, at: str) -> None:
+    def units_lost(self, t: TurnView, nation: str, unit: str, count: int, at: str) -> None:
         """``count`` units of ``nation`` left the board in a battle or a conquest (they go
-        back to the stock; Duellum puts them into the recruitment box)."""
+        back to the stock; an edition with a recruitment box puts them there)."""
 
-    def conquer(self, t: Turn, forces, step: dict[str, Any], path: str) -> dict[str, Any] | None:
+    def conquer(self, t: TurnView, forces, step: dict[str, Any], path: str) -> dict[str, Any] | None:
         """Carry out a conquest step the edition's own way and return its echo, or ``None``
         for the shared rule (:mod:`pbem.kernel.maneuver`)."""
         return None
 
-    def found_problem(self, t: Turn, city: str, resource: str, path: str) -> bool:
+    def found_problem(self, t: TurnView, city: str, resource: str, path: str) -> bool:
         """Refuse a founding for a rule of the edition's own (record the rejection and
         return ``True``); ``resource`` is what the new city would produce."""
         return False
 
-    def found_surcharge(self, t: Turn, city: str, resource: str) -> int:
-        """Coins a founding costs beyond the founding cost, to be paid as coins (Duellum:
-        one per neighbouring city of the same resource, 001 L197)."""
+    def found_surcharge(self, t: TurnView, city: str, resource: str) -> int:
+        """Coins a founding costs beyond the founding cost, to be paid as coins (one per
+        neighbouring city of the same resource in an edition that asks it, 001 L197)."""
         return 0
 
-    def free_units(self, t: Turn) -> int:
-        """Units the active nation may arm for free this turn (Antike II's BELLONA)."""
+    def free_units(self, t: TurnView) -> int:
+        """Units the active nation may arm for free this turn (an edition with a free unit, such as BELLONA's)."""
         return 0
 
-    def after_action(self, t: Turn, field) -> None:
-        """What follows the wedge's action in this edition (Antike II passes BELLONA on)."""
+    def after_action(self, t: TurnView, field) -> None:
+        """What follows the wedge's action in this edition (one with BELLONA passes it on)."""
 
     def edit_other(self, state: GameState, edit: dict[str, Any], path: str, out: list[Rejection]) -> bool:
         """Apply a GM edit item of this edition's own (not a nation, province, bank or
@@ -268,38 +251,38 @@ class Edition:
 
     def edit_province(self, state: GameState, pid: str, edit: dict[str, Any], path: str,
                       out: list[Rejection]) -> None:
-        """Apply the fields of a GM province edit that are the edition's own (Duellum's
-        ``wall``), after the shared ones."""
+        """Apply the fields of a GM province edit that are the edition's own (an edition with
+        town walls: ``wall``), after the shared ones."""
 
-    def temple_surcharge(self, t: Turn, city: str) -> int:
-        """Coins a new temple costs beyond its marble, to be paid as coins (Duellum: one per
-        temple already in a neighbouring region, 001 L262)."""
+    def temple_surcharge(self, t: TurnView, city: str) -> int:
+        """Coins a new temple costs beyond its marble, to be paid as coins (one per temple
+        already in a neighbouring region in an edition that asks it, 001 L262)."""
         return 0
 
     def arm_source(self, state: GameState, nation: str, unit: str) -> int:
-        """Units of a type ``nation`` may arm this turn: its stock (Duellum: its
-        recruitment box, 001 L284)."""
+        """Units of a type ``nation`` may arm this turn: its stock (an edition with
+        a recruitment box: the box, 001 L284)."""
         from pbem.kernel.queries import stock
 
         return stock(state, self, nation, unit)
 
-    def arm_problem(self, t: Turn, unit: str, at: str, path: str) -> bool:
+    def arm_problem(self, t: TurnView, unit: str, at: str, path: str) -> bool:
         """Refuse arming ``unit`` at ``at`` for a rule of the edition's own (record the
-        rejection and return ``True``): Duellum's special units need a temple."""
+        rejection and return ``True``): special units that need a temple."""
         return False
 
-    def arming_iron(self, t: Turn, unit: str) -> int:
-        """Iron to arm one ``unit`` (Duellum's special units cost 3, 001 L435)."""
+    def arming_iron(self, t: TurnView, unit: str) -> int:
+        """Iron to arm one ``unit`` (special units may cost more, 001 L435)."""
         return t.rules.arming_iron
 
-    def entry_battles(self, t: Turn, forces, at: str, unit: str, moving: list[int]) -> list[int] | None:
+    def entry_battles(self, t: TurnView, forces, at: str, unit: str, moving: list[int]) -> list[int] | None:
         """Fight the battles of units entering ``at`` the edition's own way and return the
         actions left of those still moving, or ``None`` for the shared rule."""
         return None
 
-    def armed(self, t: Turn, unit: str, at: str, count: int) -> None:
-        """``count`` units were just armed at ``at`` (Duellum takes them out of the box and
-        lets them fight hostile units of their type there, 001 L289)."""
+    def armed(self, t: TurnView, unit: str, at: str, count: int) -> None:
+        """``count`` units were just armed at ``at`` (an edition with a recruitment box takes
+        them out of it and lets them fight hostile units of their type there, 001 L289)."""
 
     def data_problems(self, data: Any, board: Board) -> list[str]:
         """What is wrong with values a GM entered for what the rulebook does not print
@@ -329,13 +312,13 @@ class Edition:
         return {}
 
     def view_extra(self, state: GameState) -> dict[str, Any]:
-        """Top-level additions of this edition to ``show --json`` (Antike II: ``bellona``)."""
+        """Top-level additions of this edition to ``show --json`` (an edition with BELLONA: ``bellona``)."""
         return {}
 
     def view_nation(self, state: GameState, nation: str, viewer: str | None) -> dict[str, Any]:
         """Additions of this edition to one nation in ``show --json``, as ``viewer`` (a
-        nation, or ``None`` for the public) may see them (Duellum: walls, the recruitment
-        box, the hand to its owner only)."""
+        nation, or ``None`` for the public) may see them (an edition with walls, a
+        recruitment box and cards: those, the hand to its owner only)."""
         return {}
 
     def mask_event(self, event: dict[str, Any], viewer: str | None) -> dict[str, Any]:
@@ -343,8 +326,8 @@ class Edition:
         return event
 
     def event_cards(self, data: str) -> Mapping[str, Mapping[str, Any]]:
-        """The event cards of a game whose ``rules.data`` is ``data``, by id (Antike Duellum:
-        the shipped catalogue with the cards a GM entered); none in an edition without."""
+        """The event cards of a game whose ``rules.data`` is ``data``, by id (an edition
+        with cards: the shipped catalogue with the cards a GM entered); none in an edition without."""
         return {}
 
     def card_name(self, cid: str, data: str) -> str:
@@ -358,19 +341,19 @@ class Edition:
         return ""
 
     def card_fields(self, cid: str, data: str) -> tuple[str, ...]:
-        """The fields an order playing event card ``cid`` must give besides the card (Antike
-        Duellum: ``city``, ``at``, ``unit``, ``to``, ``cards``), in the order written."""
+        """The fields an order playing event card ``cid`` must give besides the card (an
+        edition with cards: ``city``, ``at``, ``unit``, ``to``, ``cards``), in the order written."""
         return ()
 
     def card_play(self, cid: str, table: Table) -> dict[str, Any] | None:
         """Event card ``cid`` of a game (``table``) as data, for the bots: ``{"when":
-        [MOMENT, ...], "wedge": WEDGE or None, "steps": [STEP, ...]}`` (Antike Duellum's
-        vocabulary), or ``None`` for a card that cannot be played."""
+        [MOMENT, ...], "wedge": WEDGE or None, "steps": [STEP, ...]}`` (the
+        vocabulary of the edition's cards), or ``None`` for a card that cannot be played."""
         return None
 
     def card_note(self, cid: str, data: str) -> str:
-        """What every view says beside event card ``cid``'s name (Antike Duellum: that its
-        text is not entered yet); empty for nothing."""
+        """What every view says beside event card ``cid``'s name (that its text is not
+        entered yet); empty for nothing."""
         return ""
 
     def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:

@@ -13,7 +13,7 @@ from pbem.kernel import queries
 from pbem.kernel.vocab import SPECIAL_UNITS, UNITS
 
 if TYPE_CHECKING:
-    from pbem.kernel.turn import Turn
+    from pbem.kernel.protocols import TurnView
 
 
 class Forces:
@@ -23,7 +23,7 @@ class Forces:
     in step with the unit counts in the state.
     """
 
-    def __init__(self, t: Turn):
+    def __init__(self, t: TurnView):
         self.t = t
         self.pool: dict[tuple[str, str], list[int]] = {}
         self.allowance = {u: queries.allowance(t.state, t.edition, t.nation, u) for u in (*UNITS, *SPECIAL_UNITS)}
@@ -58,7 +58,7 @@ class Forces:
         return sum(1 for a in self.units(at, unit) if a >= 1)
 
 
-def _demanders(t: Turn, at: str, unit: str) -> list[str]:
+def _demanders(t: TurnView, at: str, unit: str) -> list[str]:
     """Non-active nations that demand a battle when the active nation's units enter ``at``.
 
     D1 stances: ``always``; ``home`` only where the demander owns the city; ``never``.
@@ -73,7 +73,7 @@ def _demanders(t: Turn, at: str, unit: str) -> list[str]:
     for other in order[i + 1:] + order[:i]:
         if not prov.count(other, unit):
             continue
-        if t.edition.automatic_battles:  # Duellum: hostile units of a type never share a region (001 L289, L350)
+        if t.edition.automatic_battles:  # hostile units of a type never share a region (001 L289, L350)
             out.append(other)
             continue
         stance = t.state.standing[other].stance(t.nation)
@@ -86,7 +86,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _border_reason(t: Turn, unit: str, a: str, b: str) -> str:
+def _border_reason(t: TurnView, unit: str, a: str, b: str) -> str:
     """Why a unit cannot cross from ``a`` to ``b``: no border, or the wrong kind."""
     here = t.board.province(a)
     if b in here.land or b in here.sea:
@@ -103,7 +103,7 @@ def _choose(able: list[int], count: int, which: str | None) -> list[int]:
     return sorted(ordered[:count])
 
 
-def _why_not_moving(t: Turn, f: Forces, unit: str, at: str, need: int, able: int) -> str:
+def _why_not_moving(t: TurnView, f: Forces, unit: str, at: str, need: int, able: int) -> str:
     """The reason fewer units than asked can make the move, in a player's words."""
     here = f.units(at, unit)
     if not here:
@@ -131,11 +131,11 @@ def _spent(f: Forces, at: str, units: tuple[str, ...]) -> str:
             f"{'its' if down == 1 else 'their'} steps this turn, and a unit with no step left cannot conquer)")
 
 
-def _battle_event(t: Turn, at: str, unit: str, other: str, count: int, started_by: str) -> None:
+def _battle_event(t: TurnView, at: str, unit: str, other: str, count: int, started_by: str) -> None:
     t.emit("battle", at=at, unit=unit, against=other, count=count, started_by=started_by)
 
 
-def _move(t: Turn, f: Forces, step: dict[str, Any], path: str) -> None:
+def _move(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> None:
     unit, count, start, route = step["move"], step["count"], step["from"], step["path"]
     board = t.board
     for j, pid in enumerate([start] + route):
@@ -175,9 +175,9 @@ def _move(t: Turn, f: Forces, step: dict[str, Any], path: str) -> None:
            arrived=len(moving))
 
 
-def _entry_battles(t: Turn, f: Forces, pid: str, unit: str, moving: list[int]) -> list[int]:
+def _entry_battles(t: TurnView, f: Forces, pid: str, unit: str, moving: list[int]) -> list[int]:
     """The battles the moving units fight on entering ``pid`` (demanded, D1; automatic in
-    Duellum); return the actions left of those still moving."""
+    an edition with automatic battles); return the actions left of those still moving."""
     for other in _demanders(t, pid, unit):
         k = min(len(moving), t.state.provinces[pid].count(other, unit))
         if k == 0:
@@ -186,14 +186,14 @@ def _entry_battles(t: Turn, f: Forces, pid: str, unit: str, moving: list[int]) -
         lost = moving[:k]
         f.take(pid, unit, lost)
         moving = moving[k:]
-        # Duellum's battles are automatic: the nation that moves in fights (001 L350).
+        # Automatic battles: the nation that moves in fights (001 L350).
         _battle_event(t, pid, unit, other, k, started_by=t.nation if t.edition.automatic_battles else other)
         t.edition.units_lost(t, other, unit, k, pid)
         t.edition.units_lost(t, t.nation, unit, k, pid)
     return moving
 
 
-def _battle(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:
+def _battle(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:
     unit, at, other = step["battle"], step["at"], step["against"]
     echo = dict(step)
     if not t.board.is_province(at):
@@ -228,12 +228,12 @@ def _battle(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, An
     return echo
 
 
-def defence(t: Turn, city: str) -> int:
+def defence(t: TurnView, city: str) -> int:
     """The defence of ``city`` in the turn's working state."""
     return queries.defence(t.state, t.edition, city)
 
 
-def _default_give_up(t: Turn, city: str) -> str:
+def _default_give_up(t: TurnView, city: str) -> str:
     """The city a conqueror with no stone left gives up when its orders do not say (D11):
     one without a temple first, then the lowest defence, then the least production (1, or 3
     with a temple), then the first by id (000 L729-733; docs/rulings.md, "Military")."""
@@ -247,7 +247,7 @@ def _default_give_up(t: Turn, city: str) -> str:
     return min((p for p in t.state.cities(t.nation) if p != city), key=key)
 
 
-def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:
+def _conquer(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:
     city = step["conquer"]
     echo = dict(step)
     if not t.board.is_province(city):
@@ -343,7 +343,7 @@ def _conquer(t: Turn, f: Forces, step: dict[str, Any], path: str) -> dict[str, A
     return echo
 
 
-def _remove_conquerors(t: Turn, f: Forces, city: str, used: dict[str, int]) -> None:
+def _remove_conquerors(t: TurnView, f: Forces, city: str, used: dict[str, int]) -> None:
     """The units that conquered leave the board (000 L689-692, 003 L28). In classic each
     used a maneuver action, so only upright ones go (000 L944-948); where a conquest uses
     none, those with the fewest actions left go first."""
@@ -352,8 +352,8 @@ def _remove_conquerors(t: Turn, f: Forces, city: str, used: dict[str, int]) -> N
         f.take(city, u, able[:used[u]])
 
 
-def _destroy_neutral_temple(t: Turn, f: Forces, city: str, strength: int, used: dict[str, int]) -> dict[str, Any]:
-    """A neutral temple conquered (Antike II, 003 L30, L208; docs/rulings.md Q23): the
+def _destroy_neutral_temple(t: TurnView, f: Forces, city: str, strength: int, used: dict[str, int]) -> dict[str, Any]:
+    """A neutral temple conquered (an edition with neutral temples, 003 L30, L208; docs/rulings.md Q23): the
     attackers that match its defence leave the board, the temple goes back to the bank,
     the conqueror earns a general, and the region is free for a city."""
     _remove_conquerors(t, f, city, used)
@@ -368,7 +368,7 @@ def _destroy_neutral_temple(t: Turn, f: Forces, city: str, strength: int, used: 
     return {"conquer": city, "with": used}
 
 
-def run_maneuver(t: Turn, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def run_maneuver(t: TurnView, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Run the maneuver script in order; all movement and battles before any conquest (Q30)."""
     f = Forces(t)
     echo = []

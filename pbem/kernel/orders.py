@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS
 
 if TYPE_CHECKING:
-    from pbem.kernel.edition import Edition
+    from pbem.kernel.protocols import EditionView
 
 ORDER_KEYS: tuple[str, ...] = (
     "game", "nation", "turn", "password", "trade", "rondel",
@@ -73,7 +73,8 @@ def _named_list(key: str) -> Callable[[list], list[dict[str, Any]]]:
 
 
 def _arm(entries: list) -> list[dict[str, Any]]:
-    """Arming entries; ``"free": true`` (Antike II's BELLONA unit) is kept, ``false`` dropped."""
+    """Arming entries; ``"free": true`` (a unit armed for free, :meth:`Edition.free_units
+    <pbem.kernel.edition.Edition.free_units>`) is kept, ``false`` dropped."""
     out = []
     for e in entries:
         entry: dict[str, Any] = {"unit": e["unit"], "at": e["at"], "count": int(e.get("count", 1))}
@@ -127,7 +128,7 @@ def _maneuver(steps: list) -> list[dict[str, Any]]:
     return [_step(step) for step in steps]
 
 
-def canonical_standing(standing: Mapping[str, Any], edition: Edition) -> dict[str, Any]:
+def canonical_standing(standing: Mapping[str, Any], edition: EditionView) -> dict[str, Any]:
     """Expand standing orders: a bare ``battle`` stance becomes ``{"default": stance}``.
 
     Stances are listed default first, then in the edition's nation order, so that the same
@@ -166,7 +167,7 @@ _CANONICAL: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def canonical_orders(data: Mapping[str, Any], edition: Edition) -> dict[str, Any]:
+def canonical_orders(data: Mapping[str, Any], edition: EditionView) -> dict[str, Any]:
     """The canonical form of schema-valid order data, as a new dict.
 
     Shorthands are expanded (``"rondel": "gold"`` -> ``{"to": "gold"}``, a bare city or
@@ -203,7 +204,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def canonical_edit(data: Mapping[str, Any], edition: Edition) -> dict[str, Any]:
+def canonical_edit(data: Mapping[str, Any], edition: EditionView) -> dict[str, Any]:
     """The canonical form of schema-valid GM edit data, as a new dict.
 
     Edits keep their keys as given (each edit sets exactly the fields it names); only

@@ -23,8 +23,8 @@ class Cost:
     spare: str | None = None
     """For "any" costs: the chip type to keep on a tie (the one the coming action uses)."""
     coins: int = 0
-    """Coins owed as coins, which no chip may stand in for (Duellum's surcharges for
-    neighbouring cities and temples, docs/rulings.md Q13)."""
+    """Coins owed as coins, which no chip may stand in for (an edition's surcharges
+    for neighbouring cities and temples, docs/rulings.md Q13)."""
 
     @classmethod
     def of(cls, **chips: int) -> Cost:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pbem.kernel.turn import Turn
+    from pbem.kernel.protocols import TurnView
 
 
-def award(t: Turn, personage: str, due: int, reason: str) -> None:
+def award(t: TurnView, personage: str, due: int, reason: str) -> None:
     """Spend ``due`` thresholds of ``personage``; each gives the active nation a card while
     the bank's stack lasts (a ``personage`` event), or nothing (``personage-missed``)."""
     for _ in range(max(0, due)):

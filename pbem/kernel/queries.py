@@ -13,16 +13,22 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.kernel.payments import Cost, default_payment
+from pbem.kernel.protocols import EditionView
 from pbem.kernel.vocab import SPECIAL_UNITS, UNITS
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
-    from pbem.kernel.edition import Edition
-    from pbem.kernel.rondel import Landing
+    from pbem.kernel.rondel import Landing, Rondel
     from pbem.kernel.state import GameState
+
+
+class RondelEdition(EditionView, Protocol):
+    """An edition as the rondel questions ask it: what the shared rules need, and its rondel."""
+
+    rondel: Rondel
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +44,7 @@ class Target:
     """The ``rondel`` order that lands exactly here."""
 
 
-def rondel_targets(state: GameState, edition: Edition, nation: str) -> list[Target]:
+def rondel_targets(state: GameState, edition: RondelEdition, nation: str) -> list[Target]:
     """Every field with its steps and cost (000 L312-326), and whether the nation can pay."""
     ns = state.nations[nation]
     out = []
@@ -49,14 +55,14 @@ def rondel_targets(state: GameState, edition: Edition, nation: str) -> list[Targ
     return out
 
 
-def surcharge_payment(state: GameState, edition: Edition, nation: str, landing: Landing) -> dict[str, int] | None:
+def surcharge_payment(state: GameState, edition: RondelEdition, nation: str, landing: Landing) -> dict[str, int] | None:
     """The default payment (D7) for a move's extra steps, keeping on a tie the chip the
     wedge's action spends; ``None`` if the nation cannot pay."""
     spare = edition.rondel[landing.index].action.spends
     return default_payment(state.nations[nation], Cost(any=landing.cost, spare=spare))
 
 
-def production(state: GameState, edition: Edition, board: Board, nation: str, resource: str) -> int:
+def production(state: GameState, edition: EditionView, board: Board, nation: str, resource: str) -> int:
     """1 per city of that type, 3 with a temple, plus the best production know-how's bonus
     (000 L360-362, L542-545; also with no such city, docs/rulings.md Q8)."""
     rules = edition.rules_for(state.table)
@@ -76,7 +82,7 @@ def city_resource(state: GameState, board: Board, pid: str) -> str:
 
 
 def neutral_temple(state: GameState, pid: str) -> bool:
-    """Whether a neutral temple stands in ``pid`` (Antike II, 003 L30, L270)."""
+    """Whether a neutral temple stands in ``pid`` (an edition with neutral temples, 003 L30, L270)."""
     prov = state.provinces.get(pid)
     return prov is not None and bool(prov.extra.get("neutral_temple"))
 
@@ -86,20 +92,20 @@ def best_bonus(table: dict[str, int], owned: list[str]) -> int:
     return max((b for k, b in table.items() if k in owned), default=0)
 
 
-def arm_limit(state: GameState, edition: Edition, city: str) -> int:
+def arm_limit(state: GameState, edition: EditionView, city: str) -> int:
     """Units a city may arm in one turn: 1, 3 with a temple (000 L411-417)."""
     rules = edition.rules_for(state.table)
     return rules.arm_per_temple_city if state.provinces[city].temple else rules.arm_per_city
 
 
-def stock(state: GameState, edition: Edition, nation: str, unit: str) -> int:
+def stock(state: GameState, edition: EditionView, nation: str, unit: str) -> int:
     """Units of a type the nation has left to arm (the cap minus those on the board); in
-    Duellum its supply, from which units are recruited (the box is not counted)."""
+    an edition with a recruitment box its supply, from which units are recruited (the box is not counted)."""
     return (edition.rules_for(state.table).cap(unit) - state.units_on_board(nation, unit)
             - edition.reserve(state, nation, unit))
 
 
-def allowance(state: GameState, edition: Edition, nation: str, unit: str) -> int:
+def allowance(state: GameState, edition: EditionView, nation: str, unit: str) -> int:
     """Maneuver actions per unit this turn: 1, or the best movement know-how owned."""
     owned = state.nations[nation].knowhow
     moves = edition.rules_for(state.table).movement.get(SPECIAL_UNITS.get(unit, unit), {})
@@ -145,7 +151,7 @@ def shortest_path(board: Board, start: str, goal: str, unit: str, limit: int) ->
     return None
 
 
-def defence(state: GameState, edition: Edition, city: str) -> int:
+def defence(state: GameState, edition: EditionView, city: str) -> int:
     """Defence strength: 1 (3 with a temple) + the defender's units there + the best
     defence know-how (000 L661-674; not cumulative, Q7) + the edition's own bonus."""
     prov = state.provinces[city]
@@ -168,7 +174,7 @@ def can_be_conquered(state: GameState, city: str) -> bool:
     return prov is not None and prov.owner is not None and len(state.cities(prov.owner)) > 1
 
 
-def in_reach(state: GameState, edition: Edition, board: Board, nation: str) -> dict[str, int]:
+def in_reach(state: GameState, edition: EditionView, board: Board, nation: str) -> dict[str, int]:
     """Provinces the nation's units can stand in with an action left this turn (units
     that may still conquer, 000 L653-659): province -> how many units."""
     out: dict[str, int] = {}
@@ -178,7 +184,7 @@ def in_reach(state: GameState, edition: Edition, board: Board, nation: str) -> d
             if not n:
                 continue
             moves = allowance(state, edition, nation, unit)
-            # Where a conquest uses no action (Antike II), a unit may conquer where it ends.
+            # Where a conquest uses no action (003 L15), a unit may conquer where it ends.
             spare = 1 if edition.rules_for(state.table).conquest_uses_action else 0
             for dest, steps in [*reachable(board, pid, unit, moves).items(), (pid, 0)]:
                 if steps + spare <= moves:
@@ -186,7 +192,7 @@ def in_reach(state: GameState, edition: Edition, board: Board, nation: str) -> d
     return out
 
 
-def conquerable(state: GameState, edition: Edition, board: Board, nation: str) -> list[dict[str, Any]]:
+def conquerable(state: GameState, edition: EditionView, board: Board, nation: str) -> list[dict[str, Any]]:
     """Rival cities enough of the nation's units can reach with an action left, as far as
     the board shows now (battles on the way are not foreseen)."""
     out = []
@@ -213,7 +219,7 @@ class Offer:
     """No other nation owns it: the buyer would be the first (a scholar in classic)."""
 
 
-def knowhow_offer(state: GameState, edition: Edition, nation: str, name: str) -> Offer:
+def knowhow_offer(state: GameState, edition: EditionView, nation: str, name: str) -> Offer:
     """Know-how ``name`` for ``nation`` now: cheaper once another nation owns it (000 L485-492)."""
     rules = edition.rules_for(state.table)
     spec = rules.knowhows[name]
@@ -223,7 +229,7 @@ def knowhow_offer(state: GameState, edition: Edition, nation: str, name: str) ->
     return Offer(name, rules.knowhow_price(name, other), needs, not other)
 
 
-def default_orders(state: GameState, edition: Edition, board: Board, nation: str) -> dict[str, Any]:
+def default_orders(state: GameState, edition: RondelEdition, board: Board, nation: str) -> dict[str, Any]:
     """D15: the nearest production wedge within the free steps that yields the most,
     produce, found nothing; with none in reach, one step on and no action.
 

@@ -1,15 +1,20 @@
 """Rejections are data: a stable namespaced code, a message, and the JSON path at fault.
 
 Every code is defined once with its message template, so codes stay stable and the
-catalogue doubles as documentation (``docs/rejections.md`` is generated from it). An
-edition with rules of its own adds its codes through :attr:`Edition.codes
-<pbem.kernel.edition.Edition.codes>`; :func:`catalogue` merges them.
+catalogue doubles as documentation (``docs/rejections.md`` is generated from it). Every
+code the kernel raises is here, so an edition that defines none still gets a refusal, never
+a missing code. An edition with rules of its own adds its codes through :attr:`Edition.codes
+<pbem.kernel.edition.Edition.codes>`, and may word a kernel code its own way through
+:attr:`Edition.wording <pbem.kernel.edition.Edition.wording>` (same code, same values);
+:func:`catalogue` merges them.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from pbem.errors import clip
@@ -48,6 +53,9 @@ CODES: dict[str, str] = {
     "arm/limit": "{at} may arm {limit} unit(s) this turn ({asked} asked)",
     "arm/wrong-terrain": "a {unit} cannot be armed in {at} ({kind})",
     "arm/no-stock": "{nation} has {left} {unit}(s) {where}, {asked} asked",
+    # an edition that lets a nation arm units for free (Edition.free_units)
+    "arm/no-free-unit": "{nation} arms no unit for free this turn",
+    "arm/free-twice": "only {free} unit(s) may be armed for free; mark one entry \"free\": true",
     # know-how
     "knowhow/owned": "{nation} already owns {name}",
     "knowhow/needs": "{name} needs {requires} first",
@@ -58,6 +66,11 @@ CODES: dict[str, str] = {
     "found/no-unit": "{nation} has no legion or galley in {city}",
     "found/no-stone": "{nation} has no city stone left ({stones} cities)",
     "found/twice": "{city} is named twice",
+    # boards with neutral temples, regions without a city site, sites of the founder's choice
+    "found/neutral-temple": "a neutral temple stands in {city}",
+    "found/no-site": "{city} has no city site",
+    "found/resource-needed": "the founder chooses the resource of a city in {city}: add \"resource\": \"marble\", \"iron\" or \"gold\"",
+    "found/resource-fixed": "a city in {city} produces {resource}, as the board shows",
     # trade
     "trade/not-allowed": "{nation} owns {owned} of the {total} know-hows; trading with the bank needs all {total}, owned since an earlier turn",
     "trade/ratio": "a trade gives {rates}, each entry at one rate; this one gives {given} for {got}",
@@ -119,9 +132,22 @@ def reject(code: str, path: str, codes: Mapping[str, str] = CODES, **values: Any
     return Rejection(code, codes[code].format(**shown), path)
 
 
-def catalogue(extra: Mapping[str, str]) -> dict[str, str]:
-    """The kernel's codes with an edition's own; an edition may not redefine a kernel code."""
+def fields(template: str) -> set[str]:
+    """The names of the values a message template uses."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def catalogue(extra: Mapping[str, str], wording: Mapping[str, str] = MappingProxyType({})) -> dict[str, str]:
+    """The kernel's codes with an edition's own (``extra``) and its words for kernel codes
+    (``wording``). An edition may not redefine a kernel code, nor word a code the kernel does
+    not have, nor use a value the kernel does not pass with that code."""
     clash = sorted(set(extra) & set(CODES))
     if clash:
         raise ValueError(f"rejection codes defined twice: {', '.join(clash)}")
-    return {**CODES, **extra}
+    unknown = sorted(set(wording) - set(CODES))
+    if unknown:
+        raise ValueError(f"words for codes the kernel does not have: {', '.join(unknown)}")
+    extra_values = sorted(code for code, text in wording.items() if not fields(text) <= fields(CODES[code]))
+    if extra_values:
+        raise ValueError(f"words that use values the kernel does not pass: {', '.join(extra_values)}")
+    return {**CODES, **wording, **extra}

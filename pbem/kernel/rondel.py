@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.kernel.rejections import Rejection, reject
 
 if TYPE_CHECKING:
-    from pbem.kernel.actions import Action
+    from pbem.kernel.protocols import WedgeAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +30,7 @@ class Field:
     """The wedge's id in order files (``rondel.to``)."""
     label: str
     """How reports and messages print it."""
-    action: Action
+    action: WedgeAction
     colour: str = "#eeeeee"
     """Its fill on the report's rondel."""
 

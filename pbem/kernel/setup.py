@@ -17,7 +17,7 @@ from pbem.errors import UsageError, clip
 from pbem.kernel.state import Bank, GameState, NationState, ProvinceState, Status, Table
 
 if TYPE_CHECKING:
-    from pbem.kernel.edition import Edition
+    from pbem.kernel.protocols import EditionView
 
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 """The game ids a game file accepts (``$.game_id``)."""
@@ -45,7 +45,7 @@ class SetupOptions:
     """Values for what the rulebook does not print, entered by a GM who owns the game
     (``new --data FILE``; the edition says which keys it takes)."""
     secret: str | None = None
-    """For an edition with secrets (Antike Duellum's deck): what its hidden order is drawn
+    """For an edition with secrets (a deck of event cards): what its hidden order is drawn
     from besides the seed, made by ``new`` from what only the GM holds; recorded in the
     GM's file, never in a player's copy. ``None`` in games set up before it existed (their
     deck came from the seed alone)."""
@@ -92,7 +92,7 @@ def start_nation_by_lot(opts: SetupOptions, nations: list[str]) -> str:
     return nations[lot % len(nations)]
 
 
-def check_common(opts: SetupOptions, edition: Edition) -> None:
+def check_common(opts: SetupOptions, edition: EditionView) -> None:
     """What every edition asks of ``new``: a usable game id, known nations each once, known
     variants, and a player for every nation named in ``--player`` or ``--start``."""
     if not GAME_ID.match(opts.game_id):
@@ -115,7 +115,7 @@ def check_common(opts: SetupOptions, edition: Edition) -> None:
             raise UsageError(f"{clip(n)!r} named in --player/--start is not among --nations")
 
 
-def initial_state(table: Table, edition: Edition, cities: dict[str, list[str]]) -> GameState:
+def initial_state(table: Table, edition: EditionView, cities: dict[str, list[str]]) -> GameState:
     """The state before the first round: the bank full, each nation with its start chips
     and cities, nothing else (000 L92-170)."""
     rules = edition.rules_for(table)

@@ -227,7 +227,7 @@ class SharedStateError(RuntimeError):
 
 def _unit_counts(held: dict[str, int]) -> dict[str, int]:
     """A nation's units in a province as written: legions and galleys always, a special
-    unit (Duellum's variant) only where it stands."""
+    unit (an edition's variant) only where it stands."""
     out = {u: held[u] for u in UNITS}
     for unit in sorted(held):
         if unit not in out and held[unit]:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.errors import Refused
 from pbem.kernel import actions
 from pbem.kernel.payments import Cost, check_payment, describe_payment, spend
-from pbem.kernel.rejections import Rejection, reject
+from pbem.kernel.rejections import CODES, Rejection, reject
 from pbem.kernel.state import GameState, NationState, copy_json
 from pbem.kernel.vocab import MOMENTS
 
@@ -51,8 +51,8 @@ class Turn:
     produced: dict[str, int] = field(default_factory=dict)
     """Chips this nation produced this turn, by resource."""
     extra: dict[str, Any] = field(default_factory=dict)
-    """What an edition notes during the turn for its end-of-turn steps (Duellum: the
-    nations that lost a city)."""
+    """What an edition notes during the turn for its end-of-turn steps (an edition with
+    town walls: the nations that lost a city)."""
     defaults: list[dict[str, str]] = field(default_factory=list)
     """Choices the orders left open and the referee made by a documented default:
     ``{"path": ..., "default": ...}``, said in the echo and the report."""
@@ -75,15 +75,17 @@ class Turn:
         self.rejections.append(rejection)
 
     def reject(self, code: str, path: str, **values: Any) -> None:
-        """Record a problem by its code, from the kernel's or the edition's catalogue.
+        """Record a problem by its code: the edition's own, or the kernel's in the edition's
+        words (:attr:`Edition.wording <pbem.kernel.edition.Edition.wording>`) or its own.
 
         Ids of provinces, nations and know-hows among the values are shown by their display
         names (``Leptis Magna``, ``Phoenicians``, ``Wheel``), as the board and the report
         name them; anything else (an unknown name, a number) is shown as given.
         """
         shown = {key: self.display(value) for key, value in values.items()}
-        codes = self.edition.codes
-        self.fail(reject(code, path, codes=codes, **shown) if code in codes else reject(code, path, **shown))
+        edition = self.edition
+        codes = edition.codes if code in edition.codes else edition.wording if code in edition.wording else CODES
+        self.fail(reject(code, path, codes=codes, **shown))
 
     def display(self, value: Any) -> Any:
         """The display name of a province, nation or know-how id; other values unchanged."""
@@ -229,7 +231,7 @@ def _trade_rates(t: Turn, orders: dict[str, Any]) -> dict[int, int] | None:
 
 def _moment(t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any], rates: dict[int, int] | None) -> None:
     """What the orders do at the moment ``when`` of the turn: their trades of that moment,
-    then the edition's own steps (Antike Duellum's event cards)."""
+    then the edition's own steps (an edition with event cards plays them)."""
     if rates is not None:
         actions.trade(t, orders["trade"], rates, when)
     t.edition.at_moment(t, when, orders, echo)

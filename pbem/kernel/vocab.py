@@ -1,8 +1,9 @@
 """The vocabulary every edition shares: resources, units, order-file keys, standing orders.
 
 Wedges, know-hows, personages, nations and variants belong to an edition
-(:class:`pbem.kernel.edition.Edition`); nothing here names one. Members are ``StrEnum``
-so that they compare equal to the lowercase ids used in files.
+(:class:`pbem.kernel.edition.Edition`); nothing here names one. The standing orders'
+choices are ``StrEnum`` members, so that they compare equal to the lowercase ids used in
+files.
 """
 
 from __future__ import annotations
@@ -10,36 +11,17 @@ from __future__ import annotations
 from enum import StrEnum
 
 
-class Resource(StrEnum):
-    """Resource chips (unlimited; docs/rulings.md Q5)."""
-
-    MARBLE = "marble"
-    """White marble."""
-    IRON = "iron"
-    """Blue iron."""
-    GOLD = "gold"
-    """Yellow gold."""
-
-
 RESOURCES: tuple[str, ...] = ("marble", "iron", "gold")
-"""Chip types in the tie-break order of D6 and D7 (docs/rulings.md)."""
+"""Chip types (white marble, blue iron, yellow gold; unlimited, docs/rulings.md Q5), in the
+tie-break order of D6 and D7 (docs/rulings.md)."""
 PAYMENT_KEYS: tuple[str, ...] = RESOURCES + ("coin",)
 """What a ``pay`` object may name: the chips, and coins standing in for any chip."""
-
-
-class Unit(StrEnum):
-    """Military unit types."""
-
-    LEGION = "legion"
-    """Crosses land (red) and combined borders."""
-    GALLEY = "galley"
-    """Crosses sea (blue) and combined borders."""
-
-
 UNITS: tuple[str, ...] = ("legion", "galley")
+"""Military unit types: a legion crosses land (red) and combined borders, a galley sea
+(blue) and combined borders."""
 SPECIAL_UNITS: dict[str, str] = {"admiral": "galley", "commander": "legion"}
-"""Duellum's special units (its variant, 001 L433-439), each with the unit type it moves
-as; only an edition that has them puts them on the board."""
+"""Special units (a variant of an edition with them, 001 L433-439), each with the unit type
+it moves as; only an edition that has them puts them on the board."""
 TERRAIN: dict[str, str] = {"legion": "land", "galley": "sea", "admiral": "sea", "commander": "land"}
 """Which border layer each unit type crosses (combined borders are in both layers)."""
 

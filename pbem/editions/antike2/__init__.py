@@ -61,15 +61,16 @@ RONDEL = Rondel(
 CODES = MappingProxyType({
     "trade/no-knowhow": "{nation} may trade with the bank only with MERCATURA (2 chips for 1) or COMMERCIUM "
                         "(3 for 2), developed in an earlier turn",
+})
+"""Antike II's own rejection (docs/rejections.md): trading without MERCATURA or COMMERCIUM."""
+
+WORDING = MappingProxyType({
     "found/neutral-temple": "a neutral temple stands in {city}: conquer it first, then found the city",
-    "found/no-site": "{city} has no city site",
-    "found/resource-needed": "the founder chooses the resource of a city in {city}: add \"resource\": \"marble\", \"iron\" or \"gold\"",
     "found/resource-fixed": "a city in {city} produces {resource}, as the board shows; only choice sites (or the free-choice variant) take a \"resource\"",
     "arm/no-free-unit": "{nation} arms no unit for free this turn (only the nation holding BELLONA does)",
-    "arm/free-twice": "only {free} unit(s) may be armed for free; mark one entry \"free\": true",
 })
-"""Antike II's own rejections (docs/rejections.md): neutral temples, chosen city types,
-BELLONA's free unit; trading without MERCATURA or COMMERCIUM."""
+"""Antike II's words for kernel codes its rules reach: neutral temples, chosen city types,
+BELLONA's free unit."""
 
 
 class Antike2(Edition):
@@ -99,6 +100,7 @@ class Antike2(Edition):
     """Antike II has no bonus personage; every edition's standing orders name a stack order."""
     players = (3, 6)
     codes = CODES
+    wording = WORDING
     extras = Extras(nation={}, status={"pliny": None}, state={"bellona": None}, standing={})
     default_board = "antike2-mare-nostrum"
     board_features = frozenset({"choice", "temple"})

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from pbem.kernel import rules
 from pbem.kernel.rules import KnowHowSpec, RuleTable, frozen
 
 PRICES: dict[str, tuple[int, int]] = {
@@ -113,35 +114,28 @@ not print; docs/antike2.md)."""
 
 def data_problems(data: Any, knowhow_names, provinces) -> list[str]:
     """What is wrong with ``new --data`` for Antike II, in words."""
-    if not isinstance(data, dict):
-        return ["the data must be a JSON object"]
-    out = [f"unknown key {key!r} (one of {', '.join(DATA_KEYS)})" for key in data if key not in DATA_KEYS]
-    prices = data.get("knowhow_prices", {})
-    if not isinstance(prices, dict):
-        out.append("knowhow_prices: an object, know-how -> [first, later]")
-    else:
-        for name, pair in prices.items():
-            if name not in knowhow_names:
-                out.append(f"knowhow_prices: unknown know-how {name!r}")
-            elif not (isinstance(pair, list) and len(pair) == 2 and all(_count(v, 1) for v in pair)):
-                out.append(f"knowhow_prices.{name}: [first price, later price], whole numbers from 1")
-    goals = data.get("goals", {})
-    if not isinstance(goals, dict) or not all(k in ("3", "4", "5", "6") and _count(v, 1) for k, v in goals.items()):
-        out.append("goals: an object, \"3\"..\"6\" -> personages to win (a whole number from 1)")
-    if "bank_coins" in data and not _count(data["bank_coins"], 0):
-        out.append("bank_coins: a whole number from 0")
-    temples = data.get("neutral_temples", [])
+    return rules.data_problems(data, DATA_KEYS, {
+        "knowhow_prices": lambda prices: rules.price_problems(prices, knowhow_names),
+        "goals": _goal_problems,
+        "bank_coins": rules.bank_coins_problems,
+        "neutral_temples": lambda temples: _temple_problems(temples, provinces),
+    })
+
+
+def _goal_problems(goals: Any) -> list[str]:
+    if not isinstance(goals, dict) or not all(k in ("3", "4", "5", "6") and rules.whole_number(v, 1)
+                                              for k, v in goals.items()):
+        return ["goals: an object, \"3\"..\"6\" -> personages to win (a whole number from 1)"]
+    return []
+
+
+def _temple_problems(temples: Any, provinces) -> list[str]:
     if not isinstance(temples, list) or not all(isinstance(p, str) for p in temples):
-        out.append("neutral_temples: a list of province ids")
-    else:
-        out += [f"neutral_temples: {p!r} is not a province of the board" for p in temples if p not in provinces]
-        if len(set(temples)) != len(temples):
-            out.append("neutral_temples: a province is named twice")
+        return ["neutral_temples: a list of province ids"]
+    out = [f"neutral_temples: {p!r} is not a province of the board" for p in temples if p not in provinces]
+    if len(set(temples)) != len(temples):
+        out.append("neutral_temples: a province is named twice")
     return out
-
-
-def _count(value: Any, low: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low
 
 
 @lru_cache(maxsize=64)
@@ -149,12 +143,7 @@ def with_data(data_text: str, nine_scholars: bool, free_city_types: bool) -> Rul
     """The rule table of one game: :data:`RULES` with the GM's values (``new --data``,
     kept as canonical JSON text in the game) and the variants' changes."""
     data = json.loads(data_text) if data_text else {}
-    changes: dict[str, Any] = {}
-    if "knowhow_prices" in data:
-        prices = {**PRICES, **{k: tuple(v) for k, v in data["knowhow_prices"].items()}}
-        changes["knowhows"] = frozen(knowhows(prices))
-    if "bank_coins" in data:
-        changes["bank_coins"] = data["bank_coins"]
+    changes = rules.data_changes(data, PRICES, knowhows)
     if nine_scholars:  # 003 L102-110, L218-220: Pliny the Elder, a ninth scholar
         changes["personage_stacks"] = frozen({**RULES.personage_stacks, "scholar": PRINTED_SCHOLARS + 1})
     if free_city_types:  # 003 L106-108

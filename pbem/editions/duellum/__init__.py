@@ -79,16 +79,15 @@ CODES = MappingProxyType({
     "edit/card-unavailable": "{card} is not in the deck, the open display or the discards of this game (a card "
                              "held is given to a hand with \"hand\")",
     "trade/no-knowhow": "{nation} may trade with the bank only with COMMERCIUM (3 chips for 2), developed in an earlier turn",
-    "found/no-site": "{city} has no city site (a sea region)",
     "found/no-token": "the bank has no {resource} city token left ({tokens} in the game)",
-    "found/resource-needed": "the founder chooses the resource of a city in {city}: add \"resource\": \"marble\", \"iron\" or \"gold\"",
-    "found/resource-fixed": "a city in {city} produces {resource}, as the board shows",
-    "found/neutral-temple": "a neutral temple stands in {city}",
     "arm/special-needs-temple": "the {unit} is armed only at a city with a temple; {at} has none",
     "conquer/special-not-used": "the {unit} helps a conquest where it stands (the defence is 1 lower) but is not "
                                 "one of the units used: leave it out of \"with\"",
 })
 """Duellum's own rejections (docs/rejections.md)."""
+
+WORDING = MappingProxyType({"found/no-site": "{city} has no city site (a sea region)"})
+"""Duellum's words for a kernel code: its regions without a city site are the sea's."""
 
 UNIT_OBJECT = {"type": "object", "additionalProperties": False,
                "properties": {u: {"type": "integer", "minimum": 0} for u in ("legion", "galley", "admiral", "commander")},
@@ -131,6 +130,7 @@ class Duellum(Edition):
     automatic_battles = True
     arm_source_words = "in its recruitment box"
     codes = CODES
+    wording = WORDING
     extras = Extras(
         nation={"recruitment": {"legion": 1, "galley": 1}, "walls_supply": 1, "vp": 0, "hand": []},
         status={},

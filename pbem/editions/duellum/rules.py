@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.editions.duellum.cards import card_problems
+from pbem.kernel import rules
 from pbem.kernel.rules import KnowHowSpec, RuleTable, frozen
 
 PRICES: dict[str, tuple[int, int]] = {
@@ -47,15 +48,6 @@ whenever the marker reaches or passes one; the one at 0 is the wall each nation 
 
 WALLS_PER_NATION = 6
 """12 town walls, 6 per player (001 L39, L209-211): one per symbol."""
-
-SIDES: Mapping[str, tuple[str, str]] = frozen({
-    # 001 L119: "On the front game board, the Carthaginians play against the Romans, and on
-    # the reverse side the Greeks play against the Persians". Brown first, beige second
-    # (001 L13-17; the examples: Carthage is brown at Roma, the Greeks are brown, 001 L384, L400).
-    "rome_carthage": ("carthaginians", "romans"),
-    "greeks_persians": ("greeks", "persians"),
-})
-"""The two nations of each side of the board: (brown, beige)."""
 
 SPECIAL_UNITS: Mapping[str, str] = frozen({
     # 001 L435: "Beige receives an Admiral and brown receives a Commander".
@@ -139,40 +131,19 @@ DATA_KEYS = {
 """What ``new --data FILE`` may set in a Duellum game (docs/duellum.md)."""
 
 
-def _count(value: Any, low: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low
-
-
 def data_problems(data: Any, knowhow_names, wedges: tuple[str, ...] = ()) -> list[str]:
     """What is wrong with ``new --data`` for Duellum, in words (event cards are checked by
     :func:`pbem.editions.duellum.cards.card_problems`)."""
-    if not isinstance(data, dict):
-        return ["the data must be a JSON object"]
-    out = [f"unknown key {key!r} (one of {', '.join(DATA_KEYS)})" for key in data if key not in DATA_KEYS]
-    prices = data.get("knowhow_prices", {})
-    if not isinstance(prices, dict):
-        out.append("knowhow_prices: an object, know-how -> [first, later]")
-    else:
-        for name, pair in prices.items():
-            if name not in knowhow_names:
-                out.append(f"knowhow_prices: unknown know-how {name!r}")
-            elif not (isinstance(pair, list) and len(pair) == 2 and all(_count(v, 1) for v in pair)):
-                out.append(f"knowhow_prices.{name}: [first price, later price], whole numbers from 1")
-    if "bank_coins" in data and not _count(data["bank_coins"], 0):
-        out.append("bank_coins: a whole number from 0")
-    if "event_cards" in data:
-        out += [f"event_cards: {p}" for p in card_problems(data["event_cards"], wedges)]
-    return out
+    return rules.data_problems(data, DATA_KEYS, {
+        "knowhow_prices": lambda prices: rules.price_problems(prices, knowhow_names),
+        "bank_coins": rules.bank_coins_problems,
+        "event_cards": lambda cards: [f"event_cards: {p}" for p in card_problems(cards, wedges)],
+    })
 
 
 @lru_cache(maxsize=64)
 def with_data(data_text: str) -> RuleTable:
     """The rule table of one game: :data:`RULES` with the GM's values (``new --data``)."""
     data = json.loads(data_text) if data_text else {}
-    changes: dict[str, Any] = {}
-    if "knowhow_prices" in data:
-        prices = {**PRICES, **{k: tuple(v) for k, v in data["knowhow_prices"].items()}}
-        changes["knowhows"] = frozen(knowhows(prices))
-    if "bank_coins" in data:
-        changes["bank_coins"] = data["bank_coins"]
+    changes = rules.data_changes(data, PRICES, knowhows)
     return replace(RULES, **changes) if changes else RULES
