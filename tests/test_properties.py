@@ -58,7 +58,7 @@ from pbem.kernel.turn import merge_standing, resolve
 from pbem.kernel.vocab import RESOURCES, UNITS
 from pbem.play.bot import build_turn, play_turn
 from pbem.play.options import options
-from pbem.play.selfplay import duellum_problems
+from pbem.play.selfplay import conservation_problems as edition_conservation
 from pbem.report import prepare, report_name
 from pbem.service import turns
 from pbem.service.boards import load_board, load_map_file
@@ -162,8 +162,7 @@ def conservation_problems(game) -> list[str]:
         for n, counts in prov.units.items():
             if any(c < 0 for c in counts.values()):
                 out.append(f"{pid}: {n} units {counts}")
-    if edition.id == "duellum":
-        out += duellum_problems(game)
+    out += edition_conservation(game)  # what the edition adds (a box, walls, cards)
     return out
 
 

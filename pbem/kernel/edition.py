@@ -417,3 +417,29 @@ class Edition:
         may see it: labelled sentences, short phrases for the board page, and the cards it
         holds where the reader may see them (``None``: not shown)."""
         return [], [], None
+
+    # -- hooks for bots and self-play checks --
+
+    def bot_strategy(self) -> Any:
+        """How the bots play this edition where the shared play of :mod:`pbem.play.bot`
+        does not fit it, or ``None`` for the shared play. A strategy is an object with
+        ``fill(builder, rng, eager, greedy, march)``, which adds the wedge's action and
+        whatever else the turn takes to a builder's rondel move, and ``greedy_turn(game,
+        nation, rng, choices, new_builder)``, which returns the greedy bot's orders (or
+        ``None`` for the GM default turn); the builder is described in
+        :mod:`pbem.play.bot`. The edition keeps it in a module of its own, which never
+        imports the bot."""
+        return None
+
+    def selfplay_lineups(self) -> Mapping[int, tuple[str, ...]]:
+        """The nations a self-play game on the edition's :attr:`default_board` seats, by
+        their number (one entry: the edition seats that many only); empty for the shared
+        lineups of the East board (:data:`pbem.play.selfplay.LINEUPS`)."""
+        return {}
+
+    def conservation_problems(self, state: GameState, board: Board) -> list[str]:
+        """What breaks the edition's own conservation laws after a turn, in words, beyond
+        those every edition keeps (coins, temples, personage cards, units, city stones:
+        :func:`pbem.play.selfplay.check_invariants`): pieces the edition adds, such as a
+        recruitment box, walls or a deck of cards, each in exactly one place."""
+        return []

@@ -266,6 +266,20 @@ class Antike2(Edition):
     def status_lines(self, state, words):
         return phrases.status_lines(state, words)
 
+    # -- hooks for bots and self-play checks --
+
+    def selfplay_lineups(self):
+        """The nations the Mare Nostrum board's start lines seat, by their number."""
+        return LINEUPS
+
+
+LINEUPS = MappingProxyType({
+    3: ("romans", "carthaginians", "greeks"),
+    4: ("romans", "carthaginians", "greeks", "germans"),
+    5: ("romans", "carthaginians", "greeks", "germans", "phoenicians"),
+    6: ("romans", "carthaginians", "greeks", "germans", "phoenicians", "persians"),
+})
+"""The nations of a self-play game on the edition's default board (maps/antike2-mare-nostrum.json)."""
 
 EDITION = Antike2()
 

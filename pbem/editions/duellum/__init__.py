@@ -590,6 +590,29 @@ class Duellum(Edition):
     def nation_facts(self, state, nation, viewer, words):
         return phrases.nation_facts(self.view_nation(state, nation, viewer), words)
 
+    # -- hooks for bots and self-play checks --
+
+    def bot_strategy(self):
+        """The bots play a box, walls, cards and automatic battles their own way
+        (:mod:`pbem.editions.duellum.strategy`)."""
+        from pbem.editions.duellum.strategy import STRATEGY
+
+        return STRATEGY
+
+    def selfplay_lineups(self):
+        """The two nations of the Rome/Carthage side (maps/duellum-rome-carthage.json)."""
+        return LINEUPS
+
+    def conservation_problems(self, state, board) -> list[str]:
+        """The box, the walls, the city tokens and the event cards
+        (:mod:`pbem.editions.duellum.conservation`)."""
+        from pbem.editions.duellum.conservation import problems
+
+        return problems(self, state, board)
+
+
+LINEUPS = MappingProxyType({2: ("carthaginians", "romans")})
+"""The nations of a self-play game on the edition's default board."""
 
 EDITION = Duellum()
 
