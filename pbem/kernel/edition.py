@@ -376,3 +376,11 @@ class Edition:
     def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:
         """Problems of a loaded state that only this edition's rules can see."""
         return []
+
+    # -- hooks for the command line --
+
+    def show_lines(self, state: GameState) -> list[str]:
+        """What this edition keeps beyond the shared state, one line each, for ``show``'s
+        summary to print under the turn line (``state`` is the view being shown); none in
+        classic Antike."""
+        return []

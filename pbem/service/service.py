@@ -476,3 +476,14 @@ def take_back(game: Game, count: int) -> tuple[Game, list[dict[str, Any]]]:
 
     cut = len(game.history) - count
     return game_after(game, cut - 1), game.history[cut:]
+
+
+def refusal_json(exc: Refused | InputError) -> dict[str, Any]:
+    """docs/orders.md's object for an order file that was refused (its rejections) or could
+    not be read (one ``input/invalid`` rejection per problem): what ``check --json`` and
+    ``process --json`` print."""
+    if isinstance(exc, Refused):
+        found = exc.rejections
+    else:
+        found = [reject("input/invalid", p.path, source=exc.source, message=p.message) for p in exc.problems]
+    return {"ok": False, "rejections": [r.to_json() for r in found]}

@@ -250,6 +250,15 @@ class Antike2(Edition):
             }
         return {}
 
+    def show_lines(self, state) -> list[str]:
+        lines = []
+        holder = state.extra.get("bellona")
+        if holder and state.status.winner is None:
+            lines.append(f"BELLONA: {holder} (one unit free when they next take MILITIA, then it passes on)")
+        if "pliny" in state.status.extra and state.table.has("nine_scholars"):
+            lines.append(f"Pliny the Elder (the ninth scholar): {state.status.extra.get('pliny') or 'not won yet'}")
+        return lines
+
 
 EDITION = Antike2()
 
