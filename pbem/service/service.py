@@ -25,7 +25,6 @@ from pbem.kernel.board import Board
 from pbem.kernel.edition import Edition
 from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.rejections import reject
-from pbem.kernel.setup import SetupOptions
 from pbem.kernel.turn import TurnResult
 from pbem.service import store, turns
 from pbem.service.boards import load_board
@@ -34,6 +33,7 @@ from pbem.service.history import canonical
 from pbem.service.schemas import dumps, parse_json, problems, read_json, read_text, validate
 
 if TYPE_CHECKING:
+    from pbem.kernel.setup import SetupOptions
     from pbem.service.textorders import TextReading
     from pbem.service.witness import Checked, Witness
 
