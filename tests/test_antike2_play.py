@@ -174,6 +174,7 @@ def test_lineups_are_the_boards():
     assert rec.board == "antike2-mare-nostrum" and list(rec.lineup) == lineups[3]
 
 
+@pytest.mark.slow
 def test_a_few_bot_games_to_a_win_keep_every_invariant():
     """The bench's short version: 3 to 6 nations, both boards, both modes, both variants and
     none; invariants after every turn and verify at the end (inside ``play_game``). Between
@@ -225,6 +226,7 @@ def test_invariants_count_neutral_temples_and_pliny():
 
 # -- a whole game through the command line ---------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_whole_antike2_game_through_the_command_line(tmp_path):
     """``new --edition antike2``, then every turn by the bot: its order file (``bot -o``,
     the password put in) processed like a player's, or played at once (``bot --apply``),

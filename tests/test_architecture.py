@@ -10,7 +10,8 @@ not count for the layers, but do for cycles. From the bottom up:
     service                 files, history, passwords, the game service: imports editions
     play, report            advisers and bots; reports: import the service and below
     mail                    the mail adapter: imports play, report and below
-    cli                     the adapters: may import everything
+    cli                     the adapters: import everything but the kernel, whose values
+                            they read through the service (docs/architecture.md)
 
 Also: no import cycle anywhere in the package, not even through imports for the type
 checker (the kernel's modules name each other's classes through
@@ -38,7 +39,7 @@ ALLOWED: dict[str, set[str]] = {
     "play": {"errors", "kernel", "editions", "service", "play"},
     "report": {"errors", "paths", "kernel", "editions", "service", "report"},
     "mail": {"errors", "paths", "kernel", "editions", "service", "play", "report", "mail"},
-    "cli": {"errors", "paths", "kernel", "editions", "service", "play", "report", "mail", "cli"},
+    "cli": {"errors", "paths", "editions", "service", "play", "report", "mail", "cli"},
     "__main__": {"cli"},
     "__init__": set(),
 }
@@ -464,3 +465,75 @@ def duellum_problems(game):
     assert any("LINEUPS_DUELLUM" in f for f in found)
     assert any("pbem.editions.duellum" in f for f in found)
     assert not any("militia" in f for f in found)
+
+
+# -- the command line: kernel values through the service, no edition named -------------
+
+
+def cli_kernel_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a kernel module by a command-line module, as ``cli -> kernel``."""
+    return sorted(f"{m} -> {t}" for m, targets in graph.items() if layer(m) == "cli"
+                  for t in targets if layer(t) == "kernel")
+
+
+def test_the_command_line_reaches_kernel_values_only_through_the_service():
+    """``pbem/cli`` imports no kernel module, at the top or inside a function: what it needs
+    of the kernel (the set-up options, the resource and unit names, a refusal's JSON) the
+    service offers (docs/architecture.md, the table of layers)."""
+    assert cli_kernel_imports(GRAPH) == []
+
+
+def test_the_command_line_kernel_check_can_fail():
+    bad = {**GRAPH, "pbem.cli.game": GRAPH["pbem.cli.game"] | {"pbem.kernel.setup"}}
+    assert cli_kernel_imports(bad) == ["pbem.cli.game -> pbem.kernel.setup"]
+    assert "kernel" not in ALLOWED["cli"]
+
+
+CARD_GAME_WORDS = {"deck", "hand", "draw", "display", "discards", "secret"}
+"""Keys of an edition's extra state that are everyday words of any card game: the command
+line may speak of a hand or a deck in general."""
+
+
+def _other_edition_words() -> set[str]:
+    """What names an edition other than classic Antike (the default the command line may
+    name): its id, other names and printed name, and the wedges, know-hows, personages,
+    variants, extra state keys (but :data:`CARD_GAME_WORDS`) and event cards classic does
+    not have."""
+    from pbem import editions
+
+    classic = editions.get("classic")
+    shared = set(classic.rondel.names) | set(classic.knowhows) | set(classic.personages) | set(classic.variants)
+    words: set[str] = set()
+    for edition in editions.registered():
+        if edition is classic:
+            continue
+        words |= {edition.id, edition.name, *edition.aliases}
+        own = set(edition.rondel.names) | set(edition.knowhows) | set(edition.personages) | set(edition.variants)
+        extras = edition.extras
+        own |= {*extras.nation, *extras.status, *extras.state, *extras.standing} - CARD_GAME_WORDS
+        own |= {c for c in edition.event_cards("") if not re.fullmatch(r"(card|blank)_\d+", c)}
+        words |= own - shared
+    return {w.lower() for w in words}
+
+
+def edition_words_in(text: str, words: set[str]) -> list[str]:
+    """The ``words`` that ``text`` names as words of their own (any case)."""
+    low = text.lower()
+    return sorted(w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", low))
+
+
+def test_the_command_line_names_no_edition_but_the_default():
+    """No line of ``pbem/cli`` (code, help text, comment) names another edition or its
+    pieces: the command line asks the edition (:class:`pbem.kernel.edition.Edition`, its
+    hooks for the command line) or speaks of editions in general."""
+    words = _other_edition_words()
+    found = {module: hits for module, path in MODULES.items() if layer(module) == "cli"
+             for hits in [edition_words_in(path.read_text(encoding="utf-8"), words)] if hits}
+    assert found == {}
+
+
+def test_the_edition_word_check_can_fail():
+    words = _other_edition_words()
+    assert {"duellum", "antike2", "antike ii", "bellona", "pliny", "militia"} <= words
+    assert edition_words_in('help="antike2 (Antike II) or duellum"', words) == ["antike ii", "antike2", "duellum"]
+    assert edition_words_in("antike-east, antike-duellum-like, antike-ref", words) == []

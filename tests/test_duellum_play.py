@@ -350,6 +350,7 @@ def test_lineups_and_invariants():
         check_invariants(broken)
 
 
+@pytest.mark.slow
 def test_a_few_bot_games_to_a_win_keep_every_invariant():
     """The bench's short version: both boards, both modes, both variants; after every turn
     the file validates and writes back byte for byte, the same orders give the same bytes,
@@ -375,6 +376,7 @@ def test_a_few_bot_games_to_a_win_keep_every_invariant():
 
 # -- a whole game through the command line ----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_whole_duellum_game_through_the_command_line(tmp_path):
     """``new --edition duellum``, then every turn by the bot: its order file (``bot -o``,
     the password put in) checked and processed like a player's, or played at once (``bot

@@ -436,6 +436,7 @@ def test_a_private_report_does_not_change_with_the_other_nations_secrets(bot_tur
                 assert _renders(prepare(_with_secrets(at, a, "abcd"), viewer=a)) != mine
 
 
+@pytest.mark.slow
 def test_the_website_does_not_change_with_the_secrets(bot_turns, tmp_path):
     from pbem.report.site import build_site
 

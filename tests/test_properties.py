@@ -609,6 +609,7 @@ def play_on(draw: Draw, run: Run, length: int, check_every: int = CHECK_EVERY) -
 
 # -- the tests --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edition,board", CONFIGS, ids=[f"{e}-{b}" for e, b in CONFIGS])
 def test_random_legal_play_keeps_every_invariant(edition, board):
     @settings(CI, max_examples=EXAMPLES.get((edition, board), CI.max_examples))
@@ -656,6 +657,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow
 def test_cli_render_reproduces_process_reports(tmp_path):
     """A short game through the real commands: ``render --turn N`` (``--entry N`` for a
     standing-orders change and a GM edit) writes exactly the files ``new``, ``process`` and

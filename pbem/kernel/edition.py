@@ -443,3 +443,11 @@ class Edition:
         :func:`pbem.play.selfplay.check_invariants`): pieces the edition adds, such as a
         recruitment box, walls or a deck of cards, each in exactly one place."""
         return []
+
+    # -- hooks for the command line --
+
+    def show_lines(self, state: GameState) -> list[str]:
+        """What this edition keeps beyond the shared state, one line each, for ``show``'s
+        summary to print under the turn line (``state`` is the view being shown); none in
+        classic Antike."""
+        return []

@@ -272,6 +272,17 @@ class Antike2(Edition):
         """The nations the Mare Nostrum board's start lines seat, by their number."""
         return LINEUPS
 
+    # -- hooks for the command line --
+
+    def show_lines(self, state) -> list[str]:
+        lines = []
+        holder = state.extra.get("bellona")
+        if holder and state.status.winner is None:
+            lines.append(f"BELLONA: {holder} (one unit free when they next take MILITIA, then it passes on)")
+        if "pliny" in state.status.extra and state.table.has("nine_scholars"):
+            lines.append(f"Pliny the Elder (the ninth scholar): {state.status.extra.get('pliny') or 'not won yet'}")
+        return lines
+
 
 LINEUPS = MappingProxyType({
     3: ("romans", "carthaginians", "greeks"),
@@ -280,6 +291,7 @@ LINEUPS = MappingProxyType({
     6: ("romans", "carthaginians", "greeks", "germans", "phoenicians", "persians"),
 })
 """The nations of a self-play game on the edition's default board (maps/antike2-mare-nostrum.json)."""
+
 
 EDITION = Antike2()
 
