@@ -16,7 +16,7 @@ VPY := $(VENV)/bin/python
 # recording proxy that its pages ask for nothing but their own files.
 SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd chromium
 
-.PHONY: venv system-packages test test-fast demo bench clean
+.PHONY: venv system-packages test test-all test-fast demo bench clean
 
 venv: $(VENV)/.installed
 	@:
@@ -67,11 +67,20 @@ $(VENV)/.installed: pyproject.toml
 	@$(VPY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $@
 
+# The tests run in parallel (pytest-xdist), one worker per core. `make test` leaves out
+# the tests marked slow (whole games, the wheel build, the browser screenshots);
+# `make test-all` runs every test, as CI does (.ci/run); `make test-fast`, the inner loop,
+# also leaves out tests/mail, which starts real SMTP and IMAP (Dovecot) servers.
+PYTEST := $(VPY) -m pytest -q -n auto
+
 test: venv
-	$(VPY) -m pytest -q
+	$(PYTEST) -m "not slow"
+
+test-all: venv
+	$(PYTEST)
 
 test-fast: venv
-	$(VPY) -m pytest -q -m "not slow"
+	$(PYTEST) -m "not slow" --ignore=tests/mail
 
 demo: venv
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash demo/run.sh out/demo

@@ -30,7 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.play.selfplay import LINEUPS_ANTIKE2, STALEMATE_TURNS, play_game  # noqa: E402
+from pbem import editions  # noqa: E402
+from pbem.play.selfplay import STALEMATE_TURNS, play_game  # noqa: E402
 
 ORIENT = ROOT / "tests" / "data" / "boards" / "antike2-orient-excerpt.json"
 ORIENT_LINEUP = ["greeks", "persians", "phoenicians"]
@@ -67,7 +68,7 @@ def _board(name: str):
 def one(i: int, data: dict | None = None, seed_prefix: str = "a2-bench") -> Outcome:
     """Play game ``i`` of the cycle (invariants after every turn, verify at the end)."""
     board, n, mode, variants = CONFIGS[i % len(CONFIGS)]
-    lineup = ORIENT_LINEUP if board == "orient-excerpt" else LINEUPS_ANTIKE2[n]
+    lineup = ORIENT_LINEUP if board == "orient-excerpt" else list(editions.get("antike2").selfplay_lineups()[n])
     out = Outcome(i, (board, n, mode, variants), lineup=tuple(lineup))
     start = time.perf_counter()
     try:

@@ -6,7 +6,7 @@ Aegean excerpt of tests/data/boards), both bot modes and both variants (none and
 orders, built from what its nation may see, are sent with the nation's password; the same
 orders are played twice on the same game and must give the same bytes; the new game file
 must match its schema and load back and write back byte for byte; and the conservation
-laws must hold (``selfplay.check_invariants`` with ``duellum_problems``): 12 legions and 12
+laws must hold (``selfplay.check_invariants`` with the edition's ``conservation_problems``): 12 legions and 12
 galleys a nation on the board, in its box and in its supply, at most 6 walls a nation,
 12 temples, 21 personage cards, the bank's coins (30 unless ``--data`` says otherwise),
 the city tokens of each type, every event card of the set-up's deck in exactly one place,
@@ -38,14 +38,16 @@ sys.path.insert(0, str(ROOT))
 
 from pbem.kernel.orders import canonical_orders  # noqa: E402
 from pbem.play.bot import play_turn  # noqa: E402
-from pbem.play.selfplay import LINEUPS_DUELLUM, STALEMATE_TURNS, check_invariants, start_game  # noqa: E402
+from pbem import editions  # noqa: E402
+from pbem.play.selfplay import STALEMATE_TURNS, check_invariants, start_game  # noqa: E402
 from pbem.service import turns  # noqa: E402
 from pbem.service.replay import verify  # noqa: E402
 from pbem.service.schemas import problems  # noqa: E402
 from pbem.service.store import HistoryText, game_from_data, game_text  # noqa: E402
 
 AEGEAN = ROOT / "tests" / "data" / "boards" / "duellum-aegean-excerpt.json"
-TABLES = [("duellum-rome-carthage", tuple(LINEUPS_DUELLUM[2])), ("aegean-excerpt", ("greeks", "persians"))]
+TABLES = [("duellum-rome-carthage", tuple(editions.get("duellum").selfplay_lineups()[2])),
+          ("aegean-excerpt", ("greeks", "persians"))]
 MODES = ("greedy", "random")
 VARIANTS = [(), ("special_units",)]
 CONFIGS = [(board, lineup, mode, variants) for variants in VARIANTS for mode in MODES for board, lineup in TABLES]

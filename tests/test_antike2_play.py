@@ -20,7 +20,7 @@ from pbem import editions
 from pbem.kernel.orders import canonical_orders
 from pbem.play.bot import build_turn, play_turn
 from pbem.play.options import option_lines, options
-from pbem.play.selfplay import LINEUPS_ANTIKE2, STALEMATE_TURNS, check_invariants, lineup_for, play_game
+from pbem.play.selfplay import STALEMATE_TURNS, check_invariants, lineup_for, play_game
 from pbem.service import turns
 from pbem.service.boards import load_board, load_map_file
 
@@ -167,12 +167,14 @@ def _bench():
 
 def test_lineups_are_the_boards():
     seats = json.loads((ROOT / "maps" / "antike2-mare-nostrum.json").read_text(encoding="utf-8"))["nations"]
-    assert {int(k): v for k, v in seats.items()} == LINEUPS_ANTIKE2
-    assert lineup_for("a2", 4) == LINEUPS_ANTIKE2[4]
+    lineups = {n: list(v) for n, v in editions.get("antike2").selfplay_lineups().items()}
+    assert {int(k): v for k, v in seats.items()} == lineups
+    assert lineup_for("a2", 4) == lineups[4]
     game, rec = play_game("lineup", 3, "random", edition="antike2", check_every_turn=False, verify_at_end=False)
-    assert rec.board == "antike2-mare-nostrum" and list(rec.lineup) == LINEUPS_ANTIKE2[3]
+    assert rec.board == "antike2-mare-nostrum" and list(rec.lineup) == lineups[3]
 
 
+@pytest.mark.slow
 def test_a_few_bot_games_to_a_win_keep_every_invariant():
     """The bench's short version: 3 to 6 nations, both boards, both modes, both variants and
     none; invariants after every turn and verify at the end (inside ``play_game``). Between
@@ -224,6 +226,7 @@ def test_invariants_count_neutral_temples_and_pliny():
 
 # -- a whole game through the command line ---------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_whole_antike2_game_through_the_command_line(tmp_path):
     """``new --edition antike2``, then every turn by the bot: its order file (``bot -o``,
     the password put in) processed like a player's, or played at once (``bot --apply``),

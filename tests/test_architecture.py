@@ -10,7 +10,8 @@ not count for the layers, but do for cycles. From the bottom up:
     service                 files, history, passwords, the game service: imports editions
     play, report            advisers and bots; reports: import the service and below
     mail                    the mail adapter: imports play, report and below
-    cli                     the adapters: may import everything
+    cli                     the adapters: import everything but the kernel, whose values
+                            they read through the service (docs/architecture.md)
 
 Also: no import cycle anywhere in the package, not even through imports for the type
 checker (the kernel's modules name each other's classes through
@@ -38,7 +39,7 @@ ALLOWED: dict[str, set[str]] = {
     "play": {"errors", "kernel", "editions", "service", "play"},
     "report": {"errors", "paths", "kernel", "editions", "service", "report"},
     "mail": {"errors", "paths", "kernel", "editions", "service", "play", "report", "mail"},
-    "cli": {"errors", "paths", "kernel", "editions", "service", "play", "report", "mail", "cli"},
+    "cli": {"errors", "paths", "editions", "service", "play", "report", "mail", "cli"},
     "__main__": {"cli"},
     "__init__": set(),
 }
@@ -325,3 +326,214 @@ def test_the_edition_name_check_can_fail():
     assert names.search("Duellum's recruitment box") and names.search("(Antike II: ``bellona``)")
     assert names.search("if edition.id == 'antike2':")
     assert not names.search("classic Antike, 000 L653") and not names.search("a duel")
+
+
+def _phrases(text: str) -> set[str]:
+    """Every word and pair of neighbouring words of ``text``, lowercased and run together
+    (``RES PUBLICA``, ``res_publica`` and ``res-publica`` all give ``respublica``); the
+    program's own name (``antike-ref``) is no edition's."""
+    text = re.sub(r"antike-ref", " ", text, flags=re.IGNORECASE)
+    words = [w for w in re.split(r"[^0-9a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", text).lower()) if w]
+    return set(words) | {a + b for a, b in zip(words, words[1:])}
+
+
+def _schema_strings(value) -> set[str]:
+    if isinstance(value, dict):
+        return set().union(*(_schema_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_schema_strings(v) for v in value)) if value else set()
+    return {value} if isinstance(value, str) else set()
+
+
+def _edition_words() -> dict[str, str]:
+    """Every edition-specific word, run together as :func:`_phrases` does -> the edition
+    it belongs to: the id, aliases and name of every registered edition, its wedges,
+    know-hows, personages and cards (ids and names), and the unit kinds its orders name,
+    less the words every edition shares and the kernel's shared vocabulary."""
+    from pbem import editions
+    from pbem.kernel.vocab import ACTION_KEYS, RESOURCES, TERRAIN, UNITS
+    from pbem.service.schemas import compose
+
+    def squash(word: str) -> str:
+        return re.sub(r"[^0-9a-z]+", "", word.lower())
+
+    per: dict[str, set[str]] = {}
+    # the editions the product ships (a test edition registered by another test must not
+    # change what this check looks for)
+    for edition in (editions.get(e) for e in editions.BUILT_IN):
+        words = {edition.id, edition.name, *edition.aliases}
+        words |= {w for f in edition.rondel.fields for w in (f.name, f.label)}
+        words |= set(edition.knowhows) | set(edition.knowhows.values())
+        words |= set(edition.personages) | set(edition.personages.values())
+        words |= {w for cid in edition.event_cards("") for w in (cid, edition.card_name(cid, ""))}
+        words |= _schema_strings(compose("orders", edition)) & set(TERRAIN)
+        per[edition.id] = {squash(w) for w in words if squash(w)}
+    shared = set.intersection(*per.values()) | {squash(w) for w in (*RESOURCES, *UNITS, *ACTION_KEYS, "temple")}
+    # classic is the game itself: its id is every command's default edition, and its
+    # wedges, know-hows and personages are fine in names such as ``arming_iron`` (their
+    # string literals are the business of the check above)
+    shared |= {squash(w) for w in _classic_words()} | per["antike"]
+    return {w: e for e, words in sorted(per.items()) for w in words - shared}
+
+
+def _edition_words_in(source: str, words: dict[str, str]) -> list[str]:
+    """Where ``source`` names an edition-specific word in a string literal (docstrings
+    aside) or an identifier (a name, attribute, function, class or argument)."""
+    tree = ast.parse(source)
+    # a string standing alone as a statement documents what is around it (a module, a
+    # function, or the constant above it)
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            text = node.value
+        elif isinstance(node, ast.Name):
+            text = node.id
+        elif isinstance(node, ast.Attribute):
+            text = node.attr
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            text = node.name
+        elif isinstance(node, ast.arg):
+            text = node.arg
+        elif isinstance(node, ast.keyword) and node.arg:
+            text = node.arg
+        elif isinstance(node, ast.alias):
+            text = node.asname or node.name
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            text = node.module
+        else:
+            continue
+        hits = sorted(_phrases(text) & set(words))
+        found += [f"{node.lineno}: {w!r} ({words[w]}) in {text!r}" for w in hits]
+    return found
+
+
+def test_reports_name_no_edition():
+    """The reports (``pbem/report``) phrase what every edition shares and ask the edition
+    for the rest (the hooks for reports of :class:`pbem.kernel.edition.Edition`): no string
+    literal or identifier there names an edition, or a wedge, know-how, personage, card or
+    unit kind of only some editions."""
+    words = _edition_words()
+    found = []
+    for module, path in MODULES.items():
+        if module == "pbem.report" or module.startswith("pbem.report."):
+            found += [f"{module}:{hit}" for hit in _edition_words_in(path.read_text(encoding="utf-8"), words)]
+    assert found == []
+
+
+def test_report_edition_check_can_fail():
+    words = _edition_words()
+    assert {"duellum", "antike2", "militia", "fortress", "respublica", "admiral"} <= set(words)
+    assert not {"king", "legion", "marble", "temple", "knowhow", "wheel", "arming"} & set(words)
+    source = ('"""Docstrings may speak of Antike Duellum."""\n'
+              'WALLS = "duellum"\n'
+              'def duellum_line(ev):\n'
+              '    return f"{ev} play FORTRESS" if ev.militia else "RES PUBLICA"\n')
+    hits = _edition_words_in(source, words)
+    assert sorted(h.split(":")[0] for h in hits) == ["2", "3", "4", "4", "4"], hits
+    assert any("'duellum'" in h for h in hits) and any("'fortress'" in h for h in hits)
+    assert any("'respublica'" in h for h in hits) and any("'militia'" in h for h in hits)
+    assert _edition_words_in('"""Antike Duellum."""\nx = "a legion"\ny = "antike-ref site"\n', words) == []
+
+
+def test_play_names_no_edition():
+    """What every edition shares lives in ``pbem/play``: no string literal or identifier there
+    names an edition, its wedges, know-hows, personages, cards or special units (an edition's
+    own bot play and checks live with the edition, behind :meth:`Edition.bot_strategy` and
+    :meth:`Edition.conservation_problems`)."""
+    words = _edition_words()
+    found = [f"{module}:{hit}" for module, path in MODULES.items() if layer(module) == "play"
+             for hit in _edition_words_in(path.read_text(encoding="utf-8"), words)]
+    assert found == []
+
+
+def test_edition_word_check_can_fail():
+    words = _edition_words()
+    assert {"duellum", "antike2", "a2", "militia", "scientia", "mercatura", "fortress", "admiral"} <= set(words)
+    bad = '''
+def duellum_problems(game):
+    """Docstrings may speak of Antike Duellum and MILITIA."""
+    if game.edition.id == "antike2":
+        return f"{game} (SCIENTIA recruits)"
+    from pbem.editions.duellum import cards
+    return LINEUPS_DUELLUM
+'''
+    found = _edition_words_in(bad, words)
+    assert any("duellum_problems" in f for f in found)
+    assert any("'antike2'" in f for f in found)
+    assert any("'scientia'" in f for f in found)
+    assert any("LINEUPS_DUELLUM" in f for f in found)
+    assert any("pbem.editions.duellum" in f for f in found)
+    assert not any("militia" in f for f in found)
+
+
+# -- the command line: kernel values through the service, no edition named -------------
+
+
+def cli_kernel_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a kernel module by a command-line module, as ``cli -> kernel``."""
+    return sorted(f"{m} -> {t}" for m, targets in graph.items() if layer(m) == "cli"
+                  for t in targets if layer(t) == "kernel")
+
+
+def test_the_command_line_reaches_kernel_values_only_through_the_service():
+    """``pbem/cli`` imports no kernel module, at the top or inside a function: what it needs
+    of the kernel (the set-up options, the resource and unit names, a refusal's JSON) the
+    service offers (docs/architecture.md, the table of layers)."""
+    assert cli_kernel_imports(GRAPH) == []
+
+
+def test_the_command_line_kernel_check_can_fail():
+    bad = {**GRAPH, "pbem.cli.game": GRAPH["pbem.cli.game"] | {"pbem.kernel.setup"}}
+    assert cli_kernel_imports(bad) == ["pbem.cli.game -> pbem.kernel.setup"]
+    assert "kernel" not in ALLOWED["cli"]
+
+
+CARD_GAME_WORDS = {"deck", "hand", "draw", "display", "discards", "secret"}
+"""Keys of an edition's extra state that are everyday words of any card game: the command
+line may speak of a hand or a deck in general."""
+
+
+def _other_edition_words() -> set[str]:
+    """What names an edition other than classic Antike (the default the command line may
+    name): its id, other names and printed name, and the wedges, know-hows, personages,
+    variants, extra state keys (but :data:`CARD_GAME_WORDS`) and event cards classic does
+    not have."""
+    from pbem import editions
+
+    classic = editions.get("classic")
+    shared = set(classic.rondel.names) | set(classic.knowhows) | set(classic.personages) | set(classic.variants)
+    words: set[str] = set()
+    for edition in editions.registered():
+        if edition is classic:
+            continue
+        words |= {edition.id, edition.name, *edition.aliases}
+        own = set(edition.rondel.names) | set(edition.knowhows) | set(edition.personages) | set(edition.variants)
+        extras = edition.extras
+        own |= {*extras.nation, *extras.status, *extras.state, *extras.standing} - CARD_GAME_WORDS
+        own |= {c for c in edition.event_cards("") if not re.fullmatch(r"(card|blank)_\d+", c)}
+        words |= own - shared
+    return {w.lower() for w in words}
+
+
+def edition_words_in(text: str, words: set[str]) -> list[str]:
+    """The ``words`` that ``text`` names as words of their own (any case)."""
+    low = text.lower()
+    return sorted(w for w in words if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", low))
+
+
+def test_the_command_line_names_no_edition_but_the_default():
+    """No line of ``pbem/cli`` (code, help text, comment) names another edition or its
+    pieces: the command line asks the edition (:class:`pbem.kernel.edition.Edition`, its
+    hooks for the command line) or speaks of editions in general."""
+    words = _other_edition_words()
+    found = {module: hits for module, path in MODULES.items() if layer(module) == "cli"
+             for hits in [edition_words_in(path.read_text(encoding="utf-8"), words)] if hits}
+    assert found == {}
+
+
+def test_the_edition_word_check_can_fail():
+    words = _other_edition_words()
+    assert {"duellum", "antike2", "antike ii", "bellona", "pliny", "militia"} <= words
+    assert edition_words_in('help="antike2 (Antike II) or duellum"', words) == ["antike ii", "antike2", "duellum"]
+    assert edition_words_in("antike-east, antike-duellum-like, antike-ref", words) == []

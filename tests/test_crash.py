@@ -28,7 +28,8 @@ KILLS = {"process": 14, "process+reports": 8, "gm-edit": 12, "undo": 12}
 
 # --- SIGKILL at random moments -----------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(KILLS))
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "process+reports" else n
+                                  for n in KILLS])
 def test_a_killed_run_leaves_the_old_or_the_new_game(tmp_path, name):
     """Whenever the run is killed, the game file is one of the two, verifies, and anything
     the run left is cleared by the next run, which succeeds."""
@@ -43,6 +44,7 @@ def test_a_killed_run_leaves_the_old_or_the_new_game(tmp_path, name):
     # where the kills land (figures) depends on the machine's speed, so it is printed, not checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["process+reports", "undo"])
 def test_a_killed_duellum_run_leaves_the_old_or_the_new_game(tmp_path, name):
     """The same on an Antike Duellum game, whose runs also write each nation's private
@@ -62,6 +64,7 @@ def turn_files(folder, wedges=("gold", "marble")):
             for w in wedges]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("trial", ["released", "released again", "console script"])
 def test_twenty_simultaneous_runs_apply_the_turn_once(tmp_path, trial):
     path = new_game_file(tmp_path, "--kdf-iterations", "1000")

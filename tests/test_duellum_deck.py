@@ -22,7 +22,7 @@ from pbem import editions
 from pbem.editions.duellum import cards, deck
 from pbem.errors import InconsistentGame
 from pbem.kernel.setup import SetupOptions
-from pbem.play.selfplay import duellum_problems
+from pbem.play.selfplay import conservation_problems
 from pbem.service.boards import load_board
 from pbem.service.replay import verify
 from pbem.service.store import game_from_data, game_text
@@ -174,7 +174,7 @@ def test_a_gm_edit_sets_the_display_from_the_deck_and_discards_the_cards_it_repl
     assert st.extra["display"] == named
     assert st.extra["discards"] == [c for c in before if c not in named] and "card_05" not in st.extra["deck"]
     assert held_everywhere(st) == Counter(PRINTED)
-    assert not duellum_problems(after)
+    assert not conservation_problems(after)
 
 
 def test_the_duellum_game_of_an_earlier_release_keeps_its_deck_and_replays():

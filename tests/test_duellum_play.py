@@ -28,7 +28,7 @@ from pbem.kernel.orders import canonical_orders
 from pbem.kernel.turn import resolve
 from pbem.play.bot import build_turn, play_turn
 from pbem.play.options import option_lines, options
-from pbem.play.selfplay import LINEUPS_DUELLUM, STALEMATE_TURNS, check_invariants, duellum_problems, lineup_for
+from pbem.play.selfplay import STALEMATE_TURNS, check_invariants, conservation_problems, lineup_for
 from pbem.service import copies, turns
 from pbem.service.boards import load_board, load_map_file
 from pbem.service.store import game_from_data
@@ -335,20 +335,22 @@ def _bench():
 
 def test_lineups_and_invariants():
     seats = json.loads((ROOT / "maps" / "duellum-rome-carthage.json").read_text(encoding="utf-8"))["nations"]
-    assert {int(k): v for k, v in seats.items()} == LINEUPS_DUELLUM
+    lineups = {n: list(v) for n, v in editions.get("duellum").selfplay_lineups().items()}
+    assert {int(k): v for k, v in seats.items()} == lineups
     assert lineup_for("duellum", 4) == FRONT
     g = du_game()
     check_invariants(g)
     broken = g.copy_with(g.state.copy(), list(g.history))
     broken.state.nation("romans").extra["recruitment"] = {"legion": 13, "galley": 1}
-    assert any("romans legions" in p for p in duellum_problems(broken))
+    assert any("romans legions" in p for p in conservation_problems(broken))
     broken = g.copy_with(g.state.copy(), list(g.history))
     broken.state.extra["display"] = broken.state.extra["display"][1:]
-    assert any(p.startswith("event cards") for p in duellum_problems(broken))
+    assert any(p.startswith("event cards") for p in conservation_problems(broken))
     with pytest.raises(AssertionError):
         check_invariants(broken)
 
 
+@pytest.mark.slow
 def test_a_few_bot_games_to_a_win_keep_every_invariant():
     """The bench's short version: both boards, both modes, both variants; after every turn
     the file validates and writes back byte for byte, the same orders give the same bytes,
@@ -374,6 +376,7 @@ def test_a_few_bot_games_to_a_win_keep_every_invariant():
 
 # -- a whole game through the command line ----------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_whole_duellum_game_through_the_command_line(tmp_path):
     """``new --edition duellum``, then every turn by the bot: its order file (``bot -o``,
     the password put in) checked and processed like a player's, or played at once (``bot
@@ -491,4 +494,19 @@ def test_the_vp_track_never_gives_a_seventh_wall():
     assert after["vp"] == 1, "the marker did not pass a wall symbol: the test proved nothing"
     assert len(walls_of(new.state, nation)) + after["walls_supply"] == 6
     assert not of(result.events, "walls")
-    assert duellum_problems(new) == []
+    assert conservation_problems(new) == []
+
+
+def test_the_bots_play_duellum_by_its_own_strategy_and_classic_by_the_shared_one():
+    """The edition hooks the bots and the self-play checks ask (issue 29): Duellum brings
+    its strategy and its conservation laws; classic and Antike II take the shared play and
+    have no laws of their own beyond the shared ones."""
+    from pbem.editions.duellum.strategy import STRATEGY
+    from pbem.play.bot import SHARED, strategy_of
+
+    assert strategy_of(editions.get("duellum")) is STRATEGY
+    assert strategy_of(editions.get("antike")) is SHARED and strategy_of(editions.get("antike2")) is SHARED
+    g = du_game()
+    assert g.edition.conservation_problems(g.state, g.board) == []
+    assert editions.get("antike").conservation_problems(g.state, g.board) == []
+    assert editions.get("antike").selfplay_lineups() == {}

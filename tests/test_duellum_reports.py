@@ -436,6 +436,7 @@ def test_a_private_report_does_not_change_with_the_other_nations_secrets(bot_tur
                 assert _renders(prepare(_with_secrets(at, a, "abcd"), viewer=a)) != mine
 
 
+@pytest.mark.slow
 def test_the_website_does_not_change_with_the_secrets(bot_turns, tmp_path):
     from pbem.report.site import build_site
 
@@ -637,3 +638,22 @@ def test_attach_copy_sends_each_player_their_own_copy_for_check(tmp_path):
     subjects = [str(m["Subject"]) for m in sent(tmp_path / "out2")]
     assert "[du] accepted: turn 7 for Carthaginians" in subjects, subjects  # the copy was not taken for orders
     assert load_game(game).state.status.turn == 8
+
+
+def test_the_edition_phrases_its_own_events():
+    """The reports ask the game's edition for the sentences of its own rules
+    (``Edition.event_line``): Duellum tells its walls and its self-fighting battles; an
+    edition without walls does not know the event, and the shared phrasing prints it raw."""
+    from pbem.report.text import event_line, standing_text
+
+    classic = editions.get("antike")
+    walls = {"type": "walls", "nation": "romans", "count": 1, "vp": 3}
+    assert event_line(walls, edition=DU) == "romans reach 3 on the VP track and receive a town wall for their supply"
+    assert event_line(walls, edition=classic) == f"walls: {walls}"
+    battle = {"type": "battle", "nation": "romans", "at": "roma", "unit": "legion", "against": "greeks",
+              "count": 1, "started_by": "romans"}
+    assert event_line(battle, automatic=True, edition=DU).endswith("(back into their recruitment boxes)")
+    assert event_line(battle, automatic=True, edition=classic) == \
+        "battle in roma: romans start it; romans and greeks each lose 1 legion"
+    assert standing_text({"fortress": "never"}, edition=DU) == "play FORTRESS: never"
+    assert standing_text({"fortress": "never"}, edition=classic) == "no change"

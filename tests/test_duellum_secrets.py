@@ -94,6 +94,7 @@ SMALL_DECK = {"event_cards": [
 """A deck of six cards the bots can play: it runs out, and the discards are reshuffled."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variants,data", [((), None), (("special_units",), None), ((), SMALL_DECK)],
                          ids=["printed-deck", "special-units", "reshuffled-deck"])
 def test_no_secret_reaches_the_other_player_over_a_whole_game(variants, data):

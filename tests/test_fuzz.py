@@ -114,7 +114,8 @@ def test_the_unbroken_inputs_pass(base, tmp_path):
             assert found is None
 
 
-@pytest.mark.parametrize("kind", fuzzkit.KINDS)
+@pytest.mark.parametrize("kind", [pytest.param(k, marks=pytest.mark.slow) if k == "history" else k
+                                  for k in fuzzkit.KINDS])
 def test_broken_inputs_hurt_nothing(base, tmp_path, kind):
     rng = random.Random(f"{SEED}-{kind}")
     failures, pending = [], []
@@ -146,6 +147,7 @@ def _edition_inputs(make, material, name: str, count: int, tmp_path) -> list[str
     return failures
 
 
+@pytest.mark.slow
 def test_antike2_inputs_hurt_nothing(base, tmp_path):
     """Antike II's own inputs, broken: order files with a trade for several chips, a free
     BELLONA unit and a chosen city type; GM edits of neutral temples, city types and
@@ -157,6 +159,7 @@ def test_antike2_inputs_hurt_nothing(base, tmp_path):
     assert failures == [], f"{len(failures)} of {ANTIKE2_INPUTS} Antike II inputs:\n" + "\n".join(failures[:5])
 
 
+@pytest.mark.slow
 def test_duellum_inputs_hurt_nothing(base, tmp_path):
     """Antike Duellum's own inputs, broken: order files with walls, recruiting, event cards
     and a city of a chosen type, its standing orders; GM edits of walls, the recruitment
@@ -187,6 +190,7 @@ def test_recipes_can_name_the_antike2_material(base, tmp_path):
         assert fuzzkit.LAST[case.kind] in (3, 6), (recipe, fuzzkit.LAST[case.kind])
 
 
+@pytest.mark.slow
 def test_through_the_console_script(base, tmp_path):
     """The same judge on real processes of the installed ``antike-ref``: a few inputs of
     every kind a command reads, two from the corpus and three of Antike II's."""

@@ -62,6 +62,7 @@ def _run(workdir: Path, game: Path, orders: Path, delay: float, sig: int, report
     return proc.returncode, errs, copy, time.perf_counter() - start
 
 
+@pytest.mark.slow
 def test_an_interrupt_says_whether_the_turn_was_saved(prepared, tmp_path):
     game, orders, after = prepared
     old, new = _digest(game), _digest(after)
@@ -87,11 +88,13 @@ def test_an_interrupt_says_whether_the_turn_was_saved(prepared, tmp_path):
         folder.mkdir()
         reports = i % 2 == 0
         code, errs, copy, _ = _run(folder, game, orders, rng.uniform(0, took[reports] * 1.1), sig, reports)
-        assert "Traceback" not in errs and "Exception ignored" not in errs, errs
         # -SIG: the signal came while Python itself was still starting, before antike-ref
         # could install its handler; nothing can have been written yet. Python may also
-        # stop on its own then ("Fatal Python error" while its core initialises, exit 1).
+        # stop on its own then ("Fatal Python error" while its core initialises, exit 1,
+        # with the traceback of the KeyboardInterrupt in its own start-up modules: on a
+        # busy machine, or with the tests in parallel, a delay often lands there).
         starting = code == 1 and "Fatal Python error" in errs and "core initialized" in errs
+        assert starting or ("Traceback" not in errs and "Exception ignored" not in errs), errs
         assert code in (0, 8, 9, -sig) or starting, (code, errs)
         left = _digest(copy)
         if code < 0 or starting:

@@ -93,6 +93,7 @@ def test_the_west_board_is_a_labelled_reconstruction():
     assert west.pairings[4] == (("romans", "phoenicians"), ("germans", "greeks"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lineup, seed", [
     (["greeks", "romans", "germans"], "w3"),
     (["greeks", "romans", "germans", "phoenicians"], "w4"),

@@ -58,7 +58,7 @@ from pbem.kernel.turn import merge_standing, resolve
 from pbem.kernel.vocab import RESOURCES, UNITS
 from pbem.play.bot import build_turn, play_turn
 from pbem.play.options import options
-from pbem.play.selfplay import duellum_problems
+from pbem.play.selfplay import conservation_problems as edition_conservation
 from pbem.report import prepare, report_name
 from pbem.service import turns
 from pbem.service.boards import load_board, load_map_file
@@ -162,8 +162,7 @@ def conservation_problems(game) -> list[str]:
         for n, counts in prov.units.items():
             if any(c < 0 for c in counts.values()):
                 out.append(f"{pid}: {n} units {counts}")
-    if edition.id == "duellum":
-        out += duellum_problems(game)
+    out += edition_conservation(game)  # what the edition adds (a box, walls, cards)
     return out
 
 
@@ -610,6 +609,7 @@ def play_on(draw: Draw, run: Run, length: int, check_every: int = CHECK_EVERY) -
 
 # -- the tests --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edition,board", CONFIGS, ids=[f"{e}-{b}" for e, b in CONFIGS])
 def test_random_legal_play_keeps_every_invariant(edition, board):
     @settings(CI, max_examples=EXAMPLES.get((edition, board), CI.max_examples))
@@ -657,6 +657,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     return done
 
 
+@pytest.mark.slow
 def test_cli_render_reproduces_process_reports(tmp_path):
     """A short game through the real commands: ``render --turn N`` (``--entry N`` for a
     standing-orders change and a GM edit) writes exactly the files ``new``, ``process`` and

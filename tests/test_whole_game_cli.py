@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -23,6 +24,7 @@ def cli(*args: str):
     return runner.invoke(app, [str(a) for a in args])
 
 
+@pytest.mark.slow
 def test_a_whole_game_to_a_win(tmp_path):
     expected = json.loads((DATA / "expected.json").read_text())
     game = tmp_path / "whole.json"

@@ -22,17 +22,17 @@ FORMAT_HELP = ("With --report-dir: svg, pdf, png, txt, md, bbcode or all; repeat
 def new(
     game: Path = typer.Argument(..., help="The game file to create."),
     nations: str = typer.Option(..., "--nations", help="Nations in seat (turn) order, comma-separated."),
-    edition: str = typer.Option("classic", "--edition", help="The edition: classic (also called antike), antike2 "
-                                "(Antike II) or duellum (Antike Duellum, two players)."),
-    board: Optional[str] = typer.Option(None, "--board", help="A shipped board's id (antike-east, antike-west, "
-                                        "antike2-mare-nostrum, duellum-rome-carthage) or the path of a map file "
-                                        "(antike-ref map new; the game file then carries the board). Default: the "
-                                        "edition's first board (antike-east, antike2-mare-nostrum, duellum-rome-carthage)."),
+    edition: str = typer.Option("classic", "--edition", help="The edition, by its id or another of its names "
+                                "(default: classic, also called antike; an unknown name lists every edition)."),
+    board: Optional[str] = typer.Option(None, "--board", help="A shipped board's id (classic: antike-east, "
+                                        "antike-west; an unknown id lists every shipped board) or the path of a map "
+                                        "file (antike-ref map new; the game file then carries the board). Default: "
+                                        "the edition's first board (classic: antike-east)."),
     game_id: Optional[str] = typer.Option(None, "--id", help="Game id; defaults to the file name's stem."),
     first: Optional[str] = typer.Option(None, "--first", help="Start nation (default: the board's start nation for the number "
                                         "of nations, else the first seat; by lot in the double-nation variant)."),
     variant: Optional[List[str]] = typer.Option(None, "--variant", help="A variant of the edition, repeatable (classic: expert, "
-                                                "military, longer, double; duellum: special_units)."),
+                                                "military, longer, double; an unknown one lists the edition's)."),
     goal: Optional[int] = typer.Option(None, "--goal", help="What wins, where the edition lets the table choose (classic: a 3-nation game may play to 12)."),
     players: Optional[int] = typer.Option(None, "--players", help="Number of players: 2 (four nations, two each, or two "
                                           "double nations with --variant double) or one per nation."),
@@ -46,9 +46,9 @@ def new(
     password: Optional[List[str]] = typer.Option(None, "--password", help="NATION=PASSWORD instead of a generated one (repeatable)."),
     seed: Optional[str] = typer.Option(None, "--seed", help="Seed stored in the game (salts, bots); random by default."),
     data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help="JSON file with the printed values "
-                                        "the rulebook does not give, for a GM who owns the game (antike2: "
-                                        "knowhow_prices, goals, bank_coins, neutral_temples; docs/antike2.md; duellum: "
-                                        "knowhow_prices, bank_coins, event_cards; docs/duellum.md)."),
+                                        "the rulebook does not give, for a GM who owns the game (classic takes none; "
+                                        "the values another edition takes are in its docs/EDITION.md, and `new` "
+                                        "names each value it had to rule on)."),
     kdf_iterations: Optional[int] = typer.Option(
         None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS", show_envvar=False,
         help="Cost of the password hashes (PBKDF2 iterations, stored with each hash; default 60000, "
@@ -65,10 +65,10 @@ def new(
 
     def go():
         from pbem import editions
-        from pbem.kernel.setup import SetupOptions
         from pbem.service import passwords, store
         from pbem.service.boards import board_for_new
         from pbem.service.service import GameService
+        from pbem.service.setup import SetupOptions
 
         chosen = editions.get(edition)
         on = board_for_new(board or chosen.default_board)
@@ -97,8 +97,8 @@ def new(
         print(f"passwords for the GM only: {secrets}")
         if seed is not None and len(seed) < SHORT_SEED:
             err(f"note: --seed {seed!r} is short. The seed is not a secret: anyone with a copy of the game "
-                "can find a short one by trying. Nothing hidden comes from it alone (Duellum's deck is also "
-                "drawn from the passwords), but leave --seed out, and a random one is drawn, unless you "
+                "can find a short one by trying. Nothing hidden comes from it alone (an edition's hidden "
+                "draws, such as a deck of cards, also come from the passwords), but leave --seed out, and a random one is drawn, unless you "
                 "need to set the same game up again.")
         if on.reconstruction:
             print(f"board: {on.name} (marked as a reconstruction, not the printed board; docs/maps.md)")
@@ -236,7 +236,7 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: st
     else:
         print(json.dumps(result.echo, ensure_ascii=False, indent=1))
     played = [e["play"] for e in result.echo.get("events", []) if isinstance(e, dict) and "play" in e]
-    if played:  # an edition's event cards (Antike Duellum): what each does, in words
+    if played:  # an edition's event cards: what each does, in words
         print("event cards played:")
         data = before.state.table.data
         for cid in played:
@@ -259,15 +259,10 @@ def _orders_failure(exc: Exception, as_json: bool) -> None:
     """With ``--json``, print the refusal as docs/orders.md's object on stdout; then re-raise
     (``run`` writes the message to stderr and sets the exit code)."""
     if as_json and isinstance(exc, (Refused, InputError)):
-        from pbem.kernel.rejections import reject
+        from pbem.service.service import refusal_json
 
-        if isinstance(exc, Refused):
-            found = exc.rejections
-        else:
-            found = [reject("input/invalid", p.path, source=exc.source, message=p.message)
-                     for p in exc.problems]
         try:
-            print_json({"ok": False, "rejections": [r.to_json() for r in found]}, sort_keys=False)
+            print_json(refusal_json(exc), sort_keys=False)
             sys.stdout.flush()
         except BrokenPipeError:
             quiet_stdout()  # the reader has gone; the refusal still sets the exit code

@@ -114,9 +114,9 @@ def copy_cmd(
 ) -> None:
     """GM: write a player's copy of the game: everything that nation may see, nothing else.
 
-    In Antike Duellum each player holds event cards the other must not see: send each
-    player their own copy (it holds their hand, the open display and the other's hand
-    size, not the other's cards or the deck's order). With it they run check, options and
+    In an edition with secrets each player holds cards the others must not see: send each
+    player their own copy (it holds their hand, what lies open and the others' hand
+    sizes, not the others' cards or the deck's order). With it they run check, options and
     show; verify checks its hash chain. In the other editions a copy is the game file
     without the other players' password hashes.
 

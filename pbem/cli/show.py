@@ -5,10 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pbem.kernel.vocab import RESOURCES, UNITS
 from pbem.service.clock import absences_now
 from pbem.service.game import Game
-from pbem.service.view import RECENT_TURNS, current_deadline, recent_entries, show_json, today
+from pbem.service.view import RECENT_TURNS, RESOURCES, UNITS, current_deadline, recent_entries, show_json, today
 
 
 def console():
@@ -52,7 +51,7 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: dict[st
                   f" {edition.score_unit(st)}")
     for line in clock_lines(game, clock or {}, now):
         console.print(line, highlight=False, markup=False)
-    for line in _edition_lines(game, st):
+    for line in edition.show_lines(st):
         console.print(line, highlight=False)
     players = ", ".join(f"{edition.nation_name(n)}: {game.meta[n].player}" for n in game.seats
                         if n in game.meta and game.meta[n].player)
@@ -123,19 +122,6 @@ def clock_lines(game: Game, clock: dict[str, Any], now: datetime | None) -> list
                 for n, day in sorted(absences_now(clock, today(clock, now)).items()) if n in game.seats]
         if away:
             lines.append(f"Away: {'; '.join(away)}.")
-    return lines
-
-
-def _edition_lines(game: Game, st) -> list[str]:
-    """What the edition keeps beyond the shared state, one line each (none in classic
-    Antike): who holds BELLONA (Antike II), who won Pliny the Elder (nine scholars)."""
-    lines = []
-    holder = st.extra.get("bellona")
-    if holder and st.status.winner is None:
-        lines.append(f"BELLONA: {holder} (one unit free when they next take MILITIA, then it passes on)")
-    if "pliny" in st.status.extra and st.table.has("nine_scholars"):
-        pliny = st.status.extra.get("pliny")
-        lines.append(f"Pliny the Elder (the ninth scholar): {pliny or 'not won yet'}")
     return lines
 
 

@@ -99,3 +99,10 @@ def registered() -> list[Edition]:
     """The editions known so far (built-ins loaded), in registration order."""
     names()
     return list(_registry.values())
+
+
+def loaded() -> list[Edition]:
+    """The editions registered so far, in registration order, none loaded for the asking
+    (the reports ask these for their words when no edition is named: a command has loaded
+    its game's)."""
+    return list(_registry.values())

@@ -360,6 +360,98 @@ class Edition:
         """Problems of a loaded state that only this edition's rules can see."""
         return []
 
+    # -- hooks for reports ---------------------------------------------------------------
+    # The reports (pbem.report) phrase what every edition shares and ask the edition for
+    # the rest. ``words`` is the reports' phrasing kit, handed in as a plain object:
+    # ``words.name`` (nation id -> name), ``words.place`` (province id -> name),
+    # ``words.card`` (card id -> name), ``words.wedge`` / ``words.knowhow`` (as
+    # :func:`pbem.report.text.event_line` takes them), ``words.automatic`` (battles fight
+    # themselves), and the shared helpers ``words.pay(paid)``, ``words.count(n, word)``,
+    # ``words.units(counts)``, ``words.moment(when)`` and ``words.conquest(ev, destroyed,
+    # note)``. An edition never imports the reports.
+
+    report_refined: bool = True
+    """Whether the report's board page gets the refinements made after classic's page was
+    first drawn (wedge labels clear of the numbers, chart headers inside the panel). An
+    edition whose reports must stay byte for byte what its players were sent says no."""
+    legend_marks: tuple[str, ...] = ()
+    """Marks of this edition's games that the report's legend explains beyond the board's
+    own (``wall``: a city's town wall), in legend order."""
+    secrets_words: str = "secrets"
+    """What a private report shows that the public one does not, in words (``event cards``)."""
+
+    def event_line(self, ev: dict[str, Any], words: Any) -> str | None:
+        """The sentence for event ``ev`` where this edition says it its own way (an event of
+        its own rules, or a shared event with fields of its own); ``None``: the reports'
+        shared sentence."""
+        return None
+
+    def standing_words(self, change: dict[str, Any], words: Any) -> list[str]:
+        """This edition's standing orders in ``change`` in words (``play X: always``), said
+        after the shared ones."""
+        return []
+
+    def edit_line(self, edit: dict[str, Any], words: Any) -> str | None:
+        """The sentence for a GM edit of this edition's own (not a nation, a province, the
+        bank or the active nation); ``None``: not one of this edition's."""
+        return None
+
+    def province_edit_words(self, edit: dict[str, Any], words: Any) -> list[str]:
+        """What a province edit sets of this edition's own fields, in words, said after the
+        owner and temple."""
+        return []
+
+    def nation_edit_words(self, edit: dict[str, Any], words: Any) -> dict[str, str]:
+        """What a nation edit sets of this edition's own fields: field -> words, said after
+        the shared ones (a field named here is not also listed as merely ``changed``)."""
+        return {}
+
+    def status_lines(self, state: GameState, words: Any) -> list[dict[str, str]]:
+        """What this edition keeps beyond the shared state, as ``{"label", "value"}``
+        sentences for a report's status block (``state`` as the reader may see it)."""
+        return []
+
+    def nation_facts(self, state: GameState, nation: str, viewer: str | None,
+                     words: Any) -> tuple[list[dict[str, str]], list[str], str | None]:
+        """What this edition shows of ``nation`` beyond the shared holdings, as ``viewer``
+        may see it: labelled sentences, short phrases for the board page, and the cards it
+        holds where the reader may see them (``None``: not shown)."""
+        return [], [], None
+
+    # -- hooks for bots and self-play checks --
+
+    def bot_strategy(self) -> Any:
+        """How the bots play this edition where the shared play of :mod:`pbem.play.bot`
+        does not fit it, or ``None`` for the shared play. A strategy is an object with
+        ``fill(builder, rng, eager, greedy, march)``, which adds the wedge's action and
+        whatever else the turn takes to a builder's rondel move, and ``greedy_turn(game,
+        nation, rng, choices, new_builder)``, which returns the greedy bot's orders (or
+        ``None`` for the GM default turn); the builder is described in
+        :mod:`pbem.play.bot`. The edition keeps it in a module of its own, which never
+        imports the bot."""
+        return None
+
+    def selfplay_lineups(self) -> Mapping[int, tuple[str, ...]]:
+        """The nations a self-play game on the edition's :attr:`default_board` seats, by
+        their number (one entry: the edition seats that many only); empty for the shared
+        lineups of the East board (:data:`pbem.play.selfplay.LINEUPS`)."""
+        return {}
+
+    def conservation_problems(self, state: GameState, board: Board) -> list[str]:
+        """What breaks the edition's own conservation laws after a turn, in words, beyond
+        those every edition keeps (coins, temples, personage cards, units, city stones:
+        :func:`pbem.play.selfplay.check_invariants`): pieces the edition adds, such as a
+        recruitment box, walls or a deck of cards, each in exactly one place."""
+        return []
+
+    # -- hooks for the command line --
+
+    def show_lines(self, state: GameState) -> list[str]:
+        """What this edition keeps beyond the shared state, one line each, for ``show``'s
+        summary to print under the turn line (``state`` is the view being shown); none in
+        classic Antike."""
+        return []
+
     # -- hooks for plug-in editions --
 
     def wedge_lines(self, effect: dict[str, Any], name: Any, syntax: str) -> list[str] | None:

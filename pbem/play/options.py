@@ -6,10 +6,12 @@ Every figure comes from the rule queries and the actions' own previews
 a target shown as legal is accepted by ``check``.
 
 Everything is read from what the active nation may see (:meth:`Edition.player_view
-<pbem.kernel.edition.Edition.player_view>`). Antike Duellum adds the nation's recruitment
-box, supply, town walls and VP marker, its own hand of event cards (never the other's), the
-open display and the deck's size; MILITIA arms from the box, TEMPLUM also builds walls and
-charges a coin per neighbouring temple, SCIENTIA also recruits into the box.
+<pbem.kernel.edition.Edition.player_view>`). An edition with a recruitment box, walls and
+event cards adds what its view of the nation shows (:meth:`Edition.view_nation
+<pbem.kernel.edition.Edition.view_nation>`: the box, the supply, the town walls, its own hand
+of cards, never the other's), the open display and the deck's size; its arming wedge arms
+from the box, its temple wedge also builds walls and may charge coins beside the marble, its
+know-how wedge also recruits into the box.
 """
 
 from __future__ import annotations
@@ -42,10 +44,10 @@ def options(game) -> dict[str, Any]:
             budget["coin"] = ns.coins - pay.get("coin", 0)
             entry["effect"] = edition.rondel[tg.index].action.preview(st, edition, board, nation, budget)
             if "conquerable" in entry["effect"] and not edition.rules_for(st.table).conquest_uses_action:
-                # Antike II: a conquest takes no step, units that end their move there conquer
+                # a conquest takes no step in this edition: units that end their move there conquer
                 entry["effect"]["conquest_takes_a_step"] = False
             if free and "places" in entry["effect"]:
-                # Antike II's BELLONA: units armed for free on this wedge (003 L254)
+                # units armed for free on this wedge (the edition's free_units)
                 entry["effect"]["free"] = free
             _edition_effect(st, edition, board, nation, entry["effect"])
         out.append(entry)
@@ -60,7 +62,7 @@ def options(game) -> dict[str, Any]:
         data["trade"] = [{"give": give, "get": get} for give, get in sorted(rates.items())]
     held = edition.view_nation(st, nation, nation)
     if held:
-        # Duellum: the box, supply, walls, VP marker and the nation's own hand (its view:
+        # an edition with a box and cards: the box, supply, walls, VP marker and the nation's own hand (its view:
         # never the other's cards), with the open display and the deck's size
         data.update(held)
         data["supply"] = {u: queries.stock(st, edition, nation, u) for u in UNITS}
@@ -70,7 +72,7 @@ def options(game) -> dict[str, Any]:
 
 
 def _edition_effect(st, edition, board, nation: str, effect: dict[str, Any]) -> None:
-    """What an edition adds to a wedge's preview (Duellum): units armed from a box (and
+    """What an edition adds to a wedge's preview (one with a recruitment box): units armed from a box (and
     only as many as it holds), the coins a temple costs beside its marble."""
     if "places" in effect and type(edition).arm_source is not Edition.arm_source:
         box = {u: edition.arm_source(st, nation, u) for u in UNITS}
@@ -170,10 +172,13 @@ def _units(counts: dict[str, int]) -> str:
 
 
 def holding_lines(data: dict[str, Any], game=None, name=lambda ident: ident, syntax: str = "json") -> list[str]:
-    """Duellum: the box, the supply, the walls, the VP marker, the nation's own hand and
-    the open display, as lines of text (hints in ``syntax``, :data:`HINTS`)."""
-    lines = [f"recruitment box: {_units(data['recruitment'])} (MILITIA arms only these); "
-             f"supply: {_units(data['supply'])} (SCIENTIA recruits from it)",
+    """An edition with a recruitment box and cards: the box, the supply, the walls, the VP
+    marker, the nation's own hand and the open display, as lines of text (hints in
+    ``syntax``, :data:`HINTS`). The wedges that arm from the box and recruit into it are
+    named as the board prints them."""
+    arms, recruits = _wedge_label(game, data, "arm", "box"), _wedge_label(game, data, "recruit", "recruit")
+    lines = [f"recruitment box: {_units(data['recruitment'])} ({arms} arms only these); "
+             f"supply: {_units(data['supply'])} ({recruits} recruits from it)",
              f"town walls: {data['walls_supply']} in the supply; built in: "
              f"{', '.join(name(c) for c in data['walls']) or 'none'}; VP marker at {data['vp']}"]
     hand = data.get("hand", [])
@@ -186,6 +191,17 @@ def holding_lines(data: dict[str, Any], game=None, name=lambda ident: ident, syn
     lines.append(f"open display: {shown}; deck: {data.get('deck_size', 0)} "
                  f"card{'' if data.get('deck_size') == 1 else 's'}")
     return lines
+
+
+def _wedge_label(game, data: dict[str, Any], key: str, effect: str) -> str:
+    """The wedge whose action takes the order key ``key``, as the board prints it; without
+    a game, the first target whose preview shows ``effect`` (else ``key`` itself)."""
+    if game is not None:
+        for field in game.edition.rondel.fields:
+            if key in field.action.keys:
+                return field.label.upper()
+    wedge = next((t["wedge"] for t in data["targets"] if effect in t.get("effect", {})), key)
+    return wedge.upper()
 
 
 def _card_namer(game, effects: bool = False):
@@ -239,50 +255,71 @@ def _chips(pay: dict[str, int]) -> str:
 
 def effect_lines(effect: dict[str, Any], name=lambda ident: ident, syntax: str = "json") -> list[str]:
     """Everything a wedge would let the nation do, as lines of text (hints in ``syntax``,
-    :data:`HINTS`)."""
+    :data:`HINTS`): one function per kind of wedge, found by what its preview holds."""
     hint = HINTS[syntax]
-    if "produce" in effect:
-        (res, n), = effect["produce"].items()
-        return [f"produce {n} {res}"]
-    if "cities" in effect:
-        price = _chips(effect.get("price", {}))
-        where = ", ".join(name(c) for c in effect["cities"]) or "none"
-        out = [f"a temple costs {price} (coins may stand in for it); you can pay for {effect['affordable']} now",
-               f"cities without a temple: {where}"]
-        if effect.get("surcharge"):
-            extra = ", ".join(f"{name(c)} {n}" for c, n in effect["surcharge"].items())
-            out.append(f"plus 1 coin per temple in a neighbouring region, paid in coins: {extra}")
-        if "walls" in effect:
-            walls = effect["walls"]
-            open_ = ", ".join(name(c) for c in walls["cities"]) or "none"
-            out.append(f"town walls: {walls['supply']} in your supply, {_chips(walls['price'])} each, "
-                       f"one per city ({hint['walls']}); cities without one: {open_}")
-        return out
-    if "places" in effect:
-        stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
-        price = _chips(effect.get("price", {}))
-        places = "; ".join(f"{name(p['city'])} {p['limit']} ({' or '.join(p['units'])})" for p in effect["places"])
-        held = f"in the recruitment box: {_units(effect['box'])}" if "box" in effect else f"in stock: {stock}"
-        out = [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; {held}",
-               f"where, and how many: {places or 'nowhere'}"]
-        for unit, cost in effect.get("special", {}).items():
-            out.append(f"the {unit} costs {_chips(cost)} and is armed only at a city with a temple")
-        if effect.get("free"):
-            n = effect["free"]
-            which = "its" if n == 1 else "their"
-            out.append(f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): {hint['free'].format(which=which)}")
-        return out
-    if "knowhow" in effect:
-        out = []
-        for o in effect["knowhow"]:
-            note = " (needs " + name(o["needs"]) + " first)" if o.get("needs") else ""
-            can = "can buy" if o["affordable"] else "cannot afford"
-            out.append(f"{name(o['name'])}: {o['price']} gold{note}: {can}")
-        if "recruit" in effect:
-            prices = ", ".join(f"{_chips(p)} a {u}" for u, p in effect["recruit"]["price"].items())
-            out.append(f"recruit from the supply into the recruitment box: {prices} ({hint['recruit']}); "
-                       f"in the supply: {_units(effect['recruit']['supply'])}")
-        return out
+    for key, lines in (("produce", _produce_lines), ("cities", _temple_lines), ("places", _arm_lines),
+                       ("knowhow", _knowhow_lines)):
+        if key in effect:
+            return lines(effect, name, hint)
+    return _maneuver_lines(effect, name, hint)
+
+
+def _produce_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    (res, n), = effect["produce"].items()
+    return [f"produce {n} {res}"]
+
+
+def _temple_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    """Temples (their price, the cities without one, coins beside the marble), and walls
+    where the wedge builds them too."""
+    price = _chips(effect.get("price", {}))
+    where = ", ".join(name(c) for c in effect["cities"]) or "none"
+    out = [f"a temple costs {price} (coins may stand in for it); you can pay for {effect['affordable']} now",
+           f"cities without a temple: {where}"]
+    if effect.get("surcharge"):
+        extra = ", ".join(f"{name(c)} {n}" for c, n in effect["surcharge"].items())
+        out.append(f"plus 1 coin per temple in a neighbouring region, paid in coins: {extra}")
+    if "walls" in effect:
+        walls = effect["walls"]
+        open_ = ", ".join(name(c) for c in walls["cities"]) or "none"
+        out.append(f"town walls: {walls['supply']} in your supply, {_chips(walls['price'])} each, "
+                   f"one per city ({hint['walls']}); cities without one: {open_}")
+    return out
+
+
+def _arm_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    """Arming: the price, the stock or box, where and how many, a special unit, free units."""
+    stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
+    price = _chips(effect.get("price", {}))
+    places = "; ".join(f"{name(p['city'])} {p['limit']} ({' or '.join(p['units'])})" for p in effect["places"])
+    held = f"in the recruitment box: {_units(effect['box'])}" if "box" in effect else f"in stock: {stock}"
+    out = [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; {held}",
+           f"where, and how many: {places or 'nowhere'}"]
+    for unit, cost in effect.get("special", {}).items():
+        out.append(f"the {unit} costs {_chips(cost)} and is armed only at a city with a temple")
+    if effect.get("free"):
+        n = effect["free"]
+        which = "its" if n == 1 else "their"
+        out.append(f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): {hint['free'].format(which=which)}")
+    return out
+
+
+def _knowhow_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    """Know-hows with their prices, and recruiting where the wedge recruits too."""
+    out = []
+    for o in effect["knowhow"]:
+        note = " (needs " + name(o["needs"]) + " first)" if o.get("needs") else ""
+        can = "can buy" if o["affordable"] else "cannot afford"
+        out.append(f"{name(o['name'])}: {o['price']} gold{note}: {can}")
+    if "recruit" in effect:
+        prices = ", ".join(f"{_chips(p)} a {u}" for u, p in effect["recruit"]["price"].items())
+        out.append(f"recruit from the supply into the recruitment box: {prices} ({hint['recruit']}); "
+                   f"in the supply: {_units(effect['recruit']['supply'])}")
+    return out
+
+
+def _maneuver_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
+    """The groups of units with where they reach, and the cities they can conquer."""
     out = []
     for g in effect["groups"]:
         unit = g["unit"] + ("s" if g["count"] != 1 else "")

@@ -1,7 +1,9 @@
 """Bot self-play: whole games of any edition with invariants checked after every turn.
 
-Antike Duellum adds its own conservation laws (:func:`duellum_problems`): units in the
-recruitment box, town walls, city tokens, event cards.
+An edition with pieces of its own (a recruitment box, town walls, city tokens, event
+cards) adds its own conservation laws (:func:`conservation_problems`, asked of the
+edition's :meth:`conservation_problems
+<pbem.kernel.edition.Edition.conservation_problems>`).
 
 Used by the self-play tests and ``bench/bench_selfplay.py``. Each turn the bot's orders
 go through the same checked entry point as ``antike-ref check`` (password included);
@@ -12,7 +14,6 @@ replay. A game that has no winner after :data:`STALEMATE_TURNS` turns is a stale
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass
 
 from pbem import editions
@@ -21,7 +22,7 @@ from pbem.kernel.board import Board
 from pbem.kernel.orders import canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.kernel.vocab import UNITS
-from pbem.play.bot import boxed, play_turn
+from pbem.play.bot import play_turn
 from pbem.service import turns
 from pbem.service.boards import load_board
 from pbem.service.game import Game, consistency_problems
@@ -39,30 +40,14 @@ LINEUPS = {
     5: ["greeks", "persians", "arabs", "phoenicians", "egyptians"],
     6: ["greeks", "persians", "arabs", "phoenicians", "egyptians", "babylonians"],
 }
-"""Classic Antike on the East board: the nations by their number."""
-
-LINEUPS_ANTIKE2 = {
-    3: ["romans", "carthaginians", "greeks"],
-    4: ["romans", "carthaginians", "greeks", "germans"],
-    5: ["romans", "carthaginians", "greeks", "germans", "phoenicians"],
-    6: ["romans", "carthaginians", "greeks", "germans", "phoenicians", "persians"],
-}
-"""Antike II on the Mare Nostrum board: the nations its start lines seat by their number
-(maps/antike2-mare-nostrum.json)."""
-
-LINEUPS_DUELLUM = {2: ["carthaginians", "romans"]}
-"""Antike Duellum on the Rome/Carthage side: its two nations (maps/duellum-rome-carthage.json)."""
-
-BOARDS = {"antike2": "antike2-mare-nostrum", "duellum": "duellum-rome-carthage"}
-"""The board an edition plays on when a self-play game names none (others: antike-east)."""
-
-_LINEUPS = {"antike2": LINEUPS_ANTIKE2, "duellum": LINEUPS_DUELLUM}
+"""The East board's nations by their number: the lineup of an edition that has none of its
+own (:meth:`Edition.selfplay_lineups <pbem.kernel.edition.Edition.selfplay_lineups>`)."""
 
 
 def lineup_for(edition: str, nations: int) -> list[str]:
     """The nations of a self-play game of ``edition`` on its default board (an edition
-    played by one number of nations only, Duellum's two, takes that whatever the number)."""
-    table = _LINEUPS.get(editions.get(edition).id, LINEUPS)
+    played by one number of nations only takes that whatever the number)."""
+    table = editions.get(edition).selfplay_lineups() or LINEUPS
     if len(table) == 1:
         return list(next(iter(table.values())))
     return list(table[nations])
@@ -91,7 +76,7 @@ def check_invariants(game: Game) -> None:
     rules = game.edition.rules_for(st.table)
     coins = st.bank.coins + sum(ns.coins for ns in st.nations.values())
     assert coins == rules.bank_coins, f"coins not conserved: {coins}"
-    # neutral temples (Antike II) come from the same stock as the nations' temples
+    # neutral temples come from the same stock as the nations' temples
     temples = st.bank.temples + sum(1 for p in st.provinces.values() if p.temple or p.extra.get("neutral_temple"))
     assert temples == rules.bank_temples, f"temples not conserved: {temples}"
     for p, stack in rules.personage_stacks.items():
@@ -107,55 +92,15 @@ def check_invariants(game: Game) -> None:
                 f"than the {rules.cap(u)} there are"
         assert st.cities(n), f"{n} lost its last city"
         assert len(st.cities(n)) <= rules.city_stones, f"{n} own more cities than their {rules.city_stones} stones"
-    if boxed(game.edition):
-        problems = duellum_problems(game)
-        assert not problems, problems
+    problems = conservation_problems(game)
+    assert not problems, problems
 
 
-def duellum_problems(game: Game) -> list[str]:
-    """What breaks Antike Duellum's own conservation laws, in words: 12 legions and 12
-    galleys a nation on the board, in its recruitment box and in its supply (001 L19-21,
-    L93-95), the variant's special unit once (001 L435); at most 6 town walls a nation built
-    and in its supply (001 L39, L209-211); the city tokens of each type (001 L33-38); every
-    event card of the deck built at set-up in exactly one place: the deck, the display, the
-    discards or a hand (001 L67-71, L415-431); nothing below zero."""
-    from pbem.editions.duellum import cards
-    from pbem.editions.duellum.pieces import tokens_used, walls_of
-    from pbem.editions.duellum.rules import SPECIAL_UNITS, TOKENS, WALLS_PER_NATION
-
-    st = game.state
-    rules = game.edition.rules_for(st.table)
-    out = []
-    for n, ns in st.nations.items():
-        box = ns.extra["recruitment"]
-        for u in UNITS:
-            board, held = st.units_on_board(n, u), box.get(u, 0)
-            supply = queries.stock(st, game.edition, n, u)
-            if held < 0 or supply < 0 or board + held + supply != rules.cap(u):
-                out.append(f"{n} {u}s: {board} on the board, {held} in the box, {supply} in the supply")
-        special = SPECIAL_UNITS[n]
-        count = box.get(special, 0) + sum(p.units.get(n, {}).get(special, 0) for p in st.provinces.values())
-        if count != (1 if st.table.has("special_units") else 0):
-            out.append(f"{n}: {count} {special}s")
-        built, supply = len(walls_of(st, n)), ns.extra["walls_supply"]
-        if supply < 0 or built + supply > WALLS_PER_NATION:
-            out.append(f"{n}: {built} walls built and {supply} in the supply")
-        if ns.extra["vp"] < 0 or ns.extra["vp"] > ns.personage_count():
-            out.append(f"{n}: VP marker at {ns.extra['vp']} with {ns.personage_count()} personages")
-        if any(v < 0 for v in ns.resources.values()) or ns.coins < 0:
-            out.append(f"{n} hold {dict(ns.resources)} and {ns.coins} coins")
-    for resource, tokens in TOKENS.items():
-        used = tokens_used(st, game.board, resource)
-        if used > tokens:
-            out.append(f"{used} {resource} cities, {tokens} tokens")
-    where = [*st.extra["deck"], *st.extra["display"], *st.extra["discards"],
-             *(c for ns in st.nations.values() for c in ns.extra["hand"])]
-    if Counter(where) != Counter(cards.deck_of(st.table)):
-        out.append(f"event cards: {sorted(Counter(where).items())} in play, the deck was "
-                   f"{sorted(Counter(cards.deck_of(st.table)).items())}")
-    if st.bank.coins < 0 or st.bank.temples < 0 or any(v < 0 for v in st.bank.personages.values()):
-        out.append(f"the bank below zero: {st.bank.to_json()}")
-    return out
+def conservation_problems(game: Game) -> list[str]:
+    """What breaks the conservation laws of ``game``'s edition's own pieces, in words
+    (empty for an edition without: :meth:`Edition.conservation_problems
+    <pbem.kernel.edition.Edition.conservation_problems>`)."""
+    return game.edition.conservation_problems(game.state, game.board)
 
 
 def start_game(game_id: str, nations: list[str], seed: str, edition: str = "antike",
@@ -184,9 +129,10 @@ def play_game(seed: str, nations: int = 4, mode: str = "greedy", variants: tuple
               verify_at_end: bool = True, edition: str = "antike", board: str | Board | None = None,
               lineup: list[str] | None = None, data: dict | None = None) -> tuple[Game, GameRecord]:
     """Play one whole game between bots; return the final game and its record. Without a
-    board, the edition's own (:data:`BOARDS`, else antike-east); without a lineup, the
-    edition's for ``nations`` (:func:`lineup_for`)."""
-    board = board or BOARDS.get(editions.get(edition).id, "antike-east")
+    board, the edition's own (:attr:`Edition.default_board
+    <pbem.kernel.edition.Edition.default_board>`); without a lineup, the edition's for
+    ``nations`` (:func:`lineup_for`)."""
+    board = board or editions.get(edition).default_board
     lineup = lineup or lineup_for(edition, nations)
     game, plain = start_game(f"self-{seed}", lineup, seed, edition, board, variants, data=data)
     played = 0

@@ -5,7 +5,7 @@ turn; every format is a Jinja2 template over it (``templates/``), and PDF and PN
 drawn from the SVG by cairosvg. A past turn is rebuilt by replaying the history, so
 rendering it again later gives byte-identical files.
 
-In an edition with secrets (Antike Duellum's event cards) every report is built from what
+In an edition with secrets (a nation's hand of cards) every report is built from what
 its reader may see (:mod:`pbem.report.views`): the report every command writes, posts and
 puts on the website is the public one; each nation also gets a private report with its own
 cards (:func:`prepare_all`, ``<game>-turn-<NNN>.<nation>.<ext>``).
@@ -219,7 +219,7 @@ def prepare_all(game, turn: int | None = None, entry: int | None = None,
 
 def private_viewers(game) -> tuple[str, ...]:
     """The nations that get a private report beside the public one: every nation of a
-    game whose edition keeps secrets (Antike Duellum's event cards), none otherwise."""
+    game whose edition keeps secrets (a hand of cards), none otherwise."""
     from pbem.report.views import has_secrets
 
     return tuple(game.seats) if has_secrets(game.edition) else ()
@@ -289,7 +289,7 @@ def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | N
     that is not a turn); returns their paths in format order. ``image_base``: where the
     Markdown and BBCode find the PNG (:func:`image_url`; default: next to them).
 
-    In an edition with secrets (Antike Duellum) these are the public report's files, and
+    In an edition with secrets these are the public report's files, and
     after them each nation's private report (:func:`private_viewers`), named
     ``<game>-turn-<NNN>.<nation>.<ext>``, in seat order.
 

@@ -115,7 +115,7 @@ def _map_legend(box, columns: int, ids: bool, seas: bool = False) -> dict[str, A
     Its items fit the classic layout: where the report's legend is wider (the column of a
     later edition's marks), the map's keeps the classic width, centred in a strip below the
     board, against the board's edge on it. ``seas``: the board's provinces without a city
-    site are sea regions (Antike Duellum), shown by their galley mark."""
+    site are sea regions (an edition with seas), shown by their galley mark."""
     base = LEGEND_LAYOUTS[columns]["size"][0]
     extra = (box[2] - box[0]) - base
     if columns != 1 and extra > 0:

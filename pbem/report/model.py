@@ -19,7 +19,7 @@ from typing import Any
 from pbem.errors import UsageError
 from pbem.kernel import queries
 from pbem.kernel.vocab import RESOURCES, UNITS
-from pbem.report.text import edit_lines, event_line, produce_line, production_coin, standing_text
+from pbem.report.text import Words, edit_lines, event_line, produce_line, production_coin, standing_text
 from pbem.service import witness
 from pbem.service.clock import Deadline
 from pbem.service.game import Game
@@ -35,13 +35,13 @@ SITE_TEXT = {"choice": "resource of choice", "none": "no city site"}
 chooses it, or no city can stand there (boards of later editions)."""
 
 SEA_KIND = "sea"
-"""How the reports name the kind of a sea region (Antike Duellum's boards: no city site,
-galleys only; it counts double towards the navigator, 001 L165)."""
+"""How the reports name the kind of a sea region (boards of an edition with seas: no city
+site, galleys only; it counts double towards the navigator, 001 L165)."""
 
 
 def is_sea(province) -> bool:
-    """Whether a board province is a sea region: no city site, galleys only (Antike
-    Duellum's boards; the other boards' sea-only provinces are islands with a city site)."""
+    """Whether a board province is a sea region: no city site, galleys only (boards of
+    an edition with seas; the other boards' sea-only provinces are islands with a city site)."""
     return province.resource == "none" and province.sea_only
 
 KIND_TEXT = {"coastal": "port", "sea_only": "sea-only"}
@@ -223,8 +223,6 @@ def log_start(game: Game) -> int:
 def _log(game: Game) -> list[dict[str, Any]]:
     """What happened since the next player's own last turn (:func:`log_start`): every
     turn, GM edit and standing-orders change, each as a titled block of sentences."""
-    hist = game.history
-    start = log_start(game)
     board = game.board
     edition = game.edition
     nation_name = edition.nation_name
@@ -244,72 +242,84 @@ def _log(game: Game) -> list[dict[str, Any]]:
     automatic = bool(getattr(edition, "automatic_battles", False))
 
     def tell(ev: dict[str, Any]) -> str:
-        return event_line(ev, nation_name, place, wedge, knowhow, card, automatic)
+        return event_line(ev, nation_name, place, wedge, knowhow, card, automatic, edition)
 
     blocks = []
-    for entry in hist[start:]:
+    for entry in game.history[log_start(game):]:
         kind = entry.get("kind")
-        if kind == "new":
-            title = "The game is set up"
-        elif kind in TURN_KINDS:
-            title = f"Turn {entry['turn']}: {nation_name(entry['nation'])}"
-            if kind == "default-turn":
-                title += " (default turn set by the GM)"
-            elif kind == "bot-turn":
-                title += f" (played by the {clean(entry.get('bot'))} bot for the GM)"
-        elif kind == "gm-edit":
-            title = f"GM edit: {clean(entry.get('reason'))}"
-        elif kind == "standing":
-            title = f"Standing orders: {nation_name(entry['nation'])}"
-        else:
-            title = str(kind)
-        lines = []
-        events = entry.get("events", [])
-        i = 0
-        while i < len(events):
-            ev = events[i]
-            if ev["type"] == "round":
-                coins = []
-                j = i + 1
-                while j < len(events) and events[j]["type"] == "coin" and events[j]["coin"]:
-                    coins.append(nation_name(events[j]["nation"]))
-                    j += 1
-                line = f"Round {ev['round']} begins"
-                if coins:
-                    line += ": a coin each for " + ", ".join(coins)
-                lines.append(line)
-                i = j
-                continue
-            if ev["type"] == "battle" and ev["started_by"] != ev["nation"]:
-                # A demanded battle happens during a move, whose event comes after it:
-                # tell the move first.
-                j = i
-                while j < len(events) and events[j]["type"] == "battle":
-                    j += 1
-                if j < len(events) and events[j]["type"] == "move":
-                    lines.append(tell(events[j]))
-                    lines.extend(tell(b) for b in events[i:j])
-                    i = j + 1
-                    continue
-            if production_coin(events, i):
-                lines.append(produce_line(ev, events[i + 1], nation_name))
-                i += 2
-                continue
-            lines.append(tell(ev))
-            i += 1
+        lines = _event_lines(entry.get("events", []), tell, nation_name)
         for chosen in entry.get("defaults", []):
             # What the orders left open and the referee chose (docs/orders.md, "defaults").
             lines.append(f"Default applied: {clean(chosen.get('default'), 400)}")
         if kind == "gm-edit":
             lines.extend(edit_lines(entry.get("edits", []), nation_name, place, wedge,
                                     lambda k: edition.knowhows.get(k, k),
-                                    lambda p: edition.personages.get(p, p)))
+                                    lambda p: edition.personages.get(p, p), edition))
             if not lines:
                 lines.append("no change to the game")
-        blocks.append({"title": title, "kind": kind, "lines": lines,
+        blocks.append({"title": _entry_title(entry, nation_name), "kind": kind, "lines": lines,
                        "turn": entry.get("turn") if kind in TURN_KINDS else None,
                        "nation": entry.get("nation", "")})
     return blocks
+
+
+def _entry_title(entry: dict[str, Any], nation_name) -> str:
+    """A history entry's title in the turn log: ``Turn 7: Romans``, ``GM edit: REASON``."""
+    kind = entry.get("kind")
+    if kind == "new":
+        return "The game is set up"
+    if kind in TURN_KINDS:
+        title = f"Turn {entry['turn']}: {nation_name(entry['nation'])}"
+        if kind == "default-turn":
+            title += " (default turn set by the GM)"
+        elif kind == "bot-turn":
+            title += f" (played by the {clean(entry.get('bot'))} bot for the GM)"
+        return title
+    if kind == "gm-edit":
+        return f"GM edit: {clean(entry.get('reason'))}"
+    if kind == "standing":
+        return f"Standing orders: {nation_name(entry['nation'])}"
+    return str(kind)
+
+
+def _event_lines(events: list[dict[str, Any]], tell, nation_name) -> list[str]:
+    """An entry's events as sentences (``tell``), in the order a reader follows them: the
+    round's coins told with the round, a demanded battle after the move it happened in, a
+    production and its coin as one."""
+    lines = []
+    i = 0
+    while i < len(events):
+        ev = events[i]
+        if ev["type"] == "round":
+            coins = []
+            j = i + 1
+            while j < len(events) and events[j]["type"] == "coin" and events[j]["coin"]:
+                coins.append(nation_name(events[j]["nation"]))
+                j += 1
+            line = f"Round {ev['round']} begins"
+            if coins:
+                line += ": a coin each for " + ", ".join(coins)
+            lines.append(line)
+            i = j
+            continue
+        if ev["type"] == "battle" and ev["started_by"] != ev["nation"]:
+            # A demanded battle happens during a move, whose event comes after it:
+            # tell the move first.
+            j = i
+            while j < len(events) and events[j]["type"] == "battle":
+                j += 1
+            if j < len(events) and events[j]["type"] == "move":
+                lines.append(tell(events[j]))
+                lines.extend(tell(b) for b in events[i:j])
+                i = j + 1
+                continue
+        if production_coin(events, i):
+            lines.append(produce_line(ev, events[i + 1], nation_name))
+            i += 2
+            continue
+        lines.append(tell(ev))
+        i += 1
+    return lines
 
 
 def _marks(game: Game) -> dict[str, Any]:
@@ -332,38 +342,31 @@ def _marks(game: Game) -> dict[str, Any]:
     return {"moves": moves, "battles": battles, "conquests": conquests}
 
 
+def _words(game: Game, card=None):
+    """The reports' phrasing kit for ``game``'s edition hooks (:class:`~pbem.report.text.Words`):
+    nations and provinces by their display names, cards by ``card`` (default: named and
+    noted, :func:`card_namer`)."""
+    board = game.board
+
+    def place(pid: str) -> str:
+        return board.province(pid).name if board.is_province(pid) else pid
+
+    return Words(name=game.edition.nation_name, place=place, card=card or card_namer(game),
+                 automatic=bool(getattr(game.edition, "automatic_battles", False)))
+
+
 def edition_status(game: Game) -> list[dict[str, str]]:
     """What an edition keeps beyond the shared state, as labelled sentences for the status
-    block (none in classic Antike): who holds BELLONA (Antike II, 003 L254) and, in the
-    nine-scholars variant, who won Pliny the Elder (003 L218-220)."""
-    st = game.state
-    name = game.edition.nation_name
-    lines = []
-    holder = st.extra.get("bellona")
-    if holder and st.status.winner is None:
-        lines.append({"label": "BELLONA", "value": f"held by the {name(holder)} (one unit free when they next "
-                                                   "take MILITIA, then it passes on)"})
-    if "pliny" in st.status.extra and st.table.has("nine_scholars"):
-        pliny = st.status.extra.get("pliny")
-        lines.append({"label": "Pliny the Elder", "value": f"the ninth scholar, won by the {name(pliny)}" if pliny
-                      else "the ninth scholar, still to be won by the first nation owning all eight know-hows"})
-    shown = game.edition.view_extra(st)
-    if "display" in shown:  # Antike Duellum: the open display and the deck (001 L415-419)
-        card = card_namer(game, noted=False)
-        notes = {c: game.edition.card_note(c, st.table.data) for c in shown["display"]}
-        display = ", ".join(card(c) + ("*" if notes[c] else "") for c in shown["display"]) or "empty"
-        footnote = next((f"; * {n}" for n in notes.values() if n), "")
-        discards = len(st.extra.get("discards", []))
-        lines.append({"label": "Event cards", "value": f"open display {display}; "
-                                                       f"{plural(shown.get('deck_size', 0), 'card')} in the deck, "
-                                                       f"{discards} discarded{footnote}"})
-    return lines
+    block (none in classic Antike), as the edition says it
+    (:meth:`Edition.status_lines <pbem.kernel.edition.Edition.status_lines>`)."""
+    return game.edition.status_lines(game.state, _words(game))
 
 
 def card_namer(game: Game, noted: bool = True):
-    """Event card id -> the card's name in capitals, as the game's catalogue (with the GM's
-    cards, ``new --data``) names it (Antike Duellum), with its note where it has one (a card
-    whose text is not entered: ``CARD 05 (text not entered — ...)``) unless not ``noted``."""
+    """Card id -> the card's name in capitals, as the game's catalogue (with the GM's
+    cards, ``new --data``) names it, with its note where it has one (a card whose text is
+    not entered: ``CARD 05 (text not entered — ...)``) unless not ``noted``; the id itself
+    in an edition without cards."""
     data, edition = game.state.table.data, game.edition
 
     def card(cid: str) -> str:
@@ -374,40 +377,10 @@ def card_namer(game: Game, noted: bool = True):
 
 
 def _edition_facts(game: Game, nation: str, viewer: str | None) -> tuple[list[dict[str, str]], str, str | None]:
-    """What an edition shows of a nation beyond the shared holdings (Antike Duellum: town
-    walls, the recruitment box, the VP track, the event cards: their number, and the cards
-    themselves only in the nation's own report), as labelled sentences, as one short line
-    for the board page, and the cards held where the reader may see them; nothing in the
-    other editions."""
-    shown = game.edition.view_nation(game.state, nation, viewer)
-    facts: list[dict[str, str]] = []
-    short: list[str] = []
-    hand = None
-    place = game.board.province
-    if "walls" in shown:
-        built = [place(c).name for c in shown["walls"]]
-        supply = shown.get("walls_supply", 0)
-        facts.append({"label": "Town walls", "value": (f"{len(built)} built ({', '.join(built)})" if built
-                                                       else "none built") + f", {supply} in the supply"})
-        short.append(f"walls {len(built)} built, {supply} in supply")
-    if "recruitment" in shown:
-        box = shown["recruitment"]
-        keys = [u for u in UNITS if u in box] + sorted(u for u in box if u not in UNITS)
-        facts.append({"label": "Recruitment box", "value": " and ".join(plural(box[u], u) for u in keys) or "empty"})
-        short.append("box " + " ".join(f"{box[u]}{u[0].upper()}" for u in keys))
-    if "vp" in shown:
-        facts.append({"label": "VP track", "value": f"the marker on {shown['vp']}"})
-        short.append(f"VP {shown['vp']}")
-    if "hand_size" in shown:
-        size = shown["hand_size"]
-        value = f"{plural(size, 'card')} in hand" if size else "none in hand"
-        if "hand" in shown:
-            card = card_namer(game)
-            hand = ", ".join(card(c) for c in shown["hand"]) or "none"
-            if size:
-                value += f": {hand}"
-        facts.append({"label": "Event cards", "value": value})
-        short.append(plural(size, "event card"))
+    """What an edition shows of a nation beyond the shared holdings (:meth:`Edition.nation_facts
+    <pbem.kernel.edition.Edition.nation_facts>`), as labelled sentences, as one short line
+    for the board page, and the cards held where the reader may see them."""
+    facts, short, hand = game.edition.nation_facts(game.state, nation, viewer, _words(game))
     return facts, " · ".join(short), hand
 
 
@@ -431,7 +404,7 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
 
     ``game`` is the game right after that entry (see :func:`game_at`); ``png_name`` is
     how the Markdown and BBCode reports refer to the board picture. ``viewer``: whose
-    report it is in an edition with secrets (Antike Duellum's event cards): ``None``, the
+    report it is in an edition with secrets (a hand of cards): ``None``, the
     public report, or a nation, its private report; everything is read from what that
     reader may see (:func:`pbem.report.views.seen_by`).
 
@@ -441,162 +414,42 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
     ``now``, or, without ``now`` (a file read later), how long the turn has. A deadline of
     another turn than the one ``game`` is at is left out; without one ``deadline`` is
     ``None`` and every format is what it was before deadlines.
+
+    Each part of the model has its own function below, in the order the model lists them.
     """
     from pbem.report.views import has_secrets, seen_by
 
-    secrets = has_secrets(game.edition)
-    if viewer is not None and (not secrets or viewer not in game.seats):
+    if viewer is not None and (not has_secrets(game.edition) or viewer not in game.seats):
         raise UsageError(f"a private report for {viewer!r}: only for a nation of a game with secrets")
     game = seen_by(game, viewer)
     st = game.state
     edition = game.edition
     nation_name = edition.nation_name
-    board = game.board
     entry = game.history[-1]
     kind = entry.get("kind")
-    if kind in TURN_KINDS:
-        turn, title = entry["turn"], f"after turn {entry['turn']}"
-    elif kind == "new":
-        turn, title = 0, "set-up"
-    else:
-        # a GM edit or a standing-orders change, reported on its own (after the last turn)
-        turn = st.status.turn - 1
-        what = "GM edit" if kind == "gm-edit" else f"standing orders of {nation_name(entry.get('nation', ''))}"
-        title = f"{'after turn ' + str(turn) if turn else 'set-up'}, then {what}"
+    turn, title = _turn_and_title(game)
     private = None
     if viewer is not None:
         private = {"id": viewer, "name": nation_name(viewer)}
         title += f", for the {private['name']} only"
     winner = st.status.winner
     order = game.turn_order()
-
-    nations = []
-    for n in order:
-        ns = st.nations[n]
-        meta = game.meta[n]
-        colour = meta.colour
-        player = clean(meta.player)
-        cities = st.cities(n)
-        temples = st.temples(n)
-        on_board = {u: st.units_on_board(n, u) for u in UNITS}
-        nations.append({
-            "id": n,
-            "name": nation_name(n),
-            "initial": nation_name(n)[:2],
-            "colour": colour,
-            "ink": ink_for(colour),
-            "text_colour": text_colour(colour),
-            "player": player,
-            "contact": player,
-            "resources": {r: ns.resources[r] for r in RESOURCES},
-            "coins": ns.coins,
-            "rondel": None if ns.rondel is None else {
-                "index": ns.rondel, "wedge": edition.rondel[ns.rondel].name,
-                "label": wedge_label(edition, ns.rondel)},
-            "cities": [board.province(c).name for c in cities],
-            "temples": [board.province(c).name for c in temples],
-            "units": on_board,
-            "stock": {u: queries.stock(st, edition, n, u) for u in UNITS},
-            "knowhow": [label for k, label in edition.knowhows.items() if k in ns.knowhow],
-            "personages": {p: ns.personages[p] for p in edition.personages},
-            "personage_list": [{"label": label, "count": ns.personages[p]}
-                               for p, label in edition.personages.items() if ns.personages[p]],
-            "score": edition.score(st, n),
-            "standing": standing_text(st.standing[n].to_json(), nation_name, card_namer(game)),
-            "next": winner is None and n == st.status.active,
-            "played": entry.get("nation") == n and entry.get("kind") in TURN_KINDS,
-            "winner": winner == n,
-        })
-
-    provinces = []
-    for pid, prov in sorted(st.provinces.items()):
-        units = []
-        for n in order:
-            if n in prov.units:
-                counts = {u: prov.count(n, u) for u in UNITS}
-                units.append({"nation": n, "name": nation_name(n), "colour": game.meta[n].colour,
-                              "ink": ink_for(game.meta[n].colour), **counts})
-        neutral = bool(prov.extra.get("neutral_temple"))  # Antike II (003 L30)
-        if prov.owner is None and not units and not neutral:
-            continue
-        p = board.province(pid)
-        units_text = "; ".join(
-            f"{u['name']} " + " and ".join(plural(u[k], k) for k in UNITS if u[k]) for u in units)
-        # a city produces what its founder chose where the site let them (Antike II)
-        resource = queries.city_resource(st, board, pid) if prov.owner else p.resource
-        chosen = resource != p.resource
-        sea = is_sea(p)  # Antike Duellum's sea regions
-        provinces.append({
-            "id": pid, "name": p.name, "units_text": units_text,
-            "resource": f"{resource}, chosen" if chosen else SITE_TEXT.get(resource, resource),
-            "resource_id": resource, "chosen": chosen,
-            "kind": p.kind, "kind_text": SEA_KIND if sea else KIND_TEXT.get(p.kind, ""),
-            "owner": prov.owner, "owner_name": nation_name(prov.owner) if prov.owner else "",
-            "temple": prov.temple, "neutral_temple": neutral, "units": units,
-            "wall": bool(prov.extra.get("wall")),  # Antike Duellum's town wall
-        })
-
-    rondel = []
-    for i, field in enumerate(edition.rondel.fields):
-        rondel.append({"index": i, "wedge": field.name, "label": wedge_label(edition, i),
-                       "short": field.label, "twin": wedge_label(edition, i) != field.label,
-                       "colour": field.colour,
-                       "nations": [n for n in order if st.nations[n].rondel == i]})
-
-    knowhows = []
-    for k, label in edition.knowhows.items():
-        spec = edition.rules.knowhows[k]
-        knowhows.append({"id": k, "label": label,
-                         "secondary": spec.requires is not None,
-                         "owners": [n for n in order if k in st.nations[n].knowhow]})
-
     unit = edition.score_unit(st)
-    nation_notes = []
-    for n in nations:
-        n["facts"] = _facts(n, game.goal, unit)
-        more, short, hand = _edition_facts(game, n["id"], viewer)
-        n["facts"][-1:-1] = more  # before the standing orders
-        if short:
-            nation_notes.append({"label": n["name"], "value": short})
-        if hand is not None:
-            nation_notes.append({"label": f"{n['name']}' hand", "value": hand})
-        res = n["resources"]
-        n["summary"] = (f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
-                        f"{plural(n['coins'], 'coin')} · {plural(len(n['cities']), 'city')}, "
-                        f"{plural(len(n['temples']), 'temple')} · {plural(n['units']['legion'], 'legion')}, "
-                        f"{plural(n['units']['galley'], 'galley')}")
-    bank = st.bank
-    next_nation = None if winner else st.status.active
-    start = log_start(game)
-    before = game.history[start - 1] if start > 0 else None
-    if kind == "new":
-        log_title = "Set-up"
-    elif before is not None and before.get("kind") in TURN_KINDS:
-        log_title = f"Since turn {before['turn']}, the last turn of the {nation_name(before['nation'])}"
-    else:
-        log_title = "Since the set-up"
+    nations = [_nation(game, n) for n in order]
+    nation_notes = _add_facts(game, nations, viewer, unit)
     status = edition_status(game)
     if private is not None:
-        status.insert(0, {"label": "Private report", "value": f"it shows the event cards of the {private['name']}: "
-                                                             "do not pass it on (the public report shows none)"})
+        status.insert(0, {"label": "Private report",
+                          "value": f"it shows the {edition.secrets_words} of the {private['name']}: "
+                                   "do not pass it on (the public report shows none)"})
+    next_nation = None if winner else st.status.active
     return {
         "status_lines": status,
         "deadline": deadline_sentence(game, deadline, now),
         "private": private,
         "nation_notes": nation_notes,
         "neutral_text": f"neutral temple, defence {edition.rules.neutral_temple_defence}",
-        "game": {
-            "id": clean(game.game_id),
-            "edition_id": edition.id,
-            # whether the game keeps the board's neutral temples in its state (Antike II)
-            "neutral_temples": "temple" in edition.board_features,
-            "board": board.name,
-            "board_note": RECONSTRUCTION_NOTE if board.reconstruction else "",
-            "edition": edition.name,
-            "variants": sorted(st.table.variants),
-            "goal": game.goal,
-            "goal_unit": unit,
-        },
+        "game": _game_info(game, unit),
         "turn": turn,
         "kind": kind,
         "round": st.status.round,
@@ -608,23 +461,185 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
             "text_colour": text_colour(game.meta[next_nation].colour)},
         "winner": None if winner is None else {"id": winner, "name": nation_name(winner)},
         "nations": nations,
-        "provinces": provinces,
-        "rondel": rondel,
-        "knowhows": knowhows,
-        "personage_types": [{"id": p, "label": label, "left": bank.personages[p]}
+        "provinces": _provinces(game, order),
+        "rondel": _rondel(game, order),
+        "knowhows": _knowhows(game, order),
+        "personage_types": [{"id": p, "label": label, "left": st.bank.personages[p]}
                             for p, label in edition.personages.items()],
         "resource_types": [{"id": r, "label": r.capitalize(), "colour": RESOURCE_COLOURS[r]}
                            for r in RESOURCES],
-        "bank": {"coins": bank.coins, "temples": bank.temples,
-                 "text": f"{plural(bank.coins, 'coin')}, {plural(bank.temples, 'temple')}; personages: "
-                         + ", ".join(f"{bank.personages[p]} {label}" for p, label in edition.personages.items()),
-                 "personages": {p: bank.personages[p] for p in edition.personages},
-                 "personages_left": sum(bank.personages.values())},
+        "bank": _bank(game),
         "log": _log(game),
-        "log_title": log_title,
+        "log_title": _log_title(game),
         "marks": _marks(game),
         "png": png_name,
         # The hash of the entry reported: the player's witness of the history up to here
         # (pbem.service.witness; docs/orders.md, "Witness hashes").
         "witness": {"label": witness.label(entry), "hash": entry["hash"], "line": witness.line(entry)},
+    }
+
+
+def _turn_and_title(game: Game) -> tuple[int, str]:
+    """The turn a report is of and its title: ``after turn 7``, ``set-up``, or for a GM
+    edit or a standing-orders change reported on its own what came after the last turn."""
+    entry = game.history[-1]
+    kind = entry.get("kind")
+    if kind in TURN_KINDS:
+        return entry["turn"], f"after turn {entry['turn']}"
+    if kind == "new":
+        return 0, "set-up"
+    turn = game.state.status.turn - 1
+    what = "GM edit" if kind == "gm-edit" else f"standing orders of {game.edition.nation_name(entry.get('nation', ''))}"
+    return turn, f"{'after turn ' + str(turn) if turn else 'set-up'}, then {what}"
+
+
+def _nation(game: Game, n: str) -> dict[str, Any]:
+    """One nation's row: its holdings, its place on the rondel, its standing orders."""
+    st, edition, board = game.state, game.edition, game.board
+    nation_name = edition.nation_name
+    entry = game.history[-1]
+    winner = st.status.winner
+    ns = st.nations[n]
+    colour = game.meta[n].colour
+    player = clean(game.meta[n].player)
+    return {
+        "id": n,
+        "name": nation_name(n),
+        "initial": nation_name(n)[:2],
+        "colour": colour,
+        "ink": ink_for(colour),
+        "text_colour": text_colour(colour),
+        "player": player,
+        "contact": player,
+        "resources": {r: ns.resources[r] for r in RESOURCES},
+        "coins": ns.coins,
+        "rondel": None if ns.rondel is None else {
+            "index": ns.rondel, "wedge": edition.rondel[ns.rondel].name,
+            "label": wedge_label(edition, ns.rondel)},
+        "cities": [board.province(c).name for c in st.cities(n)],
+        "temples": [board.province(c).name for c in st.temples(n)],
+        "units": {u: st.units_on_board(n, u) for u in UNITS},
+        "stock": {u: queries.stock(st, edition, n, u) for u in UNITS},
+        "knowhow": [label for k, label in edition.knowhows.items() if k in ns.knowhow],
+        "personages": {p: ns.personages[p] for p in edition.personages},
+        "personage_list": [{"label": label, "count": ns.personages[p]}
+                           for p, label in edition.personages.items() if ns.personages[p]],
+        "score": edition.score(st, n),
+        "standing": standing_text(st.standing[n].to_json(), nation_name, card_namer(game), edition),
+        "next": winner is None and n == st.status.active,
+        "played": entry.get("nation") == n and entry.get("kind") in TURN_KINDS,
+        "winner": winner == n,
+    }
+
+
+def _add_facts(game: Game, nations: list[dict[str, Any]], viewer: str | None, unit: str) -> list[dict[str, str]]:
+    """Give each nation's row its labelled facts (the edition's before the standing
+    orders) and its one-line summary; returns the notes of the board page: each nation's
+    edition facts in short, and the hand the reader may see."""
+    notes = []
+    for n in nations:
+        n["facts"] = _facts(n, game.goal, unit)
+        more, short, hand = _edition_facts(game, n["id"], viewer)
+        n["facts"][-1:-1] = more  # before the standing orders
+        if short:
+            notes.append({"label": n["name"], "value": short})
+        if hand is not None:
+            notes.append({"label": f"{n['name']}' hand", "value": hand})
+        res = n["resources"]
+        n["summary"] = (f"{res['marble']} marble, {res['iron']} iron, {res['gold']} gold, "
+                        f"{plural(n['coins'], 'coin')} · {plural(len(n['cities']), 'city')}, "
+                        f"{plural(len(n['temples']), 'temple')} · {plural(n['units']['legion'], 'legion')}, "
+                        f"{plural(n['units']['galley'], 'galley')}")
+    return notes
+
+
+def _provinces(game: Game, order: list[str]) -> list[dict[str, Any]]:
+    """Every province with a city, units or a neutral temple, by id."""
+    st, board = game.state, game.board
+    nation_name = game.edition.nation_name
+    provinces = []
+    for pid, prov in sorted(st.provinces.items()):
+        units = []
+        for n in order:
+            if n in prov.units:
+                counts = {u: prov.count(n, u) for u in UNITS}
+                units.append({"nation": n, "name": nation_name(n), "colour": game.meta[n].colour,
+                              "ink": ink_for(game.meta[n].colour), **counts})
+        neutral = bool(prov.extra.get("neutral_temple"))  # an edition with neutral temples (003 L30)
+        if prov.owner is None and not units and not neutral:
+            continue
+        p = board.province(pid)
+        units_text = "; ".join(
+            f"{u['name']} " + " and ".join(plural(u[k], k) for k in UNITS if u[k]) for u in units)
+        # a city produces what its founder chose where the site let them
+        resource = queries.city_resource(st, board, pid) if prov.owner else p.resource
+        chosen = resource != p.resource
+        sea = is_sea(p)  # an edition with seas
+        provinces.append({
+            "id": pid, "name": p.name, "units_text": units_text,
+            "resource": f"{resource}, chosen" if chosen else SITE_TEXT.get(resource, resource),
+            "resource_id": resource, "chosen": chosen,
+            "kind": p.kind, "kind_text": SEA_KIND if sea else KIND_TEXT.get(p.kind, ""),
+            "owner": prov.owner, "owner_name": nation_name(prov.owner) if prov.owner else "",
+            "temple": prov.temple, "neutral_temple": neutral, "units": units,
+            "wall": bool(prov.extra.get("wall")),  # an edition with town walls
+        })
+    return provinces
+
+
+def _rondel(game: Game, order: list[str]) -> list[dict[str, Any]]:
+    """The rondel's wedges, clockwise, with the nations whose stone is on each."""
+    edition, st = game.edition, game.state
+    return [{"index": i, "wedge": field.name, "label": wedge_label(edition, i),
+             "short": field.label, "twin": wedge_label(edition, i) != field.label,
+             "colour": field.colour,
+             "nations": [n for n in order if st.nations[n].rondel == i]}
+            for i, field in enumerate(edition.rondel.fields)]
+
+
+def _knowhows(game: Game, order: list[str]) -> list[dict[str, Any]]:
+    """The edition's know-hows, each with its owners."""
+    edition, st = game.edition, game.state
+    return [{"id": k, "label": label, "secondary": edition.rules.knowhows[k].requires is not None,
+             "owners": [n for n in order if k in st.nations[n].knowhow]}
+            for k, label in edition.knowhows.items()]
+
+
+def _bank(game: Game) -> dict[str, Any]:
+    """What the bank holds, as numbers and as a sentence."""
+    bank, personages = game.state.bank, game.edition.personages
+    return {"coins": bank.coins, "temples": bank.temples,
+            "text": f"{plural(bank.coins, 'coin')}, {plural(bank.temples, 'temple')}; personages: "
+                    + ", ".join(f"{bank.personages[p]} {label}" for p, label in personages.items()),
+            "personages": {p: bank.personages[p] for p in personages},
+            "personages_left": sum(bank.personages.values())}
+
+
+def _log_title(game: Game) -> str:
+    """The turn log's title: since whose last turn it tells (:func:`log_start`)."""
+    start = log_start(game)
+    before = game.history[start - 1] if start > 0 else None
+    if game.history[-1].get("kind") == "new":
+        return "Set-up"
+    if before is not None and before.get("kind") in TURN_KINDS:
+        return f"Since turn {before['turn']}, the last turn of the {game.edition.nation_name(before['nation'])}"
+    return "Since the set-up"
+
+
+def _game_info(game: Game, unit: str) -> dict[str, Any]:
+    """The game's id, edition, board, variants and goal."""
+    edition, board, st = game.edition, game.board, game.state
+    return {
+        "id": clean(game.game_id),
+        "edition_id": edition.id,
+        # whether the board page gets the later refinements (Edition.report_refined)
+        "refined": edition.report_refined,
+        # whether the game keeps the board's neutral temples in its state
+        "neutral_temples": "temple" in edition.board_features,
+        "board": board.name,
+        "board_note": RECONSTRUCTION_NOTE if board.reconstruction else "",
+        "edition": edition.name,
+        "variants": sorted(st.table.variants),
+        "goal": game.goal,
+        "goal_unit": unit,
     }

@@ -15,7 +15,7 @@
   own picture;
 - ``style.css`` and ``favicon.svg``.
 
-The website is public: in an edition with secrets (Antike Duellum) every page is the
+The website is public: in an edition with secrets every page is the
 public report (:mod:`pbem.report.views`), which names no card a nation drew or holds.
 
 Everything is local (no font, script, image or stylesheet from elsewhere), the same

@@ -1,15 +1,14 @@
 """What a report may show: the public view, or one nation's own (an edition's secrets).
 
-Antike Duellum keeps secrets (docs/rulings.md, D18): the event cards a nation holds, the
-card it draws, the deck's order and the secret the deck is shuffled by. Every report is
+An edition may keep secrets (docs/rulings.md, D18: the cards a nation holds, the card it
+draws, the deck's order and the secret the deck is shuffled by). Every report is
 built from the game *as its reader may see it* (:func:`seen_by`): the public report (the
 forum post, the website, the report every command writes) as nobody in particular
 (``viewer=None``), a nation's private report as that nation. The edition says what each
 may see (:meth:`Edition.player_view <pbem.kernel.edition.Edition.player_view>` for the
 state, :meth:`Edition.mask_event <pbem.kernel.edition.Edition.mask_event>` for the events
 of the history); everything a report shows is read from that view only, so a secret never
-reaches a template. In an edition without secrets (classic Antike, Antike II) every view
-is the game itself.
+reaches a template. In an edition without secrets every view is the game itself.
 """
 
 from __future__ import annotations

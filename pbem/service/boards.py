@@ -15,11 +15,9 @@ carries the board's data in its own file (:func:`embedded_board`).
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
-import unicodedata
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -111,6 +109,8 @@ def _flag(text: str) -> bool | None:
 def province_id(name: str) -> str:
     """The id a province name gets when the table leaves the id empty: lowercase, accents
     dropped, every run of other characters one ``_`` (``Castra Regina`` -> ``castra_regina``)."""
+    import unicodedata  # here, not at the top: only map files and their tables need it
+
     plain = unicodedata.normalize("NFKD", name)
     plain = "".join(c for c in plain if not unicodedata.combining(c)).lower()
     text = re.sub(r"[^a-z0-9]+", "_", plain).strip("_")
@@ -121,6 +121,8 @@ def read_provinces_csv(text: str, source: str) -> tuple[list[dict[str, Any]], di
     """The provinces of a CSV table, borders made two-sided and kinds set from them; and the
     line of each province id. Problems of single cells raise :class:`InputError` naming
     every one (file, line and column)."""
+    import csv  # here, not at the top: only map files with a provinces table need it
+
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     try:
         header = [h.strip().lower() for h in (reader.fieldnames or [])]
@@ -208,6 +210,8 @@ def _link(rows: list[tuple[int, dict[str, Any]]]) -> tuple[list[dict[str, Any]],
 
 
 def _fold(text: str) -> str:
+    import unicodedata
+
     plain = unicodedata.normalize("NFKD", text)
     return "".join(c for c in plain.lower() if c.isalnum() and not unicodedata.combining(c))
 
@@ -365,6 +369,8 @@ def skeleton(template: str, board_id: str, table_name: str) -> tuple[dict[str, A
     data.update({"id": board_id, "provinces": table_name, "reconstruction": True,
                  "notes": ["Typed in from the printed board with antike-ref map new. Set reconstruction to "
                            "false once every province, border and start line has been checked against it."]})
+    import csv
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 from functools import lru_cache
 
 SCHEME = "pbkdf2-sha256"
@@ -27,6 +26,8 @@ _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 def generate() -> str:
     """A new password: three groups of four unambiguous letters and digits."""
+    import secrets  # here: only ``new`` and ``player`` make passwords, every command checks them
+
     return "-".join("".join(secrets.choice(_ALPHABET) for _ in range(4)) for _ in range(3))
 
 

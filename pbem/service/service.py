@@ -25,7 +25,6 @@ from pbem.kernel.board import Board
 from pbem.kernel.edition import Edition
 from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.rejections import reject
-from pbem.kernel.setup import SetupOptions
 from pbem.kernel.turn import TurnResult
 from pbem.service import store, turns
 from pbem.service.boards import load_board
@@ -34,6 +33,7 @@ from pbem.service.history import canonical
 from pbem.service.schemas import dumps, parse_json, problems, read_json, read_text, validate
 
 if TYPE_CHECKING:
+    from pbem.kernel.setup import SetupOptions
     from pbem.service.textorders import TextReading
     from pbem.service.witness import Checked, Witness
 
@@ -476,3 +476,14 @@ def take_back(game: Game, count: int) -> tuple[Game, list[dict[str, Any]]]:
 
     cut = len(game.history) - count
     return game_after(game, cut - 1), game.history[cut:]
+
+
+def refusal_json(exc: Refused | InputError) -> dict[str, Any]:
+    """docs/orders.md's object for an order file that was refused (its rejections) or could
+    not be read (one ``input/invalid`` rejection per problem): what ``check --json`` and
+    ``process --json`` print."""
+    if isinstance(exc, Refused):
+        found = exc.rejections
+    else:
+        found = [reject("input/invalid", p.path, source=exc.source, message=p.message) for p in exc.problems]
+    return {"ok": False, "rejections": [r.to_json() for r in found]}

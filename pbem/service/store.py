@@ -21,7 +21,6 @@ import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from secrets import choice
 from typing import Any, Iterator
 
 from pbem import editions
@@ -122,6 +121,12 @@ def game_text(game: Game) -> str:
 TEMP_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
 """The letters of the random part of a temporary file's name (eight of them)."""
 
+
+def _temp_letters() -> str:
+    """Eight random :data:`TEMP_LETTERS`, from ``os.urandom`` (the ``secrets`` module would
+    import ``random`` into every command that saves a file)."""
+    return "".join(TEMP_LETTERS[b % len(TEMP_LETTERS)] for b in os.urandom(8))
+
 _held: dict[str, float] = {}
 """The files whose lock this process holds (real paths), each with when it was taken."""
 
@@ -142,7 +147,7 @@ def temp_pattern(name: str) -> re.Pattern[str]:
 def _new_temp(target: Path) -> tuple[int, str]:
     """Create a new, empty temporary file beside ``target`` (mode 600); its fd and path."""
     for _ in range(100):
-        tmp = str(target.parent / f".{target.name}.{''.join(choice(TEMP_LETTERS) for _ in range(8))}.tmp")
+        tmp = str(target.parent / f".{target.name}.{_temp_letters()}.tmp")
         try:
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), tmp
         except FileExistsError:
@@ -267,7 +272,7 @@ def write_in(folder: Path, name: str, data: bytes, mode: int = 0o600) -> Path:
     tmp = None
     try:
         for _ in range(100):
-            tmp = f".{name}.{''.join(choice(TEMP_LETTERS) for _ in range(8))}.tmp"
+            tmp = f".{name}.{_temp_letters()}.tmp"
             try:
                 fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode,
                              dir_fd=dir_fd)

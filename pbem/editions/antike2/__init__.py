@@ -14,7 +14,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from pbem.editions.antike2 import personages, setup
+from pbem.editions.antike2 import personages, phrases, setup
 from pbem.editions.antike2.rules import (BANK_COINS, DATA_KEYS, GOALS, PERSONAGE_RULES, PRICES, RULES,
                                          data_problems, with_data)
 from pbem.errors import Problem
@@ -251,6 +251,46 @@ class Antike2(Edition):
                                  "enum": ["marble", "iron", "gold"]}}},
             }
         return {}
+
+    # -- hooks for reports (the words: .phrases) -----------------------------------------
+
+    def event_line(self, ev, words):
+        return phrases.event_line(ev, words)
+
+    def edit_line(self, edit, words):
+        return phrases.edit_line(edit, words)
+
+    def province_edit_words(self, edit, words):
+        return phrases.province_edit_words(edit, words)
+
+    def status_lines(self, state, words):
+        return phrases.status_lines(state, words)
+
+    # -- hooks for bots and self-play checks --
+
+    def selfplay_lineups(self):
+        """The nations the Mare Nostrum board's start lines seat, by their number."""
+        return LINEUPS
+
+    # -- hooks for the command line --
+
+    def show_lines(self, state) -> list[str]:
+        lines = []
+        holder = state.extra.get("bellona")
+        if holder and state.status.winner is None:
+            lines.append(f"BELLONA: {holder} (one unit free when they next take MILITIA, then it passes on)")
+        if "pliny" in state.status.extra and state.table.has("nine_scholars"):
+            lines.append(f"Pliny the Elder (the ninth scholar): {state.status.extra.get('pliny') or 'not won yet'}")
+        return lines
+
+
+LINEUPS = MappingProxyType({
+    3: ("romans", "carthaginians", "greeks"),
+    4: ("romans", "carthaginians", "greeks", "germans"),
+    5: ("romans", "carthaginians", "greeks", "germans", "phoenicians"),
+    6: ("romans", "carthaginians", "greeks", "germans", "phoenicians", "persians"),
+})
+"""The nations of a self-play game on the edition's default board (maps/antike2-mare-nostrum.json)."""
 
 
 EDITION = Antike2()

@@ -139,5 +139,11 @@ class Classic(Edition):
                 "type": "boolean"}}}}
         return {}
 
+    # -- hooks for reports ---------------------------------------------------------------
+
+    report_refined = False
+    """A classic report rendered again, even years later, is byte for byte the one the
+    players were sent: its board page stays as it was first drawn."""
+
 
 EDITION = Classic()

@@ -16,7 +16,7 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from pbem.editions.duellum import cardplay, cards, effects, pieces, play, setup, special
+from pbem.editions.duellum import cardplay, cards, effects, phrases, pieces, play, setup, special
 from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, DISPLAY, GOAL, PRICES, RULES, SPECIAL_UNITS,
                                          TOKENS, WALLS_PER_NATION, data_problems, with_data)
 from pbem.errors import Problem
@@ -562,6 +562,57 @@ class Duellum(Edition):
             }
         return {}
 
+    # -- hooks for reports (the words: .phrases) -----------------------------------------
+
+    legend_marks = ("wall",)
+    secrets_words = "event cards"
+
+    def event_line(self, ev, words):
+        return phrases.event_line(ev, words)
+
+    def standing_words(self, change, words):
+        return phrases.standing_words(change, words)
+
+    def edit_line(self, edit, words):
+        return phrases.edit_line(edit, words)
+
+    def province_edit_words(self, edit, words):
+        return phrases.province_edit_words(edit, words)
+
+    def nation_edit_words(self, edit, words):
+        return phrases.nation_edit_words(edit, words)
+
+    def status_lines(self, state, words):
+        data = state.table.data
+        return phrases.status_lines(self.view_extra(state), len(state.extra.get("discards", [])),
+                                    lambda c: self.card_name(c, data).upper(), lambda c: self.card_note(c, data))
+
+    def nation_facts(self, state, nation, viewer, words):
+        return phrases.nation_facts(self.view_nation(state, nation, viewer), words)
+
+    # -- hooks for bots and self-play checks --
+
+    def bot_strategy(self):
+        """The bots play a box, walls, cards and automatic battles their own way
+        (:mod:`pbem.editions.duellum.strategy`)."""
+        from pbem.editions.duellum.strategy import STRATEGY
+
+        return STRATEGY
+
+    def selfplay_lineups(self):
+        """The two nations of the Rome/Carthage side (maps/duellum-rome-carthage.json)."""
+        return LINEUPS
+
+    def conservation_problems(self, state, board) -> list[str]:
+        """The box, the walls, the city tokens and the event cards
+        (:mod:`pbem.editions.duellum.conservation`)."""
+        from pbem.editions.duellum.conservation import problems
+
+        return problems(self, state, board)
+
+
+LINEUPS = MappingProxyType({2: ("carthaginians", "romans")})
+"""The nations of a self-play game on the edition's default board."""
 
 EDITION = Duellum()
 
