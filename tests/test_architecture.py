@@ -213,3 +213,76 @@ def test_only_editions_name_wedges_knowhows_and_personages():
 def test_word_check_can_fail():
     assert {"arming", "wheel", "king"} <= _classic_words()
     assert re.fullmatch(r"[a-z_]+", "maneuver")
+
+
+def _edition_words() -> set[str]:
+    """Every registered edition's own words, folded (lowercase, no ``-``, ``_`` or space):
+    its id, aliases and name, wedges, know-hows, personages, event cards and unit kinds,
+    less the words every edition has and the shared vocabulary the kernel names
+    (resources, units, order and action keys, temples)."""
+    from pbem import editions
+    from pbem.kernel.orders import ORDER_KEYS
+    from pbem.kernel.vocab import ACTION_KEYS, RESOURCES, UNITS
+
+    def fold(word: str) -> str:
+        return re.sub(r"[-_\s]", "", word.lower())
+
+    def own(edition) -> set[str]:
+        words = {edition.id, *edition.aliases, *edition.name.split(), *edition.rondel.names}
+        words |= {f.label for f in edition.rondel.fields}
+        words |= {*edition.knowhows, *edition.knowhows.values(), *edition.personages, *edition.personages.values()}
+        for cid in edition.event_cards(""):
+            words |= {cid, edition.card_name(cid, ""), *edition.card_spellings(cid, "")}
+        words |= set(edition.schema_extensions("orders").get("unit", {}).get("enum", ()))
+        return {fold(w) for w in words}
+
+    each = [own(e) for e in editions.registered()]
+    shared = {fold(w) for w in (*RESOURCES, *UNITS, *ORDER_KEYS, *ACTION_KEYS, "temple")}
+    return set().union(*each) - set.intersection(*each) - shared
+
+
+def _edition_words_in(source: str, words: set[str]) -> list[str]:
+    """Where ``source`` names one of ``words``: in a string literal (docstrings aside) or an
+    identifier, whole or as one of its ``_``/``-`` parts."""
+    tree = ast.parse(source)
+    docs = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    found = []
+
+    def check(text: str, lineno: int, what: str) -> None:
+        hits = {re.sub(r"[-_\s]", "", text.lower())} & words
+        for word in re.findall(r"[a-z0-9]+(?:[-_][a-z0-9]+)*", text.lower()):
+            hits |= {re.sub(r"[-_]", "", w) for w in (word, *re.split(r"[-_]", word))} & words
+        if hits:
+            found.append(f"{lineno} {what} {text[:60]!r}: {sorted(hits)}")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            check(node.value, node.lineno, "string")
+        name = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
+                else node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                else node.arg if isinstance(node, (ast.arg, ast.keyword)) and node.arg
+                else node.asname or node.name if isinstance(node, ast.alias) else None)
+        if name:
+            check(name, getattr(node, "lineno", 0), "name")
+    return found
+
+
+def test_service_and_mail_name_no_edition():
+    """The service and the mail adapter ask the edition for its words (order words, card
+    names, ...): no string literal or identifier there is an edition's id or a word of one
+    edition only (docstrings and comments may speak of them)."""
+    words = _edition_words()
+    found = [f"{module}:{hit}" for module, path in MODULES.items() if layer(module) in ("service", "mail")
+             for hit in _edition_words_in(path.read_text(encoding="utf-8"), words)]
+    assert found == []
+
+
+def test_edition_word_check_can_fail():
+    words = _edition_words()
+    assert {"duellum", "antike2", "fortress", "festung", "admiral", "militia", "regnum", "arming"} <= words
+    assert not {"legion", "galley", "king", "gold", "temple", "knowhow", "maneuver"} & words
+    planted = ('"""Antike Duellum\'s FORTRESS is fine in a docstring."""\n'
+               'FORTRESS_CHOICES = ("always", "never")\n'
+               'def f(duellum_rules):\n    return "when to play Fortress", "antike2", "Res Publica"\n')
+    hits = _edition_words_in(planted, words)
+    assert [h.split()[0] for h in hits] == ["2", "3", "4", "4", "4"], hits

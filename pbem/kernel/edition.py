@@ -376,3 +376,34 @@ class Edition:
     def consistency_problems(self, state: GameState, board: Board) -> list[Problem]:
         """Problems of a loaded state that only this edition's rules can see."""
         return []
+
+    # -- hooks for the order language and mail --
+
+    def order_words(self) -> Mapping[str, Mapping[str, Any]]:
+        """The words of text orders (docs/text-orders.md) for the edition's own order keys:
+        the word as the echo writes it -> how a line starting with it is read, as
+        ``{"key": the order key it writes, "form": FORM, "also": (other spellings, ...)}``
+        and what the form asks besides. The forms the text syntax knows:
+
+        - ``card``: ``WORD [before|after move|after] CARD [at PLACE] [UNIT] [to WEDGE]
+          [cards CARD ...]``, an event card played; a list of entries;
+        - ``cities``: ``WORD CITY [and CITY] ...`` or ``WORD CITY pay ...``, a list of
+          ``{"city": ...}``; ``one`` names an entry, ``many`` several, ``example`` shows a
+          paid line (a payment belongs to one city);
+        - ``units``: ``WORD N UNITS ... [pay ...]``, given once: unit counts, at least one.
+
+        None by default: the shared order words are the syntax's own."""
+        return {}
+
+    def standing_words(self) -> Mapping[str, Mapping[str, Any]]:
+        """Standing orders of the edition's own that text orders can write (``standing KEY
+        ...``): key -> ``{"form": "choice", "choices": (...), "what": ...}`` (one of the
+        choices, which may be several words) or ``{"form": "cards", "what": ...}`` (event
+        cards, or ``nothing``); ``what`` says what is expected after the key. None by default."""
+        return {}
+
+    def card_spellings(self, cid: str, data: str) -> tuple[str, ...]:
+        """The names players may write for event card ``cid`` besides its id (in an edition
+        with cards: the printed names, in each language the edition knows), the name shown
+        in messages last; empty where the edition has no such card."""
+        return ()

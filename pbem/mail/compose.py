@@ -146,7 +146,7 @@ def _names(game: Game):
 def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()) -> list[str]:
     """A history entry as a heading and one line per event, as a player of ``readers``
     (nations; none: the public, the GM's copy) may read it: in an edition with secrets
-    (Antike Duellum) a card another nation drew is not named
+    (an edition with cards) a card another nation drew is not named
     (:func:`pbem.report.views.masked_entry`)."""
     from pbem.report.model import card_namer
     from pbem.report.text import event_lines
@@ -220,7 +220,7 @@ def _status_lines(game: Game, clock: Clock | None = None, now: datetime | None =
 
     st = game.state.status
     name = game.edition.nation_name
-    # what the edition keeps beyond the shared state (Antike II: BELLONA, Pliny); none in classic
+    # what the edition keeps beyond the shared state (a personage card held, say); none in the first edition
     extra = [line for s in edition_status(game) for line in _wrap(f"{s['label']}: {s['value']}.")]
     if st.winner is not None:
         return [f"The game is over: {name(st.winner)} won.", *extra]

@@ -38,7 +38,6 @@ from pbem.mail.runs import GameRun
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.game import Game
 from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, read_orders_for_game
-from pbem.service.names import EDITION_WORDS, ORDER_WORDS
 from pbem.service.turns import mail_ids
 
 Log = Callable[[str], None]
@@ -219,8 +218,12 @@ def played_for_them(game: Game, orders: dict) -> str | None:
     return None
 
 
-ORDER_LINE_WORDS = frozenset(ORDER_WORDS) | frozenset(EDITION_WORDS) | {"know", "knowhow", "temples"}
-"""Words an order line starts with, in any edition: a mail with such a line is orders."""
+def order_line_words() -> frozenset[str]:
+    """Words an order line starts with, in any edition (the text syntax's, and ``know`` of
+    ``know how``): a mail with such a line is orders."""
+    from pbem.service.textorders import line_words
+
+    return line_words() | {"know"}
 
 
 @dataclass
@@ -384,7 +387,7 @@ class Cycle(Desk):
         silent = incoming.automatic or not compose.deliverable(incoming.sender)
         command = None
         if not silent and incoming.text is not None and not incoming.attachments:
-            command = commands.read_commands(incoming.text, ORDER_LINE_WORDS)
+            command = commands.read_commands(incoming.text, order_line_words())
         found = None if silent or command is not None else find_orders(incoming)
         if command is not None:
             target, wrong = self._route_commands(incoming, command, runs, by_id), False
@@ -635,7 +638,7 @@ class Cycle(Desk):
         from pbem.report import prepare_all
 
         game = run.game
-        # the public report; in an edition with secrets (Antike Duellum) also each nation's
+        # the public report; in an edition with secrets (its cards in hand) also each nation's
         # private one: a player's mail carries their own, the GM's the public one
         formats = [f for f in run.settings.attach if f != "copy"]
         reports = {r.viewer: r for r in prepare_all(game, entry=len(game.history) - 1,

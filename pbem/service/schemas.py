@@ -99,7 +99,7 @@ def compose(kind: str, edition: Edition | None) -> dict[str, Any]:
             defs[name] = addition
             continue
         target = defs[name]
-        if "enum" in addition:  # more values (Duellum's special units)
+        if "enum" in addition:  # more values (an edition's own units)
             target["enum"] = [*target["enum"], *(v for v in addition["enum"] if v not in target["enum"])]
         if "properties" in addition:
             target.setdefault("properties", {}).update(addition["properties"])

@@ -106,7 +106,7 @@ def read_input(path: str | os.PathLike) -> Input:
 def parse_orders(edition: Edition, given: Input, board: Board | None = None, rules_data: str = "") -> dict[str, Any]:
     """Orders checked against the edition's order schema, in canonical form; orders in the
     text syntax need the ``board`` their provinces are named on, and the game's
-    ``rules_data`` for the names of what a GM entered (Antike Duellum's event cards)."""
+    ``rules_data`` for the names of what a GM entered (the event cards of an edition with cards)."""
     return read_orders(edition, given, board, rules_data)[0]
 
 

@@ -404,6 +404,23 @@ class Duellum(Edition):
             return None
         return effects.normalised(card)
 
+    def card_spellings(self, cid: str, data: str) -> tuple[str, ...]:
+        """The German name where the catalogue has one, then the English one (or the id)."""
+        card = cards.catalogue(data).get(cid)
+        if card is None:
+            return ()
+        return (*([card["name_de"]] if card.get("name_de") else []), card.get("name") or cid)
+
+    def order_words(self):
+        from pbem.editions.duellum.orderwords import ORDER_WORDS
+
+        return ORDER_WORDS
+
+    def standing_words(self):
+        from pbem.editions.duellum.orderwords import STANDING_WORDS
+
+        return STANDING_WORDS
+
     def card_note(self, cid: str, data: str) -> str:
         if cid == cards.HIDDEN or cards.entered(cards.catalogue(data).get(cid)):
             return ""
