@@ -97,7 +97,7 @@ def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
     """The commands in ``text`` (a mail's plain-text body), or ``None`` if it holds none, or
     holds an order line (a word of ``order_words`` other than the header words): then it is
     not a command mail."""
-    from pbem.service.textorders import MAX_TEXT_CHARS, strip_mail
+    from pbem.service.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
     lines = strip_mail(text[:MAX_TEXT_CHARS])
     if any(_first(line) in order_words and _first(line) not in HEADER for _, line in lines):
@@ -112,7 +112,10 @@ def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
         word = _first(line)
         rest = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
         if word in HEADER and not (word == "password" and not rest):
-            value = rest.split("#", 1)[0].strip() if word != "password" else rest
+            if word == "game":  # as an order mail's game line is read
+                value = line_value(line, "game") or ""
+            else:
+                value = rest.split("#", 1)[0].strip() if word != "password" else rest
             if word in ("game", "nation") and value:
                 setattr(mail, word, value if word == "game" else value.lower())
             elif word == "password":

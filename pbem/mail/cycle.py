@@ -27,6 +27,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 from pbem.errors import CannotWrite, GameLocked, InputError, MailServerError, PbemError, Refused, clip
 from pbem.mail import commands, compose, judge
@@ -37,7 +38,7 @@ from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.runs import GameRun
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.game import Game
-from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, read_orders_for_game
+from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text
 from pbem.service.turns import mail_ids
 
 Log = Callable[[str], None]
@@ -110,15 +111,10 @@ def _text_game(text: str) -> str | None:
     (``Game night was fun!`` before the orders is prose, not a game line), else the first
     ``game`` line's rest (a mistyped id, which the answer then quotes)."""
     from pbem.kernel.setup import GAME_ID
-    from pbem.service.textorders import MAX_TEXT_CHARS, strip_mail
+    from pbem.service.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
-    named = [found.group(1) for _, line in strip_mail(text[:MAX_TEXT_CHARS])
-             if (found := _GAME_LINE.match(line))]
+    named = [found for _, line in strip_mail(text[:MAX_TEXT_CHARS]) if (found := line_value(line, "game"))]
     return next((g for g in named if GAME_ID.match(g)), named[0] if named else None)
-
-
-_GAME_LINE = re.compile(r"^\s*game\b\s*:?\s*(.*?)\s*(?:\s#.*)?$", re.IGNORECASE)
-"""A ``game`` line of text orders: the id is the rest of the line (docs/text-orders.md)."""
 
 
 def _game_of(given: Input) -> str | None:
@@ -226,6 +222,15 @@ def order_line_words() -> frozenset[str]:
     return line_words() | {"know"}
 
 
+class _Answered(Exception):
+    """The orders of a mail were screened out in the transaction (nothing changed); the
+    answer is spooled once the game's lock is released."""
+
+    def __init__(self, answer: Callable[[], None]):
+        super().__init__("screened out")
+        self.answer = answer
+
+
 @dataclass
 class Summary:
     """What a cycle did, for the command line."""
@@ -315,6 +320,7 @@ class Cycle(Desk):
         try:
             stack.enter_context(mail_lock(settings.file))
             service = GameService(settings.file)
+            service.reuse_loaded = True  # a mail's orders are applied to the game loaded here
             run = GameRun(settings, service, load_ledger(settings.file), service.load(), spool_path(settings.file))
         except GameLocked:
             self.log(f"{settings.file}: another mail run is working on this game; left to it")
@@ -482,24 +488,29 @@ class Cycle(Desk):
                 f"the mail names game {found.game_id!r}; this referee runs game {game.game_id!r} for you "
                 f"({', '.join(game.edition.nation_name(n) for n in compose.nations_of(game, incoming.sender))})"])
         assert found.given is not None
+        read: dict[str, Any] = {}
+
+        def screen(game: Game, orders: dict, reading) -> None:
+            """The mail's checks, in the transaction that applies the orders (read once, on
+            the game loaded once): the sender must be the nation's registered address, the
+            mail must hold orders, and not the orders of an earlier mail again."""
+            read.update(game=game, orders=orders, reading=reading, digest=orders_digest(orders))
+            nation = orders["nation"]
+            if nation in game.meta and nation not in compose.nations_of(game, incoming.sender):
+                raise _Answered(lambda: self._reject(run, incoming, [
+                    f"orders for the {game.edition.nation_name(nation)} are accepted only from the address "
+                    f"registered for them; {incoming.sender or 'this mail'} is not it"],
+                    advice="If you have a new address, ask the GM to register it."))
+            if not set(orders) - HEADER_KEYS:
+                raise _Answered(lambda: self._no_orders(run, incoming, nation))
+            copy = applied_copy(game, run.ledger, orders, read["digest"])
+            if copy is not None:
+                raise _Answered(lambda: self._applied_before(run, incoming, copy))
+
         try:
-            orders, reading = read_orders_for_game(game, found.given)
-        except InputError as exc:
-            return self._reject(run, incoming, told(found.given, exc))
-        nation = orders["nation"]
-        if nation in game.meta and nation not in compose.nations_of(game, incoming.sender):
-            return self._reject(run, incoming, [
-                f"orders for the {game.edition.nation_name(nation)} are accepted only from the address "
-                f"registered for them; {incoming.sender or 'this mail'} is not it"],
-                advice="If you have a new address, ask the GM to register it.")
-        if not set(orders) - HEADER_KEYS:
-            return self._no_orders(run, incoming, nation)
-        digest = orders_digest(orders)
-        copy = applied_copy(game, run.ledger, orders, digest)
-        if copy is not None:
-            return self._applied_before(run, incoming, copy)
-        try:
-            outcome = run.service.process(found.given, mail_id=mid)
+            outcome = run.service.process(found.given, mail_id=mid, screen=screen)
+        except _Answered as answered:
+            return answered.answer()
         except AlreadyApplied:
             run.ledger.note(mid, "applied", sender=incoming.sender)
             run.ledger.save()
@@ -509,15 +520,16 @@ class Cycle(Desk):
             self.log(f"{run.game_id}: {exc}; its mail is read again on the next run")
             return
         except Refused as exc:
-            late = played_for_them(game, orders)
+            late = played_for_them(read["game"], read["orders"]) if read else None
             return self._reject(run, incoming, ([late] if late else []) + told(found.given, exc),
-                                ignored=not_read(reading))
+                                ignored=not_read(read.get("reading")))
         except InputError as exc:
             return self._reject(run, incoming, told(found.given, exc))
         run.game = outcome.after
         entry = outcome.added[0]
+        nation = read["orders"]["nation"]
         run.ledger.note(mid, "applied", sender=incoming.sender, seq=entry["seq"], hash=entry["hash"],
-                        subject=incoming.subject[:200], form=found.given.form, orders=digest,
+                        subject=incoming.subject[:200], form=found.given.form, orders=read["digest"],
                         ignored=not_read(outcome.reading))
         run.ledger.save()
         self.summary.applied += 1

@@ -74,6 +74,11 @@ Reporter = Callable[[Game], list[Path]]
 """Writes the reports of a game's latest history entry; returns the files written."""
 OrderSource = Callable[[Game], dict[str, Any]]
 """Makes canonical orders for the game as loaded under the lock (a bot, the GM default)."""
+Screen = Callable[[Game, dict[str, Any], "TextReading | None"], None]
+"""An adapter's checks of a player's orders inside the transaction (the mail's: does the
+mail come from the nation's registered address?): called with the game under the lock, the
+canonical orders and their text reading before they are played; whatever it raises
+leaves the game unchanged and reaches the adapter."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,18 +305,23 @@ class GameService:
         return outcome
 
     def process(self, orders: Input, output: Path | None = None,
-                reporter: Reporter | None = None, mail_id: str | None = None) -> Outcome:
+                reporter: Reporter | None = None, mail_id: str | None = None,
+                screen: Screen | None = None) -> Outcome:
         """A player's order file: checked (password included), applied, recorded.
 
         ``mail_id`` is the Message-ID of the mail the orders came in: it is recorded with
         the entry, and a mail whose orders are in the history already is refused
-        (:class:`AlreadyApplied`), so no mail is ever applied twice."""
+        (:class:`AlreadyApplied`), so no mail is ever applied twice. ``screen``: the
+        adapter's own checks of the orders (:data:`Screen`), made in the same transaction,
+        on the orders as read once and the game as loaded once."""
 
         def step(game: Game) -> Outcome:
             if mail_id is not None and mail_id in turns.mail_ids(game):
                 raise AlreadyApplied(f"{orders.source}: mail {mail_id} was applied already")
             notes = {"mail": mail_id} if mail_id is not None else None
             given, reading = read_orders_for_game(game, orders)
+            if screen is not None:
+                screen(game, given, reading)
             with told_by_line(reading):
                 new, result = turns.play(game, given, turns.PLAYER, notes)
             return Outcome(game, new, result, added=[new.history[-1]], reading=reading)

@@ -198,6 +198,29 @@ def _word_key(word: str) -> str:
     return word.lower().replace("-", "").replace("_", "")
 
 
+def _rest(text: str, first: Token, key: str) -> str:
+    """The value of a ``game`` or ``password`` line whose first word is ``first``: the rest
+    of the line as written, trimmed (one colon right after the word is dropped); a game id
+    ends where a comment starts, a password takes everything."""
+    rest = text[first.end:].strip()
+    if rest.startswith(":"):
+        rest = rest[1:].strip()
+    if key == "game":
+        rest = re.split(r"\s#", rest, maxsplit=1)[0].strip()
+    return rest
+
+
+def line_value(line: str, key: str) -> str | None:
+    """What a ``game`` (or ``password``) line says, read as the order reader reads it
+    (``game: demo  # ours`` is ``demo``); ``None`` for another line or one that says
+    nothing. The one grammar of the line, for whoever must know the game of a text before
+    reading it (the mail, to find the game a mail is for)."""
+    tokens, _ = tokenize(line)
+    if not tokens or tokens[0].kind != "word" or tokens[0].key != key:
+        return None
+    return _rest(line, tokens[0], key) or None
+
+
 def looks_like_text_orders(text: str) -> bool:
     """True if at least two of the lines :func:`strip_mail` keeps begin with two different
     order words (``game``, ``nation``, ``turn``, ``password``, ``rondel``, ...): an order
@@ -524,14 +547,8 @@ class _Orders:
                 f"{', '.join(words)}")
 
     def raw(self, line: _Line, key: str) -> None:
-        """``game`` and ``password``: the rest of the line as written, trimmed (one colon
-        right after the word is dropped); a game id ends where a comment starts, a password
-        takes everything."""
-        rest = line.text[line.tokens[0].end:].strip()
-        if rest.startswith(":"):
-            rest = rest[1:].strip()
-        if key == "game":
-            rest = re.split(r"\s#", rest, maxsplit=1)[0].strip()
+        """``game`` and ``password``: the rest of the line (:func:`_rest`)."""
+        rest = _rest(line.text, line.tokens[0], key)
         if not rest:
             line.fail(None, f"the line ends too early: expected the {key} after '{line.tokens[0].text}'")
         self.once(line, key, f"'{key}'")
