@@ -503,7 +503,8 @@ def test_an_order_mail_is_read_once_and_its_game_loaded_once(table, monkeypatch)
     loaded once for the run and the change."""
     from mailkit import PASSWORDS
 
-    from pbem.service import store, textorders
+    from pbem.service import store
+    from pbem.service.language import textorders
 
     folder, game, cfg = table
     counts = {"read": 0, "load": 0}

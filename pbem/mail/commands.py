@@ -97,7 +97,7 @@ def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
     """The commands in ``text`` (a mail's plain-text body), or ``None`` if it holds none, or
     holds an order line (a word of ``order_words`` other than the header words): then it is
     not a command mail."""
-    from pbem.service.textorders import MAX_TEXT_CHARS, line_value, strip_mail
+    from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
     lines = strip_mail(text[:MAX_TEXT_CHARS])
     if any(_first(line) in order_words and _first(line) not in HEADER for _, line in lines):
@@ -143,7 +143,7 @@ def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
 def near_command(text: str) -> str | None:
     """For a mail that is neither orders nor commands: if its first line looks like a
     mistyped command (one word close to one), the answer's first line; else ``None``."""
-    from pbem.service.textorders import MAX_TEXT_CHARS, strip_mail
+    from pbem.service.language.textorders import MAX_TEXT_CHARS, strip_mail
 
     lines = strip_mail(text[:MAX_TEXT_CHARS])
     if not lines or len(lines[0][1].split()) > 4:

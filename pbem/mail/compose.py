@@ -231,7 +231,7 @@ def _status_lines(game: Game, clock: Clock | None = None, now: datetime | None =
 
 def orders_template(game: Game, nation: str) -> list[str]:
     from pbem.play.options import options
-    from pbem.service.textorders import format_text_orders
+    from pbem.service.language.textorders import format_text_orders
 
     template = options(game)["template"]
     template = {**template, "nation": nation}

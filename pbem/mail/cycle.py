@@ -66,7 +66,7 @@ class Found:
 def find_orders(incoming: Incoming) -> Found | None:
     """The orders in a mail: an attached ``.json`` / ``.txt`` file, else the plain-text
     body. ``None`` for a mail that holds nothing that looks like orders (not for us)."""
-    from pbem.service.textorders import MAX_TEXT_CHARS, looks_like_text_orders, strip_mail
+    from pbem.service.language.textorders import MAX_TEXT_CHARS, looks_like_text_orders, strip_mail
 
     source = f"mail {incoming.message_id}"
     from pbem.service.copies import is_player_copy
@@ -111,7 +111,7 @@ def _text_game(text: str) -> str | None:
     (``Game night was fun!`` before the orders is prose, not a game line), else the first
     ``game`` line's rest (a mistyped id, which the answer then quotes)."""
     from pbem.kernel.setup import GAME_ID
-    from pbem.service.textorders import MAX_TEXT_CHARS, line_value, strip_mail
+    from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
     named = [found for _, line in strip_mail(text[:MAX_TEXT_CHARS]) if (found := line_value(line, "game"))]
     return next((g for g in named if GAME_ID.match(g)), named[0] if named else None)
@@ -126,7 +126,7 @@ def _game_of(given: Input) -> str | None:
 def told(given: Input, exc: InputError | Refused) -> list[str]:
     """Every problem of a mail's orders as its writer reads it. Orders in the text syntax
     are told by line, the line quoted (:meth:`TextReading.describe
-    <pbem.service.textorders.TextReading.describe>`), a line the reader could not read too;
+    <pbem.service.language.textorders.TextReading.describe>`), a line the reader could not read too;
     an order file by its JSON path, as ``check`` tells it."""
     reading = getattr(exc, "text_reading", None)
     if isinstance(exc, Refused):
@@ -217,7 +217,7 @@ def played_for_them(game: Game, orders: dict) -> str | None:
 def order_line_words() -> frozenset[str]:
     """Words an order line starts with, in any edition (the text syntax's, and ``know`` of
     ``know how``): a mail with such a line is orders."""
-    from pbem.service.textorders import line_words
+    from pbem.service.language.textorders import line_words
 
     return line_words() | {"know"}
 

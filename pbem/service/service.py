@@ -34,7 +34,7 @@ from pbem.service.history import canonical
 from pbem.service.schemas import dumps, parse_json, problems, read_json, read_text, validate
 
 if TYPE_CHECKING:
-    from pbem.service.textorders import TextReading
+    from pbem.service.language.textorders import TextReading
     from pbem.service.witness import Checked, Witness
 
 
@@ -118,7 +118,7 @@ def parse_orders(edition: Edition, given: Input, board: Board | None = None, rul
 def read_orders(edition: Edition, given: Input, board: Board | None = None,
                 rules_data: str = "") -> tuple[dict[str, Any], TextReading | None]:
     """:func:`parse_orders`, and for orders in the text syntax what the text says where
-    (:class:`~pbem.service.textorders.TextReading`; ``None`` for an order file in JSON). An
+    (:class:`~pbem.service.language.textorders.TextReading`; ``None`` for an order file in JSON). An
     :class:`InputError` of the schema about text orders carries the reading as its
     ``text_reading``, so that its problems can be told by line."""
     data = given.data
@@ -127,12 +127,12 @@ def read_orders(edition: Edition, given: Input, board: Board | None = None,
         raise UsageError(f"{given.source}: orders in the text syntax need the game's board")
     try:
         if given.form == "text":
-            from pbem.service.textorders import read_text_orders
+            from pbem.service.language.textorders import read_text_orders
 
             reading = read_text_orders(data, edition, board, given.source, data=rules_data)
             data = reading.orders
         elif board is not None:
-            from pbem.service.aliases import board_words
+            from pbem.service.language.aliases import board_words
 
             data = board_words(data, edition, board)
         validate("orders", data, given.source, edition)
@@ -167,7 +167,7 @@ def told_by_line(reading: TextReading | None):
 
 def echo_text(game: Game, orders: dict[str, Any]) -> str:
     """Canonical orders in the text syntax (the echo for orders that came as text)."""
-    from pbem.service.textorders import format_text_orders
+    from pbem.service.language.textorders import format_text_orders
 
     return format_text_orders(orders, game.edition, game.board)
 

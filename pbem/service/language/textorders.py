@@ -21,9 +21,9 @@ canonical orders back as text, one order per line, so an echo can be read, copie
 again. docs/text-orders.md is the players' description of the syntax.
 
 Names (provinces, nations, wedges, know-hows, personages, stances) are matched
-forgivingly but never guessed (:mod:`pbem.service.names`): case and accents do not matter,
+forgivingly but never guessed (:mod:`pbem.service.language.names`): case and accents do not matter,
 a display name works as well as an id, and a unique prefix of at least
-:data:`~pbem.service.names.MIN_PREFIX` letters is enough; an ambiguous or unknown name is
+:data:`~pbem.service.language.names.MIN_PREFIX` letters is enough; an ambiguous or unknown name is
 an error that lists the candidates. Every name comes from the edition and the board;
 resources and units come from :mod:`pbem.kernel.vocab`.
 
@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pbem.errors import InputError, Problem, clip
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.vocab import MOMENTS, PAYMENT_KEYS, RESOURCES, UNITS
-from pbem.service.names import ORDER_WORDS, Names, Vocabulary, own_words, vocabulary
+from pbem.service.language.names import ORDER_WORDS, Names, Vocabulary, own_words, vocabulary
 from pbem.service.schemas import required_keys
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ know-hows, personages, stances and event cards, each matched forgivingly but nev
 
 Case and accents do not matter, a display name works as well as an id, and a unique prefix
 of at least :data:`MIN_PREFIX` letters is enough; an ambiguous or unknown name is an error
-that lists the candidates. The text-order reader (:mod:`pbem.service.textorders`) and the
-order files' names (:mod:`pbem.service.aliases`) both read names here, so an order file
+that lists the candidates. The text-order reader (:mod:`pbem.service.language.textorders`) and the
+order files' names (:mod:`pbem.service.language.aliases`) both read names here, so an order file
 whose names are all ids needs nothing of the text syntax.
 """
 
