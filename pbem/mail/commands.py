@@ -93,13 +93,15 @@ def suggest(word: str) -> str:
     return f"did you mean {close[0].upper()}?" if close else ""
 
 
-def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
+def read_commands(text: str, order_words: frozenset[str],
+                  kept: list[tuple[int, str]] | None = None) -> CommandMail | None:
     """The commands in ``text`` (a mail's plain-text body), or ``None`` if it holds none, or
     holds an order line (a word of ``order_words`` other than the header words): then it is
-    not a command mail."""
+    not a command mail. ``kept``: the lines of ``text`` that
+    :func:`~pbem.service.language.textorders.strip_mail` keeps, where the caller has them."""
     from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
-    lines = strip_mail(text[:MAX_TEXT_CHARS])
+    lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
     if any(_first(line) in order_words and _first(line) not in HEADER for _, line in lines):
         return None
     at = [i for i, (_, line) in enumerate(lines) if _first(line) in WORDS
@@ -140,12 +142,12 @@ def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
     return mail
 
 
-def near_command(text: str) -> str | None:
+def near_command(text: str, kept: list[tuple[int, str]] | None = None) -> str | None:
     """For a mail that is neither orders nor commands: if its first line looks like a
     mistyped command (one word close to one), the answer's first line; else ``None``."""
     from pbem.service.language.textorders import MAX_TEXT_CHARS, strip_mail
 
-    lines = strip_mail(text[:MAX_TEXT_CHARS])
+    lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
     if not lines or len(lines[0][1].split()) > 4:
         return None
     word = _first(lines[0][1])

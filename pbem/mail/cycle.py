@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
@@ -66,7 +66,7 @@ class Found:
 def find_orders(incoming: Incoming) -> Found | None:
     """The orders in a mail: an attached ``.json`` / ``.txt`` file, else the plain-text
     body. ``None`` for a mail that holds nothing that looks like orders (not for us)."""
-    from pbem.service.language.textorders import MAX_TEXT_CHARS, looks_like_text_orders, strip_mail
+    from pbem.service.language.textorders import looks_like_text_orders
 
     source = f"mail {incoming.message_id}"
     from pbem.service.copies import is_player_copy
@@ -88,15 +88,16 @@ def find_orders(incoming: Incoming) -> Found | None:
             return Found(None, _text_game(text), "; ".join(str(p) for p in exc.problems) + f" (in {name})")
         return Found(given, _game_of(given))
     if incoming.text is not None:
-        kept = "\n".join(line for _, line in strip_mail(incoming.text[:MAX_TEXT_CHARS])).strip()
+        lines = incoming.body_lines()
+        kept = "\n".join(line for _, line in lines).strip()
         if kept.startswith("{"):
             try:
                 given = input_from_text(kept, f"the body of {source}")
             except InputError as exc:
                 return Found(None, None, "; ".join(str(p) for p in exc.problems))
             return Found(given, _game_of(given))
-        if looks_like_text_orders(incoming.text):
-            given = Input(incoming.text, f"the body of {source}", "text")
+        if looks_like_text_orders(incoming.text, lines):
+            given = Input(incoming.text, f"the body of {source}", "text", tuple(lines))
             return Found(given, _game_of(given))
         return None
     if incoming.html_text is not None and (looks_like_text_orders(incoming.html_text) or '"nation"' in incoming.html_text):
@@ -106,20 +107,22 @@ def find_orders(incoming: Incoming) -> Found | None:
     return None
 
 
-def _text_game(text: str) -> str | None:
+def _text_game(text: str, lines: Sequence[tuple[int, str]] | None = None) -> str | None:
     """The game a text of orders names: the first ``game`` line whose rest is a game id
     (``Game night was fun!`` before the orders is prose, not a game line), else the first
     ``game`` line's rest (a mistyped id, which the answer then quotes)."""
     from pbem.kernel.setup import GAME_ID
     from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
-    named = [found for _, line in strip_mail(text[:MAX_TEXT_CHARS]) if (found := line_value(line, "game"))]
+    if lines is None:
+        lines = strip_mail(text[:MAX_TEXT_CHARS])
+    named = [found for _, line in lines if (found := line_value(line, "game"))]
     return next((g for g in named if GAME_ID.match(g)), named[0] if named else None)
 
 
 def _game_of(given: Input) -> str | None:
     if given.form == "text":
-        return _text_game(given.data)
+        return _text_game(given.data, given.lines)
     return given.data.get("game") if isinstance(given.data, dict) and isinstance(given.data.get("game"), str) else None
 
 
@@ -393,7 +396,7 @@ class Cycle(Desk):
         silent = incoming.automatic or not compose.deliverable(incoming.sender)
         command = None
         if not silent and incoming.text is not None and not incoming.attachments:
-            command = commands.read_commands(incoming.text, order_line_words())
+            command = commands.read_commands(incoming.text, order_line_words(), incoming.body_lines())
         found = None if silent or command is not None else find_orders(incoming)
         if command is not None:
             target, wrong = self._route_commands(incoming, command, runs, by_id), False

@@ -90,6 +90,10 @@ class Input:
     data: Any
     source: str
     form: str = "json"
+    lines: tuple[tuple[int, str], ...] | None = None
+    """Orders in the text syntax: the lines of the text that can hold orders, with their
+    numbers (:func:`~pbem.service.language.textorders.strip_mail`), where the adapter has
+    them already (the mail strips a mail once); ``None``: the reader strips the text."""
 
 
 def input_from_text(text: str, source: str) -> Input:
@@ -129,7 +133,7 @@ def read_orders(edition: Edition, given: Input, board: Board | None = None,
         if given.form == "text":
             from pbem.service.language.textorders import read_text_orders
 
-            reading = read_text_orders(data, edition, board, given.source, data=rules_data)
+            reading = read_text_orders(data, edition, board, given.source, data=rules_data, kept=given.lines)
             data = reading.orders
         elif board is not None:
             from pbem.service.language.aliases import board_words

@@ -221,15 +221,17 @@ def line_value(line: str, key: str) -> str | None:
     return _rest(line, tokens[0], key) or None
 
 
-def looks_like_text_orders(text: str) -> bool:
+def looks_like_text_orders(text: str, kept: Sequence[tuple[int, str]] | None = None) -> bool:
     """True if at least two of the lines :func:`strip_mail` keeps begin with two different
     order words (``game``, ``nation``, ``turn``, ``password``, ``rondel``, ...): an order
     mail (which needs several such lines), as opposed to a mail that is not for the referee
     and happens to have one line beginning with "Game" or "Turn". Only the start of a very
-    long text is looked at (:data:`MAX_TEXT_CHARS`): orders are at the top of a mail."""
+    long text is looked at (:data:`MAX_TEXT_CHARS`): orders are at the top of a mail.
+    ``kept``: those lines, where the caller has them already."""
     words = set(ORDER_WORDS) | set(_WORD_ALIASES)
-    seen = {_WORD_ALIASES.get(w, w) for w in (_first_word(line) for _, line in strip_mail(text[:MAX_TEXT_CHARS]))
-            if w in words}
+    if kept is None:
+        kept = strip_mail(text[:MAX_TEXT_CHARS])
+    seen = {_WORD_ALIASES.get(w, w) for w in (_first_word(line) for _, line in kept) if w in words}
     return len(seen) >= 2
 
 
@@ -988,7 +990,7 @@ def _added(before: dict[str, int], after: dict[str, int]) -> list[str]:
 
 
 def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<text>",
-                     data: str = "") -> TextReading:
+                     data: str = "", kept: Sequence[tuple[int, str]] | None = None) -> TextReading:
     """Read ``text`` (an order mail's body or a text order file) as orders, keeping track of
     where each order came from (:class:`TextReading`).
 
@@ -1005,7 +1007,8 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
     with the 1-based line in the original text and the column of the offending word; a
     text without an order line is the one problem "no orders found". ``data``: the game's
     ``rules.data`` (in an edition with cards, the event cards a GM entered, so that a card
-    is known by name).
+    is known by name). ``kept``: the lines :func:`strip_mail` keeps of ``text``, where the
+    caller has them already (the mail, which strips a mail once).
     """
     if text.count("\n", 0, MAX_TEXT_CHARS) >= MAX_TEXT_LINES or len(text) > MAX_TEXT_CHARS:
         raise InputError(source, [Problem(f"line {MAX_TEXT_LINES + 1}, column 1" if len(text) <= MAX_TEXT_CHARS
@@ -1013,7 +1016,8 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
                                           f"a text of orders has at most {MAX_TEXT_LINES} lines and "
                                           f"{MAX_TEXT_CHARS} characters; this one has more (nothing was read)")])
     reader = _Orders(vocabulary(edition, board, data), line_words())
-    kept = strip_mail(text)
+    if kept is None:
+        kept = strip_mail(text)
     candidates = [(n, line) for n, line in kept if not line.lstrip().startswith("#")]
     at = [i for i, (_, line) in enumerate(candidates) if reader.starts_order(line)]
     body = candidates[at[0]:at[-1] + 1] if at else []
