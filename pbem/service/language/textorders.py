@@ -467,9 +467,9 @@ class _Line:
 class _Orders:
     """The orders of a text as they are read, line by line."""
 
-    def __init__(self, vocab: Vocabulary, line_words: frozenset[str] = frozenset()):
+    def __init__(self, vocab: Vocabulary):
         self.vocab = vocab
-        self.line_words = line_words
+        self._line_words: frozenset[str] | None = None
         self.data: dict[str, Any] = {}
         self.seen: dict[str, int] = {}
         self.stances: dict[str, int] = {}
@@ -530,9 +530,17 @@ class _Orders:
         first = tokens[0]
         if first.key == "know" and len(tokens) > 1 and tokens[1].key == "how":
             return True
-        if first.key in self.line_words or first.key in (_word_key(k) for k in self.vocab.own_keys):
+        if first.key in ORDER_WORDS or first.key in _WORD_ALIASES or first.key in self.vocab.own_words \
+                or first.key in (_word_key(k) for k in self.vocab.own_keys) or self._foreign(first.key):
             return True
         return len(first.text) <= MAX_WORD and self._close_word(first) is not None
+
+    def _foreign(self, key: str) -> bool:
+        """Whether ``key`` is an order word of any edition (:func:`line_words`; every
+        edition is loaded for it, so only asked of a line this edition's words do not start)."""
+        if self._line_words is None:
+            self._line_words = line_words()
+        return key in self._line_words
 
     def _close_word(self, token: Token) -> str | None:
         """The order word of this edition ``token`` is a misspelling of, if it looks like one."""
@@ -1015,7 +1023,7 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
                                           else "line 1, column 1",
                                           f"a text of orders has at most {MAX_TEXT_LINES} lines and "
                                           f"{MAX_TEXT_CHARS} characters; this one has more (nothing was read)")])
-    reader = _Orders(vocabulary(edition, board, data), line_words())
+    reader = _Orders(vocabulary(edition, board, data))
     if kept is None:
         kept = strip_mail(text)
     candidates = [(n, line) for n, line in kept if not line.lstrip().startswith("#")]
