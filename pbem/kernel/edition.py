@@ -407,3 +407,8 @@ class Edition:
         with cards: the printed names, in each language the edition knows), the name shown
         in messages last; empty where the edition has no such card."""
         return ()
+
+    def hand(self, state: GameState, nation: str) -> tuple[str, ...] | None:
+        """The event cards ``nation`` holds, by id, in an edition with cards (what its own
+        player is told); ``None`` in an edition without."""
+        return None

@@ -529,7 +529,8 @@ def holdings(game: Game, nation: str) -> list[str]:
     lines += _wrap(f"Cities: {', '.join(place(c) for c in seen['cities']) or 'none'}.", "  ")
     lines += _wrap(f"Temples: {', '.join(place(c) for c in seen['temples']) or 'none'}.", "  ")
     lines += _wrap("Know-how: " + (", ".join(knowhows.get(k, k) for k in seen["knowhow"]) or "none") + ".", "  ")
-    if seen.get("hand") is not None:
+    hand = game.edition.hand(game.state, nation)
+    if hand is not None:
         card = None
         try:
             from pbem.report.model import card_namer
@@ -537,7 +538,7 @@ def holdings(game: Game, nation: str) -> list[str]:
             card = card_namer(game)
         except ImportError:  # pragma: no cover
             card = None
-        cards = ", ".join(card(c) if card else c for c in seen["hand"]) or "none"
+        cards = ", ".join(card(c) if card else c for c in hand) or "none"
         lines += _wrap(f"Your event cards: {cards}.", "  ")
     return lines
 

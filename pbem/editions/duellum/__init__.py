@@ -411,6 +411,9 @@ class Duellum(Edition):
             return ()
         return (*([card["name_de"]] if card.get("name_de") else []), card.get("name") or cid)
 
+    def hand(self, state, nation: str) -> tuple[str, ...]:
+        return tuple(state.nations[nation].extra["hand"])
+
     def order_words(self):
         from pbem.editions.duellum.orderwords import ORDER_WORDS
 
