@@ -67,10 +67,6 @@ class Incoming:
 
     _lines: list[tuple[int, str]] | None = field(default=None, init=False, repr=False, compare=False)
 
-    @property
-    def html_only(self) -> bool:
-        return self.text is None and self.html_text is not None
-
     def body_lines(self) -> list[tuple[int, str]]:
         """The lines of the plain-text body that can hold orders or commands, with their
         numbers (:func:`~pbem.service.language.textorders.strip_mail` of the body's start):

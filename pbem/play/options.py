@@ -336,8 +336,3 @@ def _maneuver_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[
     if not effect["conquerable"]:
         out.append("no rival city within reach of enough units to conquer it")
     return out
-
-
-def effect_line(effect: dict[str, Any]) -> str:
-    """What a wedge would let the nation do, in one line (for short summaries)."""
-    return "; ".join(effect_lines(effect))
