@@ -79,7 +79,7 @@ class InputError(PbemError):
     exit_code = ExitCode.BAD_INPUT
     text_reading = None
     """For a problem of the orders schema about orders in the text syntax: the reading of
-    the text (:class:`pbem.service.textorders.TextReading`), whose ``describe`` tells each
+    the text (:class:`pbem.service.language.textorders.TextReading`), whose ``describe`` tells each
     problem by line."""
 
     def __init__(self, source: str, problems: list[Problem] | str):
@@ -102,7 +102,7 @@ class Refused(PbemError):
     exit_code = ExitCode.REFUSED
     text_reading = None
     """For orders in the text syntax: the reading of the text
-    (:class:`pbem.service.textorders.TextReading`), whose ``describe`` tells each rejection
+    (:class:`pbem.service.language.textorders.TextReading`), whose ``describe`` tells each rejection
     by line."""
 
     def __init__(self, rejections: list):

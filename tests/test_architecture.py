@@ -308,7 +308,7 @@ def _edition_names() -> re.Pattern[str]:
     rules the kernel's comments cite as "classic"), as one pattern of whole words."""
     from pbem import editions
 
-    words = {w.lower() for e in editions.registered() if e.id != "antike" for w in (e.id, e.name, *e.aliases)}
+    words = {w.lower() for e in map(editions.get, editions.BUILT_IN) if e.id != "antike" for w in (e.id, e.name, *e.aliases)}
     return re.compile(r"\b(" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
@@ -365,8 +365,9 @@ def _edition_words() -> dict[str, str]:
         words |= {w for f in edition.rondel.fields for w in (f.name, f.label)}
         words |= set(edition.knowhows) | set(edition.knowhows.values())
         words |= set(edition.personages) | set(edition.personages.values())
-        words |= {w for cid in edition.event_cards("") for w in (cid, edition.card_name(cid, ""))}
-        words |= _schema_strings(compose("orders", edition)) & set(TERRAIN)
+        words |= {w for cid in edition.event_cards("")
+                  for w in (cid, edition.card_name(cid, ""), *edition.card_spellings(cid, ""))}
+        words |= _schema_strings(compose("orders", edition)) & set(TERRAIN) | set(edition.special_units)
         per[edition.id] = {squash(w) for w in words if squash(w)}
     shared = set.intersection(*per.values()) | {squash(w) for w in (*RESOURCES, *UNITS, *ACTION_KEYS, "temple")}
     # classic is the game itself: its id is every command's default edition, and its
@@ -408,16 +409,16 @@ def _edition_words_in(source: str, words: dict[str, str]) -> list[str]:
     return found
 
 
-def test_reports_name_no_edition():
-    """The reports (``pbem/report``) phrase what every edition shares and ask the edition
-    for the rest (the hooks for reports of :class:`pbem.kernel.edition.Edition`): no string
+@pytest.mark.parametrize("area", sorted(set(ALLOWED) - {"editions"}))
+def test_no_edition_words_outside_the_editions(area):
+    """Outside ``pbem/editions`` the code says what every edition shares and asks the
+    edition for the rest (the hooks of :class:`pbem.kernel.edition.Edition` for reports,
+    bots and self-play checks, the command line, the order language and mail): no string
     literal or identifier there names an edition, or a wedge, know-how, personage, card or
-    unit kind of only some editions."""
+    unit kind of only some editions (docstrings and comments may speak of them)."""
     words = _edition_words()
-    found = []
-    for module, path in MODULES.items():
-        if module == "pbem.report" or module.startswith("pbem.report."):
-            found += [f"{module}:{hit}" for hit in _edition_words_in(path.read_text(encoding="utf-8"), words)]
+    found = [f"{module}:{hit}" for module, path in MODULES.items() if layer(module) == area
+             for hit in _edition_words_in(path.read_text(encoding="utf-8"), words)]
     assert found == []
 
 
@@ -434,17 +435,6 @@ def test_report_edition_check_can_fail():
     assert any("'duellum'" in h for h in hits) and any("'fortress'" in h for h in hits)
     assert any("'respublica'" in h for h in hits) and any("'militia'" in h for h in hits)
     assert _edition_words_in('"""Antike Duellum."""\nx = "a legion"\ny = "antike-ref site"\n', words) == []
-
-
-def test_play_names_no_edition():
-    """What every edition shares lives in ``pbem/play``: no string literal or identifier there
-    names an edition, its wedges, know-hows, personages, cards or special units (an edition's
-    own bot play and checks live with the edition, behind :meth:`Edition.bot_strategy` and
-    :meth:`Edition.conservation_problems`)."""
-    words = _edition_words()
-    found = [f"{module}:{hit}" for module, path in MODULES.items() if layer(module) == "play"
-             for hit in _edition_words_in(path.read_text(encoding="utf-8"), words)]
-    assert found == []
 
 
 def test_edition_word_check_can_fail():
@@ -504,7 +494,7 @@ def _other_edition_words() -> set[str]:
     classic = editions.get("classic")
     shared = set(classic.rondel.names) | set(classic.knowhows) | set(classic.personages) | set(classic.variants)
     words: set[str] = set()
-    for edition in editions.registered():
+    for edition in map(editions.get, editions.BUILT_IN):
         if edition is classic:
             continue
         words |= {edition.id, edition.name, *edition.aliases}

@@ -495,3 +495,40 @@ def test_an_attachment_that_looks_like_a_players_copy_never_breaks_the_reader(at
         assert found is None
     else:  # read as orders: taken for the schema to judge, or refused with its reason
         assert found is not None and (found.given is not None or found.problem)
+
+
+def test_an_order_mail_is_read_once_and_its_game_loaded_once(table, monkeypatch):
+    """The mail path parses and loads once: the body of an order mail is stripped of
+    quotes and signature once (for commands, orders, its game line and the reader alike),
+    read as orders once (in the transaction that applies them, with the sender check), and
+    the game is loaded once for the run and the change."""
+    from mailkit import PASSWORDS
+
+    from pbem.service import store
+    from pbem.service.language import textorders
+
+    folder, game, cfg = table
+    counts = {"read": 0, "load": 0, "strip": 0}
+    read, load, strip = textorders.read_text_orders, store.load_game, textorders.strip_mail
+
+    def counting_strip(*args, **kwargs):
+        counts["strip"] += 1
+        return strip(*args, **kwargs)
+
+    def counting_read(*args, **kwargs):
+        counts["read"] += 1
+        return read(*args, **kwargs)
+
+    def counting_load(*args, **kwargs):
+        counts["load"] += 1
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(textorders, "read_text_orders", counting_read)
+    monkeypatch.setattr(store, "load_game", counting_load)
+    monkeypatch.setattr(textorders, "strip_mail", counting_strip)
+    nation = active(game)
+    text = f"game demo\nnation {nation}\nturn 1\npassword {PASSWORDS[nation]}\nrondel gold\n"
+    box = maildir(folder / "Maildir", mail(ADDRESSES[nation], body=text))
+    assert inbox(game, box, cfg, folder / "out").exit_code == 0
+    assert json.loads(game.read_text())["history"][-1]["turn"] == 1
+    assert counts == {"read": 1, "load": 1, "strip": 1}

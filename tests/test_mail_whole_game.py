@@ -24,7 +24,7 @@ def test_a_whole_game_by_mail(tmp_path):
     from pbem.mail.transport import Transport
     from pbem.play.bot import play_turn
     from pbem.service.service import GameService
-    from pbem.service.textorders import format_text_orders
+    from pbem.service.language.textorders import format_text_orders
 
     players = [a for n in NATIONS for a in ("--player", f"{n}={n.title()} Bot <{ADDRESSES[n]}>")]
     game = new_game_file(tmp_path, "--id", "bymail", "--seed", "mail-game", *players, nations=NATIONS)
@@ -101,7 +101,7 @@ def test_a_whole_game_by_mail_with_an_absence_an_extension_press_and_an_observer
     from pbem.mail.transport import Transport
     from pbem.play.bot import play_turn
     from pbem.service.service import GameService
-    from pbem.service.textorders import format_text_orders
+    from pbem.service.language.textorders import format_text_orders
 
     players = [a for n in NATIONS for a in ("--player", f"{n}={n.title()} Bot <{ADDRESSES[n]}>")]
     game = new_game_file(tmp_path, "--id", "judged", "--seed", "judge-game", *players, nations=NATIONS)

@@ -1,4 +1,4 @@
-"""The quick schema check (pbem/service/quickcheck.py) answers exactly as jsonschema does.
+"""The quick schema check (pbem/service/schemas/quickcheck.py) answers exactly as jsonschema does.
 
 ``schemas.problems`` trusts the quick check's "valid" without asking jsonschema, so a
 quick check that accepted something jsonschema rejects would let bad input through.
@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 
 from pbem import editions
 from pbem.service import schemas
-from pbem.service.quickcheck import compile_check, equal
+from pbem.service.schemas.quickcheck import compile_check, equal
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = editions.get("antike")
@@ -136,7 +136,7 @@ def test_recursive_definitions_compile_and_check():
 def test_compiled_checks_are_kept_between_runs(tmp_path, monkeypatch):
     """The generated check is compiled once and kept in the cache folder (as Python keeps
     .pyc files); a damaged cache file, or no cache at all, only means compiling again."""
-    from pbem.service import quickcheck
+    from pbem.service.schemas import quickcheck
 
     schema = schemas.compose("orders", CLASSIC)
     sample = json.loads(SAMPLES["orders"][0].read_text(encoding="utf-8"))

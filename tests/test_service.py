@@ -249,3 +249,29 @@ def test_a_change_starts_from_the_game_it_loaded_only_while_the_file_is_that_one
     assert len(loads) == 1
     assert json.loads(cli_run("show", path, "--json").stdout)["turn"] == 3
     assert cli_run("verify", path).exit_code == 0
+
+
+def test_a_screen_sees_the_orders_read_once_in_the_transaction_and_can_stop_them(tmp_path):
+    """``process(screen=...)``: the adapter's checks (the mail's sender check) run on the
+    game under the lock and the orders as read for it; what they raise leaves the game as
+    it was, and a screen that lets the orders pass changes nothing of the turn."""
+    from pbem.service.service import GameService, read_input
+
+    path = new_game_file(tmp_path)
+    before = path.read_bytes()
+    given = read_input(first_orders(tmp_path, path))
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def stop(game, orders, reading):
+        seen.append((len(game.history), orders["rondel"], reading))
+        raise Stop
+
+    with pytest.raises(Stop):
+        GameService(path).process(given, screen=stop)
+    assert path.read_bytes() == before and leftovers(tmp_path) == []
+    assert seen == [(1, {"to": "gold"}, None)]
+    outcome = GameService(path).process(given, screen=lambda game, orders, reading: seen.append(orders["nation"]))
+    assert seen[-1] == outcome.added[0]["nation"] and len(json.loads(path.read_text())["history"]) == 2

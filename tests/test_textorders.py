@@ -1,4 +1,4 @@
-"""The plain-text order syntax (pbem/service/textorders.py, docs/text-orders.md).
+"""The plain-text order syntax (pbem/service/language/textorders.py, docs/text-orders.md).
 
 - text -> JSON -> text round trips for every kind of order, over a set of canonical orders
   and over every turn of a bot game;
@@ -27,8 +27,8 @@ from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS, BattleStance, Coin
 from pbem.play.bot import play_turn
 from pbem.service import schemas, turns
 from pbem.service.boards import load_board
-from pbem.service.names import ORDER_WORDS, Names
-from pbem.service.textorders import (
+from pbem.service.language.names import ORDER_WORDS, Names
+from pbem.service.language.textorders import (
     format_text_orders,
     looks_like_text_orders,
     parse_text_orders,
@@ -789,3 +789,17 @@ def test_the_docs_name_every_order_word_and_unit():
     doc = DOC.read_text(encoding="utf-8")
     for word in (*ORDER_WORDS, *UNITS, *RESOURCES, "coin"):
         assert f"`{word}" in doc or f" {word} " in doc, word
+
+
+def test_the_game_line_has_one_grammar():
+    """:func:`line_value` (what the mail reads to find a text's game) reads a game line as
+    the order reader does."""
+    from pbem.service.language.textorders import line_value
+
+    for line, value in [("game demo", "demo"), ("Game: demo  # ours", "demo"), ("GAME\tdemo#2", "demo#2"),
+                        ("game :demo", "demo"), ("game", None), ("game demo # ours", "demo"), ("Game-night was fun", None),
+                        ("gamer demo", None), ("rondel gold", None), ('"game" demo', None)]:
+        assert line_value(line, "game") == value, line
+        if value is not None:
+            assert parse(f"{line}\nnation greeks\npassword x\n")["game"] == value
+    assert line_value("password: a b # c", "password") == "a b # c"

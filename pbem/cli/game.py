@@ -160,7 +160,7 @@ def show(
         who = viewer if viewer is not None else loaded.copy_of  # a player's copy shows what its player sees
         if province is not None:
             from pbem.cli.show import console, print_neighbours
-            from pbem.service.names import vocabulary
+            from pbem.service.language.names import vocabulary
 
             pid, problem = vocabulary(loaded.edition, loaded.board).provinces.lookup(province)
             if pid is None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import Problem, clip
-from pbem.kernel.vocab import RESOURCES, TERRAIN
+from pbem.kernel.vocab import MOVES_AS, RESOURCES, TERRAIN, moves_as
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +80,11 @@ class Province:
 
 
 def _unit(unit: str) -> str:
-    """``unit`` itself if it is a unit type; ``ValueError`` otherwise."""
-    if unit not in TERRAIN:
-        raise ValueError(f"unknown unit type {unit!r} (expected one of {', '.join(TERRAIN)})")
-    return unit
+    """The unit type ``unit`` moves as (itself, or the type an edition's own unit moves
+    as); ``ValueError`` if it is neither."""
+    if moves_as(unit) not in TERRAIN:
+        raise ValueError(f"unknown unit type {unit!r} (expected one of {', '.join([*TERRAIN, *MOVES_AS])})")
+    return moves_as(unit)
 
 
 class Board:

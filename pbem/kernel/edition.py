@@ -23,7 +23,7 @@ from pbem.kernel.bank import round_coins
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.protocols import NO_EXTRAS, Extras, NationInfo  # described there; offered here too
 from pbem.kernel.state import GameState, Standing, Table
-from pbem.kernel.vocab import ACTION_KEYS
+from pbem.kernel.vocab import ACTION_KEYS, MOVES_AS
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
@@ -73,6 +73,10 @@ class Edition:
     (001 L350); otherwise a battle is fought when a side demands it (D1)."""
     arm_source_words: str = "left in stock"
     """Where the units :meth:`arm_source` counts are, in a refusal's words."""
+    special_units: Mapping[str, str] = MappingProxyType({})
+    """Units of the edition's own beyond legions and galleys (a variant's special units)
+    -> the unit type each moves as; the board learns them when the edition class is
+    defined (:data:`pbem.kernel.vocab.MOVES_AS`)."""
     codes: Mapping[str, str] = MappingProxyType({})
     """Rejection codes of the edition's own rules, with their message templates."""
     wording: Mapping[str, str] = MappingProxyType({})
@@ -96,6 +100,13 @@ class Edition:
     """What this edition's boards may have beyond provinces with a printed resource:
     ``choice`` (the founder picks the resource), ``none`` (no city site), ``temple``
     (neutral temples at set-up), ``double`` (regions that count double for navigators)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for unit, kind in cls.__dict__.get("special_units", {}).items():
+            if MOVES_AS.get(unit, kind) != kind:
+                raise TypeError(f"{cls.__name__}: unit {unit!r} moves as {kind!r}, another edition's as {MOVES_AS[unit]!r}")
+            MOVES_AS[unit] = kind
 
     def __repr__(self) -> str:
         return f"<Edition {self.id}>"
@@ -451,6 +462,41 @@ class Edition:
         summary to print under the turn line (``state`` is the view being shown); none in
         classic Antike."""
         return []
+
+    # -- hooks for the order language and mail --
+
+    def order_words(self) -> Mapping[str, Mapping[str, Any]]:
+        """The words of text orders (docs/text-orders.md) for the edition's own order keys:
+        the word as the echo writes it -> how a line starting with it is read, as
+        ``{"key": the order key it writes, "form": FORM, "also": (other spellings, ...)}``
+        and what the form asks besides. The forms the text syntax knows:
+
+        - ``card``: ``WORD [before|after move|after] CARD [at PLACE] [UNIT] [to WEDGE]
+          [cards CARD ...]``, an event card played; a list of entries;
+        - ``cities``: ``WORD CITY [and CITY] ...`` or ``WORD CITY pay ...``, a list of
+          ``{"city": ...}``; ``one`` names an entry, ``many`` several, ``example`` shows a
+          paid line (a payment belongs to one city);
+        - ``units``: ``WORD N UNITS ... [pay ...]``, given once: unit counts, at least one.
+
+        None by default: the shared order words are the syntax's own."""
+        return {}
+
+    def standing_order_words(self) -> Mapping[str, Mapping[str, Any]]:
+        """Standing orders of the edition's own that text orders can write (``standing KEY
+        ...``): key -> ``{"form": "choice", "choices": (...), "what": ...}`` (one of the
+        choices, which may be several words) or ``{"form": "cards", "what": ...}`` (event
+        cards, or ``nothing``); ``what`` says what is expected after the key. None by default."""
+        return {}
+
+    def card_spellings(self, cid: str, data: str) -> tuple[str, ...]:
+        """The names players may write for event card ``cid`` besides its id (in an edition
+        with cards: the printed names, in each language the edition knows), the name shown
+        in messages last; empty where the edition has no such card."""
+        return ()
+
+    def hand(self, state: GameState, nation: str) -> tuple[str, ...] | None:
+        """The event cards ``nation`` holds, by id, in an edition with cards (what its own
+        player is told); ``None`` in an edition without."""
 
     # -- hooks for plug-in editions --
 

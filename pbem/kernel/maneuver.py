@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.kernel import queries
-from pbem.kernel.vocab import SPECIAL_UNITS, UNITS
+from pbem.kernel.vocab import UNITS
 
 if TYPE_CHECKING:
     from pbem.kernel.protocols import TurnView
@@ -26,7 +26,7 @@ class Forces:
     def __init__(self, t: TurnView):
         self.t = t
         self.pool: dict[tuple[str, str], list[int]] = {}
-        self.allowance = {u: queries.allowance(t.state, t.edition, t.nation, u) for u in (*UNITS, *SPECIAL_UNITS)}
+        self.allowance = {u: queries.allowance(t.state, t.edition, t.nation, u) for u in (*UNITS, *t.edition.special_units)}
 
     def units(self, at: str, unit: str) -> list[int]:
         key = (at, unit)

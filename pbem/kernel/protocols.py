@@ -65,6 +65,7 @@ class EditionView(Protocol):
     order_keys: tuple[str, ...]
     automatic_battles: bool
     arm_source_words: str
+    special_units: Mapping[str, str]
 
     def rules_for(self, table: Table) -> RuleTable: ...
 

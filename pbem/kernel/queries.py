@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.kernel.payments import Cost, default_payment
 from pbem.kernel.protocols import EditionView
-from pbem.kernel.vocab import SPECIAL_UNITS, UNITS
+from pbem.kernel.vocab import UNITS, moves_as
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
@@ -108,7 +108,7 @@ def stock(state: GameState, edition: EditionView, nation: str, unit: str) -> int
 def allowance(state: GameState, edition: EditionView, nation: str, unit: str) -> int:
     """Maneuver actions per unit this turn: 1, or the best movement know-how owned."""
     owned = state.nations[nation].knowhow
-    moves = edition.rules_for(state.table).movement.get(SPECIAL_UNITS.get(unit, unit), {})
+    moves = edition.rules_for(state.table).movement.get(moves_as(unit), {})
     return max((n for k, n in moves.items() if k in owned), default=1)
 
 

@@ -93,13 +93,15 @@ def suggest(word: str) -> str:
     return f"did you mean {close[0].upper()}?" if close else ""
 
 
-def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
+def read_commands(text: str, order_words: frozenset[str],
+                  kept: list[tuple[int, str]] | None = None) -> CommandMail | None:
     """The commands in ``text`` (a mail's plain-text body), or ``None`` if it holds none, or
     holds an order line (a word of ``order_words`` other than the header words): then it is
-    not a command mail."""
-    from pbem.service.textorders import MAX_TEXT_CHARS, strip_mail
+    not a command mail. ``kept``: the lines of ``text`` that
+    :func:`~pbem.service.language.textorders.strip_mail` keeps, where the caller has them."""
+    from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
-    lines = strip_mail(text[:MAX_TEXT_CHARS])
+    lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
     if any(_first(line) in order_words and _first(line) not in HEADER for _, line in lines):
         return None
     at = [i for i, (_, line) in enumerate(lines) if _first(line) in WORDS
@@ -112,7 +114,10 @@ def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
         word = _first(line)
         rest = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
         if word in HEADER and not (word == "password" and not rest):
-            value = rest.split("#", 1)[0].strip() if word != "password" else rest
+            if word == "game":  # as an order mail's game line is read
+                value = line_value(line, "game") or ""
+            else:
+                value = rest.split("#", 1)[0].strip() if word != "password" else rest
             if word in ("game", "nation") and value:
                 setattr(mail, word, value if word == "game" else value.lower())
             elif word == "password":
@@ -137,12 +142,12 @@ def read_commands(text: str, order_words: frozenset[str]) -> CommandMail | None:
     return mail
 
 
-def near_command(text: str) -> str | None:
+def near_command(text: str, kept: list[tuple[int, str]] | None = None) -> str | None:
     """For a mail that is neither orders nor commands: if its first line looks like a
     mistyped command (one word close to one), the answer's first line; else ``None``."""
-    from pbem.service.textorders import MAX_TEXT_CHARS, strip_mail
+    from pbem.service.language.textorders import MAX_TEXT_CHARS, strip_mail
 
-    lines = strip_mail(text[:MAX_TEXT_CHARS])
+    lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
     if not lines or len(lines[0][1].split()) > 4:
         return None
     word = _first(lines[0][1])

@@ -146,7 +146,7 @@ def _names(game: Game):
 def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()) -> list[str]:
     """A history entry as a heading and one line per event, as a player of ``readers``
     (nations; none: the public, the GM's copy) may read it: in an edition with secrets
-    (Antike Duellum) a card another nation drew is not named
+    (an edition with cards) a card another nation drew is not named
     (:func:`pbem.report.views.masked_entry`)."""
     from pbem.report.model import card_namer
     from pbem.report.text import event_lines
@@ -220,7 +220,7 @@ def _status_lines(game: Game, clock: Clock | None = None, now: datetime | None =
 
     st = game.state.status
     name = game.edition.nation_name
-    # what the edition keeps beyond the shared state (Antike II: BELLONA, Pliny); none in classic
+    # what the edition keeps beyond the shared state (a personage card held, say); none in the first edition
     extra = [line for s in edition_status(game) for line in _wrap(f"{s['label']}: {s['value']}.")]
     if st.winner is not None:
         return [f"The game is over: {name(st.winner)} won.", *extra]
@@ -231,7 +231,7 @@ def _status_lines(game: Game, clock: Clock | None = None, now: datetime | None =
 
 def orders_template(game: Game, nation: str) -> list[str]:
     from pbem.play.options import options
-    from pbem.service.textorders import format_text_orders
+    from pbem.service.language.textorders import format_text_orders
 
     template = options(game)["template"]
     template = {**template, "nation": nation}
@@ -529,7 +529,8 @@ def holdings(game: Game, nation: str) -> list[str]:
     lines += _wrap(f"Cities: {', '.join(place(c) for c in seen['cities']) or 'none'}.", "  ")
     lines += _wrap(f"Temples: {', '.join(place(c) for c in seen['temples']) or 'none'}.", "  ")
     lines += _wrap("Know-how: " + (", ".join(knowhows.get(k, k) for k in seen["knowhow"]) or "none") + ".", "  ")
-    if seen.get("hand") is not None:
+    hand = game.edition.hand(game.state, nation)
+    if hand is not None:
         card = None
         try:
             from pbem.report.model import card_namer
@@ -537,7 +538,7 @@ def holdings(game: Game, nation: str) -> list[str]:
             card = card_namer(game)
         except ImportError:  # pragma: no cover
             card = None
-        cards = ", ".join(card(c) if card else c for c in seen["hand"]) or "none"
+        cards = ", ".join(card(c) if card else c for c in hand) or "none"
         lines += _wrap(f"Your event cards: {cards}.", "  ")
     return lines
 

@@ -22,11 +22,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 from pbem.errors import CannotWrite, GameLocked, InputError, MailServerError, PbemError, Refused, clip
 from pbem.mail import commands, compose, judge
@@ -37,8 +38,7 @@ from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.runs import GameRun
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.game import Game
-from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text, read_orders_for_game
-from pbem.service.names import EDITION_WORDS, ORDER_WORDS
+from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text
 from pbem.service.turns import mail_ids
 
 Log = Callable[[str], None]
@@ -66,7 +66,7 @@ class Found:
 def find_orders(incoming: Incoming) -> Found | None:
     """The orders in a mail: an attached ``.json`` / ``.txt`` file, else the plain-text
     body. ``None`` for a mail that holds nothing that looks like orders (not for us)."""
-    from pbem.service.textorders import MAX_TEXT_CHARS, looks_like_text_orders, strip_mail
+    from pbem.service.language.textorders import looks_like_text_orders
 
     source = f"mail {incoming.message_id}"
     from pbem.service.copies import is_player_copy
@@ -88,15 +88,16 @@ def find_orders(incoming: Incoming) -> Found | None:
             return Found(None, _text_game(text), "; ".join(str(p) for p in exc.problems) + f" (in {name})")
         return Found(given, _game_of(given))
     if incoming.text is not None:
-        kept = "\n".join(line for _, line in strip_mail(incoming.text[:MAX_TEXT_CHARS])).strip()
+        lines = incoming.body_lines()
+        kept = "\n".join(line for _, line in lines).strip()
         if kept.startswith("{"):
             try:
                 given = input_from_text(kept, f"the body of {source}")
             except InputError as exc:
                 return Found(None, None, "; ".join(str(p) for p in exc.problems))
             return Found(given, _game_of(given))
-        if looks_like_text_orders(incoming.text):
-            given = Input(incoming.text, f"the body of {source}", "text")
+        if looks_like_text_orders(incoming.text, lines):
+            given = Input(incoming.text, f"the body of {source}", "text", tuple(lines))
             return Found(given, _game_of(given))
         return None
     if incoming.html_text is not None and (looks_like_text_orders(incoming.html_text) or '"nation"' in incoming.html_text):
@@ -106,32 +107,29 @@ def find_orders(incoming: Incoming) -> Found | None:
     return None
 
 
-def _text_game(text: str) -> str | None:
+def _text_game(text: str, lines: Sequence[tuple[int, str]] | None = None) -> str | None:
     """The game a text of orders names: the first ``game`` line whose rest is a game id
     (``Game night was fun!`` before the orders is prose, not a game line), else the first
     ``game`` line's rest (a mistyped id, which the answer then quotes)."""
     from pbem.kernel.setup import GAME_ID
-    from pbem.service.textorders import MAX_TEXT_CHARS, strip_mail
+    from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
-    named = [found.group(1) for _, line in strip_mail(text[:MAX_TEXT_CHARS])
-             if (found := _GAME_LINE.match(line))]
+    if lines is None:
+        lines = strip_mail(text[:MAX_TEXT_CHARS])
+    named = [found for _, line in lines if (found := line_value(line, "game"))]
     return next((g for g in named if GAME_ID.match(g)), named[0] if named else None)
-
-
-_GAME_LINE = re.compile(r"^\s*game\b\s*:?\s*(.*?)\s*(?:\s#.*)?$", re.IGNORECASE)
-"""A ``game`` line of text orders: the id is the rest of the line (docs/text-orders.md)."""
 
 
 def _game_of(given: Input) -> str | None:
     if given.form == "text":
-        return _text_game(given.data)
+        return _text_game(given.data, given.lines)
     return given.data.get("game") if isinstance(given.data, dict) and isinstance(given.data.get("game"), str) else None
 
 
 def told(given: Input, exc: InputError | Refused) -> list[str]:
     """Every problem of a mail's orders as its writer reads it. Orders in the text syntax
     are told by line, the line quoted (:meth:`TextReading.describe
-    <pbem.service.textorders.TextReading.describe>`), a line the reader could not read too;
+    <pbem.service.language.textorders.TextReading.describe>`), a line the reader could not read too;
     an order file by its JSON path, as ``check`` tells it."""
     reading = getattr(exc, "text_reading", None)
     if isinstance(exc, Refused):
@@ -219,8 +217,21 @@ def played_for_them(game: Game, orders: dict) -> str | None:
     return None
 
 
-ORDER_LINE_WORDS = frozenset(ORDER_WORDS) | frozenset(EDITION_WORDS) | {"know", "knowhow", "temples"}
-"""Words an order line starts with, in any edition: a mail with such a line is orders."""
+def order_line_words() -> frozenset[str]:
+    """Words an order line starts with, in any edition (the text syntax's, and ``know`` of
+    ``know how``): a mail with such a line is orders."""
+    from pbem.service.language.textorders import line_words
+
+    return line_words() | {"know"}
+
+
+class _Answered(Exception):
+    """The orders of a mail were screened out in the transaction (nothing changed); the
+    answer is spooled once the game's lock is released."""
+
+    def __init__(self, answer: Callable[[], None]):
+        super().__init__("screened out")
+        self.answer = answer
 
 
 @dataclass
@@ -312,6 +323,7 @@ class Cycle(Desk):
         try:
             stack.enter_context(mail_lock(settings.file))
             service = GameService(settings.file)
+            service.reuse_loaded = True  # a mail's orders are applied to the game loaded here
             run = GameRun(settings, service, load_ledger(settings.file), service.load(), spool_path(settings.file))
         except GameLocked:
             self.log(f"{settings.file}: another mail run is working on this game; left to it")
@@ -384,7 +396,7 @@ class Cycle(Desk):
         silent = incoming.automatic or not compose.deliverable(incoming.sender)
         command = None
         if not silent and incoming.text is not None and not incoming.attachments:
-            command = commands.read_commands(incoming.text, ORDER_LINE_WORDS)
+            command = commands.read_commands(incoming.text, order_line_words(), incoming.body_lines())
         found = None if silent or command is not None else find_orders(incoming)
         if command is not None:
             target, wrong = self._route_commands(incoming, command, runs, by_id), False
@@ -479,24 +491,29 @@ class Cycle(Desk):
                 f"the mail names game {found.game_id!r}; this referee runs game {game.game_id!r} for you "
                 f"({', '.join(game.edition.nation_name(n) for n in compose.nations_of(game, incoming.sender))})"])
         assert found.given is not None
+        read: dict[str, Any] = {}
+
+        def screen(game: Game, orders: dict, reading) -> None:
+            """The mail's checks, in the transaction that applies the orders (read once, on
+            the game loaded once): the sender must be the nation's registered address, the
+            mail must hold orders, and not the orders of an earlier mail again."""
+            read.update(game=game, orders=orders, reading=reading, digest=orders_digest(orders))
+            nation = orders["nation"]
+            if nation in game.meta and nation not in compose.nations_of(game, incoming.sender):
+                raise _Answered(lambda: self._reject(run, incoming, [
+                    f"orders for the {game.edition.nation_name(nation)} are accepted only from the address "
+                    f"registered for them; {incoming.sender or 'this mail'} is not it"],
+                    advice="If you have a new address, ask the GM to register it."))
+            if not set(orders) - HEADER_KEYS:
+                raise _Answered(lambda: self._no_orders(run, incoming, nation))
+            copy = applied_copy(game, run.ledger, orders, read["digest"])
+            if copy is not None:
+                raise _Answered(lambda: self._applied_before(run, incoming, copy))
+
         try:
-            orders, reading = read_orders_for_game(game, found.given)
-        except InputError as exc:
-            return self._reject(run, incoming, told(found.given, exc))
-        nation = orders["nation"]
-        if nation in game.meta and nation not in compose.nations_of(game, incoming.sender):
-            return self._reject(run, incoming, [
-                f"orders for the {game.edition.nation_name(nation)} are accepted only from the address "
-                f"registered for them; {incoming.sender or 'this mail'} is not it"],
-                advice="If you have a new address, ask the GM to register it.")
-        if not set(orders) - HEADER_KEYS:
-            return self._no_orders(run, incoming, nation)
-        digest = orders_digest(orders)
-        copy = applied_copy(game, run.ledger, orders, digest)
-        if copy is not None:
-            return self._applied_before(run, incoming, copy)
-        try:
-            outcome = run.service.process(found.given, mail_id=mid)
+            outcome = run.service.process(found.given, mail_id=mid, screen=screen)
+        except _Answered as answered:
+            return answered.answer()
         except AlreadyApplied:
             run.ledger.note(mid, "applied", sender=incoming.sender)
             run.ledger.save()
@@ -506,15 +523,16 @@ class Cycle(Desk):
             self.log(f"{run.game_id}: {exc}; its mail is read again on the next run")
             return
         except Refused as exc:
-            late = played_for_them(game, orders)
+            late = played_for_them(read["game"], read["orders"]) if read else None
             return self._reject(run, incoming, ([late] if late else []) + told(found.given, exc),
-                                ignored=not_read(reading))
+                                ignored=not_read(read.get("reading")))
         except InputError as exc:
             return self._reject(run, incoming, told(found.given, exc))
         run.game = outcome.after
         entry = outcome.added[0]
+        nation = read["orders"]["nation"]
         run.ledger.note(mid, "applied", sender=incoming.sender, seq=entry["seq"], hash=entry["hash"],
-                        subject=incoming.subject[:200], form=found.given.form, orders=digest,
+                        subject=incoming.subject[:200], form=found.given.form, orders=read["digest"],
                         ignored=not_read(outcome.reading))
         run.ledger.save()
         self.summary.applied += 1
@@ -635,7 +653,7 @@ class Cycle(Desk):
         from pbem.report import prepare_all
 
         game = run.game
-        # the public report; in an edition with secrets (Antike Duellum) also each nation's
+        # the public report; in an edition with secrets (its cards in hand) also each nation's
         # private one: a player's mail carries their own, the GM's the public one
         formats = [f for f in run.settings.attach if f != "copy"]
         reports = {r.viewer: r for r in prepare_all(game, entry=len(game.history) - 1,

@@ -287,7 +287,7 @@ class Desk:
         was handled (otherwise it is left alone)."""
         if not run.registered(incoming.sender) or incoming.text is None:
             return False
-        hint = cmds.near_command(incoming.text)
+        hint = cmds.near_command(incoming.text, incoming.body_lines())
         if hint:
             self._command_answer(run, incoming, [("Nothing was done", [hint])], "refused")
             return True

@@ -65,9 +65,18 @@ class Incoming:
     """What the mail holds, in short (a digest of its bytes, or its size where only that
     is known): a Message-ID seen again with other content is told apart by it."""
 
-    @property
-    def html_only(self) -> bool:
-        return self.text is None and self.html_text is not None
+    _lines: list[tuple[int, str]] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def body_lines(self) -> list[tuple[int, str]]:
+        """The lines of the plain-text body that can hold orders or commands, with their
+        numbers (:func:`~pbem.service.language.textorders.strip_mail` of the body's start):
+        stripped once per mail, for everyone who reads it (commands, orders, the game line,
+        the order reader). Empty for a mail without a text part."""
+        if self._lines is None:
+            from pbem.service.language.textorders import MAX_TEXT_CHARS, strip_mail
+
+            self._lines = strip_mail(self.text[:MAX_TEXT_CHARS]) if self.text is not None else []
+        return self._lines
 
 
 def normalise_id(value: str | None, raw: bytes) -> str:

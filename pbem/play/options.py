@@ -21,7 +21,7 @@ from typing import Any
 from pbem.kernel import queries
 from pbem.kernel.edition import Edition
 from pbem.kernel.turn import Turn
-from pbem.kernel.vocab import RESOURCES, SPECIAL_UNITS, UNITS
+from pbem.kernel.vocab import RESOURCES, UNITS
 
 
 def options(game) -> dict[str, Any]:
@@ -76,7 +76,7 @@ def _edition_effect(st, edition, board, nation: str, effect: dict[str, Any]) -> 
     only as many as it holds), the coins a temple costs beside its marble."""
     if "places" in effect and type(edition).arm_source is not Edition.arm_source:
         box = {u: edition.arm_source(st, nation, u) for u in UNITS}
-        special = {u: n for u in SPECIAL_UNITS if (n := edition.arm_source(st, nation, u))}  # the variant's
+        special = {u: n for u in edition.special_units if (n := edition.arm_source(st, nation, u))}  # the variant's
         box.update(special)
         effect["box"] = box
         if special:
@@ -337,8 +337,3 @@ def _maneuver_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[
     if not effect["conquerable"]:
         out.append("no rival city within reach of enough units to conquer it")
     return out
-
-
-def effect_line(effect: dict[str, Any]) -> str:
-    """What a wedge would let the nation do, in one line (for short summaries)."""
-    return "; ".join(effect_lines(effect))

@@ -1,4 +1,4 @@
-"""A player's copy of a game with secrets (Antike Duellum's event cards).
+"""A player's copy of a game with secrets (an edition's event cards in hand).
 
 The GM's game file holds everything. A player's copy holds what that player may see
 (:meth:`Edition.player_view <pbem.kernel.edition.Edition.player_view>`): its own hand, the

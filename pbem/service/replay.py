@@ -218,8 +218,3 @@ def game_after(game: Game, entry_index: int) -> Game:
     taking entries back never writes a hand-edited history anew with fresh hashes."""
     return replay(game, upto=entry_index).game
 
-
-def turn_entries(game: Game) -> Iterator[tuple[int, dict[str, Any]]]:
-    for i, entry in enumerate(game.history):
-        if entry.get("kind") in turns.TURN_KINDS:
-            yield i, entry

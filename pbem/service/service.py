@@ -34,7 +34,7 @@ from pbem.service.schemas import dumps, parse_json, problems, read_json, read_te
 
 if TYPE_CHECKING:
     from pbem.kernel.setup import SetupOptions
-    from pbem.service.textorders import TextReading
+    from pbem.service.language.textorders import TextReading
     from pbem.service.witness import Checked, Witness
 
 
@@ -74,6 +74,11 @@ Reporter = Callable[[Game], list[Path]]
 """Writes the reports of a game's latest history entry; returns the files written."""
 OrderSource = Callable[[Game], dict[str, Any]]
 """Makes canonical orders for the game as loaded under the lock (a bot, the GM default)."""
+Screen = Callable[[Game, dict[str, Any], "TextReading | None"], None]
+"""An adapter's checks of a player's orders inside the transaction (the mail's: does the
+mail come from the nation's registered address?): called with the game under the lock, the
+canonical orders and their text reading before they are played; whatever it raises
+leaves the game unchanged and reaches the adapter."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +90,10 @@ class Input:
     data: Any
     source: str
     form: str = "json"
+    lines: tuple[tuple[int, str], ...] | None = None
+    """Orders in the text syntax: the lines of the text that can hold orders, with their
+    numbers (:func:`~pbem.service.language.textorders.strip_mail`), where the adapter has
+    them already (the mail strips a mail once); ``None``: the reader strips the text."""
 
 
 def input_from_text(text: str, source: str) -> Input:
@@ -106,14 +115,14 @@ def read_input(path: str | os.PathLike) -> Input:
 def parse_orders(edition: Edition, given: Input, board: Board | None = None, rules_data: str = "") -> dict[str, Any]:
     """Orders checked against the edition's order schema, in canonical form; orders in the
     text syntax need the ``board`` their provinces are named on, and the game's
-    ``rules_data`` for the names of what a GM entered (Antike Duellum's event cards)."""
+    ``rules_data`` for the names of what a GM entered (the event cards of an edition with cards)."""
     return read_orders(edition, given, board, rules_data)[0]
 
 
 def read_orders(edition: Edition, given: Input, board: Board | None = None,
                 rules_data: str = "") -> tuple[dict[str, Any], TextReading | None]:
     """:func:`parse_orders`, and for orders in the text syntax what the text says where
-    (:class:`~pbem.service.textorders.TextReading`; ``None`` for an order file in JSON). An
+    (:class:`~pbem.service.language.textorders.TextReading`; ``None`` for an order file in JSON). An
     :class:`InputError` of the schema about text orders carries the reading as its
     ``text_reading``, so that its problems can be told by line."""
     data = given.data
@@ -122,12 +131,12 @@ def read_orders(edition: Edition, given: Input, board: Board | None = None,
         raise UsageError(f"{given.source}: orders in the text syntax need the game's board")
     try:
         if given.form == "text":
-            from pbem.service.textorders import read_text_orders
+            from pbem.service.language.textorders import read_text_orders
 
-            reading = read_text_orders(data, edition, board, given.source, data=rules_data)
+            reading = read_text_orders(data, edition, board, given.source, data=rules_data, kept=given.lines)
             data = reading.orders
         elif board is not None:
-            from pbem.service.aliases import board_words
+            from pbem.service.language.aliases import board_words
 
             data = board_words(data, edition, board)
         validate("orders", data, given.source, edition)
@@ -162,7 +171,7 @@ def told_by_line(reading: TextReading | None):
 
 def echo_text(game: Game, orders: dict[str, Any]) -> str:
     """Canonical orders in the text syntax (the echo for orders that came as text)."""
-    from pbem.service.textorders import format_text_orders
+    from pbem.service.language.textorders import format_text_orders
 
     return format_text_orders(orders, game.edition, game.board)
 
@@ -300,18 +309,23 @@ class GameService:
         return outcome
 
     def process(self, orders: Input, output: Path | None = None,
-                reporter: Reporter | None = None, mail_id: str | None = None) -> Outcome:
+                reporter: Reporter | None = None, mail_id: str | None = None,
+                screen: Screen | None = None) -> Outcome:
         """A player's order file: checked (password included), applied, recorded.
 
         ``mail_id`` is the Message-ID of the mail the orders came in: it is recorded with
         the entry, and a mail whose orders are in the history already is refused
-        (:class:`AlreadyApplied`), so no mail is ever applied twice."""
+        (:class:`AlreadyApplied`), so no mail is ever applied twice. ``screen``: the
+        adapter's own checks of the orders (:data:`Screen`), made in the same transaction,
+        on the orders as read once and the game as loaded once."""
 
         def step(game: Game) -> Outcome:
             if mail_id is not None and mail_id in turns.mail_ids(game):
                 raise AlreadyApplied(f"{orders.source}: mail {mail_id} was applied already")
             notes = {"mail": mail_id} if mail_id is not None else None
             given, reading = read_orders_for_game(game, orders)
+            if screen is not None:
+                screen(game, given, reading)
             with told_by_line(reading):
                 new, result = turns.play(game, given, turns.PLAYER, notes)
             return Outcome(game, new, result, added=[new.history[-1]], reading=reading)

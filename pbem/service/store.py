@@ -329,11 +329,6 @@ def refuse_hard_links(path: str | os.PathLike) -> None:
                                     "or make the others symbolic links")
 
 
-def lock_path(path: str | os.PathLike) -> str:
-    """The lock file that guards the game file ``path`` (beside the file a link points to)."""
-    return f"{os.path.realpath(path)}.lock"
-
-
 @contextmanager
 def locked(path: str | os.PathLike, must_exist: bool = True) -> Iterator[None]:
     """Hold the game's lock for the duration; raise :class:`GameLocked` if another run has it.

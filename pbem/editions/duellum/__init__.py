@@ -17,8 +17,8 @@ from types import MappingProxyType
 from typing import Any
 
 from pbem.editions.duellum import cardplay, cards, effects, phrases, pieces, play, setup, special
-from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, DISPLAY, GOAL, PRICES, RULES, SPECIAL_UNITS,
-                                         TOKENS, WALLS_PER_NATION, data_problems, with_data)
+from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, DISPLAY, GOAL, PRICES, RULES, SPECIAL_MOVES_AS,
+                                         SPECIAL_UNITS, TOKENS, WALLS_PER_NATION, data_problems, with_data)
 from pbem.errors import Problem
 from pbem.kernel import queries
 from pbem.kernel.actions import Arm, Maneuver, Produce
@@ -129,6 +129,7 @@ class Duellum(Edition):
     turn_keys = ("events",)
     automatic_battles = True
     arm_source_words = "in its recruitment box"
+    special_units = SPECIAL_MOVES_AS
     codes = CODES
     wording = WORDING
     extras = Extras(
@@ -403,6 +404,26 @@ class Duellum(Edition):
         if not cards.entered(card):
             return None
         return effects.normalised(card)
+
+    def card_spellings(self, cid: str, data: str) -> tuple[str, ...]:
+        """The German name where the catalogue has one, then the English one (or the id)."""
+        card = cards.catalogue(data).get(cid)
+        if card is None:
+            return ()
+        return (*([card["name_de"]] if card.get("name_de") else []), card.get("name") or cid)
+
+    def hand(self, state, nation: str) -> tuple[str, ...]:
+        return tuple(state.nations[nation].extra["hand"])
+
+    def order_words(self):
+        from pbem.editions.duellum.orderwords import ORDER_WORDS
+
+        return ORDER_WORDS
+
+    def standing_order_words(self):
+        from pbem.editions.duellum.orderwords import STANDING_WORDS
+
+        return STANDING_WORDS
 
     def card_note(self, cid: str, data: str) -> str:
         if cid == cards.HIDDEN or cards.entered(cards.catalogue(data).get(cid)):

@@ -24,9 +24,10 @@ import random
 from typing import Any
 
 from pbem.editions.duellum.play import sea_points
+from pbem.editions.duellum.rules import SPECIAL_MOVES_AS
 from pbem.kernel import queries
 from pbem.kernel.turn import Turn
-from pbem.kernel.vocab import RESOURCES, SPECIAL_UNITS, UNITS
+from pbem.kernel.vocab import RESOURCES, UNITS
 
 
 class DuellumStrategy:
@@ -102,7 +103,7 @@ def _pieces(prov, nation: str) -> list[str]:
     """The kinds of unit ``nation`` has in a province: legions, galleys, then a special
     unit of the variant (Duellum's Admiral or Commander)."""
     held = prov.units.get(nation, {})
-    return [u for u in (*UNITS, *SPECIAL_UNITS) if held.get(u)]
+    return [u for u in (*UNITS, *SPECIAL_MOVES_AS) if held.get(u)]
 
 
 def _hostile(st, nation: str, pid: str, unit: str) -> int:
@@ -112,8 +113,8 @@ def _hostile(st, nation: str, pid: str, unit: str) -> int:
     if prov is None:
         return 0
     other = _other(st, nation)
-    kind = SPECIAL_UNITS.get(unit, unit)
-    return sum(n for u, n in prov.units.get(other, {}).items() if SPECIAL_UNITS.get(u, u) == kind)
+    kind = SPECIAL_MOVES_AS.get(unit, unit)
+    return sum(n for u, n in prov.units.get(other, {}).items() if SPECIAL_MOVES_AS.get(u, u) == kind)
 
 
 def _threatened(game, st, nation: str) -> set[str]:
@@ -408,10 +409,10 @@ def _arm_from_box(b, rng: random.Random, eager: float, greedy: bool) -> None:
     else:
         cities = rng.sample(cities, len(cities))
     used: dict[str, int] = {}
-    for special in [u for u in box if u in SPECIAL_UNITS]:
+    for special in [u for u in box if u in SPECIAL_MOVES_AS]:
         temples = [c for c in cities if st.provinces[c].temple and game.board.can_arm(c, special)]
         if greedy:
-            temples.sort(key=lambda c: -st.provinces[c].count(nation, SPECIAL_UNITS[special]))
+            temples.sort(key=lambda c: -st.provinces[c].count(nation, SPECIAL_MOVES_AS[special]))
         elif rng.random() >= eager:
             temples = []
         for city in temples:
@@ -531,7 +532,7 @@ class _Campaign:
         for pid, prov in sorted(st.provinces.items()):
             for unit in _pieces(prov, nation):
                 self.pool[(pid, unit)] = prov.count(nation, unit)
-        self.allow = {u: queries.allowance(st, self.edition, nation, u) for u in (*UNITS, *SPECIAL_UNITS)}
+        self.allow = {u: queries.allowance(st, self.edition, nation, u) for u in (*UNITS, *SPECIAL_MOVES_AS)}
         self.routes = {key: _routes(self.game, st, nation, key[0], key[1], self.allow[key[1]]) for key in self.pool}
         self.moves: list[dict[str, Any]] = []
         self.here: dict[tuple[str, str], int] = {}
@@ -572,7 +573,7 @@ class _Campaign:
                 break
             need = need_at(city)
             # the special unit goes along only where nothing of its type fights it on the way in
-            leader = next(((pid, unit, path) for (pid, unit), n in pool.items() if unit in SPECIAL_UNITS and n
+            leader = next(((pid, unit, path) for (pid, unit), n in pool.items() if unit in SPECIAL_MOVES_AS and n
                            and (path := self.way(pid, unit, city)) is not None
                            and not _hostile(st, nation, city, unit)),
                           None)
@@ -718,8 +719,8 @@ class _Campaign:
                 self.send(pid, unit, n, clear[step[-1]])
                 marched[(pid, unit)] = clear[step[-1]]
         for (pid, unit), n in sorted(pool.items()):
-            path = marched.get((pid, SPECIAL_UNITS.get(unit, "")))
-            if n and unit in SPECIAL_UNITS and path and len(path) <= self.allow[unit]:
+            path = marched.get((pid, SPECIAL_MOVES_AS.get(unit, "")))
+            if n and unit in SPECIAL_MOVES_AS and path and len(path) <= self.allow[unit]:
                 self.send(pid, unit, n, path)  # with its escort, which fights first
 
     def order(self) -> None:
@@ -854,7 +855,7 @@ def _value(game, nation: str, result) -> float:
     other = _other(st, nation)
     won = 1000 if st.status.winner == nation else 0
     units = sum(p.count(nation, u) for p in st.provinces.values() for u in UNITS)
-    units += sum(3 * p.count(nation, u) for p in st.provinces.values() for u in SPECIAL_UNITS)
+    units += sum(3 * p.count(nation, u) for p in st.provinces.values() for u in SPECIAL_MOVES_AS)
     box = sum(n for u, n in ns.extra.get("recruitment", {}).items() if u in UNITS)
     walls = sum(1 for c in st.cities(nation) if st.provinces[c].extra.get("wall"))
     pressure = sum(st.provinces[c].count(nation, u) for c in st.cities(other) for u in UNITS)

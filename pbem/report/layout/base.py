@@ -102,15 +102,6 @@ UNIT_SIZE = 12
 RESOURCE_LETTERS = {"marble": "M", "iron": "I", "gold": "G"}
 
 
-def _pill_text(u: dict[str, Any]) -> str:
-    parts = []
-    if u["legion"]:
-        parts.append(f"{u['legion']}L")
-    if u["galley"]:
-        parts.append(f"{u['galley']}G")
-    return " ".join(parts)
-
-
 def _temple(x: float, y: float) -> dict[str, str]:
     """A small temple: pediment over a base, 14 wide, centred on (x, y)."""
     roof = [(x - 8, y - 3), (x, y - 9), (x + 8, y - 3)]

@@ -50,7 +50,6 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     wall and temple (:func:`_site_marks`), its unit badges (:func:`_unit_badges`)."""
     nations = {n["id"]: n for n in model["nations"]}
     state = {p["id"]: p for p in model["provinces"]}
-    view = board_view(board)
     places = board_places(board)
     out = []
     for pid in sorted(board.provinces):

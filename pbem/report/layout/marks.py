@@ -28,7 +28,6 @@ def _neutral_temple(x: float, y: float) -> dict[str, str]:
 
 CHOICE_CHIP = {"fill": "#ffffff", "ink": "#000000", "letter": "?"}
 """A site whose founder chooses the resource: a white chip with a question mark."""
-NO_SITE_INK = "#8c8577"
 NEUTRAL_TEMPLE = "#d8d2c2"
 """A temple printed on the board (no nation's): grey instead of white."""
 

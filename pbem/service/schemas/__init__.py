@@ -99,7 +99,7 @@ def compose(kind: str, edition: Edition | None) -> dict[str, Any]:
             defs[name] = addition
             continue
         target = defs[name]
-        if "enum" in addition:  # more values (Duellum's special units)
+        if "enum" in addition:  # more values (an edition's own units)
             target["enum"] = [*target["enum"], *(v for v in addition["enum"] if v not in target["enum"])]
         if "properties" in addition:
             target.setdefault("properties", {}).update(addition["properties"])
@@ -136,22 +136,22 @@ def _sort_key(err) -> tuple:
 
 @cache
 def _quick(kind: str, edition: Edition | None):
-    from pbem.service.quickcheck import compile_check
+    from pbem.service.schemas.quickcheck import compile_check
 
     return compile_check(compose(kind, edition))
 
 
 def problems(kind: str, data: Any, edition: Edition | None = None) -> list[Problem]:
     """Every schema violation of ``data`` as a :class:`Problem`, in a stable order, each
-    worded for a player (:mod:`pbem.service.explain`).
+    worded for a player (:mod:`pbem.service.schemas.explain`).
 
-    Valid data is recognised by the quick check (:mod:`pbem.service.quickcheck`) without
+    Valid data is recognised by the quick check (:mod:`pbem.service.schemas.quickcheck`) without
     loading ``jsonschema``; only data it finds invalid is walked by ``jsonschema``, which
     names each problem."""
     quick = _quick(kind, edition)
     if quick is not None and quick(data):
         return []
-    from pbem.service.explain import explain
+    from pbem.service.schemas.explain import explain
 
     errors = sorted(_validator(kind, edition).iter_errors(data), key=_sort_key)
     names = nouns(edition)

@@ -2,7 +2,7 @@
 ``jsonschema``.
 
 ``jsonschema`` is thorough and gives the detailed errors the messages are built from
-(:mod:`pbem.service.explain`), but importing it and walking a game file with it costs
+(:mod:`pbem.service.schemas.explain`), but importing it and walking a game file with it costs
 more than everything else a ``check`` or ``process`` does. Almost every file a referee
 reads is valid, so :func:`compile_check` turns a schema into a plain Python predicate
 (generated Python source, compiled once) that answers only "valid or not", for the keywords our schemas use, with

@@ -21,9 +21,9 @@ canonical orders back as text, one order per line, so an echo can be read, copie
 again. docs/text-orders.md is the players' description of the syntax.
 
 Names (provinces, nations, wedges, know-hows, personages, stances) are matched
-forgivingly but never guessed (:mod:`pbem.service.names`): case and accents do not matter,
+forgivingly but never guessed (:mod:`pbem.service.language.names`): case and accents do not matter,
 a display name works as well as an id, and a unique prefix of at least
-:data:`~pbem.service.names.MIN_PREFIX` letters is enough; an ambiguous or unknown name is
+:data:`~pbem.service.language.names.MIN_PREFIX` letters is enough; an ambiguous or unknown name is
 an error that lists the candidates. Every name comes from the edition and the board;
 resources and units come from :mod:`pbem.kernel.vocab`.
 
@@ -44,8 +44,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pbem.errors import InputError, Problem, clip
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.vocab import MOMENTS, PAYMENT_KEYS, RESOURCES, UNITS
-from pbem.service.names import (ALL_WORDS, EDITION_STANDING, EDITION_WORDS, ORDER_WORDS, Names, Vocabulary,
-                                edition_key, order_field, vocabulary)
+from pbem.service.language.names import ORDER_WORDS, Names, Vocabulary, own_words, vocabulary
 from pbem.service.schemas import required_keys
 
 if TYPE_CHECKING:
@@ -70,15 +69,20 @@ _WORD_ALIASES: dict[str, str] = {"temples": "temple"}
 """Other spellings of order words (after hyphens and underscores are dropped: ``know-how``
 is ``knowhow``)."""
 
-FORTRESS_CHOICES = ("always", "never", "when it saves the city")
-"""The standing order ``fortress`` (Antike Duellum): when to play FORTRESS."""
-
 _SINGLE = ("game", "nation", "turn", "password", "rondel")
 """Order words that may appear on one line only."""
 
-_LINE_WORDS = frozenset({*ALL_WORDS, *EDITION_WORDS, *_WORD_ALIASES})
-"""The words that make a line an order line, in every edition: a line starting with an
-order word of another edition is an order line too (and then an error), never prose."""
+
+
+def line_words() -> frozenset[str]:
+    """The words that make a line an order line, in every edition (each registered one):
+    a line starting with an order word of another edition is an order line too (and then
+    an error), never prose."""
+    from pbem import editions
+
+    return frozenset({*ORDER_WORDS, *_WORD_ALIASES,
+                      *(w for edition in editions.registered() for w in own_words(edition))})
+
 
 _CLOSE = 0.7
 """How alike (:func:`difflib.get_close_matches`) an unknown first word must be to an order
@@ -194,15 +198,40 @@ def _word_key(word: str) -> str:
     return word.lower().replace("-", "").replace("_", "")
 
 
-def looks_like_text_orders(text: str) -> bool:
+def _rest(text: str, first: Token, key: str) -> str:
+    """The value of a ``game`` or ``password`` line whose first word is ``first``: the rest
+    of the line as written, trimmed (one colon right after the word is dropped); a game id
+    ends where a comment starts, a password takes everything."""
+    rest = text[first.end:].strip()
+    if rest.startswith(":"):
+        rest = rest[1:].strip()
+    if key == "game":
+        rest = re.split(r"\s#", rest, maxsplit=1)[0].strip()
+    return rest
+
+
+def line_value(line: str, key: str) -> str | None:
+    """What a ``game`` (or ``password``) line says, read as the order reader reads it
+    (``game: demo  # ours`` is ``demo``); ``None`` for another line or one that says
+    nothing. The one grammar of the line, for whoever must know the game of a text before
+    reading it (the mail, to find the game a mail is for)."""
+    tokens, _ = tokenize(line)
+    if not tokens or tokens[0].kind != "word" or tokens[0].key != key:
+        return None
+    return _rest(line, tokens[0], key) or None
+
+
+def looks_like_text_orders(text: str, kept: Sequence[tuple[int, str]] | None = None) -> bool:
     """True if at least two of the lines :func:`strip_mail` keeps begin with two different
     order words (``game``, ``nation``, ``turn``, ``password``, ``rondel``, ...): an order
     mail (which needs several such lines), as opposed to a mail that is not for the referee
     and happens to have one line beginning with "Game" or "Turn". Only the start of a very
-    long text is looked at (:data:`MAX_TEXT_CHARS`): orders are at the top of a mail."""
+    long text is looked at (:data:`MAX_TEXT_CHARS`): orders are at the top of a mail.
+    ``kept``: those lines, where the caller has them already."""
     words = set(ORDER_WORDS) | set(_WORD_ALIASES)
-    seen = {_WORD_ALIASES.get(w, w) for w in (_first_word(line) for _, line in strip_mail(text[:MAX_TEXT_CHARS]))
-            if w in words}
+    if kept is None:
+        kept = strip_mail(text[:MAX_TEXT_CHARS])
+    seen = {_WORD_ALIASES.get(w, w) for w in (_first_word(line) for _, line in kept) if w in words}
     return len(seen) >= 2
 
 
@@ -440,6 +469,7 @@ class _Orders:
 
     def __init__(self, vocab: Vocabulary):
         self.vocab = vocab
+        self._line_words: frozenset[str] | None = None
         self.data: dict[str, Any] = {}
         self.seen: dict[str, int] = {}
         self.stances: dict[str, int] = {}
@@ -479,8 +509,8 @@ class _Orders:
                 self.problems.append((number, *broken))
             elif word in ORDER_WORDS:
                 getattr(self, f"_{word}")(line)
-            elif word in self.vocab.edition_words:
-                getattr(self, f"_{EDITION_WORDS[word][1]}")(line)
+            elif word in self.vocab.own_words:
+                self._own(line, *self.vocab.own_words[word])
             elif word in (_word_key(k) for k in self.vocab.own_keys):
                 line.fail(first, f"'{first.text}' orders belong to this edition only and cannot be "
                                  "written as text orders; send them in an order file (JSON)")
@@ -491,7 +521,7 @@ class _Orders:
 
     def starts_order(self, text: str) -> bool:
         """Whether ``text`` is an order line: its first word is an order word of any edition
-        (:data:`_LINE_WORDS`, ``know how``, an order key of this edition's own), or so like
+        (:func:`line_words`, ``know how``, an order key of this edition's own), or so like
         an order word of this edition that the reader asks "did you mean ...?" (``rondle``).
         A misspelt or misplaced order is so reported, never taken for a greeting."""
         tokens, _ = tokenize(text)
@@ -500,9 +530,17 @@ class _Orders:
         first = tokens[0]
         if first.key == "know" and len(tokens) > 1 and tokens[1].key == "how":
             return True
-        if first.key in _LINE_WORDS or first.key in (_word_key(k) for k in self.vocab.own_keys):
+        if first.key in ORDER_WORDS or first.key in _WORD_ALIASES or first.key in self.vocab.own_words \
+                or first.key in (_word_key(k) for k in self.vocab.own_keys) or self._foreign(first.key):
             return True
         return len(first.text) <= MAX_WORD and self._close_word(first) is not None
+
+    def _foreign(self, key: str) -> bool:
+        """Whether ``key`` is an order word of any edition (:func:`line_words`; every
+        edition is loaded for it, so only asked of a line this edition's words do not start)."""
+        if self._line_words is None:
+            self._line_words = line_words()
+        return key in self._line_words
 
     def _close_word(self, token: Token) -> str | None:
         """The order word of this edition ``token`` is a misspelling of, if it looks like one."""
@@ -519,14 +557,8 @@ class _Orders:
                 f"{', '.join(words)}")
 
     def raw(self, line: _Line, key: str) -> None:
-        """``game`` and ``password``: the rest of the line as written, trimmed (one colon
-        right after the word is dropped); a game id ends where a comment starts, a password
-        takes everything."""
-        rest = line.text[line.tokens[0].end:].strip()
-        if rest.startswith(":"):
-            rest = rest[1:].strip()
-        if key == "game":
-            rest = re.split(r"\s#", rest, maxsplit=1)[0].strip()
+        """``game`` and ``password``: the rest of the line (:func:`_rest`)."""
+        rest = _rest(line.text, line.tokens[0], key)
         if not rest:
             line.fail(None, f"the line ends too early: expected the {key} after '{line.tokens[0].text}'")
         self.once(line, key, f"'{key}'")
@@ -630,7 +662,7 @@ class _Orders:
         line.accept("at", "in")
         entry: dict[str, Any] = {"unit": unit, "at": line.province(), "count": 1 if count is None else count}
         if self.vocab.free_units:
-            # the unit BELLONA gives: 'arm 2 legions at roma free' (003 L254)
+            # a unit an edition gives for free: 'arm 2 legions at roma free'
             if line.accept("free"):
                 entry["free"] = True
             if line.at() is not None and line.at().key != "pay":
@@ -688,16 +720,21 @@ class _Orders:
                 line.end("'with', 'give up' or the end of the line")
         self.data.setdefault("maneuver", []).append(step)
 
-    # -- Antike Duellum's own orders ----------------------------------------------------
+    # -- the orders of an edition's own keys, by the form the edition gives them --------
+
+    def _own(self, line: _Line, word: str, spec: Mapping[str, Any]) -> None:
+        """A line of an order key of the edition's own (:meth:`Edition.order_words
+        <pbem.kernel.edition.Edition.order_words>`), read by its form."""
+        getattr(self, f"_form_{spec['form']}")(line, word, spec)
 
     def _card(self, line: _Line) -> str | None:
         return line.name(self.vocab.cards, "an event card")
 
-    def _play(self, line: _Line) -> None:
+    def _form_card(self, line: _Line, word: str, spec: Mapping[str, Any]) -> None:
         """``play earthquake at roma``, ``play burglary``, ``play after move academy``,
         ``play levy at carthago legion``, ``play messenger to scientia``, ``play sacrifice
         cards burglary``: an event card, at the moment of the turn written right after
-        ``play`` (before the rondel move by default), with what the card leaves open: the
+        the word (before the rondel move by default), with what the card leaves open: the
         place (``at`` or ``in`` may be left out; the card says whether it is a city or the
         region of units), a unit, a wedge (``to``) or cards of one's hand (``cards``)."""
         entry: dict[str, Any] = {}
@@ -727,49 +764,51 @@ class _Orders:
                 entry[place] = line.province()
             else:
                 line.end("the end of the line (one card per line)")
-        self.data.setdefault("events", []).append(entry)
+        self.data.setdefault(spec["key"], []).append(entry)
 
-    def _wall(self, line: _Line) -> None:
-        """``wall roma``, ``walls roma, neapolis``, ``wall roma pay 1 marble``: town walls
-        on TEMPLUM; a payment only after a single city."""
+    def _form_cities(self, line: _Line, word: str, spec: Mapping[str, Any]) -> None:
+        """``wall roma``, ``walls roma, neapolis``, ``wall roma pay 1 marble``: one entry a
+        city; a payment only after a single city."""
         cities = [line.province()]
         while line.at() is not None and line.at().key != "pay":
             line.accept("and")
             cities.append(line.province())
         if len(cities) > 1:
             if line.at() is not None and line.at().key == "pay":
-                line.fail(line.at(), "a payment belongs to one town wall: write the walls you pay for "
-                                     "one per line ('wall roma pay 1 marble')")
+                line.fail(line.at(), f"a payment belongs to one {spec['one']}: write the {spec['many']} you "
+                                     f"pay for one per line ('{spec['example']}')")
             line.end()
-            self.data.setdefault("walls", []).extend({"city": c} for c in cities)
+            self.data.setdefault(spec["key"], []).extend({"city": c} for c in cities)
             return
-        self.data.setdefault("walls", []).append(self._with_pay(line, {"city": cities[0]}))
+        self.data.setdefault(spec["key"], []).append(self._with_pay(line, {"city": cities[0]}))
 
-    def _recruit(self, line: _Line) -> None:
-        """``recruit 2 legions 1 galley pay 4 gold``: units from the supply into the
-        recruitment box on SCIENTIA."""
+    def _form_units(self, line: _Line, word: str, spec: Mapping[str, Any]) -> None:
+        """``recruit 2 legions 1 galley pay 4 gold``: unit counts, given once."""
         units = line.amounts(_UNIT_WORDS, f"2 {UNITS[0]}s 1 {UNITS[1]}", line.tokens[0])
         if not any(units.values()):
-            line.note(line.tokens[1] if len(line.tokens) > 1 else None, "recruit at least one unit")
+            line.note(line.tokens[1] if len(line.tokens) > 1 else None, f"{word} at least one unit")
         entry: dict[str, Any] = dict(units)
-        self.once(line, "recruit", "'recruit'")
-        self.data.setdefault("recruit", self._with_pay(line, entry))
+        self.once(line, spec["key"], f"'{word}'")
+        self.data.setdefault(spec["key"], self._with_pay(line, entry))
 
     def _standing_own(self, line: _Line, key: str, token: Token) -> None:
-        """``standing fortress never``, ``standing fortress when it saves the city``,
-        ``standing draw fortress academy`` (or ``nothing``)."""
+        """``standing KEY CHOICE`` (a choice may be several words: ``when it saves the
+        city``) or ``standing KEY CARD ...`` (or ``nothing``): a standing order of the
+        edition's own (:meth:`Edition.standing_order_words
+        <pbem.kernel.edition.Edition.standing_order_words>`)."""
         standing = self.data.setdefault("standing", {})
-        if key == "fortress":
+        spec = self.vocab.standing_words[key]
+        if spec["form"] == "choice":
             rest = " ".join(t.key for t in line.tokens[line.pos:])
-            value: Any = next((c for c in FORTRESS_CHOICES if rest == c), None)
+            value: Any = next((c for c in spec["choices"] if rest == c), None)
             if value is None:
-                line.expected(f"when to play FORTRESS ({', '.join(FORTRESS_CHOICES)})")
+                line.expected(f"{spec['what']} ({', '.join(spec['choices'])})")
             line.pos = len(line.tokens)
         else:
             value = []
             if not line.accept("nothing"):
                 if line.at() is None:
-                    line.expected("the event cards to take first, or 'nothing'")
+                    line.expected(f"{spec['what']}, or 'nothing'")
                 while line.at() is not None:
                     value.append(self._card(line))
         line.end()
@@ -779,7 +818,7 @@ class _Orders:
     def _standing(self, line: _Line) -> None:
         token = line.at()
         kind = _STANDING_KINDS.get(token.key) if token is not None else None
-        own = next((k for k in self.vocab.edition_standing if token is not None and token.key == k), None)
+        own = next((k for k in self.vocab.standing_words if token is not None and token.key == _word_key(k)), None)
         if own is not None:
             line.take()
             self._standing_own(line, own, token)
@@ -789,7 +828,7 @@ class _Orders:
             if own:
                 line.fail(token, f"the standing order '{token.text}' belongs to this edition only and "
                                  "cannot be written as text orders; send it in an order file (JSON)")
-            *kinds, last = ("battle", "bonus", "coin", *self.vocab.edition_standing)
+            *kinds, last = ("battle", "bonus", "coin", *self.vocab.standing_words)
             line.expected(f"{', '.join(kinds)} or {last} after 'standing'")
         line.take()
         if kind == "bonus_stack":
@@ -851,7 +890,7 @@ class _Orders:
             seen[key] = line.number
 
     def result(self) -> dict[str, Any]:
-        keys = [*ORDER_KEYS, *(EDITION_WORDS[w][0] for w in self.vocab.edition_words)]
+        keys = [*ORDER_KEYS, *(spec["key"] for _, spec in self.vocab.own_words.values())]
         return {key: self.data[key] for key in dict.fromkeys(keys) if key in self.data}
 
 
@@ -959,7 +998,7 @@ def _added(before: dict[str, int], after: dict[str, int]) -> list[str]:
 
 
 def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<text>",
-                     data: str = "") -> TextReading:
+                     data: str = "", kept: Sequence[tuple[int, str]] | None = None) -> TextReading:
     """Read ``text`` (an order mail's body or a text order file) as orders, keeping track of
     where each order came from (:class:`TextReading`).
 
@@ -975,8 +1014,9 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
     ``source`` and EVERY problem found, each as ``Problem("line L, column C", message)``
     with the 1-based line in the original text and the column of the offending word; a
     text without an order line is the one problem "no orders found". ``data``: the game's
-    ``rules.data`` (Antike Duellum: the event cards a GM entered, so that ``play`` knows
-    them by name).
+    ``rules.data`` (in an edition with cards, the event cards a GM entered, so that a card
+    is known by name). ``kept``: the lines :func:`strip_mail` keeps of ``text``, where the
+    caller has them already (the mail, which strips a mail once).
     """
     if text.count("\n", 0, MAX_TEXT_CHARS) >= MAX_TEXT_LINES or len(text) > MAX_TEXT_CHARS:
         raise InputError(source, [Problem(f"line {MAX_TEXT_LINES + 1}, column 1" if len(text) <= MAX_TEXT_CHARS
@@ -984,7 +1024,8 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
                                           f"a text of orders has at most {MAX_TEXT_LINES} lines and "
                                           f"{MAX_TEXT_CHARS} characters; this one has more (nothing was read)")])
     reader = _Orders(vocabulary(edition, board, data))
-    kept = strip_mail(text)
+    if kept is None:
+        kept = strip_mail(text)
     candidates = [(n, line) for n, line in kept if not line.lstrip().startswith("#")]
     at = [i for i, (_, line) in enumerate(candidates) if reader.starts_order(line)]
     body = candidates[at[0]:at[-1] + 1] if at else []
@@ -1082,9 +1123,9 @@ def _step_text(step: Mapping[str, Any]) -> str:
     return text
 
 
-def _play_text(entry: Mapping[str, Any]) -> str:
+def _card_text(word: str, entry: Mapping[str, Any]) -> str:
     """``play after move academy``, ``play levy at carthago legion``: an event card."""
-    text = f"play {_MOMENT_WORDS[entry['when']] if 'when' in entry else ''}{_name(entry['play'])}"
+    text = f"{word} {_MOMENT_WORDS[entry['when']] if 'when' in entry else ''}{_name(entry['play'])}"
     for key in ("city", "at"):
         if key in entry:
             text += f" at {_name(entry[key])}"
@@ -1108,7 +1149,7 @@ def _raw(key: str, value: str) -> str:
 
 
 def _standing_lines(standing: Mapping[str, Any], edition: Edition | None = None) -> list[str]:
-    own = [k for k in EDITION_STANDING if edition is not None and order_field(edition, "standing", k)]
+    own = dict(edition.standing_order_words()) if edition is not None else {}
     extra = [k for k in standing if k not in ("battle", "bonus_stack", "coin_substitute", *own)]
     if extra:
         raise ValueError(f"the standing order(s) {', '.join(extra)} cannot be written in the text syntax")
@@ -1117,11 +1158,24 @@ def _standing_lines(standing: Mapping[str, Any], edition: Edition | None = None)
         lines.append("standing bonus " + " ".join(_name(p) for p in standing["bonus_stack"]))
     if "coin_substitute" in standing:
         lines.append(f"standing coin {standing['coin_substitute']}")
-    if "fortress" in standing:  # Antike Duellum
-        lines.append(f"standing fortress {standing['fortress']}")
-    if "draw" in standing:
-        lines.append("standing draw " + (" ".join(_name(c) for c in standing["draw"]) or "nothing"))
+    for key, spec in own.items():  # an edition's own, in the order it gives them
+        if key not in standing:
+            continue
+        if spec["form"] == "choice":
+            lines.append(f"standing {key} {standing[key]}")
+        else:
+            lines.append(f"standing {key} " + (" ".join(_name(c) for c in standing[key]) or "nothing"))
     return lines
+
+
+def _own_lines(word: str, spec: Mapping[str, Any], value: Any) -> list[str]:
+    """The lines of an order key of the edition's own, written by its form."""
+    if spec["form"] == "card":
+        return [_card_text(word, e) for e in value]
+    if spec["form"] == "cities":
+        return [f"{word} {_name(e['city'])}{_pay(e)}" for e in value]
+    units = {u: value[u] for u in UNITS if u in value}
+    return [f"{word} {_amount_text(units)}{_pay(value)}"]
 
 
 def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board) -> str:
@@ -1132,12 +1186,13 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
 
     ``canonical_orders(parse_text_orders(format_text_orders(o))) == o`` for every canonical
     ``o`` the syntax can write, and formatting is stable under a round trip; a wedge named
-    by another name the edition accepts (Antike II's ``arming``) is written by its own name
-    (``militia``), and a trade getting ``{"iron": 1}`` as ``for iron``. Raises
+    by another name the edition accepts (a wedge of the first edition's name) is written
+    by the edition's own, and a trade getting ``{"iron": 1}`` as ``for iron``. Raises
     ``ValueError`` for orders it cannot write: an edition's own order keys or standing
     orders, a game id or password that starts or ends with a space or spans lines.
     """
     lines: list[str] = []
+    own = {spec["key"]: (word, spec) for word, spec in edition.order_words().items()}
     keys = [k for k in edition.order_keys if k in orders] + [k for k in orders if k not in edition.order_keys]
     for key in keys:
         value = orders[key]
@@ -1152,7 +1207,7 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
                       + (t["get"] if isinstance(t["get"], str) else _amount_text(t["get"])) for t in value]
         elif key == "rondel":
             steps = f" steps {value['steps']}" if "steps" in value else ""
-            # the edition's own wedge name for a name it accepts as another (Antike II: arming -> militia)
+            # the edition's own wedge name for a name it accepts as another (an older edition's)
             wedge = edition.rondel.aliases.get(value["to"], value["to"])
             lines.append(f"rondel {_name(wedge)}{steps}{_pay(value)}")
         elif key == "temples":
@@ -1169,13 +1224,8 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
                       for f in value]
         elif key == "standing":
             lines += _standing_lines(value, edition)
-        elif key == "events" and edition_key(edition, key):  # Antike Duellum
-            lines += [_play_text(e) for e in value]
-        elif key == "walls" and edition_key(edition, key):
-            lines += [f"wall {_name(w['city'])}{_pay(w)}" for w in value]
-        elif key == "recruit" and edition_key(edition, key):
-            units = {u: value[u] for u in UNITS if u in value}
-            lines.append(f"recruit {_amount_text(units)}{_pay(value)}")
+        elif key in own:
+            lines += _own_lines(*own[key], value)
         else:
             raise ValueError(f"'{key}' orders belong to the edition {edition.id} and cannot be written "
                              "in the text syntax")

@@ -4,8 +4,8 @@ know-hows, personages, stances and event cards, each matched forgivingly but nev
 
 Case and accents do not matter, a display name works as well as an id, and a unique prefix
 of at least :data:`MIN_PREFIX` letters is enough; an ambiguous or unknown name is an error
-that lists the candidates. The text-order reader (:mod:`pbem.service.textorders`) and the
-order files' names (:mod:`pbem.service.aliases`) both read names here, so an order file
+that lists the candidates. The text-order reader (:mod:`pbem.service.language.textorders`) and the
+order files' names (:mod:`pbem.service.language.aliases`) both read names here, so an order file
 whose names are all ids needs nothing of the text syntax.
 """
 
@@ -15,7 +15,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.vocab import BattleStance, CoinSubstitute
@@ -33,24 +33,24 @@ ORDER_WORDS: tuple[str, ...] = (
 )
 """The words an order line starts with, in the order they are written."""
 
-EDITION_WORDS: dict[str, tuple[str, str]] = {
-    "play": ("events", "play"), "event": ("events", "play"), "events": ("events", "play"),
-    "wall": ("walls", "wall"), "walls": ("walls", "wall"),
-    "recruit": ("recruit", "recruit"),
+KEY_WORDS: dict[str, tuple[str, ...]] = {
+    "game": ("game",), "nation": ("nation",), "turn": ("turn",), "password": ("password",),
+    "trade": ("trade",), "rondel": ("rondel",), "temples": ("temple",), "arm": ("arm",),
+    "knowhow": ("knowhow",), "maneuver": ("move", "battle", "conquer"), "found": ("found",),
+    "standing": ("standing",),
 }
-"""Order words of an edition's own order keys (Antike Duellum): word -> (the order key it
-writes, the word as the echo writes it). A word is read only in an edition whose order
-files have its key."""
+"""The shared order keys -> the words whose lines write them. An edition's own order keys
+have the words the edition gives (:meth:`~pbem.kernel.edition.Edition.order_words`)."""
 
-EDITION_STANDING: tuple[str, ...] = ("fortress", "draw")
-"""Standing orders of an edition's own (Antike Duellum) that text orders can write, where
-the edition's order files have them: ``standing fortress never``, ``standing draw
-fortress academy``."""
 
-ALL_WORDS = ("game", "nation", "turn", "password", "trade", "play", "rondel", "temple", "wall", "arm", "knowhow",
-             "recruit", "move", "battle", "conquer", "found", "standing")
-"""Every order word of every edition, in the order they are written (an edition's own
-where its order key comes: event cards before the rondel move)."""
+def own_words(edition: Edition) -> dict[str, tuple[str, Mapping[str, Any]]]:
+    """The words of the edition's own order keys, each spelling (lowercase, hyphens and
+    underscores dropped) -> (the word as the echo writes it, how its line is read)."""
+    out: dict[str, tuple[str, Mapping[str, Any]]] = {}
+    for word, spec in edition.order_words().items():
+        for spelling in (word, *spec.get("also", ())):
+            out.setdefault(spelling.lower().replace("-", "").replace("_", ""), (word, spec))
+    return out
 
 
 def fold(text: str) -> str:
@@ -164,30 +164,27 @@ class Vocabulary:
     coin_substitutes: Names
     rondel_size: int
     own_keys: tuple[str, ...]
-    """Order keys of the edition's own, which the text syntax cannot write."""
+    """Order keys of the edition's own that the text syntax has no words for."""
     own_standing: tuple[str, ...]
     """Standing orders of the edition's own, likewise."""
     free_units: bool = False
-    """Whether an ``arm`` entry may be marked ``free`` (Antike II's BELLONA unit)."""
+    """Whether an ``arm`` entry may be marked ``free`` (an edition's free unit of a wedge)."""
     city_types: bool = False
-    """Whether ``found`` may name the new city's resource (Antike II's sites of choice)."""
+    """Whether ``found`` may name the new city's resource (an edition's sites of choice)."""
     edition_name: str = ""
     move_example: str = "pella -> athen"
-    """A move's path on this board, for messages (``pella -> athen`` on the classic boards)."""
-    edition_words: tuple[str, ...] = ()
-    """The words of :data:`EDITION_WORDS` this edition's order files have keys for."""
-    edition_standing: tuple[str, ...] = ()
-    """The standing orders of :data:`EDITION_STANDING` this edition's order files have."""
+    """A move's path on this board, for messages (``pella -> athen`` on the first boards)."""
+    order_words: tuple[str, ...] = ORDER_WORDS
+    """The words an order line may start with in this edition, in the order written."""
+    own_words: Mapping[str, tuple[str, Mapping[str, Any]]] = field(default_factory=lambda: MappingProxyType({}))
+    """The words of the edition's own order keys (:func:`own_words`)."""
+    standing_words: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
+    """The standing orders of the edition's own that text orders can write, with their forms
+    (:meth:`~pbem.kernel.edition.Edition.standing_order_words`)."""
     cards: Names | None = None
-    """The event cards (Antike Duellum's ``play`` and ``standing draw``)."""
+    """The event cards, in an edition with cards (``play`` and ``standing draw``)."""
     card_fields: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     """Card id -> what an order playing it names besides the card (``city``, ``at``, ...)."""
-
-    @property
-    def order_words(self) -> tuple[str, ...]:
-        """The words an order line may start with in this edition, in the order written."""
-        own = {EDITION_WORDS[w][1] for w in self.edition_words}
-        return ORDER_WORDS if not own else tuple(w for w in ALL_WORDS if w in ORDER_WORDS or w in own)
 
 
 def order_field(edition: Edition, definition: str, key: str) -> bool:
@@ -197,27 +194,30 @@ def order_field(edition: Edition, definition: str, key: str) -> bool:
     return key in added.get("properties", {})
 
 
-def edition_key(edition: Edition, key: str) -> bool:
-    """Whether the edition's order files have the top-level key ``key`` of its own."""
-    return key in edition.schema_extensions("orders").get("#", {}).get("properties", {})
-
-
 def card_names(edition: Edition, data: str) -> Names | None:
-    """The event cards of a game (Antike Duellum: the shipped catalogue with the GM's
-    cards from the game's ``rules.data``), by id, English and German name."""
-    if not edition_key(edition, "events"):
+    """The event cards of a game, in an edition with cards (the edition's catalogue with
+    what a GM entered in the game's ``rules.data``), by id and every name the edition
+    gives them; ``None`` in an edition without."""
+    catalogue = edition.event_cards(data)
+    if not catalogue:
         return None
-    entries: list[tuple[str, str]] = []
-    for cid, card in edition.event_cards(data).items():
-        if card.get("name_de"):
-            entries.append((cid, card["name_de"]))
-        entries.append((cid, card.get("name") or cid))
+    entries = [(cid, name) for cid in catalogue for name in (edition.card_spellings(cid, data) or (cid,))]
     return Names("event card", entries, listed=False)
+
+
+def order_words(edition: Edition) -> tuple[str, ...]:
+    """The words an order line may start with in ``edition``, in the order its order keys
+    are written (an edition's own words where its order key comes)."""
+    own: dict[str, list[str]] = {}
+    for word, spec in edition.order_words().items():
+        own.setdefault(spec["key"], []).append(word)
+    return tuple(w for key in edition.order_keys for w in (*KEY_WORDS.get(key, ()), *own.get(key, ())))
 
 
 def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
     """The names of ``edition`` on ``board``, ready for matching; ``data``: the game's
-    ``rules.data`` (the event cards a GM entered, in Antike Duellum)."""
+    ``rules.data`` (the event cards a GM entered, in an edition with cards)."""
+    spoken = {spec["key"] for spec in edition.order_words().values()}
     wedges = {f.name: f.label for f in edition.rondel.fields}
     return Vocabulary(
         provinces=Names("province", ((p.id, p.name) for p in board.provinces.values()), listed=False),
@@ -228,14 +228,15 @@ def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
         stances=Names("battle stance", ((s.value, s.value) for s in BattleStance)),
         coin_substitutes=Names("coin substitute", ((c.value, c.value) for c in CoinSubstitute)),
         rondel_size=len(edition.rondel),
-        own_keys=tuple(k for k in edition.order_keys if k not in ORDER_KEYS),
+        own_keys=tuple(k for k in edition.order_keys if k not in ORDER_KEYS and k not in spoken),
         own_standing=tuple(edition.extras.standing),
         free_units=order_field(edition, "arm_order", "free"),
         city_types=order_field(edition, "city_order", "resource"),
         edition_name=edition.name,
         move_example=move_example(board),
-        edition_words=tuple(w for w, (key, _) in EDITION_WORDS.items() if edition_key(edition, key)),
-        edition_standing=tuple(k for k in EDITION_STANDING if order_field(edition, "standing", k)),
+        order_words=order_words(edition),
+        own_words=MappingProxyType(own_words(edition)),
+        standing_words=MappingProxyType(dict(edition.standing_order_words())),
         cards=card_names(edition, data),
         card_fields=MappingProxyType({cid: edition.card_fields(cid, data) for cid in edition.event_cards(data)}),
     )

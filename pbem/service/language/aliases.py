@@ -72,7 +72,7 @@ def board_words(data: Any, edition: Edition, board: Board) -> Any:
             if not isinstance(value, str) or value in ids[kind]:
                 return value
             if not names:
-                from pbem.service.names import vocabulary
+                from pbem.service.language.names import vocabulary
 
                 names.append(vocabulary(edition, board))
             found, _ = getattr(names[0], kind).exact(value)
