@@ -497,4 +497,14 @@ class Edition:
     def hand(self, state: GameState, nation: str) -> tuple[str, ...] | None:
         """The event cards ``nation`` holds, by id, in an edition with cards (what its own
         player is told); ``None`` in an edition without."""
+
+    # -- hooks for plug-in editions --
+
+    def wedge_lines(self, effect: dict[str, Any], name: Any, syntax: str) -> list[str] | None:
+        """What a wedge of this edition's own would let the nation do, from its action's
+        preview (``effect``), as lines of text for ``options`` and the mail's options:
+        ``name`` shows a province or nation as the board does, ``syntax`` says how a hint
+        spells an order (``json``: an order file, ``text``: an order mail). ``None``: a
+        preview of a kind the shared lines tell (production, temples, arming, know-how,
+        the maneuver)."""
         return None

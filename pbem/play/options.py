@@ -160,7 +160,8 @@ def option_lines(data: dict[str, Any], game=None, syntax: str = "json") -> list[
         if not t["legal"]:
             lines.append("      cannot afford it")
             continue
-        lines.extend("      " + line for line in effect_lines(t["effect"], name, syntax))
+        own = game.edition.wedge_lines(t["effect"], name, syntax) if game is not None else None
+        lines.extend("      " + line for line in (effect_lines(t["effect"], name, syntax) if own is None else own))
     return lines
 
 
