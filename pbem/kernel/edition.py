@@ -497,6 +497,7 @@ class Edition:
     def hand(self, state: GameState, nation: str) -> tuple[str, ...] | None:
         """The event cards ``nation`` holds, by id, in an edition with cards (what its own
         player is told); ``None`` in an edition without."""
+        return None
 
     # -- hooks for plug-in editions --
 
