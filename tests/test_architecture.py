@@ -527,3 +527,23 @@ def test_the_edition_word_check_can_fail():
     assert {"duellum", "antike2", "antike ii", "bellona", "pliny", "militia"} <= words
     assert edition_words_in('help="antike2 (Antike II) or duellum"', words) == ["antike ii", "antike2", "duellum"]
     assert edition_words_in("antike-east, antike-duellum-like, antike-ref", words) == []
+
+
+def edition_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import, from outside ``pbem/editions``, of an edition module other than the
+    registry (``pbem.editions`` itself), as ``importer -> imported``."""
+    return sorted(f"{m} -> {t}" for m, targets in graph.items() if layer(m) != "editions"
+                  for t in targets if layer(t) == "editions" and t != "pbem.editions")
+
+
+def test_only_the_registry_is_imported_from_outside_the_editions():
+    """Outside ``pbem/editions`` an edition is reached through the registry
+    (:func:`pbem.editions.get`), never by importing its package: a fourth edition, a
+    plug-in among them, is found and used exactly like the shipped ones (type-checking
+    imports included)."""
+    assert edition_imports(TYPED_GRAPH) == []
+
+
+def test_the_registry_check_can_fail():
+    bad = {**TYPED_GRAPH, "pbem.report.text": TYPED_GRAPH["pbem.report.text"] | {"pbem.editions.duellum.cards"}}
+    assert edition_imports(bad) == ["pbem.report.text -> pbem.editions.duellum.cards"]
