@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -37,21 +37,12 @@ from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.runs import GameRun
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
+from pbem.service.clock import iso, parse_time  # noqa: F401 (parse_time: the cycle's --now)
 from pbem.service.game import Game
 from pbem.service.service import AlreadyApplied, GameService, Input, input_from_text
 from pbem.service.turns import mail_ids
 
 Log = Callable[[str], None]
-
-
-def iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def parse_time(text: str) -> datetime:
-    """An ISO 8601 time (``2026-11-23T18:00:00Z``; no zone means UTC)."""
-    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 @dataclass

@@ -44,13 +44,14 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from pbem import __version__
 from pbem.errors import PbemError
 from pbem.mail.config import GameMail, MailConfig
+from pbem.service.clock import iso, parse_time  # noqa: F401 (the idle run and the cycle read and write times by these)
 
 FORMAT = 1
 """The layout of a mark file; a mark of another format is not trusted."""
@@ -61,17 +62,6 @@ been modified again within the same tick of the file system's clock without its 
 changing (and some file systems count in whole seconds): its mark is not trusted."""
 MAX_MARK_BYTES = 64 * 1024
 """A mark is a few hundred bytes; a larger file is not read."""
-
-
-def iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def parse_time(text: str) -> datetime:
-    """An ISO 8601 time (``2026-11-23T18:00:00Z``; no zone means UTC), as the cycle reads
-    ``--now`` and its ledger's clock."""
-    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def sibling(path: str | os.PathLike, suffix: str) -> Path:
