@@ -278,7 +278,9 @@ def options(
 @app.command()
 def bot(
     game: Path = typer.Argument(..., help="The game file."),
-    mode: str = typer.Option("greedy", "--mode", help="random | greedy"),
+    mode: str = typer.Option("greedy", "--mode", "--level", help="random | greedy | strong (searches; slower)"),
+    budget: Optional[int] = typer.Option(None, "--budget", help="strong: simulated turns per move (default 240)."),
+    seed: str = typer.Option("", "--seed", help="strong: a seed of your own (same file and seed, same move)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the order file here (default: stdout)."),
     apply: bool = typer.Option(False, "--apply", help="GM: play the bot's turn at once (recorded as a bot turn)."),
     report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP + " With --apply."),
@@ -287,29 +289,34 @@ def bot(
 ) -> None:
     """Let the bot write a legal turn for the active nation (for an absent player, or practice).
 
-    Example: antike-ref bot game.json --mode greedy -o orders.json
+    Example: antike-ref bot game.json --level strong -o orders.json
     """
 
     def go():
-        from pbem.play.bot import MODES, play_turn
+        from pbem.play.search import MODES, play_turn
         from pbem.service.schemas import dumps
         from pbem.service.service import GameService
 
         if mode not in MODES:
             raise UsageError(f"--mode {mode!r}: one of {', '.join(MODES)}")
+        if budget is not None and budget < 1:
+            raise UsageError(f"--budget {budget}: at least 1 simulated turn")
+
+        def turn(g):
+            return play_turn(g, mode, budget=budget, seed=seed)
+
         service = GameService(game)
         if apply:
             if output is not None:
                 raise UsageError("-o and --apply: the bot's turn is either written out or played")
-            outcome = service.bot_turn(mode, lambda g: play_turn(g, mode),
-                                       reporter(report_dir, report_format, image_base, game))
+            outcome = service.bot_turn(mode, turn, reporter(report_dir, report_format, image_base, game))
             entry = outcome.added[0]
             print(f"bot ({mode}) played turn {entry['turn']} for {entry['nation']}")
             print_reports(outcome.reports)
             return
         if report_dir is not None or image_base is not None:
             raise UsageError("--report-dir and --image-base go with --apply: without it nothing is played")
-        orders = {**play_turn(service.load(), mode), "password": "YOUR-PASSWORD"}
+        orders = {**turn(service.load()), "password": "YOUR-PASSWORD"}
         text = dumps(orders)
         if output:
             output.write_text(text, encoding="utf-8")
