@@ -252,18 +252,27 @@ def default_turn(
 def options(
     game: Path = typer.Argument(..., help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="JSON on stdout."),
+    hint: bool = typer.Option(False, "--hint", help="Also the turn the strong bot would play, and why."),
+    budget: Optional[int] = typer.Option(None, "--budget", help="--hint: simulated turns (default 240)."),
+    seed: str = typer.Option("", "--seed", help="--hint: a seed of your own."),
 ) -> None:
     """What the active nation can do: each rondel target, its cost and what it allows.
 
-    Example: antike-ref options game.json
+    Example: antike-ref options game.json --hint
     """
 
     def go():
         from pbem.play.options import option_lines, options as compute
         from pbem.service.service import GameService
 
+        if budget is not None and budget < 1:
+            raise UsageError(f"--budget {budget}: at least 1 simulated turn")
         loaded = GameService(game).load()
         data = compute(loaded)
+        if hint:
+            from pbem.play.search import hint as strong_hint
+
+            data["hint"] = strong_hint(loaded, budget, seed)
         if as_json:
             print_json(data, sort_keys=False)
             return
@@ -271,6 +280,11 @@ def options(
             print(line)
         print("order-file template:")
         print(json.dumps(data["template"], ensure_ascii=False, indent=1))
+        if hint:
+            from pbem.play.search import hint_lines
+
+            for line in hint_lines(data["hint"]):
+                print(line)
 
     run(go)
 

@@ -177,3 +177,32 @@ def play_turn(game, mode: str = "random", nation: str | None = None, budget: int
     if mode == "strong":
         return choose(game, nation, DEFAULT_BUDGET if budget is None else budget, seed).orders
     return bot.play_turn(game, mode, nation)
+
+
+def hint(game, budget: int | None = None, seed: str = "") -> dict[str, Any]:
+    """The turn the searching bot would play for the active nation, and why: the mean
+    result (the nation's standing less its best rival's after the look-ahead) it saw for
+    that turn and for the greedy turn, and the expected gain of one over the other."""
+    nation = game.state.status.active
+    budget = DEFAULT_BUDGET if budget is None else budget
+    choice = choose(game, nation, budget, seed)
+    chosen = choice.candidates[choice.chosen]
+    return {"nation": nation, "orders": choice.orders, "made": chosen.label, "mean": round(chosen.mean, 2),
+            "greedy_mean": round(choice.candidates[0].mean, 2), "gain": round(choice.gain, 2),
+            "candidates": len(choice.candidates), "rollouts": chosen.rollouts,
+            "horizon": horizon(len(game.state.nations)), "budget": budget, "simulated": choice.simulated}
+
+
+def hint_lines(data: dict[str, Any]) -> list[str]:
+    """``hint`` in words, then the orders it suggests."""
+    rondel = data["orders"].get("rondel", {})
+    where = f"to {rondel['to']}" if "to" in rondel else json.dumps(rondel, sort_keys=True)
+    lines = [f"hint for {data['nation']}: the strong bot would move {where}"
+             + (" (the greedy bot's turn)" if data["made"] == "greedy" else f" (candidate {data['made']})"),
+             f"  why: over {data['rollouts']} rollout(s) of {data['horizon']} turns per candidate "
+             f"({data['candidates']} candidates, {data['simulated']} simulated turns), its mean margin over "
+             f"the best rival was {data['mean']:+.1f}, the greedy turn's {data['greedy_mean']:+.1f}: "
+             f"an expected gain of {data['gain']:+.1f}",
+             "  orders:"]
+    lines += ["  " + line for line in json.dumps(data["orders"], ensure_ascii=False, indent=1).splitlines()]
+    return lines
