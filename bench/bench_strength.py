@@ -11,6 +11,7 @@ wall time, so the moves are the same on any machine).
 
     .venv/bin/python bench/bench_strength.py --games 8 --jobs 2
     .venv/bin/python bench/bench_strength.py --games 40 --budget 240 --only classic-greedy
+    .venv/bin/python bench/bench_strength.py --games 8 --first 8 --budget 120   # 8 more games
 """
 
 from __future__ import annotations
@@ -105,13 +106,18 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4, help="games per configuration (default 4)")
     ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help="simulated turns per strong move")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--first", type=int, default=0, help="index of the first game (later games: other seeds)")
     ap.add_argument("--only", action="append", choices=sorted(CONFIGS), help="configurations to play (repeatable)")
     args = ap.parse_args()
     names = args.only or list(CONFIGS)
-    jobs = [(name, i, args.budget) for name in names for i in range(args.games)]
+    jobs = [(name, i, args.budget) for name in names for i in range(args.first, args.first + args.games)]
     start = time.perf_counter()
+    outcomes = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        outcomes = list(pool.map(one, jobs))
+        for o in pool.map(one, jobs):
+            outcomes.append(o)
+            print(f"  {o.config} game {o.index}: strong {o.strong}, winner {o.winner}, {o.turns} turns"
+                  + (" FAILED" if o.failure else ""), file=sys.stderr, flush=True)
     wall = time.perf_counter() - start
     print(f"budget {args.budget} simulated turns per strong move; {len(outcomes)} games in {wall:.0f} s "
           f"wall ({args.jobs} jobs)")
