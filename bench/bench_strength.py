@@ -12,6 +12,14 @@ wall time, so the moves are the same on any machine).
     .venv/bin/python bench/bench_strength.py --games 8 --jobs 2
     .venv/bin/python bench/bench_strength.py --games 40 --budget 240 --only classic-greedy
     .venv/bin/python bench/bench_strength.py --games 8 --first 8 --budget 120   # 8 more games
+
+Measured 2026-11-26 at --budget 120 (games 0-15, two runs of 8; 2 cores shared with
+another job), the strong seat's wins with 95% Wilson intervals: classic East 4 nations
+12/16 75% [51%, 90%] (a seat by chance 25%); Antike II Mare Nostrum 4 nations 5/16 31%
+[14%, 56%]; Duellum Rome/Carthage 11/16 69% [44%, 86%], Aegean excerpt 8/16 50% [28%,
+72%] (both seats, rotated); against random bots (classic, Duellum) 16/16 [81%, 100%].
+0.7-1.1 s per strong move at that budget; no turn refused, every invariant held, every
+game verified.
 """
 
 from __future__ import annotations
