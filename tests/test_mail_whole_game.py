@@ -164,3 +164,64 @@ def test_a_whole_game_by_mail_with_an_absence_an_extension_press_and_an_observer
     assert sum("after turn" in str(m["Subject"]) for m in olga) >= turns - 5
     audit = [json.loads(line) for line in game.with_name(game.stem + ".audit.jsonl").read_text().splitlines()]
     assert [r["action"] for r in audit] == ["absent", "deadline"]
+
+
+@pytest.mark.slow
+def test_a_whole_game_by_mail_where_the_strong_bot_plays_a_nation_that_misses_its_deadlines(tmp_path):
+    """One player stops answering after their first turn; the configuration says
+    ``missed = "bot"`` and ``bot = "strong"``, so the searching bot plays every turn of
+    theirs once the deadline has passed; the others answer by mail; from ``new`` to a win,
+    then ``verify``."""
+    from datetime import datetime, timedelta, timezone
+
+    from pbem.mail.config import load_config
+    from pbem.mail.cycle import Cycle
+    from pbem.mail.transport import Transport
+    from pbem.play.bot import play_turn
+    from pbem.service.service import GameService
+    from pbem.service.language.textorders import format_text_orders
+
+    players = [a for n in NATIONS for a in ("--player", f"{n}={n.title()} Bot <{ADDRESSES[n]}>")]
+    game = new_game_file(tmp_path, "--id", "strongmail", "--seed", "strong-mail", *players, nations=NATIONS)
+    cfg = load_config(config(tmp_path, game, defaults='attach = ""\ndeadline = "48h"\nmissed = "bot"\nbot = "strong"'))
+    box = maildir(tmp_path / "Maildir")
+    outbox = tmp_path / "out"
+    clock = datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc)
+    service = GameService(game)
+    log: list[str] = []
+    silent = "arabs"
+
+    def cycle(step):
+        nonlocal clock
+        clock += step
+        summary = Cycle(cfg, clock, Transport(outbox=outbox), log.append).run(list(cfg.games), source=str(box))
+        assert not summary.failures, log[-5:]
+        for f in outbox.glob("*.eml"):
+            f.unlink()
+
+    cycle(timedelta(minutes=5))
+    turns = missed = 0
+    while True:
+        current = service.load()
+        status = current.state.status
+        if status.winner is not None:
+            break
+        nation = status.active
+        turns += 1
+        assert turns < 400, "no winner"
+        if nation == silent and turns > len(NATIONS):
+            cycle(timedelta(hours=49))  # the deadline passes: the strong bot plays
+            missed += 1
+            after = service.load()
+            assert after.history[-1]["kind"] == "bot-turn" and after.history[-1]["nation"] == silent
+            continue
+        orders = {**play_turn(current, "greedy"), "password": PASSWORDS[nation]}
+        add_to_maildir(box, mail(ADDRESSES[nation], subject="orders",
+                                 body=format_text_orders(orders, current.edition, current.board)))
+        cycle(timedelta(hours=1))
+    data = json.loads(game.read_text())
+    assert data["status"]["winner"] in NATIONS
+    bot_turns = [e for e in data["history"] if e["kind"] == "bot-turn"]
+    assert len(bot_turns) == missed > 0
+    assert all(e["nation"] == silent and e.get("bot") == "strong" and e.get("deadline") for e in bot_turns)
+    assert cli_run("verify", game).exit_code == 0, "the game does not verify"

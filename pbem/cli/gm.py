@@ -252,18 +252,27 @@ def default_turn(
 def options(
     game: Path = typer.Argument(..., help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="JSON on stdout."),
+    hint: bool = typer.Option(False, "--hint", help="Also the turn the strong bot would play, and why."),
+    budget: Optional[int] = typer.Option(None, "--budget", help="--hint: simulated turns (default 240)."),
+    seed: str = typer.Option("", "--seed", help="--hint: a seed of your own."),
 ) -> None:
     """What the active nation can do: each rondel target, its cost and what it allows.
 
-    Example: antike-ref options game.json
+    Example: antike-ref options game.json --hint
     """
 
     def go():
         from pbem.play.options import option_lines, options as compute
         from pbem.service.service import GameService
 
+        if budget is not None and budget < 1:
+            raise UsageError(f"--budget {budget}: at least 1 simulated turn")
         loaded = GameService(game).load()
         data = compute(loaded)
+        if hint:
+            from pbem.play.search import hint as strong_hint
+
+            data["hint"] = strong_hint(loaded, budget, seed)
         if as_json:
             print_json(data, sort_keys=False)
             return
@@ -271,6 +280,11 @@ def options(
             print(line)
         print("order-file template:")
         print(json.dumps(data["template"], ensure_ascii=False, indent=1))
+        if hint:
+            from pbem.play.search import hint_lines
+
+            for line in hint_lines(data["hint"]):
+                print(line)
 
     run(go)
 
@@ -278,7 +292,9 @@ def options(
 @app.command()
 def bot(
     game: Path = typer.Argument(..., help="The game file."),
-    mode: str = typer.Option("greedy", "--mode", help="random | greedy"),
+    mode: str = typer.Option("greedy", "--mode", "--level", help="random | greedy | strong (searches; slower)"),
+    budget: Optional[int] = typer.Option(None, "--budget", help="strong: simulated turns per move (default 240)."),
+    seed: str = typer.Option("", "--seed", help="strong: a seed of your own (same file and seed, same move)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the order file here (default: stdout)."),
     apply: bool = typer.Option(False, "--apply", help="GM: play the bot's turn at once (recorded as a bot turn)."),
     report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP + " With --apply."),
@@ -287,29 +303,34 @@ def bot(
 ) -> None:
     """Let the bot write a legal turn for the active nation (for an absent player, or practice).
 
-    Example: antike-ref bot game.json --mode greedy -o orders.json
+    Example: antike-ref bot game.json --level strong -o orders.json
     """
 
     def go():
-        from pbem.play.bot import MODES, play_turn
+        from pbem.play.search import MODES, play_turn
         from pbem.service.schemas import dumps
         from pbem.service.service import GameService
 
         if mode not in MODES:
             raise UsageError(f"--mode {mode!r}: one of {', '.join(MODES)}")
+        if budget is not None and budget < 1:
+            raise UsageError(f"--budget {budget}: at least 1 simulated turn")
+
+        def turn(g):
+            return play_turn(g, mode, budget=budget, seed=seed)
+
         service = GameService(game)
         if apply:
             if output is not None:
                 raise UsageError("-o and --apply: the bot's turn is either written out or played")
-            outcome = service.bot_turn(mode, lambda g: play_turn(g, mode),
-                                       reporter(report_dir, report_format, image_base, game))
+            outcome = service.bot_turn(mode, turn, reporter(report_dir, report_format, image_base, game))
             entry = outcome.added[0]
             print(f"bot ({mode}) played turn {entry['turn']} for {entry['nation']}")
             print_reports(outcome.reports)
             return
         if report_dir is not None or image_base is not None:
             raise UsageError("--report-dir and --image-base go with --apply: without it nothing is played")
-        orders = {**play_turn(service.load(), mode), "password": "YOUR-PASSWORD"}
+        orders = {**turn(service.load()), "password": "YOUR-PASSWORD"}
         text = dumps(orders)
         if output:
             output.write_text(text, encoding="utf-8")

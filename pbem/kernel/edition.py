@@ -26,6 +26,8 @@ from pbem.kernel.state import GameState, Standing, Table
 from pbem.kernel.vocab import ACTION_KEYS, MOVES_AS
 
 if TYPE_CHECKING:
+    import random
+
     from pbem.kernel.board import Board
     from pbem.kernel.protocols import TurnView
     from pbem.kernel.rondel import Rondel
@@ -441,6 +443,13 @@ class Edition:
         :mod:`pbem.play.bot`. The edition keeps it in a module of its own, which never
         imports the bot."""
         return None
+
+    def determinise(self, view: GameState, nation: str, rng: random.Random) -> GameState:
+        """A full state consistent with ``view`` (what ``nation`` may see: :meth:`player_view`),
+        its hidden parts drawn with ``rng`` from what ``nation`` cannot see: what a searching
+        bot plays its look-ahead on, never the real secrets. An edition without secrets
+        returns ``view`` itself."""
+        return view
 
     def selfplay_lineups(self) -> Mapping[int, tuple[str, ...]]:
         """The nations a self-play game on the edition's :attr:`default_board` seats, by

@@ -239,8 +239,8 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
     if missed not in POLICIES:
         raise UsageError(f"{where}.missed: {missed!r} is not one of {', '.join(POLICIES)}")
     bot = raw.get("bot", start.bot)
-    if bot not in ("greedy", "random"):
-        raise UsageError(f"{where}.bot: {bot!r} is not greedy or random")
+    if bot not in ("greedy", "random", "strong"):
+        raise UsageError(f"{where}.bot: {bot!r} is not greedy, random or strong")
     attach = raw.get("attach", start.attach)
     if isinstance(attach, str):
         attach = [a.strip() for a in attach.split(",") if a.strip()]

@@ -752,7 +752,7 @@ class Cycle(Desk):
         if how == "default":
             outcome = run.service.default_turn(nation, notes=notes)
         else:
-            from pbem.play.bot import play_turn
+            from pbem.play.search import play_turn
 
             mode = run.settings.bot
             outcome = run.service.bot_turn(mode, lambda g: play_turn(g, mode), notes=notes)

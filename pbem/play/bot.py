@@ -45,6 +45,8 @@ from pbem.kernel.turn import Turn, resolve
 from pbem.kernel.vocab import RESOURCES, UNITS
 
 MODES = ("random", "greedy")
+"""The bots of this module: random additions and the greedy one-turn look (the searching
+bot, ``strong``, is :mod:`pbem.play.search`, which builds on them)."""
 
 
 def rng_for(game, nation: str, salt: str = "") -> random.Random:
@@ -392,9 +394,16 @@ def _found(b: Builder, pid: str) -> bool:
 
 def _value(game, nation: str, result) -> float:
     """Greedy evaluation of the state after a turn: score first, then growth."""
-    st = result.state
+    return state_value(game.edition, result.state, nation)
+
+
+def state_value(edition, st, nation: str) -> float:
+    """How well ``nation`` stands in ``st``: a win, then the score towards the edition's
+    goal (:meth:`Edition.score <pbem.kernel.edition.Edition.score>`), then growth (cities,
+    temples, know-hows, units, chips): the greedy bot's evaluation, and the searching
+    bot's (:mod:`pbem.play.search`) for every nation at the end of a look-ahead."""
     ns = st.nations[nation]
-    score = game.edition.score(st, nation)
+    score = edition.score(st, nation)
     cities = len(st.cities(nation))
     temples = len(st.temples(nation))
     units = sum(p.count(nation, u) for p in st.provinces.values() for u in UNITS)

@@ -22,7 +22,7 @@ from pbem.kernel.board import Board
 from pbem.kernel.orders import canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.kernel.vocab import UNITS
-from pbem.play.bot import play_turn
+from pbem.play.search import play_turn
 from pbem.service import turns
 from pbem.service.boards import load_board
 from pbem.service.game import Game, consistency_problems
@@ -116,10 +116,11 @@ def start_game(game_id: str, nations: list[str], seed: str, edition: str = "anti
     return game, plain
 
 
-def bot_turn(game: Game, plain: dict[str, str], mode: str = "greedy") -> tuple[Game, dict]:
+def bot_turn(game: Game, plain: dict[str, str], mode: str = "greedy", budget: int | None = None) -> tuple[Game, dict]:
     """The bot's turn for the active nation, sent with the nation's password like a
-    player's; returns the next game and the orders as sent."""
-    orders = {**play_turn(game, mode), "password": plain[game.state.status.active]}
+    player's; returns the next game and the orders as sent (``budget``: the searching
+    bot's, :func:`pbem.play.search.play_turn`)."""
+    orders = {**play_turn(game, mode, budget=budget), "password": plain[game.state.status.active]}
     new, _ = turns.play(game, canonical_orders(orders, game.edition))
     return new, orders
 
@@ -127,17 +128,19 @@ def bot_turn(game: Game, plain: dict[str, str], mode: str = "greedy") -> tuple[G
 def play_game(seed: str, nations: int = 4, mode: str = "greedy", variants: tuple[str, ...] = (),
               check_every_turn: bool = True,
               verify_at_end: bool = True, edition: str = "antike", board: str | Board | None = None,
-              lineup: list[str] | None = None, data: dict | None = None) -> tuple[Game, GameRecord]:
+              lineup: list[str] | None = None, data: dict | None = None,
+              seats: dict[str, str] | None = None, budget: int | None = None) -> tuple[Game, GameRecord]:
     """Play one whole game between bots; return the final game and its record. Without a
     board, the edition's own (:attr:`Edition.default_board
     <pbem.kernel.edition.Edition.default_board>`); without a lineup, the edition's for
-    ``nations`` (:func:`lineup_for`)."""
+    ``nations`` (:func:`lineup_for`). ``seats`` gives some nations a bot of their own
+    (nation -> mode; the others play ``mode``), ``budget`` the searching bot's."""
     board = board or editions.get(edition).default_board
     lineup = lineup or lineup_for(edition, nations)
     game, plain = start_game(f"self-{seed}", lineup, seed, edition, board, variants, data=data)
     played = 0
     while game.state.status.winner is None and played < STALEMATE_TURNS:
-        game, _ = bot_turn(game, plain, mode)
+        game, _ = bot_turn(game, plain, (seats or {}).get(game.state.status.active, mode), budget)
         played += 1
         if check_every_turn:
             check_invariants(game)

@@ -12,6 +12,7 @@ keeps the other's hand and the deck's order secret. Every rule cites the English
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -237,6 +238,27 @@ class Duellum(Edition):
         view.extra["deck"] = [cards.HIDDEN] * len(state.extra["deck"])
         view.extra["secret"] = cards.HIDDEN
         return view
+
+    def determinise(self, view, nation, rng):
+        """The view's hidden cards (the other's hand, the deck's order) drawn with ``rng``
+        from the cards ``nation`` cannot see: the deck built at set-up less its own hand,
+        the display, the discards and every card shown; the secret a fresh one, so a
+        reshuffle in the look-ahead reveals nothing either."""
+        state = view.copy()
+        unseen = Counter(cards.deck_of(state.table))
+        unseen.subtract([*state.extra["display"], *state.extra["discards"]])
+        for n in state.table.seats:
+            unseen.subtract(c for c in state.nations[n].extra["hand"] if c != cards.HIDDEN)
+        pool = sorted(unseen.elements())
+        rng.shuffle(pool)
+        for n in state.table.seats:
+            hand = state.nations[n].extra["hand"]
+            if any(c == cards.HIDDEN for c in hand):
+                held = state.nation(n)
+                held.extra["hand"] = [pool.pop() if c == cards.HIDDEN else c for c in hand]
+        state.extra["deck"] = [pool.pop() if c == cards.HIDDEN else c for c in state.extra["deck"]]
+        state.extra["secret"] = f"{rng.getrandbits(64):016x}"
+        return state
 
     def view_nation(self, state, nation: str, viewer) -> dict[str, Any]:
         held = state.nations[nation].extra

@@ -1,0 +1,208 @@
+"""The searching bot (``strong``): the greedy bot's candidate turns weighed by rollouts.
+
+For the active nation it gathers a few candidate turns: the greedy bot's own turn, and
+turns built the bots' way (:func:`pbem.play.bot.build_turn`) on every rondel target it
+can afford, filled in several ways; duplicates dropped, the best by the greedy one-turn
+value kept (the greedy turn always). Each candidate is then played on the same sampled
+worlds, and every nation plays on with the greedy bot for a few turns (each nation about
+twice); at the end the nation's standing (:func:`pbem.play.bot.state_value`: a win, the
+score towards the edition's goal, then growth) less the best rival's is the candidate's
+result. The candidate with the best mean is played; on a tie the earlier one (the greedy
+turn first).
+
+It sees only what its nation may see (:func:`pbem.play.bot.seen_by`): in an edition with
+secrets each world is the nation's view with its hidden parts drawn from what the nation
+cannot see (:meth:`Edition.determinise <pbem.kernel.edition.Edition.determinise>`), never
+the real ones. It is bounded and reproducible: the budget is a number of simulated turns,
+never time, and every draw comes from a generator seeded by the hash of the nation's view,
+the nation and the caller's ``seed``, so the same game file and seed give the same turn on
+any machine (the player's copy of a game with secrets too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.errors import Refused
+from pbem.kernel import queries
+from pbem.kernel.turn import resolve
+from pbem.play import bot
+from pbem.play.bot import Seen, build_turn, seen_by, state_value
+
+MODES = (*bot.MODES, "strong")
+"""Every bot: ``random``, ``greedy`` (:mod:`pbem.play.bot`) and ``strong`` (this module)."""
+
+DEFAULT_BUDGET = 240
+"""Simulated turns per move by default (about a second on one core; docs in bench/bench_strength.py)."""
+
+CANDIDATES = 6
+"""Candidate turns weighed at most."""
+
+FILLS = ((1.0, True, True), (1.0, True, False), (0.7, False, False))
+"""How each rondel target's candidate turns are filled: (eager, greedy, march) of
+:func:`pbem.play.bot.build_turn`."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One turn weighed: its orders, how it was made, its mean result over the rollouts."""
+
+    orders: dict[str, Any]
+    label: str
+    mean: float
+    rollouts: int
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The searching bot's turn and what it saw: every candidate weighed (the greedy
+    turn first), the chosen one, and the simulated turns spent."""
+
+    orders: dict[str, Any]
+    candidates: tuple[Candidate, ...]
+    chosen: int
+    simulated: int
+
+    @property
+    def gain(self) -> float:
+        """The chosen turn's mean result less the greedy turn's: what the search expects
+        to gain over the greedy bot (0 when it plays the greedy turn)."""
+        return self.candidates[self.chosen].mean - self.candidates[0].mean
+
+
+def margin(edition, st, nation: str) -> float:
+    """``nation``'s standing in ``st`` less its best rival's (:func:`state_value`)."""
+    mine = state_value(edition, st, nation)
+    rivals = [state_value(edition, st, n) for n in sorted(st.nations) if n != nation]
+    return mine - max(rivals, default=0.0)
+
+
+def _key(orders: dict[str, Any]) -> str:
+    return json.dumps(orders, sort_keys=True, ensure_ascii=False)
+
+
+def _seed_of(seen, nation: str, seed: str) -> str:
+    view = json.dumps(seen.state.to_json(), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(f"{view}|{seen.seed}|{nation}|{seed}".encode()).hexdigest()
+
+
+def _rng(base: str, salt: str) -> random.Random:
+    return random.Random(int(hashlib.sha256(f"{base}|{salt}".encode()).hexdigest()[:16], 16))
+
+
+def candidates(game, nation: str, base: str, limit: int = CANDIDATES) -> list[tuple[str, dict[str, Any]]]:
+    """(label, orders) of the candidate turns, the greedy one first."""
+    seen = seen_by(game, nation)
+    found = [("greedy", bot.play_turn(game, "greedy", nation))]
+    keys = {_key(found[0][1])}
+    scored = []
+    targets = [t for t in queries.rondel_targets(seen.state, seen.edition, nation) if t.affordable]
+    for i, tg in enumerate(targets):
+        for j, (eager, greedy, march) in enumerate(FILLS):
+            orders = build_turn(game, tg.order, _rng(base, f"fill|{i}|{j}"), eager, greedy, march, nation)
+            if orders is None or _key(orders) in keys:
+                continue
+            keys.add(_key(orders))
+            try:
+                after = resolve(seen.state, orders, seen.edition, seen.board).state
+            except Refused:
+                continue
+            label = f"{json.dumps(tg.order, sort_keys=True)} fill {j}"
+            scored.append((-margin(seen.edition, after, nation), len(scored), label, orders))
+    scored.sort(key=lambda s: (s[0], s[1]))
+    return found + [(label, orders) for _, _, label, orders in scored[:max(0, limit - 1)]]
+
+
+def horizon(nations: int) -> int:
+    """Turns a rollout runs, the candidate's included: each nation about twice, at least six."""
+    return max(6, 2 * nations)
+
+
+def rollout(seen, world, orders: dict[str, Any], nation: str, turns: int, seed: str) -> tuple[float, int]:
+    """Play ``orders`` on ``world`` (a full state), then the greedy bot for every nation
+    up to ``turns`` turns in all; ``nation``'s :func:`margin` at the end and the turns
+    simulated."""
+    edition, board = seen.edition, seen.board
+    try:
+        st = resolve(world, orders, edition, board).state
+    except Refused:
+        return float("-inf"), 1
+    played = 1
+    while played < turns and st.status.winner is None:
+        active = st.status.active
+        here = Seen(st, edition, board, seed, seen.game_id)
+        step = bot.play_turn(here, "greedy", active)
+        try:
+            st = resolve(st, step, edition, board).state
+        except Refused:
+            st = resolve(st, queries.default_orders(st, edition, board, active), edition, board).state
+        played += 1
+    return margin(edition, st, nation), played
+
+
+def choose(game, nation: str | None = None, budget: int = DEFAULT_BUDGET, seed: str = "") -> Choice:
+    """The searching bot's turn for ``nation`` (the active one by default) of ``game``,
+    spending about ``budget`` simulated turns."""
+    nation = nation or game.state.status.active
+    seen = seen_by(game, nation)
+    base = _seed_of(seen, nation, seed)
+    turns = horizon(len(seen.state.nations))
+    limit = max(1, min(CANDIDATES, budget // turns))
+    found = candidates(game, nation, base, limit)
+    if len(found) == 1:
+        return Choice(found[0][1], (Candidate(found[0][1], found[0][0], 0.0, 0),), 0, 0)
+    runs = max(1, budget // (turns * len(found)))
+    totals = [0.0] * len(found)
+    simulated = 0
+    for m in range(runs):
+        world = seen.edition.determinise(seen.state, nation, _rng(base, f"world|{m}"))
+        for i, (_, orders) in enumerate(found):
+            value, played = rollout(seen, world, orders, nation, turns, f"{base}|{m}")
+            totals[i] += value
+            simulated += played
+    weighed = tuple(Candidate(orders, label, totals[i] / runs, runs) for i, (label, orders) in enumerate(found))
+    best = max(range(len(weighed)), key=lambda i: (weighed[i].mean, -i))
+    return Choice(weighed[best].orders, weighed, best, simulated)
+
+
+def play_turn(game, mode: str = "random", nation: str | None = None, budget: int | None = None,
+              seed: str = "") -> dict[str, Any]:
+    """Canonical orders (without password) for the active nation's turn of ``game`` by
+    the bot ``mode`` (:data:`MODES`); ``budget`` (simulated turns, :data:`DEFAULT_BUDGET`
+    by default) and ``seed`` are the searching bot's."""
+    if mode == "strong":
+        return choose(game, nation, DEFAULT_BUDGET if budget is None else budget, seed).orders
+    return bot.play_turn(game, mode, nation)
+
+
+def hint(game, budget: int | None = None, seed: str = "") -> dict[str, Any]:
+    """The turn the searching bot would play for the active nation, and why: the mean
+    result (the nation's standing less its best rival's after the look-ahead) it saw for
+    that turn and for the greedy turn, and the expected gain of one over the other."""
+    nation = game.state.status.active
+    budget = DEFAULT_BUDGET if budget is None else budget
+    choice = choose(game, nation, budget, seed)
+    chosen = choice.candidates[choice.chosen]
+    return {"nation": nation, "orders": choice.orders, "made": chosen.label, "mean": round(chosen.mean, 2),
+            "greedy_mean": round(choice.candidates[0].mean, 2), "gain": round(choice.gain, 2),
+            "candidates": len(choice.candidates), "rollouts": chosen.rollouts,
+            "horizon": horizon(len(game.state.nations)), "budget": budget, "simulated": choice.simulated}
+
+
+def hint_lines(data: dict[str, Any]) -> list[str]:
+    """``hint`` in words, then the orders it suggests."""
+    rondel = data["orders"].get("rondel", {})
+    where = f"to {rondel['to']}" if "to" in rondel else json.dumps(rondel, sort_keys=True)
+    lines = [f"hint for {data['nation']}: the strong bot would move {where}"
+             + (" (the greedy bot's turn)" if data["made"] == "greedy" else f" (candidate {data['made']})"),
+             f"  why: over {data['rollouts']} rollout(s) of {data['horizon']} turns per candidate "
+             f"({data['candidates']} candidates, {data['simulated']} simulated turns), its mean margin over "
+             f"the best rival was {data['mean']:+.1f}, the greedy turn's {data['greedy_mean']:+.1f}: "
+             f"an expected gain of {data['gain']:+.1f}",
+             "  orders:"]
+    lines += ["  " + line for line in json.dumps(data["orders"], ensure_ascii=False, indent=1).splitlines()]
+    return lines
