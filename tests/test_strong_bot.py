@@ -176,3 +176,20 @@ def test_whole_games_with_a_strong_seat_keep_the_invariants_and_verify(edition):
     _, rec = play_game(f"strong-{edition}", 4, "greedy", edition=edition, lineup=nations,
                        seats={nations[1]: "strong"}, budget=48)  # invariants every turn, verify at the end
     assert rec.winner is not None
+
+
+def test_a_budget_out_of_bounds_or_an_unknown_level_is_refused_and_the_game_untouched(tmp_path):
+    """A budget that would run for hours is refused at once, as is none at all; the message
+    names the option the user wrote; the game file keeps every byte."""
+    from pbem.play.search import MAX_BUDGET
+
+    game = new_game_file(tmp_path)
+    before = game.read_bytes()
+    for args in (("bot", game, "--level", "strong", "--budget", str(MAX_BUDGET + 1)),
+                 ("options", game, "--hint", "--budget", "99999999999999999999"),
+                 ("options", game, "--hint", "--budget", "-5")):
+        result = cli_run(*args)
+        assert result.exit_code == 2 and f"between 1 and {MAX_BUDGET}" in result.stderr, result.stderr
+    result = cli_run("bot", game, "--level", "strongest")
+    assert result.exit_code == 2 and "--level 'strongest': one of random, greedy, strong" in result.stderr
+    assert game.read_bytes() == before

@@ -265,8 +265,10 @@ def options(
         from pbem.play.options import option_lines, options as compute
         from pbem.service.service import GameService
 
-        if budget is not None and budget < 1:
-            raise UsageError(f"--budget {budget}: at least 1 simulated turn")
+        from pbem.play.search import budget_problem
+
+        if budget_problem(budget):
+            raise UsageError(budget_problem(budget))
         loaded = GameService(game).load()
         data = compute(loaded)
         if hint:
@@ -307,14 +309,14 @@ def bot(
     """
 
     def go():
-        from pbem.play.search import MODES, play_turn
+        from pbem.play.search import MODES, budget_problem, play_turn
         from pbem.service.schemas import dumps
         from pbem.service.service import GameService
 
         if mode not in MODES:
-            raise UsageError(f"--mode {mode!r}: one of {', '.join(MODES)}")
-        if budget is not None and budget < 1:
-            raise UsageError(f"--budget {budget}: at least 1 simulated turn")
+            raise UsageError(f"--level {mode!r}: one of {', '.join(MODES)}")
+        if budget_problem(budget):
+            raise UsageError(budget_problem(budget))
 
         def turn(g):
             return play_turn(g, mode, budget=budget, seed=seed)

@@ -39,6 +39,18 @@ MODES = (*bot.MODES, "strong")
 DEFAULT_BUDGET = 240
 """Simulated turns per move by default (about a second on one core; docs in bench/bench_strength.py)."""
 
+MAX_BUDGET = 20_000
+"""The most simulated turns a move may spend (over a minute on one core): a larger budget
+is refused rather than left to run for hours."""
+
+
+def budget_problem(budget: int | None) -> str | None:
+    """Why ``budget`` (simulated turns per move; ``None``: the default) cannot be spent."""
+    if budget is not None and not 1 <= budget <= MAX_BUDGET:
+        return f"--budget {budget}: between 1 and {MAX_BUDGET} simulated turns"
+    return None
+
+
 CANDIDATES = 6
 """Candidate turns weighed at most."""
 
