@@ -46,14 +46,20 @@ def test_the_strong_turn_is_legal_reproducible_and_within_its_budget(edition):
 
 
 def test_the_budget_bounds_the_search():
-    from pbem.play.search import choose, horizon
+    from pbem.play.search import CANDIDATES, choose, horizon
 
     game, _ = _played("antike", 16)
     assert choose(game, budget=1).simulated == 0  # one candidate only: the greedy turn, no rollout
     wide = choose(game, budget=400)
-    assert wide.simulated <= 400
-    assert all(c.rollouts == wide.candidates[0].rollouts for c in wide.candidates)
-    assert wide.candidates[0].rollouts == 400 // (horizon(4) * len(wide.candidates))
+    assert wide.simulated <= 400 and 2 < len(wide.candidates) <= min(CANDIDATES, 400 // horizon(4))
+    # Successive halving: every candidate weighed at least once on the first round's
+    # worlds, the greedy turn (the yardstick) to the end, the finalists the most.
+    rollouts = [c.rollouts for c in wide.candidates]
+    assert min(rollouts) >= 1 and rollouts[0] == max(rollouts) > min(rollouts)
+    assert wide.candidates[wide.chosen].rollouts == rollouts[0]
+    assert wide.chosen == 0 or wide.candidates[wide.chosen].mean > wide.candidates[0].mean
+    narrow = choose(game, budget=horizon(4) * 3)  # one round only: three candidates, one rollout each
+    assert [c.rollouts for c in narrow.candidates] == [1, 1, 1] and narrow.simulated <= horizon(4) * 3
 
 
 def _hidden_changed(game, shift: int):

@@ -7,8 +7,9 @@ value kept (the greedy turn always). Each candidate is then played on the same s
 worlds, and every nation plays on with the greedy bot for a few turns (each nation about
 twice); at the end the nation's standing (:func:`pbem.play.bot.state_value`: a win, the
 score towards the edition's goal, then growth) less the best rival's is the candidate's
-result. The candidate with the best mean is played; on a tie the earlier one (the greedy
-turn first).
+result. The candidates are weighed by successive halving (:func:`choose`): round by round
+the weaker half is dropped, so the budget goes to the best ones; the greedy turn stays to
+the end as the yardstick, and another turn is played only when its mean beats it.
 
 It sees only what its nation may see (:func:`pbem.play.bot.seen_by`): in an edition with
 secrets each world is the nation's view with its hidden parts drawn from what the nation
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -51,7 +53,7 @@ def budget_problem(budget: int | None) -> str | None:
     return None
 
 
-CANDIDATES = 6
+CANDIDATES = 12
 """Candidate turns weighed at most."""
 
 FILLS = ((1.0, True, True), (1.0, True, False), (0.7, False, False))
@@ -156,9 +158,20 @@ def rollout(seen, world, orders: dict[str, Any], nation: str, turns: int, seed: 
     return margin(edition, st, nation), played
 
 
+def _rounds(count: int) -> int:
+    """Rounds of halving that bring ``count`` candidates down to one (at least one round)."""
+    return max(1, math.ceil(math.log2(count)))
+
+
 def choose(game, nation: str | None = None, budget: int = DEFAULT_BUDGET, seed: str = "") -> Choice:
     """The searching bot's turn for ``nation`` (the active one by default) of ``game``,
-    spending about ``budget`` simulated turns."""
+    spending at most ``budget`` simulated turns.
+
+    Successive halving: every candidate is weighed on the same sampled worlds, round by
+    round; after each round the better half stays (the greedy turn always, as the yardstick)
+    until two are left, and each round may spend about an equal share of the budget, the
+    last two what remains, so the finalists get the most rollouts. The turn played is the
+    better mean of the two (the greedy turn on a tie)."""
     nation = nation or game.state.status.active
     seen = seen_by(game, nation)
     base = _seed_of(seen, nation, seed)
@@ -167,17 +180,29 @@ def choose(game, nation: str | None = None, budget: int = DEFAULT_BUDGET, seed: 
     found = candidates(game, nation, base, limit)
     if len(found) == 1:
         return Choice(found[0][1], (Candidate(found[0][1], found[0][0], 0.0, 0),), 0, 0)
-    runs = max(1, budget // (turns * len(found)))
-    totals = [0.0] * len(found)
-    simulated = 0
-    for m in range(runs):
-        world = seen.edition.determinise(seen.state, nation, _rng(base, f"world|{m}"))
-        for i, (_, orders) in enumerate(found):
-            value, played = rollout(seen, world, orders, nation, turns, f"{base}|{m}")
-            totals[i] += value
-            simulated += played
-    weighed = tuple(Candidate(orders, label, totals[i] / runs, runs) for i, (label, orders) in enumerate(found))
-    best = max(range(len(weighed)), key=lambda i: (weighed[i].mean, -i))
+    share = budget // _rounds(len(found))
+    totals, counts = [0.0] * len(found), [0] * len(found)
+    alive = list(range(len(found)))
+    simulated = worlds = 0
+    while len(alive) > 1:
+        cost = turns * len(alive)
+        runs = min(max(1, share // cost), (budget - simulated) // cost)
+        if runs <= 0:
+            break
+        for _ in range(runs):
+            world = seen.edition.determinise(seen.state, nation, _rng(base, f"world|{worlds}"))
+            for i in alive:
+                value, played = rollout(seen, world, found[i][1], nation, turns, f"{base}|{worlds}")
+                totals[i] += value
+                counts[i] += 1
+                simulated += played
+            worlds += 1
+        if len(alive) > 2:
+            ranked = sorted(alive, key=lambda i: (-totals[i] / counts[i], i))
+            alive = sorted({0, *ranked[:(len(alive) + 1) // 2]})
+    weighed = tuple(Candidate(orders, label, totals[i] / max(1, counts[i]), counts[i])
+                    for i, (label, orders) in enumerate(found))
+    best = max(alive, key=lambda i: (weighed[i].mean, -i))
     return Choice(weighed[best].orders, weighed, best, simulated)
 
 
@@ -211,8 +236,8 @@ def hint_lines(data: dict[str, Any]) -> list[str]:
     where = f"to {rondel['to']}" if "to" in rondel else json.dumps(rondel, sort_keys=True)
     lines = [f"hint for {data['nation']}: the strong bot would move {where}"
              + (" (the greedy bot's turn)" if data["made"] == "greedy" else f" (candidate {data['made']})"),
-             f"  why: over {data['rollouts']} rollout(s) of {data['horizon']} turns per candidate "
-             f"({data['candidates']} candidates, {data['simulated']} simulated turns), its mean margin over "
+             f"  why: over {data['rollouts']} rollout(s) of {data['horizon']} turns ({data['candidates']} "
+             f"candidates halved round by round, {data['simulated']} simulated turns), its mean margin over "
              f"the best rival was {data['mean']:+.1f}, the greedy turn's {data['greedy_mean']:+.1f}: "
              f"an expected gain of {data['gain']:+.1f}",
              "  orders:"]
