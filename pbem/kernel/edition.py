@@ -440,7 +440,8 @@ class Edition:
         whatever else the turn takes to a builder's rondel move, and ``greedy_turn(game,
         nation, rng, choices, new_builder)``, which returns the greedy bot's orders (or
         ``None`` for the GM default turn); the builder is described in
-        :mod:`pbem.play.bot`. The edition keeps it in a module of its own, which never
+        :mod:`pbem.play.bot`. A strategy may add ``quick_turn`` (the same arguments): a
+        cheaper greedy turn that the searching bot's look-ahead plays for every nation. The edition keeps it in a module of its own, which never
         imports the bot."""
         return None
 

@@ -454,10 +454,12 @@ def strategy_of(edition: Edition):
 
 def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str, Any]:
     """Canonical orders (without password) for the active nation's turn of ``game``
-    (anything with ``state``, ``edition``, ``board`` and ``seed``)."""
+    (anything with ``state``, ``edition``, ``board`` and ``seed``) by the bot ``mode``
+    (:data:`MODES`, or ``quick``: the greedy bot as the searching bot's look-ahead plays
+    it, the strategy's cheaper ``quick_turn`` where it has one)."""
     nation = nation or game.state.status.active
     game = seen_by(game, nation)
-    rng = rng_for(game, nation, mode)
+    rng = rng_for(game, nation, "greedy" if mode == "quick" else mode)
     choices = [t for t in queries.rondel_targets(game.state, game.edition, nation) if t.affordable]
     if mode == "random":
         free = [t for t in choices if t.cost == 0]
@@ -468,9 +470,11 @@ def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str
             if b.ok:
                 _fill(b, rng, eager=0.6, greedy=rng.random() < 0.3)
                 return b.orders
-    elif mode == "greedy":
-        orders = strategy_of(game.edition).greedy_turn(game, nation, rng, choices,
-                                                       lambda rondel: Builder(game, nation, rondel))
+    elif mode in ("greedy", "quick"):
+        strategy = strategy_of(game.edition)
+        # a strategy may play the searching bot's look-ahead (``quick``) more cheaply
+        turn = getattr(strategy, "quick_turn", strategy.greedy_turn) if mode == "quick" else strategy.greedy_turn
+        orders = turn(game, nation, rng, choices, lambda rondel: Builder(game, nation, rondel))
         if orders is not None:
             return orders
     else:

@@ -138,7 +138,7 @@ def horizon(nations: int) -> int:
 
 def rollout(seen, world, orders: dict[str, Any], nation: str, turns: int, seed: str) -> tuple[float, int]:
     """Play ``orders`` on ``world`` (a full state), then the greedy bot for every nation
-    up to ``turns`` turns in all; ``nation``'s :func:`margin` at the end and the turns
+    (its ``quick`` play, :func:`pbem.play.bot.play_turn`) up to ``turns`` turns in all; ``nation``'s :func:`margin` at the end and the turns
     simulated."""
     edition, board = seen.edition, seen.board
     try:
@@ -149,7 +149,7 @@ def rollout(seen, world, orders: dict[str, Any], nation: str, turns: int, seed: 
     while played < turns and st.status.winner is None:
         active = st.status.active
         here = Seen(st, edition, board, seed, seen.game_id)
-        step = bot.play_turn(here, "greedy", active)
+        step = bot.play_turn(here, "quick", active)
         try:
             st = resolve(st, step, edition, board).state
         except Refused:
