@@ -51,7 +51,9 @@ CONFIGS = {
     "duellum-rc-greedy": ("duellum", "duellum-rome-carthage", 2, None, "greedy"),
     "duellum-aegean-greedy": ("duellum", "aegean-excerpt", 2, ("greeks", "persians"), "greedy"),
     "classic-random": ("antike", "antike-east", 4, None, "random"),
+    "antike2-random": ("antike2", "antike2-mare-nostrum", 4, None, "random"),
     "duellum-rc-random": ("duellum", "duellum-rome-carthage", 2, None, "random"),
+    "duellum-aegean-random": ("duellum", "aegean-excerpt", 2, ("greeks", "persians"), "random"),
 }
 
 
