@@ -62,6 +62,22 @@ def test_the_budget_bounds_the_search():
     assert [c.rollouts for c in narrow.candidates] == [1, 1, 1] and narrow.simulated <= horizon(4) * 3
 
 
+@pytest.mark.parametrize("edition", ["antike", "antike2", "duellum"])
+def test_the_look_aheads_quick_greedy_turn_is_legal(edition):
+    """The rollouts play ``quick`` turns (Duellum: one fill per rondel target); a refused
+    one would fall back to the default turn unseen, so each is sent through the checked
+    entry point here."""
+    from pbem.play.selfplay import bot_turn, check_invariants
+
+    game, plain = _played(edition, 4)
+    acting = 0
+    for _ in range(12):
+        game, orders = bot_turn(game, plain, "quick")  # turns.play raises if refused
+        check_invariants(game)
+        acting += any(key not in ("game", "nation", "turn", "rondel", "password") for key in orders)
+    assert acting >= 4  # it plays the wedges' actions, not only rondel moves (production has none)
+
+
 def _hidden_changed(game, shift: int):
     """``game`` with what the active nation may not see changed consistently: the other's
     hand and the deck hold the same cards in another arrangement, the secret and the seed
