@@ -12,6 +12,7 @@ wall time, so the moves are the same on any machine).
     .venv/bin/python bench/bench_strength.py --games 8 --jobs 2
     .venv/bin/python bench/bench_strength.py --games 40 --budget 240 --only classic-greedy
     .venv/bin/python bench/bench_strength.py --games 8 --first 8 --budget 120   # 8 more games
+    .venv/bin/python bench/bench_strength.py --timing          # s per move at the default budget
 
 Measured 2026-11-26 at --budget 120 (games 0-15, two runs of 8; 2 cores shared with
 another job), the strong seat's wins with 95% Wilson intervals: classic East 4 nations
@@ -101,6 +102,35 @@ def one(job: tuple[str, int, int]) -> Outcome:
     return out
 
 
+TIMED_AT = (10, 40, 80, 120, 160)
+"""Turns of a greedy game at which ``--timing`` times one strong move."""
+
+
+def timing(budget: int) -> None:
+    """One process, one core: the strong bot's time per move at ``budget`` on positions
+    of a greedy game (:data:`TIMED_AT`) in each board configuration; mean and slowest."""
+    from pbem.play.search import choose
+
+    print(f"time per strong move at budget {budget}, one process (turns {', '.join(map(str, TIMED_AT))} "
+          f"of a greedy game)")
+    print(f"{'configuration':<24}{'moves':>6}{'mean s':>8}{'max s':>8}")
+    for name, (edition, board, nations, lineup, _) in CONFIGS.items():
+        if not name.endswith("-greedy"):
+            continue
+        game, plain = start_game(f"timing-{name}", list(lineup or lineup_for(edition, nations)), "timing",
+                                 edition, _board(board))
+        times = []
+        for turn in range(max(TIMED_AT) + 1):
+            if game.state.status.winner is not None:
+                break
+            if turn in TIMED_AT:
+                start = time.perf_counter()
+                choose(game, budget=budget)
+                times.append(time.perf_counter() - start)
+            game, _ = bot_turn(game, plain, "greedy")
+        print(f"{name:<24}{len(times):>6}{sum(times) / max(len(times), 1):>8.2f}{max(times, default=0):>8.2f}")
+
+
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a win rate."""
     if n == 0:
@@ -118,7 +148,12 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--first", type=int, default=0, help="index of the first game (later games: other seeds)")
     ap.add_argument("--only", action="append", choices=sorted(CONFIGS), help="configurations to play (repeatable)")
+    ap.add_argument("--timing", action="store_true",
+                    help="only time strong moves at the budget in one process (no games); see timing()")
     args = ap.parse_args()
+    if args.timing:
+        timing(args.budget)
+        return
     names = args.only or list(CONFIGS)
     jobs = [(name, i, args.budget) for name in names for i in range(args.first, args.first + args.games)]
     start = time.perf_counter()
