@@ -441,7 +441,9 @@ class Edition:
         nation, rng, choices, new_builder)``, which returns the greedy bot's orders (or
         ``None`` for the GM default turn); the builder is described in
         :mod:`pbem.play.bot`. A strategy may add ``quick_turn`` (the same arguments): a
-        cheaper greedy turn that the searching bot's look-ahead plays for every nation. The edition keeps it in a module of its own, which never
+        cheaper greedy turn that the searching bot's look-ahead plays for every nation, and
+        ``standing(game, state, nation)``: how well a nation stands, the look-ahead's value
+        (else the shared one, :func:`pbem.play.bot.state_value`). The edition keeps it in a module of its own, which never
         imports the bot."""
         return None
 

@@ -5,9 +5,9 @@ turns built the bots' way (:func:`pbem.play.bot.build_turn`) on every rondel tar
 can afford, filled in several ways; duplicates dropped, the best by the greedy one-turn
 value kept (the greedy turn always). Each candidate is then played on the same sampled
 worlds, and every nation plays on with the greedy bot for a few turns (each nation about
-twice); at the end the nation's standing (:func:`pbem.play.bot.state_value`: a win, the
-score towards the edition's goal, then growth) less the best rival's is the candidate's
-result. The candidates are weighed by successive halving (:func:`choose`): round by round
+twice); at the end the nation's standing (the edition's strategy's ``standing`` where it
+has one, else :func:`pbem.play.bot.state_value`: a win, the score towards the edition's
+goal, then growth) less the best rival's is the candidate's result. The candidates are weighed by successive halving (:func:`choose`): round by round
 the weaker half is dropped, so the budget goes to the best ones; the greedy turn stays to
 the end as the yardstick, and another turn is played only when its mean beats it.
 
@@ -88,10 +88,16 @@ class Choice:
         return self.candidates[self.chosen].mean - self.candidates[0].mean
 
 
-def margin(edition, st, nation: str) -> float:
-    """``nation``'s standing in ``st`` less its best rival's (:func:`state_value`)."""
-    mine = state_value(edition, st, nation)
-    rivals = [state_value(edition, st, n) for n in sorted(st.nations) if n != nation]
+def margin(seen, st, nation: str) -> float:
+    """``nation``'s standing in ``st`` less its best rival's: by the edition's strategy's
+    ``standing`` where it has one, else :func:`state_value` (``seen`` gives the edition
+    and the board)."""
+    standing = getattr(bot.strategy_of(seen.edition), "standing", None)
+    if standing is None:
+        def standing(_, state, n):
+            return state_value(seen.edition, state, n)
+    mine = standing(seen, st, nation)
+    rivals = [standing(seen, st, n) for n in sorted(st.nations) if n != nation]
     return mine - max(rivals, default=0.0)
 
 
@@ -126,7 +132,7 @@ def candidates(game, nation: str, base: str, limit: int = CANDIDATES) -> list[tu
             except Refused:
                 continue
             label = f"{json.dumps(tg.order, sort_keys=True)} fill {j}"
-            scored.append((-margin(seen.edition, after, nation), len(scored), label, orders))
+            scored.append((-margin(seen, after, nation), len(scored), label, orders))
     scored.sort(key=lambda s: (s[0], s[1]))
     return found + [(label, orders) for _, _, label, orders in scored[:max(0, limit - 1)]]
 
@@ -155,7 +161,7 @@ def rollout(seen, world, orders: dict[str, Any], nation: str, turns: int, seed: 
         except Refused:
             st = resolve(st, queries.default_orders(st, edition, board, active), edition, board).state
         played += 1
-    return margin(edition, st, nation), played
+    return margin(seen, st, nation), played
 
 
 def _rounds(count: int) -> int:

@@ -21,6 +21,7 @@ imports the bot, so the layers stay as they are (editions below play).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.editions.duellum.play import sea_points
@@ -47,6 +48,24 @@ class DuellumStrategy:
         """The greedy turn as the searching bot's look-ahead plays it: every rondel target
         filled in its first way only, at about a third of the cost."""
         return _greedy(game, nation, rng, choices, builder, quick=True)
+
+    def standing(self, game, state, nation: str) -> float:
+        """How well ``nation`` stands in ``state`` by the greedy bot's value of a turn's
+        outcome (:func:`_value`: personages, then cities, temples, units, walls, pressure
+        on the rival, seas while they pay, less what the rival holds): the searching bot's
+        value at the end of a look-ahead. ``game`` gives the board and the edition."""
+        at = _Outcome(game.board, game.edition, state)
+        return _value(at, nation, at)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """A state with its board and edition, read as both the game and the turn's result by
+    :func:`_value`."""
+
+    board: Any
+    edition: Any
+    state: Any
 
 
 STRATEGY = DuellumStrategy()
@@ -138,8 +157,8 @@ def _threatened(game, st, nation: str) -> set[str]:
             and reach.get(c, 0)}
 
 
-_SEAS_PAY: dict[tuple, bool] = {}
-"""The last answer of :func:`_seas_pay`, by (state, nation)."""
+_SEAS_PAY: dict[tuple, tuple[Any, bool]] = {}
+"""The last answer of :func:`_seas_pay`, by (state, nation), with the state it was asked of."""
 
 
 def _seas_pay(game, st, nation: str) -> bool:
@@ -149,7 +168,8 @@ def _seas_pay(game, st, nation: str) -> bool:
     with a galley of the nation in every region a galley can reach, must award different
     numbers of personages."""
     key = (id(st), st.status.turn, nation)
-    if key not in _SEAS_PAY:
+    held = _SEAS_PAY.get(key)
+    if held is None or held[0] is not st:  # the state itself kept: an id may be reused
         _SEAS_PAY.clear()
         counts = []
         for flood in (False, True):
@@ -161,8 +181,8 @@ def _seas_pay(game, st, nation: str) -> bool:
             t = Turn(state, nation, game.edition, game.board)
             game.edition.end_of_turn(t)
             counts.append(t.state.nations[nation].personage_count())
-        _SEAS_PAY[key] = counts[1] > counts[0]
-    return _SEAS_PAY[key]
+        _SEAS_PAY[key] = (st, counts[1] > counts[0])
+    return _SEAS_PAY[key][1]
 
 
 def _fortress_risk(game, st, nation: str) -> bool:
