@@ -14,13 +14,29 @@ wall time, so the moves are the same on any machine).
     .venv/bin/python bench/bench_strength.py --games 8 --first 8 --budget 120   # 8 more games
     .venv/bin/python bench/bench_strength.py --timing          # s per move at the default budget
 
-Measured 2026-11-26 at --budget 120 (games 0-15, two runs of 8; 2 cores shared with
-another job), the strong seat's wins with 95% Wilson intervals: classic East 4 nations
-12/16 75% [51%, 90%] (a seat by chance 25%); Antike II Mare Nostrum 4 nations 5/16 31%
-[14%, 56%]; Duellum Rome/Carthage 11/16 69% [44%, 86%], Aegean excerpt 8/16 50% [28%,
-72%] (both seats, rotated); against random bots (classic, Duellum) 16/16 [81%, 100%].
-0.7-1.1 s per strong move at that budget; no turn refused, every invariant held, every
-game verified.
+Measured 2026-11-26 (successive halving, Duellum's own value and quick look-ahead) at
+--budget 120, games 0-19 (0-9 against random), seats rotated; the strong seat's wins with
+95% Wilson intervals:
+
+    .venv/bin/python bench/bench_strength.py --games 20 --budget 120 --only duellum-rc-greedy --only duellum-aegean-greedy --only antike2-greedy --only classic-greedy
+    .venv/bin/python bench/bench_strength.py --games 10 --budget 120 --only classic-random --only antike2-random --only duellum-rc-random --only duellum-aegean-random
+
+    duellum-rc-greedy      17/20  85%  [64%, 95%]  chance 50%  (romans 9/10, carthaginians 8/10)
+    duellum-aegean-greedy  16/20  80%  [58%, 92%]  chance 50%  (greeks 9/10, persians 7/10)
+    antike2-greedy         12/20  60%  [39%, 78%]  chance 25%
+    classic-greedy         15/20  75%  [53%, 89%]  chance 25%
+    classic-random         10/10 100%  [72%, 100%] chance 25%
+    antike2-random         10/10 100%  [72%, 100%] chance 25%
+    duellum-rc-random      10/10 100%  [72%, 100%] chance 50%
+    duellum-aegean-random  10/10 100%  [72%, 100%] chance 50%  (all four: 40/40, [91%, 100%])
+
+Greedy against greedy, Rome wins 10 of 10 on Rome/Carthage and Greece 9 of 10 on the
+Aegean excerpt (games 0-9), so the strong Carthage and Persia win from the weaker seat. No
+turn refused, every invariant held, every game verified; the first command took 1,774 s
+and the second 440 s on 2 cores. At the same budget, the flat weighing of six
+candidates won Antike II 5/16, and halving with the shared value Duellum Rome/Carthage 12/20. Time per move at the default budget (240), ``--timing``, one process: classic mean 1.24 s,
+slowest 1.78 s; Antike II 1.14 s, 1.68 s; Duellum Rome/Carthage 0.75 s, 1.16 s; Aegean
+0.65 s, 0.83 s.
 """
 
 from __future__ import annotations
