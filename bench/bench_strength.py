@@ -18,8 +18,10 @@ Measured 2026-11-26 (successive halving, Duellum's own value and quick look-ahea
 --budget 120, games 0-19 (0-9 against random), seats rotated; the strong seat's wins with
 95% Wilson intervals:
 
-    .venv/bin/python bench/bench_strength.py --games 20 --budget 120 --only duellum-rc-greedy --only duellum-aegean-greedy --only antike2-greedy --only classic-greedy
-    .venv/bin/python bench/bench_strength.py --games 10 --budget 120 --only classic-random --only antike2-random --only duellum-rc-random --only duellum-aegean-random
+    .venv/bin/python bench/bench_strength.py --games 20 --budget 120 --only duellum-rc-greedy
+        --only duellum-aegean-greedy --only antike2-greedy --only classic-greedy    (one line)
+    .venv/bin/python bench/bench_strength.py --games 10 --budget 120 --only classic-random
+        --only antike2-random --only duellum-rc-random --only duellum-aegean-random (one line)
 
     duellum-rc-greedy      17/20  85%  [64%, 95%]  chance 50%  (romans 9/10, carthaginians 8/10)
     duellum-aegean-greedy  16/20  80%  [58%, 92%]  chance 50%  (greeks 9/10, persians 7/10)
@@ -34,9 +36,10 @@ Greedy against greedy, Rome wins 10 of 10 on Rome/Carthage and Greece 9 of 10 on
 Aegean excerpt (games 0-9), so the strong Carthage and Persia win from the weaker seat. No
 turn refused, every invariant held, every game verified; the first command took 1,774 s
 and the second 440 s on 2 cores. At the same budget, the flat weighing of six
-candidates won Antike II 5/16, and halving with the shared value Duellum Rome/Carthage 12/20. Time per move at the default budget (240), ``--timing``, one process: classic mean 1.24 s,
-slowest 1.78 s; Antike II 1.14 s, 1.68 s; Duellum Rome/Carthage 0.75 s, 1.16 s; Aegean
-0.65 s, 0.83 s.
+candidates won Antike II 5/16, and halving with the shared value Duellum Rome/Carthage
+12/20. Time per move at the default budget (240), ``--timing``, one process: classic mean
+1.24 s, slowest 1.78 s; Antike II 1.14 s, 1.68 s; Duellum Rome/Carthage 0.75 s, 1.16 s;
+Aegean 0.65 s, 0.83 s.
 """
 
 from __future__ import annotations

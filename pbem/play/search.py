@@ -7,9 +7,10 @@ value kept (the greedy turn always). Each candidate is then played on the same s
 worlds, and every nation plays on with the greedy bot for a few turns (each nation about
 twice); at the end the nation's standing (the edition's strategy's ``standing`` where it
 has one, else :func:`pbem.play.bot.state_value`: a win, the score towards the edition's
-goal, then growth) less the best rival's is the candidate's result. The candidates are weighed by successive halving (:func:`choose`): round by round
-the weaker half is dropped, so the budget goes to the best ones; the greedy turn stays to
-the end as the yardstick, and another turn is played only when its mean beats it.
+goal, then growth) less the best rival's is the candidate's result. The candidates are
+weighed by successive halving (:func:`choose`): round by round the weaker half is dropped,
+so the budget goes to the best ones; the greedy turn stays to the end as the yardstick,
+and another turn is played only when its mean beats it.
 
 It sees only what its nation may see (:func:`pbem.play.bot.seen_by`): in an edition with
 secrets each world is the nation's view with its hidden parts drawn from what the nation
@@ -144,8 +145,8 @@ def horizon(nations: int) -> int:
 
 def rollout(seen, world, orders: dict[str, Any], nation: str, turns: int, seed: str) -> tuple[float, int]:
     """Play ``orders`` on ``world`` (a full state), then the greedy bot for every nation
-    (its ``quick`` play, :func:`pbem.play.bot.play_turn`) up to ``turns`` turns in all; ``nation``'s :func:`margin` at the end and the turns
-    simulated."""
+    (its ``quick`` play, :func:`pbem.play.bot.play_turn`) up to ``turns`` turns in all;
+    ``nation``'s :func:`margin` at the end and the turns simulated."""
     edition, board = seen.edition, seen.board
     try:
         st = resolve(world, orders, edition, board).state
@@ -243,9 +244,9 @@ def hint_lines(data: dict[str, Any]) -> list[str]:
     lines = [f"hint for {data['nation']}: the strong bot would move {where}"
              + (" (the greedy bot's turn)" if data["made"] == "greedy" else f" (candidate {data['made']})"),
              f"  why: over {data['rollouts']} rollout(s) of {data['horizon']} turns ({data['candidates']} "
-             f"candidates halved round by round, {data['simulated']} simulated turns), its mean margin over "
-             f"the best rival was {data['mean']:+.1f}, the greedy turn's {data['greedy_mean']:+.1f}: "
-             f"an expected gain of {data['gain']:+.1f}",
+             f"candidates, halved round by round while the budget lasts; {data['simulated']} simulated turns), "
+             f"its mean margin over the best rival was {data['mean']:+.1f}, "
+             f"the greedy turn's {data['greedy_mean']:+.1f}: an expected gain of {data['gain']:+.1f}",
              "  orders:"]
     lines += ["  " + line for line in json.dumps(data["orders"], ensure_ascii=False, indent=1).splitlines()]
     return lines
