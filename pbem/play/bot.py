@@ -422,11 +422,20 @@ class SharedStrategy:
         _fill_shared(b, rng, eager, greedy, march)
 
     def greedy_turn(self, game, nation: str, rng: random.Random, choices, builder) -> dict[str, Any] | None:
-        best = None
         # Where a conquest takes no maneuver step, or while neutral temples stand, the units
         # also march on the nearest target: next turn they take it with every step.
         march = not game.edition.rules_for(game.state.table).conquest_uses_action or \
             any(queries.neutral_temple(game.state, p) for p in game.state.provinces)
+        return self.best_turn(game, nation, rng, choices, builder, self.fill, _value, march)
+
+    @staticmethod
+    def best_turn(game, nation: str, rng: random.Random, choices, builder, fill, value,
+                  march: bool = False) -> dict[str, Any] | None:
+        """The greedy loop an edition's strategy may reuse with its own ``fill`` and
+        ``value(game, nation, result)``: every rondel target within one paid step, filled
+        eagerly (attacking first, marching with ``march``) and at half eagerness; the best
+        by ``value`` less half a point a coin paid, or ``None`` when no target is open."""
+        best = None
         for tg in choices:
             if tg.cost > 1:
                 continue
@@ -434,11 +443,11 @@ class SharedStrategy:
                 b = builder(tg.order)
                 if not b.ok:
                     break
-                _fill_shared(b, rng, eager=1.0 if attempt == 0 else 0.5, greedy=attempt == 0,
-                             march=attempt == 0 and march)
-                value = _value(game, nation, b.result) - tg.cost * 0.5
-                if best is None or value > best[0]:
-                    best = (value, b.orders)
+                fill(b, rng, eager=1.0 if attempt == 0 else 0.5, greedy=attempt == 0,
+                     march=attempt == 0 and march)
+                score = value(game, nation, b.result) - tg.cost * 0.5
+                if best is None or score > best[0]:
+                    best = (score, b.orders)
         return None if best is None else best[1]
 
 

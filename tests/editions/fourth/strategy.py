@@ -70,19 +70,8 @@ class QuadrigaStrategy:
         _shared().fill(b, rng, eager, greedy, march)
 
     def greedy_turn(self, game, nation: str, rng: random.Random, choices, builder) -> dict[str, Any] | None:
-        best = None
-        for tg in choices:
-            if tg.cost > 1:
-                continue
-            for attempt in range(2):
-                b = builder(tg.order)
-                if not b.ok:
-                    break
-                self.fill(b, rng, eager=1.0 if attempt == 0 else 0.5, greedy=attempt == 0)
-                score = value(game, nation, b.result) - tg.cost * 0.5
-                if best is None or score > best[0]:
-                    best = (score, b.orders)
-        return None if best is None else best[1]
+        """The shared greedy loop with Quadriga's fill and value (its units never march)."""
+        return _shared().best_turn(game, nation, rng, choices, builder, self.fill, value)
 
 
 STRATEGY = QuadrigaStrategy()
