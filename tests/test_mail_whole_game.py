@@ -15,24 +15,33 @@ NATIONS = ["greeks", "persians", "arabs"]
 ADDRESSES = {n: f"{n}@players.example" for n in NATIONS}
 
 
-@pytest.mark.slow
-def test_a_whole_game_by_mail(tmp_path):
-    from datetime import datetime, timedelta, timezone
+def _mail_game(tmp_path, game_id: str, seed: str, defaults: str):
+    """A new three-nation game with a player address per nation, its mail configuration
+    (``defaults``), an empty Maildir, the outbox folder, the first run's clock and a
+    service on the game file."""
+    from datetime import datetime, timezone
 
     from pbem.mail.config import load_config
+    from pbem.service.service import GameService
+
+    players = [a for n in NATIONS for a in ("--player", f"{n}={n.title()} Bot <{ADDRESSES[n]}>")]
+    game = new_game_file(tmp_path, "--id", game_id, "--seed", seed, *players, nations=NATIONS)
+    cfg = load_config(config(tmp_path, game, defaults=defaults))
+    return (game, cfg, maildir(tmp_path / "Maildir"), tmp_path / "out",
+            datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc), GameService(game))
+
+
+@pytest.mark.slow
+def test_a_whole_game_by_mail(tmp_path):
+    from datetime import timedelta
+
     from pbem.mail.cycle import Cycle
     from pbem.mail.transport import Transport
     from pbem.play.bot import play_turn
-    from pbem.service.service import GameService
     from pbem.service.language.textorders import format_text_orders
 
-    players = [a for n in NATIONS for a in ("--player", f"{n}={n.title()} Bot <{ADDRESSES[n]}>")]
-    game = new_game_file(tmp_path, "--id", "bymail", "--seed", "mail-game", *players, nations=NATIONS)
-    cfg = load_config(config(tmp_path, game, defaults='attach = ""'))
-    box = maildir(tmp_path / "Maildir")
-    outbox = tmp_path / "out"
-    clock = datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc)
-    service = GameService(game)
+    game, cfg, box, outbox, clock, service = _mail_game(tmp_path, "bymail", "mail-game",
+                                                        'attach = ""')
     log: list[str] = []
 
     inboxes: dict[str, list] = {n: [] for n in NATIONS}
@@ -93,24 +102,17 @@ def test_a_whole_game_by_mail_with_an_absence_an_extension_press_and_an_observer
     """A long game as people play it: one player goes away for two days (the bot plays for
     them), the GM extends one deadline, someone sends press every few turns, an observer
     follows; from ``new`` to a win, then ``verify``."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import timedelta
 
     from pbem.mail import judge
-    from pbem.mail.config import load_config
     from pbem.mail.cycle import Cycle
     from pbem.mail.transport import Transport
     from pbem.play.bot import play_turn
-    from pbem.service.service import GameService
     from pbem.service.language.textorders import format_text_orders
 
-    players = [a for n in NATIONS for a in ("--player", f"{n}={n.title()} Bot <{ADDRESSES[n]}>")]
-    game = new_game_file(tmp_path, "--id", "judged", "--seed", "judge-game", *players, nations=NATIONS)
-    cfg = load_config(config(tmp_path, game, defaults='attach = ""\ndeadline = "48h"\nabsence = "bot"\n'
-                                                      'observers = ["Olga <olga@watch.example>"]'))
-    box = maildir(tmp_path / "Maildir")
-    outbox = tmp_path / "out"
-    clock = datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc)
-    service = GameService(game)
+    game, cfg, box, outbox, clock, service = _mail_game(tmp_path, "judged", "judge-game",
+                                                        'attach = ""\ndeadline = "48h"\nabsence = "bot"\n'
+                                                      'observers = ["Olga <olga@watch.example>"]')
     log: list[str] = []
     got: dict[str, list] = {a: [] for a in [*ADDRESSES.values(), "olga@watch.example"]}
 
@@ -172,22 +174,15 @@ def test_a_whole_game_by_mail_where_the_strong_bot_plays_a_nation_that_misses_it
     ``missed = "bot"`` and ``bot = "strong"``, so the searching bot plays every turn of
     theirs once the deadline has passed; the others answer by mail; from ``new`` to a win,
     then ``verify``."""
-    from datetime import datetime, timedelta, timezone
+    from datetime import timedelta
 
-    from pbem.mail.config import load_config
     from pbem.mail.cycle import Cycle
     from pbem.mail.transport import Transport
     from pbem.play.bot import play_turn
-    from pbem.service.service import GameService
     from pbem.service.language.textorders import format_text_orders
 
-    players = [a for n in NATIONS for a in ("--player", f"{n}={n.title()} Bot <{ADDRESSES[n]}>")]
-    game = new_game_file(tmp_path, "--id", "strongmail", "--seed", "strong-mail", *players, nations=NATIONS)
-    cfg = load_config(config(tmp_path, game, defaults='attach = ""\ndeadline = "48h"\nmissed = "bot"\nbot = "strong"'))
-    box = maildir(tmp_path / "Maildir")
-    outbox = tmp_path / "out"
-    clock = datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc)
-    service = GameService(game)
+    game, cfg, box, outbox, clock, service = _mail_game(tmp_path, "strongmail", "strong-mail",
+                                                        'attach = ""\ndeadline = "48h"\nmissed = "bot"\nbot = "strong"')
     log: list[str] = []
     silent = "arabs"
 
