@@ -82,6 +82,19 @@ def test_failed_write_keeps_the_old_file(tmp_path, monkeypatch):
     assert not [f for f in files(tmp_path) if f.endswith(".tmp")]
 
 
+@pytest.mark.parametrize("command", [["bot", "--level", "greedy"], ["post"]])
+def test_an_output_file_that_cannot_be_written_is_the_machines_error(tmp_path, command):
+    """``bot -o`` and ``post -o`` into a folder that does not exist: exit 10 naming the
+    file (before, a traceback as an internal error), the game file unchanged."""
+    path = new_game_file(tmp_path)
+    before = path.read_bytes()
+    target = tmp_path / "missing" / "out.txt"
+    result = cli_run(command[0], path, *command[1:], "-o", target)
+    assert result.exit_code == 10, result.stderr
+    assert f"{target}: cannot write file" in result.stderr and "internal error" not in result.stderr
+    assert path.read_bytes() == before and not target.parent.exists()
+
+
 def test_write_atomic_keeps_the_mode(tmp_path):
     path = tmp_path / "f.json"
     path.write_text("{}")

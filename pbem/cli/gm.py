@@ -310,6 +310,7 @@ def bot(
 
     def go():
         from pbem.play.search import MODES, budget_problem, play_turn
+        from pbem.service import store
         from pbem.service.schemas import dumps
         from pbem.service.service import GameService
 
@@ -335,7 +336,7 @@ def bot(
         orders = {**turn(service.load()), "password": "YOUR-PASSWORD"}
         text = dumps(orders)
         if output:
-            output.write_text(text, encoding="utf-8")
+            store.write_atomic(output, text, durable=False)
             print(f"wrote {output}; put the nation's password in before sending it")
         else:
             sys.stdout.write(text)

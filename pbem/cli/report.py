@@ -73,6 +73,7 @@ def post(
 
     def go():
         from pbem.report import check_image_base, prepare
+        from pbem.service import store
         from pbem.service.clock import read_state
         from pbem.service.service import GameService
         from pbem.service.view import current_deadline
@@ -88,7 +89,7 @@ def post(
                          deadline=current_deadline(loaded, read_state(game)))
         text = report.render(kind)
         if out is not None:
-            out.write_bytes(text)
+            store.write_atomic(out, text.decode("utf-8"), durable=False)
             print(out)
         else:
             sys.stdout.write(text.decode("utf-8"))
