@@ -443,8 +443,8 @@ class Edition:
         :mod:`pbem.play.bot`. A strategy may add ``quick_turn`` (the same arguments): a
         cheaper greedy turn that the searching bot's look-ahead plays for every nation, and
         ``standing(game, state, nation)``: how well a nation stands, the look-ahead's value
-        (else the shared one, :func:`pbem.play.bot.state_value`). The edition keeps it in a module of its own, which never
-        imports the bot."""
+        (else the shared one, :func:`pbem.play.bot.state_value`). The edition keeps it in a
+        module of its own, which never imports the bot."""
         return None
 
     def determinise(self, view: GameState, nation: str, rng: random.Random) -> GameState:
