@@ -150,6 +150,25 @@ def test_greetings_and_thanks_are_not_read_and_listed_back(table):
         assert line in words
 
 
+def test_a_mail_opening_with_sent_is_applied_not_dropped_in_silence(table):
+    """A player who wrote from the wrong address first and said so: the mail began with a
+    line starting "Sent", which was taken for a phone's trailer; everything after it was
+    dropped and the mail was neither applied nor answered (docs/text-orders.md, "What is
+    ignored": a trailer only at the end of the mail's own text)."""
+    folder, game, cfg = table
+    box = maildir(folder / "M")
+    nation = active(game)
+    text = (f"Sent from the wrong address before, sorry.\n\ngame demo\nnation {nation}\nturn 1\n"
+            f"password pw-{nation}\nrondel gold\n\nAnn\n\nSent from my iPhone\n")
+    add_to_maildir(box, mail(ADDRESSES[nation], body=text))
+    assert run(cfg, box, folder / "o1").exit_code == 0
+    assert json.loads(game.read_text())["history"][-1]["kind"] == "turn"
+    (receipt,) = [m for m in sent(folder / "o1") if "accepted" in str(m["Subject"])]
+    words = body(receipt)
+    assert "line 1: Sent from the wrong address before, sorry." in words
+    assert "iPhone" not in words
+
+
 def test_a_line_between_orders_that_is_no_order_is_an_error_with_its_place(table):
     folder, game, cfg = table
     box = maildir(folder / "M")

@@ -431,6 +431,21 @@ def test_the_lines_around_the_orders_are_listed_as_not_read(game, tmp_path, comm
                                                                                *extra).stdout
 
 
+def test_check_says_what_it_cut_from_a_text_and_why(game, tmp_path):
+    """docs/text-orders.md, "What is ignored": a phone's trailer at the end and the signature
+    are cut, and `check` says so; a line that only starts like a trailer is the player's."""
+    orders = text_file(tmp_path, "Sent from the wrong address before, sorry.", *TEXT_HEAD, "rondel gold", "",
+                       "Sent from my iPhone", "-- ", "Ann")
+    result = cli_run("check", game, orders)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[1:6] == [
+        "not read as orders (before the first and after the last order line):",
+        "  line 1: Sent from the wrong address before, sorry.",
+        "cut from the text, not read:",
+        "  line 8: Sent from my iPhone (a mail program's trailer at the end of the mail)",
+        "  line 9: -- (a signature: it and every line after it are not read)"]
+
+
 def test_the_refusals_in_the_text_orders_guide_are_what_check_says(game, tmp_path):
     """docs/text-orders.md, "Errors": the example refusals of text orders."""
     from pathlib import Path

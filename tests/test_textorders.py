@@ -31,6 +31,7 @@ from pbem.service.language.names import ORDER_WORDS, Names
 from pbem.service.language.textorders import (
     format_text_orders,
     looks_like_text_orders,
+    mail_lines,
     parse_text_orders,
     read_text_orders,
     strip_mail,
@@ -414,11 +415,41 @@ def test_strip_mail_keeps_order_lines_with_their_numbers():
     assert strip_mail(text) == [(1, "game t"), (2, "nation greeks"), (4, "rondel gold"), (9, "temple athen")]
 
 
+@pytest.mark.parametrize("marker", ["--", "-- ", "-----Original Message-----",
+                                    "---------- Forwarded message ---------", "________________________________"])
+def test_strip_mail_drops_signatures_and_forwards_and_all_after(marker):
+    assert strip_mail(f"rondel gold\n{marker}\nrondel iron\n> x\n") == [(1, "rondel gold")]
+
+
 @pytest.mark.parametrize("trailer", ["Sent from my iPhone", "Sent from my phone", "Get Outlook for Android",
-                                     "Von meinem iPhone gesendet", "--", "-- ", "-----Original Message-----",
-                                     "---------- Forwarded message ---------", "________________________________"])
-def test_strip_mail_drops_trailers_and_all_after(trailer):
-    assert strip_mail(f"rondel gold\n{trailer}\nrondel iron\n> x\n") == [(1, "rondel gold")]
+                                     "Von meinem iPhone gesendet", "Sent with Proton Mail secure email."])
+def test_strip_mail_drops_a_trailer_only_at_the_end_of_the_mails_own_text(trailer):
+    assert strip_mail(f"rondel gold\n\n{trailer}\n\n> x\n") == [(1, "rondel gold")]
+    assert strip_mail(f"rondel gold\n{trailer}\n-- \nAnn\n") == [(1, "rondel gold")]
+    # with the mail's own text after it, it is that text, never a cut
+    assert strip_mail(f"rondel gold\n{trailer}\nrondel iron\n") == [(1, "rondel gold"), (2, trailer),
+                                                                     (3, "rondel iron")]
+
+
+def test_a_line_starting_with_sent_above_the_orders_is_the_players_own_text():
+    """The mail a player sent after writing from the wrong address: it used to be cut at its
+    first line, and was neither applied nor answered."""
+    text = "Sent from the wrong address before, sorry.\ngame t\nnation greeks\nrondel gold\n"
+    kept = mail_lines(text)
+    assert kept.kept == [(1, "Sent from the wrong address before, sorry."), (2, "game t"), (3, "nation greeks"),
+                         (4, "rondel gold")]
+    assert kept.cut == ()
+    assert reading(text).ignored == ((1, "Sent from the wrong address before, sorry."),)
+
+
+def test_what_was_cut_is_named_with_its_reason():
+    cut = mail_lines("rondel gold\nSent from my iPhone\nGet Outlook for iOS\n-- \nAnn\n").cut
+    assert cut == ((2, "Sent from my iPhone", "a mail program's trailer at the end of the mail"),
+                   (3, "Get Outlook for iOS", "a mail program's trailer at the end of the mail"),
+                   (4, "--", "a signature: it and every line after it are not read"))
+    with pytest.raises(InputError) as caught:
+        reading("-- \nrondel gold\n")
+    assert "line 1 was cut (--: a signature" in str(caught.value)
 
 
 def test_strip_mail_keeps_a_wrote_line_that_is_no_reply_header():
@@ -483,7 +514,8 @@ def test_quoted_replies_and_signatures_are_dropped_not_listed():
             "standing coin gold\n"                                       # 8
             "cheers\n"                                                   # 9
             "Sent from my phone\n"                                       # 10
-            "standing coin iron\n")                                      # 11
+            "-- \n"                                                      # 11
+            "standing coin iron\n")                                      # 12
     read = reading(text)
     assert read.ignored == ((1, "Hello,"), (9, "cheers"))
     assert read.orders["standing"] == {"coin_substitute": "gold"}

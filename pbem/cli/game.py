@@ -228,6 +228,10 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: st
         print("not read as orders (before the first and after the last order line):")
         for number, text in reading.ignored:
             print(f"  line {number}: {clip(text.strip())}")
+    if reading is not None and reading.cut:
+        print("cut from the text, not read:")
+        for number, text, why in reading.cut:
+            print(f"  line {number}: {clip(text)} ({why})")
     print("orders as understood:")
     if form == "text":
         from pbem.service.service import echo_text

@@ -112,7 +112,8 @@ _INVISIBLE = "\u200b\u200c\u200d\u2060\ufeff"
 _TRAILER = re.compile(
     r"(sent (from|with|via) |get outlook for |von meinem .*gesendet|gesendet von |"
     r"envoy[ée] de |enviado desde )", re.IGNORECASE)
-"""A mail program's trailer line ('Sent from my phone'); it and everything after it go."""
+"""A mail program's trailer line ('Sent from my phone'). Only at the end of the mail's own
+text is it one: 'Sent from the wrong address before, sorry.' above the orders is prose."""
 _FORWARD = re.compile(
     r"(-{2,} ?(original message|forwarded message|urspr(ü|ue)ngliche nachricht|"
     r"weitergeleitete nachricht|message d'origine) ?-{2,}|begin forwarded message:|_{10,})$",
@@ -142,26 +143,52 @@ def _is_quoted(line: str) -> bool:
 
 def strip_mail(text: str) -> list[tuple[int, str]]:
     """The lines of a mail body that can hold orders, each with its 1-based line number in
-    the ORIGINAL text.
+    the ORIGINAL text: :func:`mail_lines`' ``kept``."""
+    return mail_lines(text).kept
+
+
+@dataclass(frozen=True)
+class MailLines:
+    """A mail body split into the lines that can hold orders and what was cut from it.
+
+    ``kept``: ``(line number, text)`` of every line that can hold orders, in order.
+    ``cut``: ``(line number, text, why)`` of each place where the mail was cut: the line
+    where a signature or a message quoted without '>' begins (it and everything after it
+    were dropped), and a mail program's trailer at the end of the mail's own text. Quoted
+    reply lines, blank lines and reply headers are dropped without a word.
+    """
+
+    kept: list[tuple[int, str]]
+    cut: tuple[tuple[int, str, str], ...] = ()
+
+
+def mail_lines(text: str) -> MailLines:
+    """The lines of a mail body that can hold orders, and what was cut (:class:`MailLines`).
 
     Dropped: blank lines; quoted reply lines (starting with '>' after optional spaces); the
-    signature (a line that is exactly '-- ' or '--', and everything after it); a mail
-    program's trailer ('Sent from my phone', 'Get Outlook for ...') and everything after
-    it; the marker of a message quoted without '>' ('-----Original Message-----') and
-    everything after it; a reply header ('On Mon, 3 Nov 2026, Ann wrote:', also when
-    wrapped over two lines) directly before quoted lines or at the end. ``\\r\\n`` and
-    ``\\r`` end lines as ``\\n`` does, a UTF-8 byte order mark at the start is dropped, and
-    tabs, non-breaking and zero-width spaces become plain spaces (one for one, so the
+    signature (a line that is exactly '-- ' or '--', and everything after it); the marker
+    of a message quoted without '>' ('-----Original Message-----') and everything after it;
+    a reply header ('On Mon, 3 Nov 2026, Ann wrote:', also when wrapped over two lines)
+    directly before quoted lines or at the end; and a mail program's trailer ('Sent from my
+    phone', 'Get Outlook for ...') where it ends the mail's own text: the last lines that
+    are left, when they are trailers. A trailer-like line with text after it is the mail's
+    own text ('Sent from the wrong address before, sorry.' above the orders). ``\\r\\n``
+    and ``\\r`` end lines as ``\\n`` does, a UTF-8 byte order mark at the start is dropped,
+    and tabs, non-breaking and zero-width spaces become plain spaces (one for one, so the
     columns of the kept lines are those of the original). Trailing spaces are removed.
     """
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = [_clean(line) for line in re.split(r"\r\n|\r|\n", text)]
     end = len(lines)
+    cut: list[tuple[int, str, str]] = []
     for i, line in enumerate(lines):
         stripped = line.strip()
-        if _is_signature(line) or _TRAILER.match(stripped) or _FORWARD.match(stripped):
+        if _is_signature(line) or _FORWARD.match(stripped):
             end = i
+            cut.append((i + 1, stripped, "a signature: it and every line after it are not read"
+                        if _is_signature(line) else "a message quoted below: it and every line after it "
+                                                    "are not read"))
             break
     kept: list[tuple[int, str]] = []
     for i in range(end):
@@ -174,7 +201,11 @@ def strip_mail(text: str) -> list[tuple[int, str]]:
                 kept.pop()  # the header's first line, wrapped before 'wrote:'
             continue
         kept.append((i + 1, line))
-    return kept
+    trailers: list[tuple[int, str, str]] = []
+    while kept and _TRAILER.match(kept[-1][1].strip()):
+        number, line = kept.pop()
+        trailers.insert(0, (number, line.strip(), "a mail program's trailer at the end of the mail"))
+    return MailLines(kept, tuple(sorted(trailers + cut)))
 
 
 def _before_quote(lines: list[str], i: int, end: int) -> bool:
@@ -923,6 +954,9 @@ class TextReading:
     paths: Mapping[str, int]
     lines: Mapping[int, str]
     required: tuple[str, ...]
+    cut: tuple[tuple[int, str, str], ...] = ()
+    """Where the text was cut, and why (:attr:`MailLines.cut`), when the reader stripped
+    the text itself; empty when the caller handed in the kept lines."""
 
     def line_of(self, path: str) -> tuple[int, str] | None:
         """``(line number, text)`` of the line the part of the orders at the JSON ``path``
@@ -1024,8 +1058,10 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
                                           f"a text of orders has at most {MAX_TEXT_LINES} lines and "
                                           f"{MAX_TEXT_CHARS} characters; this one has more (nothing was read)")])
     reader = _Orders(vocabulary(edition, board, data))
+    cut: tuple[tuple[int, str, str], ...] = ()
     if kept is None:
-        kept = strip_mail(text)
+        stripped = mail_lines(text)
+        kept, cut = stripped.kept, stripped.cut
     candidates = [(n, line) for n, line in kept if not line.lstrip().startswith("#")]
     at = [i for i, (_, line) in enumerate(candidates) if reader.starts_order(line)]
     body = candidates[at[0]:at[-1] + 1] if at else []
@@ -1047,7 +1083,9 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
     if not reader.problems and not reader.data:
         where = kept[0][0] if kept else 1
         reader.problems.append((where, 1, "no orders found: an order mail has one order per line "
-                                          f"(starting with one of: {', '.join(reader.vocab.order_words)})"))
+                                          f"(starting with one of: {', '.join(reader.vocab.order_words)})"
+                                + "".join(f"; line {n} was cut ({clip(line, 40)}: {why})" for n, line, why in cut
+                                          if not kept)))
     if reader.problems:
         found = sorted(dict.fromkeys(reader.problems), key=lambda p: (p[0], p[1]))
         raise InputError(source, [Problem(f"line {n}, column {c}", m) for n, c, m in found])
@@ -1058,7 +1096,7 @@ def read_text_orders(text: str, edition: Edition, board: Board, source: str = "<
         lines[secret] = f"{tokenize(dict(body)[secret])[0][0].text} {_PASSWORD_SHOWN}"
     ignored = tuple((n, written[n - 1].rstrip()) for n, _ in prose)
     return TextReading(reader.result(), ignored, MappingProxyType(paths), MappingProxyType(lines),
-                       required_keys("orders", edition))
+                       required_keys("orders", edition), cut)
 
 
 def parse_text_orders(text: str, edition: Edition, board: Board, source: str = "<text>",
