@@ -20,7 +20,6 @@ The time is handed in (``now``); nothing here reads a clock.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -35,6 +34,7 @@ from pbem.mail.desk import Desk
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
+from pbem.mail.welcome import opening_passwords
 from pbem.mail.runs import GameRun
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.clock import iso, parse_time  # noqa: F401 (parse_time: the cycle's --now)
@@ -660,7 +660,7 @@ class Cycle(Desk):
             people.append(gm)
         rendered: dict[tuple[str | None, str], bytes] = {}
         # the opening report carries each player's password, this once (from the GM's secrets file)
-        opening = _passwords(run.settings.file) if any(e.get("kind") == "new" for e in news) else {}
+        opening = opening_passwords(run.settings.file) if any(e.get("kind") == "new" for e in news) else {}
         for k, person in enumerate(people):
             attachments: dict[str, bytes] = {}
             names: dict[str, str] = {}
@@ -886,40 +886,4 @@ class Cycle(Desk):
                     "other mails of the game went out."], self.now, f"undeliverable|{name}")
                 spool(run.spool, f"{len(run.game.history):06d}-undeliverable-{name.removesuffix('.eml')}", notice)
         return bool(result.given_up)
-
-
-def _passwords(game_file: Path) -> dict[str, str]:
-    """The plain passwords ``new`` wrote for the GM (``GAME.secrets.json``), if readable."""
-    from pbem.service import store
-
-    raw = store.read_in(store.sibling(game_file, ".secrets.json"), 64 * 1024)
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(data, dict) else {}
-
-
-def player_mail(config: MailConfig, game_file: Path, nation: str, password: str | None, now: datetime,
-                transport: Transport, log: Log, old: tuple[str | None, str | None] | None = None) -> None:
-    """Send a new player their password (after ``antike-ref player``; ``None``: they keep
-    theirs, only the address or name changed), and tell the player at the ``old`` address
-    (name, address) that they no longer play the nation from there."""
-    with mail_lock(game_file):
-        game = GameService(game_file).load()
-        folder = spool_path(game_file)
-        seq = len(game.history) - 1
-        spool(folder, f"{seq:06d}-welcome-{nation}", compose.new_password(config, game, nation, password, now))
-        if old is not None and compose.deliverable((old[1] or "").lower()) and \
-                (old[1] or "").lower() != (game.meta[nation].email or "").lower():
-            spool(folder, f"{seq:06d}-farewell-{nation}", compose.farewell(config, game, nation, old, now,
-                                                                          moved=password is None))
-        try:
-            result = transport.deliver(folder, now)
-        finally:
-            transport.close()
-        log(f"{game.game_id}: {len(result.sent)} mail(s) delivered to {transport.describe()}")
-        if result.refused or result.given_up:
-            raise MailServerError(f"{game.game_id}: the server refused the welcome mail "
-                                  f"({(result.refused or result.given_up)[0][1]}); it is tried again by the next mail run")
 
