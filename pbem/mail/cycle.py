@@ -35,7 +35,7 @@ from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.welcome import opening_passwords
-from pbem.mail.runs import GameRun
+from pbem.mail.runs import GameRun, Tripped, bug
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.clock import iso, parse_time  # noqa: F401 (parse_time: the cycle's --now)
 from pbem.service.game import Game
@@ -273,8 +273,8 @@ class Cycle(Desk):
                         self.report(run)
                         if deadlines:
                             self.keep_time(run)
-                    except PbemError as exc:
-                        self._fail(run.game_id, exc)
+                    except Exception as exc:  # that game's failure alone
+                        self._fail(run.game_id, exc if isinstance(exc, PbemError) else bug(run.game_id, exc))
                     self.deliver(run)
                     self._settle(run)
         return self.summary
@@ -282,9 +282,12 @@ class Cycle(Desk):
     def _note_error(self, run: GameRun, exc: PbemError) -> None:
         """The game's last error, for the GM's status (:mod:`pbem.service.clock`)."""
         self._failed_games.add(run.game_id)
+        self._last_error(run.ledger, exc)
+
+    def _last_error(self, ledger: Ledger, exc: PbemError) -> None:
         try:
-            run.ledger.judge["last_error"] = {"at": iso(self.now), "what": clip(str(exc), 300)}
-            run.ledger.save()
+            ledger.judge["last_error"] = {"at": iso(self.now), "what": clip(str(exc), 300)}
+            ledger.save()
         except PbemError:
             pass
 
@@ -313,14 +316,21 @@ class Cycle(Desk):
     def _open(self, stack: ExitStack, settings: GameMail) -> GameRun | None:
         try:
             stack.enter_context(mail_lock(settings.file))
-            service = GameService(settings.file)
-            service.reuse_loaded = True  # a mail's orders are applied to the game loaded here
-            run = GameRun(settings, service, load_ledger(settings.file), service.load(), spool_path(settings.file))
+            ledger = load_ledger(settings.file)
         except GameLocked:
             self.log(f"{settings.file}: another mail run is working on this game; left to it")
             return None
         except PbemError as exc:
             self._fail(str(settings.file), exc)
+            return None
+        try:
+            service = GameService(settings.file)
+            service.reuse_loaded = True  # a mail's orders are applied to the game loaded here
+            run = GameRun(settings, service, ledger, service.load(), spool_path(settings.file))
+        except Exception as exc:  # a damaged game file (or a bug loading it): this game's failure alone
+            failure = exc if isinstance(exc, PbemError) else bug(str(settings.file), exc)
+            self._fail(str(settings.file), failure)
+            self._last_error(ledger, failure)
             return None
         self._runs[run.game_id] = run
         if run.ledger.queued < 0:
@@ -348,13 +358,17 @@ class Cycle(Desk):
             try:
                 self._dispatch(incoming, runs, by_id)
             except Exception as exc:  # a bug: note the mail, so that it cannot stop every later run
-                failure = PbemError(f"mail {incoming.message_id} from {incoming.sender or 'nobody'}: internal error "
-                                    f"(a bug in antike-ref, please report it with the mail): {type(exc).__name__}: {exc}")
+                tripped = exc.run if isinstance(exc, Tripped) else None
+                exc = exc.__cause__ if tripped is not None else exc
+                failure = bug(f"mail {incoming.message_id} from {incoming.sender or 'nobody'}", exc, "with the mail")
                 self._fail("reading", failure)
                 for run in runs:
                     if not run.ledger.known(incoming.message_id):
                         run.ledger.note(incoming.message_id, "failed", error=f"{type(exc).__name__}: {exc}"[:500])
-                        run.ledger.save()
+                        if tripped in (None, run):  # the game the mail tripped in (all: it is not known which)
+                            self._note_error(run, failure)
+                        else:
+                            run.ledger.save()
 
     def _seen_again(self, run: GameRun, message_id: str, fingerprint: str) -> None:
         """A Message-ID known already, on a mail that holds something else: it is not read
@@ -420,6 +434,11 @@ class Cycle(Desk):
                 run.stopped = str(exc)
                 self._fail(run.game_id, exc)
                 self.warn(f"{run.game_id}: its mail is read again on the next run, once {exc.path} can be written")
+            except GameLocked as exc:  # the GM's own command holds the game: read again on the next run
+                run.stopped = str(exc)
+                self.log(f"{run.game_id}: {exc}; its mail is read again on the next run")
+            except Exception as exc:
+                raise Tripped(run) from exc
 
     def _unread(self, incoming: Incoming, runs: list[GameRun]) -> None:
         player = (None if incoming.automatic or not compose.deliverable(incoming.sender)

@@ -1,0 +1,139 @@
+"""Faults of the machine and damaged games, each counted once and kept to its game (issue
+40): a password change is one transaction; one damaged game never stops the others; a
+mail spooled before a write that failed is not sent again on every run; a server that
+drops the connection on a mail is a refusal of that mail, not of the queue; the audit log
+never records a change that was not made."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mailkit import ADDRESSES, GM, START, active, add_to_maildir, body, config, game_with_players, mail, maildir, sent
+
+from conftest import cli_run, new_game_file
+from pbem.service import store
+
+
+def run(cfg, box, outbox, now=START, *extra):
+    return cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", outbox, "--now", now, *extra)
+
+
+def at(minute: int) -> str:
+    return f"2026-11-23T{10 + minute // 60:02d}:{minute % 60:02d}:00Z"
+
+
+def failing_replace(monkeypatch, *names, errno=28, why="No space left on device"):
+    """``os.replace`` onto a file whose name holds one of ``names`` fails (a full disk);
+    returns what makes it work again."""
+    real = store.os.replace
+
+    def replace(src, dst, *args, **kwargs):
+        if any(n in str(dst) for n in names):
+            raise OSError(errno, why)
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(store.os, "replace", replace)
+    return lambda: monkeypatch.setattr(store.os, "replace", real)
+
+
+def ledger(game):
+    return json.loads(game.with_name(game.stem + ".mail.json").read_text())
+
+
+@pytest.fixture
+def table(tmp_path):
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults='attach = ""')
+    box = maildir(tmp_path / "M")
+    assert run(cfg, box, tmp_path / "o0").exit_code == 0  # the opening reports
+    return tmp_path, game, cfg, box
+
+
+# -- 6. one damaged game never stops the others -----------------------------------------------
+
+
+def duellum(folder, name):
+    players = ("--player", "romans=Ann <ann@duel.example>", "--player", "carthaginians=Ben <ben@duel.example>")
+    return new_game_file(folder, "--edition", "duellum", "--id", name, *players, name=f"{name}.json",
+                         nations=["romans", "carthaginians"])
+
+
+def damage_nation(game):
+    """The probe's first damaged game: ``state.nations.romans`` missing (a KeyError once)."""
+    data = json.loads(game.read_text())
+    del data["state"]["nations"]["romans"]
+    game.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def damage_card(game):
+    """The probe's second: an event card whose id is an object (a TypeError once)."""
+    data = json.loads(game.read_text())
+    data["rules"]["data"] = {"event_cards": [{"id": {"a": 1}, "text": "x"}]}
+    game.write_text(json.dumps(data, indent=1), encoding="utf-8")
+
+
+def test_damaged_duellum_games_are_their_own_failures_and_every_other_game_is_served(tmp_path):
+    first, second = duellum(tmp_path, "broken"), duellum(tmp_path, "cards")
+    damage_nation(first)
+    damage_card(second)
+    good = game_with_players(tmp_path, "good.json", "good")
+    cfg = config(tmp_path, first, good, second, defaults='attach = ""')
+    result = run(cfg, maildir(tmp_path / "M"), tmp_path / "out")
+    assert result.exit_code == 3, result.stdout + result.stderr  # bad input, not a bug
+    assert "internal error" not in result.stderr
+    assert "$.state.nations" in result.stderr and "event_cards" in result.stderr
+    assert len(sent(tmp_path / "out")) == 5  # the good game's opening reports: four players and the GM
+    for game, what in ((first, "$.state.nations"), (second, "event_cards")):
+        assert what in ledger(game)["last_error"]["what"]
+    shown = cli_run("status", "--config", cfg, "--json", "--now", START)
+    assert shown.exit_code == 0, shown.stderr
+    records = {r["file"]: r for r in json.loads(shown.stdout)["games"]}
+    assert "$.state.nations" in records["broken.json"]["last_error"]["what"]
+    assert "event_cards" in records["cards.json"]["last_error"]["what"]
+    assert records["good.json"]["game"] == "good" and not records["good.json"]["needs_gm"]
+    text = cli_run("status", "--config", cfg, "--now", START)
+    assert text.exit_code == 0 and "does not load" in text.stdout
+
+
+def test_a_bug_while_a_game_loads_is_that_games_failure(tmp_path, monkeypatch):
+    """An exception of ours while one game loads (a bug) stops neither the run nor the
+    status of the others: the run ends with exit 1 (a bug is a bug), the game's status
+    names it."""
+    real = store.load_game
+
+    def load(path):
+        if "broken" in str(path):
+            raise TypeError("unhashable type: 'dict'")
+        return real(path)
+
+    broken = game_with_players(tmp_path, "broken.json", "broken")
+    good = game_with_players(tmp_path, "good.json", "good")
+    cfg = config(tmp_path, broken, good, defaults='attach = ""')
+    monkeypatch.setattr(store, "load_game", load)
+    result = run(cfg, maildir(tmp_path / "M"), tmp_path / "out")
+    assert result.exit_code == 1, result.stdout + result.stderr
+    assert {str(m["To"]).split("<")[-1].rstrip(">") for m in sent(tmp_path / "out")} == {*ADDRESSES.values(), GM}
+    assert "TypeError" in ledger(broken)["last_error"]["what"]
+    shown = cli_run("status", "--config", cfg, "--json", "--now", START)
+    assert shown.exit_code == 0, shown.stderr
+    records = {r["file"]: r for r in json.loads(shown.stdout)["games"]}
+    assert "TypeError" in records["broken.json"]["error"] and records["good.json"]["error"] is None
+
+
+def test_a_mail_that_trips_a_bug_is_its_games_last_error(table, monkeypatch):
+    from pbem.mail import compose
+
+    folder, game, cfg, box = table
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug in the answer")
+
+    monkeypatch.setattr(compose, "command_answer", broken)
+    add_to_maildir(box, mail(ADDRESSES["greeks"], body="STATUS\n", message_id="<bug@p>"))
+    result = run(cfg, box, folder / "o1", at(5))
+    assert result.exit_code == 1 and "ZeroDivisionError" in result.stderr
+    assert "ZeroDivisionError" in ledger(game)["last_error"]["what"]
+    assert ledger(game)["messages"]["<bug@p>"]["outcome"] == "failed"
+    shown = json.loads(cli_run("status", "--config", cfg, "--json", "--now", at(6)).stdout)["games"][0]
+    assert "ZeroDivisionError" in shown["last_error"]["what"] and shown["needs_gm"]
