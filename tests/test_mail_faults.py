@@ -137,3 +137,68 @@ def test_a_mail_that_trips_a_bug_is_its_games_last_error(table, monkeypatch):
     assert ledger(game)["messages"]["<bug@p>"]["outcome"] == "failed"
     shown = json.loads(cli_run("status", "--config", cfg, "--json", "--now", at(6)).stdout)["games"][0]
     assert "ZeroDivisionError" in shown["last_error"]["what"] and shown["needs_gm"]
+
+
+# -- 5. a password change is one transaction -------------------------------------------------
+
+
+def test_a_password_change_whose_secrets_file_cannot_be_written_changes_nothing_and_is_answered(table, monkeypatch):
+    """PASSWORD by mail while GAME.secrets.json cannot be written: the game keeps the old
+    hash, the player is answered (nothing done, the old password works), the run exits 10
+    (the machine's error) and the new password is in no output; with room again, PASSWORD
+    works."""
+    from pbem.service import passwords
+
+    folder, game, cfg, box = table
+    monkeypatch.setattr(passwords, "generate", lambda *a, **k: "NEW-SECRET-4711")
+    before = game.read_bytes()
+    secrets_before = (folder / "game.secrets.json").read_bytes()
+    add_to_maildir(box, mail(ADDRESSES["greeks"], body="game demo\nnation greeks\npassword pw-greeks\nPASSWORD\n",
+                             message_id="<pw1@p>"))
+    room = failing_replace(monkeypatch, "secrets")
+    full = run(cfg, box, folder / "o1", at(5))
+    assert full.exit_code == 10, full.stdout + full.stderr
+    assert "NEW-SECRET-4711" not in full.stdout + full.stderr
+    assert game.read_bytes() == before and (folder / "game.secrets.json").read_bytes() == secrets_before
+    (answer,) = sent(folder / "o1")
+    words = " ".join(body(answer).split())
+    assert ADDRESSES["greeks"] in str(answer["To"])
+    assert "Not done" in words and "password is unchanged" in words and "NEW-SECRET-4711" not in words
+    assert ledger(game)["last_error"]["what"]  # the GM sees it in status
+    room()
+    add_to_maildir(box, mail(ADDRESSES["greeks"], body="game demo\nnation greeks\npassword pw-greeks\nPASSWORD\n",
+                             message_id="<pw2@p>"))
+    done = run(cfg, box, folder / "o2", at(10))
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert "NEW-SECRET-4711" not in done.stdout + done.stderr
+    answers = [m for m in sent(folder / "o2") if "Your new password" in body(m)]
+    assert len(answers) == 1 and ADDRESSES["greeks"] in str(answers[0]["To"])
+    assert "Your new password for the Greeks: NEW-SECRET-4711" in " ".join(body(answers[0]).split())
+    assert json.loads((folder / "game.secrets.json").read_text())["greeks"] == "NEW-SECRET-4711"
+    assert cli_run("verify", game).exit_code == 0
+
+
+def test_a_password_change_whose_game_file_cannot_be_written_leaves_the_secrets_file(table, monkeypatch):
+    folder, game, cfg, box = table
+    before, secrets_before = game.read_bytes(), (folder / "game.secrets.json").read_bytes()
+    add_to_maildir(box, mail(ADDRESSES["greeks"], body="game demo\nnation greeks\npassword pw-greeks\nPASSWORD\n"))
+    failing_replace(monkeypatch, "game.json")
+    full = run(cfg, box, folder / "o1", at(5))
+    assert full.exit_code == 10, full.stdout + full.stderr
+    assert game.read_bytes() == before and (folder / "game.secrets.json").read_bytes() == secrets_before
+    assert "password is unchanged" in " ".join(body(sent(folder / "o1")[0]).split())
+
+
+def test_the_gm_gives_a_new_player_both_or_neither(tmp_path, monkeypatch):
+    """``player`` when the secrets file cannot be written: exit 10, the game unchanged, and
+    no password printed (it was printed before, to be kept from a log)."""
+    from pbem.service import passwords
+
+    game = new_game_file(tmp_path, "--id", "demo")
+    monkeypatch.setattr(passwords, "generate", lambda *a, **k: "NEW-SECRET-4711")
+    before = game.read_bytes()
+    failing_replace(monkeypatch, "secrets")
+    changed = cli_run("player", game, "greeks", "--player", "Bea <bea@example.org>")
+    assert changed.exit_code == 10, changed.stdout + changed.stderr
+    assert "NEW-SECRET-4711" not in changed.stdout + changed.stderr
+    assert game.read_bytes() == before
