@@ -202,3 +202,73 @@ def test_the_gm_gives_a_new_player_both_or_neither(tmp_path, monkeypatch):
     assert changed.exit_code == 10, changed.stdout + changed.stderr
     assert "NEW-SECRET-4711" not in changed.stdout + changed.stderr
     assert game.read_bytes() == before
+
+
+# -- 8. the audit log ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def clocked(tmp_path):
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults='deadline = "48h"\nattach = ""')
+    assert run(cfg, maildir(tmp_path / "M"), tmp_path / "o0").exit_code == 0
+    return tmp_path, game
+
+
+def test_an_audit_log_that_cannot_be_written_is_exit_10_and_nothing_changes(clocked):
+    folder, game = clocked
+    (folder / "game.audit.jsonl").mkdir()  # where the log should be: cannot be appended to
+    before = (folder / "game.mail.json").read_bytes()
+    for args in (("deadline", game, "--extend", "24h"), ("pause", game), ("absent", game, "greeks", "--until",
+                                                                           "2026-11-30")):
+        done = cli_run(*args, "--now", "2026-11-23T11:00:00Z")
+        assert done.exit_code == 10, (args, done.stdout, done.stderr)
+        assert "audit" in done.stderr
+        assert (folder / "game.mail.json").read_bytes() == before
+
+
+def test_a_change_whose_ledger_cannot_be_written_is_not_in_the_audit_log(clocked, monkeypatch):
+    folder, game = clocked
+    failing_replace(monkeypatch, "game.mail.json")
+    done = cli_run("deadline", game, "--extend", "24h", "--now", "2026-11-23T11:00:00Z")
+    assert done.exit_code == 10, done.stdout + done.stderr
+    assert not (folder / "game.audit.jsonl").exists() or (folder / "game.audit.jsonl").read_text() == ""
+
+
+def test_an_undo_that_cannot_be_saved_is_not_in_the_audit_log(tmp_path, monkeypatch):
+    game = new_game_file(tmp_path, "--id", "demo")
+    nation = json.loads(game.read_text())["status"]["active"]
+    orders = tmp_path / "t.json"
+    orders.write_text(json.dumps({"game": "demo", "nation": nation, "turn": 1, "password": f"pw-{nation}",
+                                  "rondel": "gold"}))
+    assert cli_run("process", game, orders).exit_code == 0
+    before = game.read_bytes()
+    log = tmp_path / "game.audit.jsonl"
+    log.mkdir()  # the log cannot be written: no undo
+    done = cli_run("undo", game, "--turns", "1")
+    assert done.exit_code == 10 and "audit log" in done.stderr, done.stdout + done.stderr
+    assert game.read_bytes() == before
+    log.rmdir()
+    failing_replace(monkeypatch, "game.json")  # the game cannot be saved: no line in the log
+    done = cli_run("undo", game, "--turns", "1")
+    assert done.exit_code == 10, done.stdout + done.stderr
+    assert game.read_bytes() == before
+    assert not log.exists() or log.read_text() == ""
+
+
+# -- 8. site and render --out into a folder that cannot be written ------------------------------
+
+
+@pytest.mark.parametrize("command", ["site", "render"])
+def test_site_and_render_into_a_folder_that_cannot_be_written_exit_10(tmp_path, monkeypatch, command):
+    game = new_game_file(tmp_path, "--id", "demo")
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder\n")
+    args = (game, blocked / "out") if command == "site" else (game, "--out", blocked / "out", "--format", "txt")
+    done = cli_run(command, *args)
+    assert done.exit_code == 10, done.stdout + done.stderr
+    (tmp_path / "out").mkdir()
+    failing_replace(monkeypatch, "demo", "style.css", errno=30, why="Read-only file system")
+    args = (game, tmp_path / "out") if command == "site" else (game, "--out", tmp_path / "out", "--format", "txt")
+    done = cli_run(command, *args)
+    assert done.exit_code == 10 and "Read-only file system" in done.stderr, done.stdout + done.stderr

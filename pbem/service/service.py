@@ -430,16 +430,23 @@ class GameService:
             earlier, removed = take_back(game, count)
             return Outcome(game, earlier, removed=removed)
 
+        logged: list[tuple[int, int]] = []
+
         def log(outcome: Outcome) -> None:
             before = outcome.before
             record = {"action": "undo", "turns": count, "reason": reason,
                       "from_turn": before.state.status.turn, "to_turn": outcome.after.state.status.turn,
                       "head_before": before.history[-1]["hash"], "removed": outcome.removed}
-            store.append_audit(self.path, canonical(record))
+            logged.append(store.append_audit(self.path, canonical(record)))
 
         if dry_run:
             return step(self.load())
-        return self.change(step, reporter=reporter, logged=log)
+        try:
+            return self.change(step, reporter=reporter, logged=log, saved=lambda outcome: logged.clear())
+        except BaseException:
+            if logged:  # the game could not be saved: the log keeps no undo that was not made
+                store.retract_audit(self.path, logged[0])
+            raise
 
     # -- creating ---------------------------------------------------------------------
 
