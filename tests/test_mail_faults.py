@@ -7,6 +7,8 @@ never records a change that was not made."""
 from __future__ import annotations
 
 import json
+import socket
+import threading
 
 import pytest
 from mailkit import ADDRESSES, GM, START, active, add_to_maildir, body, config, game_with_players, mail, maildir, sent
@@ -272,3 +274,171 @@ def test_site_and_render_into_a_folder_that_cannot_be_written_exit_10(tmp_path, 
     args = (game, tmp_path / "out") if command == "site" else (game, "--out", tmp_path / "out", "--format", "txt")
     done = cli_run(command, *args)
     assert done.exit_code == 10 and "Read-only file system" in done.stderr, done.stdout + done.stderr
+
+
+# -- 8. faults are counted once -----------------------------------------------------------------
+
+
+def test_press_whose_log_cannot_be_written_is_sent_once_when_it_can(table):
+    """The press log cannot be written (here: a folder where the file should be): no copy
+    of the press goes out while it cannot, however many runs; one copy once it can."""
+    folder, game, cfg, box = table
+    log = folder / "game.press.jsonl"
+    log.mkdir()
+    add_to_maildir(box, mail(ADDRESSES["greeks"], body="game demo\nnation greeks\npassword pw-greeks\n"
+                                                       "PRESS TO all\nHail, neighbours!\n", message_id="<press@p>"))
+    for k in range(3):
+        failed = run(cfg, box, folder / f"f{k}", at(5 + k))
+        assert failed.exit_code == 10, failed.stdout + failed.stderr
+        assert sent(folder / f"f{k}") == []
+    log.rmdir()
+    done = run(cfg, box, folder / "ok", at(10))
+    assert done.exit_code == 0, done.stdout + done.stderr
+    out = sent(folder / "ok")
+    assert sum("Hail, neighbours!" in body(m) for m in out) == 3  # the three other players, once each
+    assert len(log.read_text().splitlines()) == 1
+
+
+def test_an_address_change_whose_ledger_cannot_be_written_sends_its_code_once(table, monkeypatch):
+    folder, game, cfg, box = table
+    add_to_maildir(box, mail(ADDRESSES["greeks"], body="game demo\nnation greeks\npassword pw-greeks\n"
+                                                       "ADDRESS dora@new.example\n", message_id="<addr@p>"))
+    room = failing_replace(monkeypatch, "game.mail.json")
+    for k in range(3):
+        failed = run(cfg, box, folder / f"f{k}", at(5 + k))
+        assert failed.exit_code == 10, failed.stdout + failed.stderr
+        assert not list((folder / "game.mail-queue").glob("*.eml"))
+        assert sent(folder / f"f{k}") == []
+    room()
+    done = run(cfg, box, folder / "ok", at(10))
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert sum("dora@new.example" in str(m["To"]) for m in sent(folder / "ok")) == 1
+
+
+def test_notices_whose_ledger_cannot_be_written_are_not_queued_again_and_again(table, monkeypatch):
+    """The GM paused the game; the run spools the notice to everyone, but the ledger that
+    notes it sent cannot be written: every run fails (exit 10) and sends nothing; the
+    first run that can write sends the notice once to each."""
+    folder, game, cfg, box = table
+    assert cli_run("pause", game, "--reason", "holidays", "--now", at(1)).exit_code == 0
+    room = failing_replace(monkeypatch, "game.mail.json")
+    for k in range(3):
+        failed = run(cfg, box, folder / f"f{k}", at(5 + k))
+        assert failed.exit_code == 10, failed.stdout + failed.stderr
+        assert sent(folder / f"f{k}") == []
+    room()
+    done = run(cfg, box, folder / "ok", at(10))
+    assert done.exit_code == 0, done.stdout + done.stderr
+    notices = [m for m in sent(folder / "ok") if "holidays" in body(m)]
+    assert sorted(str(m["To"]).split("<")[-1].rstrip(">") for m in notices) == sorted([*ADDRESSES.values(), GM])
+
+
+class DroppingServer:
+    """A small SMTP server that takes every mail but drops the connection, without an
+    answer, at the end of the data of a mail holding ``marker``."""
+
+    def __init__(self, *markers: bytes):
+        self.markers = markers
+        self.received: list[bytes] = []
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(5)
+        self.port = self.sock.getsockname()[1]
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with conn:
+                self._session(conn.makefile("rwb"))
+
+    def _session(self, f):
+        def say(line):
+            f.write(line + b"\r\n")
+            f.flush()
+
+        say(b"220 drop.example ESMTP")
+        while True:
+            line = f.readline()
+            if not line:
+                return
+            verb = line[:4].upper()
+            if verb in (b"EHLO", b"HELO"):
+                say(b"250 drop.example")
+            elif verb in (b"MAIL", b"RCPT", b"RSET", b"NOOP"):
+                say(b"250 ok")
+            elif verb == b"DATA":
+                say(b"354 go on")
+                data = b""
+                while (chunk := f.readline()) not in (b".\r\n", b""):
+                    data += chunk
+                if any(marker in data for marker in self.markers):
+                    return  # the connection drops: no answer to this mail
+                self.received.append(data)
+                say(b"250 queued")
+            elif verb == b"QUIT":
+                say(b"221 bye")
+                return
+            else:
+                say(b"502 no")
+
+    def close(self):
+        self.sock.close()
+
+
+def test_a_server_that_drops_the_connection_on_a_mail_is_a_refusal_of_that_mail(tmp_path):
+    """The other mails go out; the dropped one is tried again on the back-off schedule and,
+    after the last try, given up into undeliverable/ and the GM told (the tries between are
+    tests/mail/test_mail_refused.py's)."""
+    server = DroppingServer(ADDRESSES["greeks"].encode())
+    try:
+        game = game_with_players(tmp_path)
+        cfg = tmp_path / "mail.toml"
+        cfg.write_text(f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n\n[smtp]\n'
+                       f'host = "127.0.0.1"\nport = {server.port}\nsecurity = "plain"\ntimeout = 5\n\n'
+                       f'[[game]]\nfile = "{game}"\nattach = ""\n', encoding="utf-8")
+        box = maildir(tmp_path / "M")
+
+        def cycle(now):
+            return cli_run("mail", "run", "--config", cfg, "--source", box, "--now", now)
+
+        first = cycle(START)
+        assert first.exit_code == 7, first.stdout + first.stderr
+        assert "tried again later" in first.stderr
+        assert len(server.received) == 4  # three players and the GM: the queue was not held up
+        queue = tmp_path / "game.mail-queue"
+        (waiting,) = queue.glob("*.eml")
+        assert ADDRESSES["greeks"] in waiting.read_text()
+        tries = queue / (waiting.name + ".tries")
+        assert json.loads(tries.read_text())["count"] == 1
+        assert cycle("2026-11-23T10:11:00Z").exit_code == 7  # after its first back-off: dropped again
+        assert json.loads(tries.read_text())["count"] == 2
+        tries.write_text(json.dumps({"count": 4, "next": "2026-11-24T17:13:00Z"}))  # as after the next two tries
+        last = cycle("2026-11-24T17:14:00Z")
+        assert last.exit_code == 7 and "given up" in last.stderr
+        assert not list(queue.glob("*.eml")) and len(list((queue / "undeliverable").glob("*.eml"))) == 1
+        assert any(b"could not be delivered" in m for m in server.received[4:])  # the GM is told
+    finally:
+        server.close()
+
+
+def test_a_server_that_drops_two_mails_is_unwell_and_the_rest_waits(tmp_path):
+    """The first mail dropped in a run is that mail's refusal; a second one dropped in the
+    same run stops the delivery (exit 7), the rest staying queued without a try counted."""
+    server = DroppingServer(ADDRESSES["greeks"].encode(), ADDRESSES["arabs"].encode())
+    try:
+        game = game_with_players(tmp_path)
+        cfg = tmp_path / "mail.toml"
+        cfg.write_text(f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n\n[smtp]\n'
+                       f'host = "127.0.0.1"\nport = {server.port}\nsecurity = "plain"\ntimeout = 5\n\n'
+                       f'[[game]]\nfile = "{game}"\nattach = ""\n', encoding="utf-8")
+        first = cli_run("mail", "run", "--config", cfg, "--source", maildir(tmp_path / "M"), "--now", START)
+        assert first.exit_code == 7 and "dropped again" in first.stderr, first.stdout + first.stderr
+        queue = tmp_path / "game.mail-queue"
+        assert len(list(queue.glob("*.eml.tries"))) == 1 and len(list(queue.glob("*.eml"))) >= 2
+    finally:
+        server.close()

@@ -273,7 +273,8 @@ class Cycle(Desk):
                         self.report(run)
                         if deadlines:
                             self.keep_time(run)
-                    except Exception as exc:  # that game's failure alone
+                    except Exception as exc:  # that game's failure alone; what the step spooled is taken back
+                        self.summary.queued -= run.take_back()
                         self._fail(run.game_id, exc if isinstance(exc, PbemError) else bug(run.game_id, exc))
                     self.deliver(run)
                     self._settle(run)
@@ -362,6 +363,9 @@ class Cycle(Desk):
                 exc = exc.__cause__ if tripped is not None else exc
                 failure = bug(f"mail {incoming.message_id} from {incoming.sender or 'nobody'}", exc, "with the mail")
                 self._fail("reading", failure)
+                if tripped is not None:  # no half answer goes out; the ledger is read again
+                    self.summary.queued -= tripped.take_back()
+                    tripped.ledger.content(incoming.message_id, incoming.fingerprint, len(incoming.raw) or None)
                 for run in runs:
                     if not run.ledger.known(incoming.message_id):
                         run.ledger.note(incoming.message_id, "failed", error=f"{type(exc).__name__}: {exc}"[:500])
@@ -378,7 +382,6 @@ class Cycle(Desk):
         if fingerprint in again or len(again) >= 5:
             return
         again.append(fingerprint)
-        run.ledger.save()
         self.warn(f"{run.game_id}: a mail came again under the Message-ID {message_id} with other content; "
                   "it is not read (the first mail with that id was)")
         if self.config.gm:
@@ -390,6 +393,7 @@ class Cycle(Desk):
                 "replaying mail."], self.now, f"again|{message_id}|{fingerprint}")
             digest = hashlib.sha256(f"{message_id}|{fingerprint}".encode()).hexdigest()[:12]
             spool(run.spool, f"{len(run.game.history):06d}-again-{digest}", notice)
+        run.ledger.save()
 
     def _dispatch(self, incoming: Incoming, runs: list[GameRun], by_id: dict[str, GameRun]) -> None:
         """Hand one mail to the game that answers it; the other games note it as ignored.
@@ -428,13 +432,16 @@ class Cycle(Desk):
                     run.ledger.save()
             except CannotWrite as exc:
                 # the machine's error, not the mail's: this game reads it again on the next run
-                # (the ledger does not know it; an order applied before the failure is in the
-                # history with its Message-ID, so it is not applied twice)
+                # (the ledger does not know it, and what was spooled for it is taken back; an
+                # order applied before the failure is in the history with its Message-ID, so it
+                # is not applied twice)
+                self.summary.queued -= run.take_back()
                 run.ledger.messages.pop(incoming.message_id, None)
                 run.stopped = str(exc)
                 self._fail(run.game_id, exc)
                 self.warn(f"{run.game_id}: its mail is read again on the next run, once {exc.path} can be written")
             except GameLocked as exc:  # the GM's own command holds the game: read again on the next run
+                self.summary.queued -= run.take_back()
                 run.stopped = str(exc)
                 self.log(f"{run.game_id}: {exc}; its mail is read again on the next run")
             except Exception as exc:

@@ -273,14 +273,15 @@ class Desk:
             people.append(gm)
         seq = len(game.history)
         key = hashlib.sha256(f"{incoming.message_id}|press".encode()).hexdigest()[:10]
+        # the press log first: a press that cannot be logged is not sent (the mail is read again)
+        append_press(Path(run.settings.file), {
+            "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1, "from": sender,
+            "to": "all" if everyone else to_nations, "public": everyone, "text": text, "key": key})
         for k, person in enumerate(people):
             message = compose.press(self.config, game, sender, game.meta[sender].player, person, to_nations,
                                     everyone, text, self.now, key)
             spool(run.spool, f"{seq:06d}-press-{key}-{k:02d}", message)
             self.summary.queued += 1
-        append_press(Path(run.settings.file), {
-            "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1, "from": sender,
-            "to": "all" if everyone else to_nations, "public": everyone, "text": text})
         shown = "all" if everyone else ", ".join(game.edition.nation_name(n) for n in to_nations)
         return [f"Sent to {shown} ({len(people)} mail{'s' if len(people) != 1 else ''}); no address was shown."]
 

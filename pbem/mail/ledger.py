@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,9 @@ class Ledger:
     """The ledger's text on disk as last read or written (``None``: no file yet)."""
     _audits: list[str] = field(default_factory=list, repr=False)
     """Lines for the audit log, written by the next :meth:`save` after the ledger."""
+    on_save: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    """Called after each save that succeeded (the cycle: the mails spooled so far are
+    decided, :meth:`pbem.mail.runs.GameRun.take_back`)."""
 
     def known(self, message_id: str) -> bool:
         return message_id in self.messages
@@ -103,6 +107,8 @@ class Ledger:
                 raise
             self._audits.clear()
         self._text = text
+        if self.on_save is not None:
+            self.on_save()
 
     def audit(self, line: str) -> None:
         """A line for the game's audit log, recording a change made to this ledger: written

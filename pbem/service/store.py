@@ -313,10 +313,15 @@ def read_in(path: Path, limit: int = 64 * 1024 * 1024) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as fh:
-        info = os.fstat(fh.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:  # a folder cannot even be opened as a file
+            os.close(fd)
             return None
+    except OSError:
+        os.close(fd)
+        return None
+    with os.fdopen(fd, "rb") as fh:
         return fh.read(limit + 1)[:limit]
 
 
