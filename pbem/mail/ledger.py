@@ -5,7 +5,8 @@ Message-ID); the ledger records the rest: every mail looked at and what became o
 to which history entry the reports have been queued, and the clock of the current turn
 (when it began, whether the player was reminded, whether the deadline was dealt with).
 It is rewritten atomically, under the game's mail lock, after every step, so a crash
-costs at most the repetition of the step that was under way.
+costs at most the repetition of the step that was under way. It holds the players'
+addresses, pending codes and the reasons of absences: it is the GM's alone (mode 600).
 
 A change of the clock that the GM's audit log records (:mod:`pbem.mail.judge`) is saved
 with its line: the ledger first, then the line (:meth:`Ledger.audit`); a line that
@@ -96,7 +97,7 @@ class Ledger:
         indented layout of earlier releases read the same.)"""
         text = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         text = text.replace(',"<', ',\n"<') + "\n"
-        store.write_atomic(self.path, text)
+        store.write_atomic(self.path, text, mode=0o600)
         if self._audits:
             game = self.path.with_name(self.path.name.removesuffix(".mail.json") + ".json")
             try:
@@ -122,7 +123,7 @@ class Ledger:
             if self._text is None:
                 self.path.unlink(missing_ok=True)
             else:
-                store.write_atomic(self.path, self._text)
+                store.write_atomic(self.path, self._text, mode=0o600)
         except (OSError, CannotWrite):
             pass
 
