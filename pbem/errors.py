@@ -125,8 +125,8 @@ class CannotWrite(PbemError):
 
 
 class NotReported(PbemError):
-    """A change was saved, but what comes after it (reports, a mail, the GM's secrets file)
-    could not be written; the message says what is saved and what is missing."""
+    """A change was saved, but what comes after it (reports, a mail) could not be written;
+    the message says what is saved and what is missing."""
 
     exit_code = ExitCode.NOT_REPORTED
 

@@ -226,7 +226,7 @@ def player(
             print(f"{nation} is now played by {name or email}; the new password is in "
                   f"{store.sibling(game, '.secrets.json')}")
         if sending:
-            from pbem.mail.cycle import player_mail
+            from pbem.mail.welcome import player_mail
 
             player_mail(cfg, game, nation, plain, moment, transport, print,
                         old=(before.player, before.email) if before is not None else None)

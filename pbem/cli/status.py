@@ -21,10 +21,11 @@ def status(
                                           help="The mail configuration (docs/mail.md); also from "
                                                "ANTIKE_REF_MAIL_CONFIG."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout: a record of named fields per "
-                                                       "game (docs/mail.md)."),
+                                                       "game (docs/mail.md), with no e-mail address."),
     html: Optional[Path] = typer.Option(None, "--html", metavar="FILE",
                                         help="Also write the status as a small static HTML page to FILE (no "
-                                             "script, nothing loaded from elsewhere, no e-mail address)."),
+                                             "script, nothing loaded from elsewhere, no e-mail address; mode "
+                                             "600, a link at FILE is replaced, never written through)."),
     now: Optional[str] = typer.Option(None, "--now", metavar="TIME",
                                       help="The time to tell the status at (ISO 8601, e.g. 2026-11-23T18:00:00Z); "
                                            "default: now."),
@@ -58,9 +59,11 @@ def status(
         records = order([game_status(g.file, moment, _queue(g.file), cfg.timezone, policy(g),
                                      _shown(g.file, base, bool(games))) for g in chosen])
         if as_json:
+            from pbem.report.site import scrub
             from pbem.service.clock import iso
 
-            print_json({"now": iso(moment), "games": records}, sort_keys=False)
+            # as the page: no address (a last error may quote a server's answer about one)
+            print_json({"now": iso(moment), "games": scrub(records, [])}, sort_keys=False)
         else:
             for line in status_lines(records, moment, cfg.timezone):
                 print(line)
@@ -68,7 +71,8 @@ def status(
             from pbem.report.status_page import status_page
             from pbem.service import store
 
-            store.write_atomic(html, status_page(records, moment, cfg.timezone).decode("utf-8"))
+            # the GM's alone (it names the reasons of absences), and never written through a link
+            store.write_in(html.parent, html.name, status_page(records, moment, cfg.timezone), 0o600)
             print(f"status page: {html}", file=sys.stderr if as_json else sys.stdout)
 
     run(go)

@@ -160,6 +160,8 @@ def state_problems(st: GameState, edition: Edition, board: Board) -> list[Proble
     """Every broken invariant of ``st``, each with the JSON path of the field at fault."""
     f = Facts(st, edition, board, edition.rules_for(st.table), frozenset(st.table.seats))
     out = [p for check in TABLE_CHECKS for p in check(f)]
+    if out:  # the checks below, and the edition's, ask each seated nation's part of the state
+        return out
     for nation, ns in st.nations.items():
         out += [p for check in NATION_CHECKS for p in check(f, nation, ns)]
     for pid, prov in st.provinces.items():

@@ -4,8 +4,11 @@ A command mail holds one command per line (case does not matter), and may name t
 the nation and the password as an order mail does (``game demo``, ``nation greeks``,
 ``password ...``). A greeting before the first command and thanks after the last one are
 not read; a line between two commands must be a command. ``PRESS TO ...`` takes every line
-after it as the message. A mail with an order line (``rondel``, ``move``, ...) is an
-order mail, never a command mail: the two are sent apart.
+after it as the message. A line indented four columns or more is a quote (a reply to the
+referee's answer): the commands and headers in it are not read again (but for ``CONFIRM``,
+which the referee's mail shows indented, and which works once only). A mail with an order
+line (``rondel``, ``move``, ...) is an order mail, never a command mail: the two are sent
+apart.
 
 | command | what | password |
 | --- | --- | --- |
@@ -82,6 +85,18 @@ class CommandMail:
     ignored: list[tuple[int, str]] = field(default_factory=list)
 
 
+QUOTE_INDENT = 4
+"""A line indented this many columns or more (a tab counts four) is quoted, as a reply
+quotes the referee's answer or the mail before (a command there was run already): no
+command or header line is read from it."""
+
+
+def quoted(line: str) -> bool:
+    """Whether ``line`` (as written) is indented as a quote (:data:`QUOTE_INDENT`)."""
+    spread = line.expandtabs(QUOTE_INDENT)
+    return len(spread) - len(spread.lstrip()) >= QUOTE_INDENT
+
+
 def _first(line: str) -> str:
     words = line.split()
     return words[0].lower().rstrip(":") if words else ""
@@ -104,12 +119,14 @@ def read_commands(text: str, order_words: frozenset[str],
     lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
     if any(_first(line) in order_words and _first(line) not in HEADER for _, line in lines):
         return None
+    written = re.split(r"\r\n|\r|\n", text)
+    lines = [(n, line) for n, line in lines if _first(line) == "confirm"  # the referee's mail shows it indented
+             or not quoted(written[n - 1] if n <= len(written) else line)]
     at = [i for i, (_, line) in enumerate(lines) if _first(line) in WORDS
           and not (_first(line) == "password" and len(line.split()) > 1)]
     if not at:
         return None
     mail = CommandMail()
-    written = re.split(r"\r\n|\r|\n", text)
     for i, (number, line) in enumerate(lines):
         word = _first(line)
         rest = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
@@ -148,7 +165,7 @@ def near_command(text: str, kept: list[tuple[int, str]] | None = None) -> str | 
     from pbem.service.language.textorders import MAX_TEXT_CHARS, strip_mail
 
     lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
-    if not lines or len(lines[0][1].split()) > 4:
+    if not lines or len(lines[0][1].split()) > 4 or quoted(lines[0][1]):
         return None
     word = _first(lines[0][1])
     hint = suggest(word)

@@ -256,7 +256,8 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
         raise UsageError(f"{where}.absence_days: {days!r} is not a number of days from 0 to 366")
     observers = raw.get("observers", list(start.observers))
     if not isinstance(observers, list) or not all(isinstance(o, str) and _one_mailbox(o) for o in observers):
-        raise UsageError(f"{where}.observers: a list of addresses such as [\"Name <name@example.org>\"]")
+        raise UsageError(f"{where}.observers: a list of addresses such as [\"Name <name@example.org>\"] (one "
+                         "address each; a name with a colon reads as a group of addresses: put it in quotes)")
     return GameMail(
         **choice, **flags, absence_days=days, observers=tuple(observers),
         file=Path(local_path(file, base)) if file else start.file,
@@ -288,11 +289,21 @@ def _count(value: Any, where: str) -> int:
 
 
 def _one_mailbox(value: Any) -> bool:
-    """``name@domain`` or ``Name <name@domain>``: one address, one line."""
+    """``name@domain`` or ``Name <name@domain>``: one address, one line, and the address
+    the mail library reads in it too. A display name with a colon outside quotes is
+    refused: ``Eve: eve@evil.example <olga@watch.example>`` reads as a group, whose one
+    member is Eve's address, not the one in brackets."""
     if not isinstance(value, str) or re.search(r"[\x00-\x1f\x7f]", value):
         return False
     found = re.fullmatch(r"\s*(?:[^<>,;]*<)?([^\s<>,;:\"()\[\]\\@]+@[^\s<>,;:\"()\[\]\\@]+)>?\s*", value)
-    return found is not None and (("<" in value) == value.rstrip().endswith(">"))
+    if found is None or (("<" in value) != value.rstrip().endswith(">")):
+        return False
+    if ":" in re.sub(r'"[^"]*"', "", value):
+        return False
+    from email.utils import getaddresses
+
+    read = getaddresses([value])
+    return len(read) == 1 and read[0][1].lower() == found.group(1).lower()
 
 
 def web_address(value: Any, where: str) -> str:

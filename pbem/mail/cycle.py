@@ -20,7 +20,6 @@ The time is handed in (``now``); nothing here reads a clock.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -35,7 +34,8 @@ from pbem.mail.desk import Desk
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
-from pbem.mail.runs import GameRun
+from pbem.mail.welcome import opening_passwords
+from pbem.mail.runs import GameRun, Tripped, bug
 from pbem.mail.transport import BACK_OFF, UNDELIVERABLE, Transport, spool
 from pbem.service.clock import iso, parse_time  # noqa: F401 (parse_time: the cycle's --now)
 from pbem.service.game import Game
@@ -273,8 +273,9 @@ class Cycle(Desk):
                         self.report(run)
                         if deadlines:
                             self.keep_time(run)
-                    except PbemError as exc:
-                        self._fail(run.game_id, exc)
+                    except Exception as exc:  # that game's failure alone; what the step spooled is taken back
+                        self.summary.queued -= run.take_back()
+                        self._fail(run.game_id, exc if isinstance(exc, PbemError) else bug(run.game_id, exc))
                     self.deliver(run)
                     self._settle(run)
         return self.summary
@@ -282,9 +283,12 @@ class Cycle(Desk):
     def _note_error(self, run: GameRun, exc: PbemError) -> None:
         """The game's last error, for the GM's status (:mod:`pbem.service.clock`)."""
         self._failed_games.add(run.game_id)
+        self._last_error(run.ledger, exc)
+
+    def _last_error(self, ledger: Ledger, exc: PbemError) -> None:
         try:
-            run.ledger.judge["last_error"] = {"at": iso(self.now), "what": clip(str(exc), 300)}
-            run.ledger.save()
+            ledger.judge["last_error"] = {"at": iso(self.now), "what": clip(str(exc), 300)}
+            ledger.save()
         except PbemError:
             pass
 
@@ -313,14 +317,21 @@ class Cycle(Desk):
     def _open(self, stack: ExitStack, settings: GameMail) -> GameRun | None:
         try:
             stack.enter_context(mail_lock(settings.file))
-            service = GameService(settings.file)
-            service.reuse_loaded = True  # a mail's orders are applied to the game loaded here
-            run = GameRun(settings, service, load_ledger(settings.file), service.load(), spool_path(settings.file))
+            ledger = load_ledger(settings.file)
         except GameLocked:
             self.log(f"{settings.file}: another mail run is working on this game; left to it")
             return None
         except PbemError as exc:
             self._fail(str(settings.file), exc)
+            return None
+        try:
+            service = GameService(settings.file)
+            service.reuse_loaded = True  # a mail's orders are applied to the game loaded here
+            run = GameRun(settings, service, ledger, service.load(), spool_path(settings.file))
+        except Exception as exc:  # a damaged game file (or a bug loading it): this game's failure alone
+            failure = exc if isinstance(exc, PbemError) else bug(str(settings.file), exc)
+            self._fail(str(settings.file), failure)
+            self._last_error(ledger, failure)
             return None
         self._runs[run.game_id] = run
         if run.ledger.queued < 0:
@@ -348,13 +359,20 @@ class Cycle(Desk):
             try:
                 self._dispatch(incoming, runs, by_id)
             except Exception as exc:  # a bug: note the mail, so that it cannot stop every later run
-                failure = PbemError(f"mail {incoming.message_id} from {incoming.sender or 'nobody'}: internal error "
-                                    f"(a bug in antike-ref, please report it with the mail): {type(exc).__name__}: {exc}")
+                tripped = exc.run if isinstance(exc, Tripped) else None
+                exc = exc.__cause__ if tripped is not None else exc
+                failure = bug(f"mail {incoming.message_id} from {incoming.sender or 'nobody'}", exc, "with the mail")
                 self._fail("reading", failure)
+                if tripped is not None:  # no half answer goes out; the ledger is read again
+                    self.summary.queued -= tripped.take_back()
+                    tripped.ledger.content(incoming.message_id, incoming.fingerprint, len(incoming.raw) or None)
                 for run in runs:
                     if not run.ledger.known(incoming.message_id):
                         run.ledger.note(incoming.message_id, "failed", error=f"{type(exc).__name__}: {exc}"[:500])
-                        run.ledger.save()
+                        if tripped in (None, run):  # the game the mail tripped in (all: it is not known which)
+                            self._note_error(run, failure)
+                        else:
+                            run.ledger.save()
 
     def _seen_again(self, run: GameRun, message_id: str, fingerprint: str) -> None:
         """A Message-ID known already, on a mail that holds something else: it is not read
@@ -364,7 +382,6 @@ class Cycle(Desk):
         if fingerprint in again or len(again) >= 5:
             return
         again.append(fingerprint)
-        run.ledger.save()
         self.warn(f"{run.game_id}: a mail came again under the Message-ID {message_id} with other content; "
                   "it is not read (the first mail with that id was)")
         if self.config.gm:
@@ -376,6 +393,7 @@ class Cycle(Desk):
                 "replaying mail."], self.now, f"again|{message_id}|{fingerprint}")
             digest = hashlib.sha256(f"{message_id}|{fingerprint}".encode()).hexdigest()[:12]
             spool(run.spool, f"{len(run.game.history):06d}-again-{digest}", notice)
+        run.ledger.save()
 
     def _dispatch(self, incoming: Incoming, runs: list[GameRun], by_id: dict[str, GameRun]) -> None:
         """Hand one mail to the game that answers it; the other games note it as ignored.
@@ -414,12 +432,20 @@ class Cycle(Desk):
                     run.ledger.save()
             except CannotWrite as exc:
                 # the machine's error, not the mail's: this game reads it again on the next run
-                # (the ledger does not know it; an order applied before the failure is in the
-                # history with its Message-ID, so it is not applied twice)
+                # (the ledger does not know it, and what was spooled for it is taken back; an
+                # order applied before the failure is in the history with its Message-ID, so it
+                # is not applied twice)
+                self.summary.queued -= run.take_back()
                 run.ledger.messages.pop(incoming.message_id, None)
                 run.stopped = str(exc)
                 self._fail(run.game_id, exc)
                 self.warn(f"{run.game_id}: its mail is read again on the next run, once {exc.path} can be written")
+            except GameLocked as exc:  # the GM's own command holds the game: read again on the next run
+                self.summary.queued -= run.take_back()
+                run.stopped = str(exc)
+                self.log(f"{run.game_id}: {exc}; its mail is read again on the next run")
+            except Exception as exc:
+                raise Tripped(run) from exc
 
     def _unread(self, incoming: Incoming, runs: list[GameRun]) -> None:
         player = (None if incoming.automatic or not compose.deliverable(incoming.sender)
@@ -660,7 +686,7 @@ class Cycle(Desk):
             people.append(gm)
         rendered: dict[tuple[str | None, str], bytes] = {}
         # the opening report carries each player's password, this once (from the GM's secrets file)
-        opening = _passwords(run.settings.file) if any(e.get("kind") == "new" for e in news) else {}
+        opening = opening_passwords(run.settings.file) if any(e.get("kind") == "new" for e in news) else {}
         for k, person in enumerate(people):
             attachments: dict[str, bytes] = {}
             names: dict[str, str] = {}
@@ -886,40 +912,4 @@ class Cycle(Desk):
                     "other mails of the game went out."], self.now, f"undeliverable|{name}")
                 spool(run.spool, f"{len(run.game.history):06d}-undeliverable-{name.removesuffix('.eml')}", notice)
         return bool(result.given_up)
-
-
-def _passwords(game_file: Path) -> dict[str, str]:
-    """The plain passwords ``new`` wrote for the GM (``GAME.secrets.json``), if readable."""
-    from pbem.service import store
-
-    raw = store.read_in(store.sibling(game_file, ".secrets.json"), 64 * 1024)
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(data, dict) else {}
-
-
-def player_mail(config: MailConfig, game_file: Path, nation: str, password: str | None, now: datetime,
-                transport: Transport, log: Log, old: tuple[str | None, str | None] | None = None) -> None:
-    """Send a new player their password (after ``antike-ref player``; ``None``: they keep
-    theirs, only the address or name changed), and tell the player at the ``old`` address
-    (name, address) that they no longer play the nation from there."""
-    with mail_lock(game_file):
-        game = GameService(game_file).load()
-        folder = spool_path(game_file)
-        seq = len(game.history) - 1
-        spool(folder, f"{seq:06d}-welcome-{nation}", compose.new_password(config, game, nation, password, now))
-        if old is not None and compose.deliverable((old[1] or "").lower()) and \
-                (old[1] or "").lower() != (game.meta[nation].email or "").lower():
-            spool(folder, f"{seq:06d}-farewell-{nation}", compose.farewell(config, game, nation, old, now,
-                                                                          moved=password is None))
-        try:
-            result = transport.deliver(folder, now)
-        finally:
-            transport.close()
-        log(f"{game.game_id}: {len(result.sent)} mail(s) delivered to {transport.describe()}")
-        if result.refused or result.given_up:
-            raise MailServerError(f"{game.game_id}: the server refused the welcome mail "
-                                  f"({(result.refused or result.given_up)[0][1]}); it is tried again by the next mail run")
 

@@ -18,7 +18,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pbem.errors import Refused, UsageError
+from pbem.errors import CannotWrite, Refused, UsageError
 from pbem.mail import commands as cmds
 from pbem.mail import compose, judge
 from pbem.mail.transport import spool
@@ -159,8 +159,13 @@ class Desk:
         game = run.game
         meta = game.meta[nation]
         cost = int(meta.password.split("$")[1]) if meta.password.count("$") == 3 else passwords.ITERATIONS
-        outcome, plain = run.service.replace_player(nation, meta.player, meta.email,
-                                                    "a new password, asked for by the player", cost)
+        try:
+            outcome, plain = run.service.replace_player(nation, meta.player, meta.email,
+                                                        "a new password, asked for by the player", cost)
+        except CannotWrite as exc:  # the machine's error: neither the game nor the secrets file changed
+            self._fail(run.game_id, exc)
+            return ["Not done: the referee's machine could not store a new password just now, so your password "
+                    "is unchanged (the old one still works). The GM is told; send PASSWORD again later."]
         run.game = outcome.after
         return [f"Your new password for the {game.edition.nation_name(nation)}: {plain}",
                 "The old one no longer works. Keep it to yourself: whoever knows it can give orders for your nation."]
@@ -268,14 +273,15 @@ class Desk:
             people.append(gm)
         seq = len(game.history)
         key = hashlib.sha256(f"{incoming.message_id}|press".encode()).hexdigest()[:10]
+        # the press log first: a press that cannot be logged is not sent (the mail is read again)
+        append_press(Path(run.settings.file), {
+            "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1, "from": sender,
+            "to": "all" if everyone else to_nations, "public": everyone, "text": text, "key": key})
         for k, person in enumerate(people):
             message = compose.press(self.config, game, sender, game.meta[sender].player, person, to_nations,
                                     everyone, text, self.now, key)
             spool(run.spool, f"{seq:06d}-press-{key}-{k:02d}", message)
             self.summary.queued += 1
-        append_press(Path(run.settings.file), {
-            "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1, "from": sender,
-            "to": "all" if everyone else to_nations, "public": everyone, "text": text})
         shown = "all" if everyone else ", ".join(game.edition.nation_name(n) for n in to_nations)
         return [f"Sent to {shown} ({len(people)} mail{'s' if len(people) != 1 else ''}); no address was shown."]
 

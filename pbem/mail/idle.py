@@ -35,7 +35,7 @@ from pbem.errors import GameLocked, PbemError
 from pbem.mail import marks
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.cycle import Cycle, Log
-from pbem.mail.runs import GameRun
+from pbem.mail.runs import GameRun, bug
 from pbem.mail.inbox import ImapSource, LocalSource, Source
 from pbem.mail.ledger import load_ledger, mail_lock, spool_path
 from pbem.mail.transport import Transport, waiting
@@ -236,9 +236,10 @@ class MarkedCycle(Cycle):
         if isinstance(run, LazyRun) and not run.loaded:
             try:
                 run.game
-            except PbemError as exc:
-                run.stopped = str(exc)
-                self._fail(str(run.settings.file), exc)
+            except Exception as exc:  # damaged since (or a bug loading it): this game's failure alone
+                failure = exc if isinstance(exc, PbemError) else bug(str(run.settings.file), exc)
+                run.stopped = str(failure)
+                self._fail(run.game_id, failure)
                 return
         super()._handle(run, *args, **kwargs)
 

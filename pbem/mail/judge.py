@@ -2,7 +2,9 @@
 
 Each is made under the game's mail lock on its mail ledger (the clock,
 :mod:`pbem.service.clock`), logged as one line in the game's audit log
-(``GAME.audit.jsonl``, with the GM's ``undo``s), and announced to the players: the notice
+(``GAME.audit.jsonl``, with the GM's ``undo``s; written when the ledger is saved, after
+it: a change is both saved and logged, or neither, and a log that cannot be written is
+exit 10), and announced to the players: the notice
 waits in the ledger (``announce``) and goes out with the next mail run, so that these
 commands need no mail configuration. None of them changes the game file: they are not in
 the history, and a replay does not need them.
@@ -33,8 +35,13 @@ class Changed:
     what: str
 
 
-def _audit(path: Path, record: dict[str, Any]) -> None:
-    store.append_audit(path, canonical(record))
+def _audit(path: Path, record: dict[str, Any], ledger: Ledger | None = None) -> None:
+    """Record a change in the game's audit log: with its ``ledger``, when the ledger is
+    saved, after it (:meth:`Ledger.audit`: both or neither); else at once."""
+    if ledger is not None:
+        ledger.audit(canonical(record))
+    else:
+        store.append_audit(path, canonical(record))
 
 
 def _announce(ledger: Ledger, text: str, to: str = "all") -> None:
@@ -85,7 +92,7 @@ def change_deadline(path: Path, now: datetime, by: timedelta | None = None, to: 
         st = game.state.status
         zone = clock.get("zone")
         _audit(path, {"action": "deadline", "turn": st.turn, "nation": st.active, "from": iso(old), "to": iso(new),
-                      "at": iso(now), "reason": reason})
+                      "at": iso(now), "reason": reason}, ledger)
         _announce(ledger, f"The deadline of turn {st.turn} ({game.edition.nation_name(st.active)}) is now "
                           f"{told(new, zone)}" + (f" (it was {told(old, zone)})." if old != new else "."))
         ledger.save()
@@ -151,7 +158,7 @@ def record_absence(path: Path, game: Game, ledger: Ledger, nation: str, start: d
     kept.append(entry)
     kept.sort(key=lambda e: (e["from"], e["nation"]))
     ledger.judge["absences"] = kept
-    _audit(path, {"action": "absent", **entry})
+    _audit(path, {"action": "absent", **entry}, ledger)
     name = game.edition.nation_name(nation)
     _announce(ledger, f"The {name} are away from {start:%a %d %b %Y} to {until:%a %d %b %Y}.")
     return (f"{nation} away from {start} to {until} ({total} of {cap} days in a year); the players are "
@@ -183,7 +190,7 @@ def record_back(path: Path, game: Game, ledger: Ledger, nation: str, now: dateti
     if not ended:
         raise UsageError(f"{nation} has no absence now or to come")
     ledger.judge["absences"] = kept
-    _audit(path, {"action": "back", "nation": nation, "by": by, "at": iso(now)})
+    _audit(path, {"action": "back", "nation": nation, "by": by, "at": iso(now)}, ledger)
     _announce(ledger, f"The {game.edition.nation_name(nation)} are back.")
     return f"{nation} is back; the players are told with the next mail run"
 
@@ -195,7 +202,7 @@ def pause(path: Path, now: datetime, reason: str) -> Changed:
         if ledger.judge.get("paused"):
             raise UsageError(f"the game is paused already (since {ledger.judge['paused'].get('since')})")
         ledger.judge["paused"] = {"since": iso(now), "reason": reason}
-        _audit(path, {"action": "pause", "at": iso(now), "reason": reason})
+        _audit(path, {"action": "pause", "at": iso(now), "reason": reason}, ledger)
         _announce(ledger, "The GM has paused the game" + (f": {reason}" if reason else "")
                   + ". No deadline runs until it goes on; orders are still welcome.")
         ledger.save()
@@ -219,7 +226,8 @@ def resume(path: Path, now: datetime) -> Changed:
             if parse_time(clock["due"]) > now:
                 clock["missed"] = False
         ledger.judge["paused"] = None
-        _audit(path, {"action": "resume", "at": iso(now), "paused_since": paused["since"], "shift": int(shift.total_seconds())})
+        _audit(path, {"action": "resume", "at": iso(now), "paused_since": paused["since"],
+                      "shift": int(shift.total_seconds())}, ledger)
         due = f" The deadline of the current turn is {told(parse_time(clock['due']), clock.get('zone'))}." \
             if clock.get("due") else ""
         _announce(ledger, "The game goes on." + due)

@@ -5,19 +5,26 @@ Message-ID); the ledger records the rest: every mail looked at and what became o
 to which history entry the reports have been queued, and the clock of the current turn
 (when it began, whether the player was reminded, whether the deadline was dealt with).
 It is rewritten atomically, under the game's mail lock, after every step, so a crash
-costs at most the repetition of the step that was under way.
+costs at most the repetition of the step that was under way. It holds the players'
+addresses, pending codes and the reasons of absences: it is the GM's alone (mode 600).
+
+A change of the clock that the GM's audit log records (:mod:`pbem.mail.judge`) is saved
+with its line: the ledger first, then the line (:meth:`Ledger.audit`); a line that
+cannot be written takes the ledger back to what it was, so the log never records a
+change that was not made, and no change is made unrecorded.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from pbem.errors import InputError
+from pbem.errors import CannotWrite, InputError
 from pbem.service import store
 
 FORMAT = 1
@@ -44,6 +51,13 @@ class Ledger:
     ``absences``, ``last_error``, ``announce`` (notices for the players' next mails),
     ``pending`` (address changes waiting to be confirmed) and ``press`` counters."""
     _content: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _text: str | None = field(default=None, repr=False)
+    """The ledger's text on disk as last read or written (``None``: no file yet)."""
+    _audits: list[str] = field(default_factory=list, repr=False)
+    """Lines for the audit log, written by the next :meth:`save` after the ledger."""
+    on_save: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    """Called after each save that succeeded (the cycle: the mails spooled so far are
+    decided, :meth:`pbem.mail.runs.GameRun.take_back`)."""
 
     def known(self, message_id: str) -> bool:
         return message_id in self.messages
@@ -82,7 +96,36 @@ class Ledger:
         one the C encoder writes, some ten times faster than an indented one. Ledgers in the
         indented layout of earlier releases read the same.)"""
         text = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        store.write_atomic(self.path, text.replace(',"<', ',\n"<') + "\n")
+        text = text.replace(',"<', ',\n"<') + "\n"
+        store.write_atomic(self.path, text, mode=0o600)
+        if self._audits:
+            game = self.path.with_name(self.path.name.removesuffix(".mail.json") + ".json")
+            try:
+                for line in self._audits:
+                    store.append_audit(game, line)
+            except CannotWrite:
+                self._restore()
+                raise
+            self._audits.clear()
+        self._text = text
+        if self.on_save is not None:
+            self.on_save()
+
+    def audit(self, line: str) -> None:
+        """A line for the game's audit log, recording a change made to this ledger: written
+        by the next :meth:`save`, after the ledger (and should it fail, the ledger is put
+        back as it was, and the save fails)."""
+        self._audits.append(line)
+
+    def _restore(self) -> None:
+        """Put the ledger's file back as it was before the last save (best effort)."""
+        try:
+            if self._text is None:
+                self.path.unlink(missing_ok=True)
+            else:
+                store.write_atomic(self.path, self._text, mode=0o600)
+        except (OSError, CannotWrite):
+            pass
 
 
 def ledger_path(game: str | os.PathLike) -> Path:
@@ -99,11 +142,12 @@ def load_ledger(game: str | os.PathLike) -> Ledger:
     if not path.exists():
         return Ledger(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
         if data.get("format") != FORMAT:
             raise ValueError(f"format {data.get('format')!r}, expected {FORMAT}")
         return Ledger(path, dict(data["messages"]), int(data["queued"]), data.get("head"),
-                      dict(data.get("clock") or {}), {k: data[k] for k in JUDGE if k in data})
+                      dict(data.get("clock") or {}), {k: data[k] for k in JUDGE if k in data}, _text=text)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InputError(str(path), f"the mail ledger cannot be read ({exc}); move it away to start afresh") from None
 

@@ -14,6 +14,7 @@ out: making a transport and asking where it sends (an idle ``mail run`` does) co
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -35,6 +36,27 @@ def spool(folder: Path, name: str, message: EmailMessage) -> Path:
     from pbem.service import store
 
     return store.write_in(store.owned_folder(folder), f"{name}.eml", message.as_bytes(policy=SMTP_POLICY))
+
+
+def spooled(folder: Path) -> frozenset[str]:
+    """The names of the mails in the spool now (to tell later which were spooled since)."""
+    try:
+        return frozenset(name for name in os.listdir(folder) if name.endswith(".eml") and not name.startswith("."))
+    except OSError:
+        return frozenset()
+
+
+def unspool(folder: Path, kept: frozenset[str]) -> int:
+    """Take out of the spool every mail not in ``kept`` (:func:`spooled` before a step that
+    could not be completed: its mails must not go out, or go out again each run); how many."""
+    removed = 0
+    for name in spooled(folder) - kept:
+        try:
+            os.unlink(folder / name)
+            removed += 1
+        except OSError:
+            continue
+    return removed
 
 
 def waiting(folder: Path) -> list[Path]:
@@ -117,6 +139,9 @@ class Transport:
         """A dry run (:mod:`pbem.mail.rehearsal`): the outbox shows what would be sent."""
         self._conn: smtplib.SMTP | None = None
         self.sent = 0
+        self.dropped = 0
+        """Mails on which the server dropped a new connection in this run: the first is that
+        mail's refusal; a second stops the delivery (the server, not a mail, is unwell)."""
 
     def describe(self) -> str:
         if self.outbox is not None:
@@ -132,8 +157,10 @@ class Transport:
         server answered, the others may still go) does not hold up the queue: it is tried
         again later, after :data:`BACK_OFF`, and after the last of those it is given up
         (moved to ``undeliverable/`` beside the queue) and named in the result, for the GM
-        to be told. A server that cannot be reached, or refuses the login, stops the
-        delivery (:class:`MailServerError`): everything stays queued for the next run."""
+        to be told; so does the first mail in a run on which the server drops the
+        connection (a new one is made for the next mail). A server that cannot be reached,
+        refuses the login, or drops a second mail, stops the delivery
+        (:class:`MailServerError`): everything stays queued for the next run."""
         from pbem.service import store
 
         result = Delivery()
@@ -187,6 +214,7 @@ class Transport:
         msg = email.message_from_bytes(data, policy=default)
         to = [a for _, a in getaddresses([str(msg.get("To", "")), str(msg.get("Cc", ""))]) if a]
         sender = [a for _, a in getaddresses([str(msg.get("From", self.sender))]) if a]
+        kept = self._conn is not None
         try:
             # recipients refused while others were taken come back as a dict: the mail went to those taken
             self._connection().sendmail(sender[0] if sender else "", to, data)
@@ -194,9 +222,19 @@ class Transport:
             self._reset()
             raise MessageRefused(_answer(exc)) from None
         except (OSError, smtplib.SMTPException) as exc:
+            # the server answered the connection and then dropped it (or stopped answering) on this
+            # mail: a session kept from the mail before may just have timed out, so the mail is tried
+            # once more on a new one; dropped there too, it counts as a refusal of this mail (its
+            # tries, then undeliverable/), and the queue goes on with a new connection
             self.close()
-            raise MailServerError(f"SMTP {self.smtp.host}:{self.smtp.port}: sending {path.name} failed: {exc}; "
-                                  "it stays queued and is sent on the next run") from None
+            if kept:
+                return self._send(path, data)
+            what = f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+            self.dropped += 1
+            if self.dropped > 1:  # a second mail dropped: the server is unwell, not the mail
+                raise MailServerError(f"SMTP {self.smtp.host}:{self.smtp.port}: the connection was dropped again, "
+                                      f"on {path.name} ({what}); it and the rest stay queued for the next run") from None
+            raise MessageRefused(f"the connection was dropped while the server took this mail ({what})") from None
 
     def _connection(self) -> smtplib.SMTP:
         import smtplib

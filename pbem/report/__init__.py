@@ -19,13 +19,12 @@ from __future__ import annotations
 import os
 from contextlib import contextmanager
 import re
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
-from pbem.errors import UsageError
+from pbem.errors import CannotWrite, UsageError
 from pbem.service import store
 
 if TYPE_CHECKING:
@@ -257,17 +256,22 @@ def entry_index(game, entry: int) -> int:
 
 def _write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Replace ``path`` whole (temporary file in the same folder, then rename: a symbolic
-    link planted at ``path`` is replaced, never written through)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    link planted at ``path`` is replaced, never written through; the store's
+    :func:`~pbem.service.store.write_in`, without fsync: a report can be written again).
+    A file that cannot be written is :class:`~pbem.errors.CannotWrite` (exit 10)."""
+    store.write_in(path.parent, path.name, data, mode, durable=False)
+
+
+def make_folder(folder: Path) -> Path:
+    """``folder``, made with its parents if missing; one that cannot be made (a read-only
+    place, a file in the way) is :class:`~pbem.errors.CannotWrite`, not a bug."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: exists and is not a folder")
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CannotWrite(str(folder), f"cannot make the folder: {exc.strerror or exc}") from None
+    return folder
 
 
 def write_latest(game, out_dir, formats: Iterable[str] = FORMATS,
@@ -298,8 +302,7 @@ def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | N
     writes the same bytes again.
     """
     chosen = parse_formats(formats)
-    folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(Path(out_dir))
     reports = prepare_all(game, turn, entry, image_base=image_base, deadline=deadline, now=now)
     written = []
     with _folder_lock(folder) as taken:
@@ -321,7 +324,10 @@ def _folder_lock(folder: Path):
     import fcntl
     import time
 
-    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as exc:
+        raise CannotWrite(str(folder), str(exc.strerror or exc)) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield time.time()

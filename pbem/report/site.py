@@ -46,9 +46,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from pbem.errors import UsageError
+from pbem.errors import CannotWrite
 from pbem.paths import data_dir
-from pbem.report import Report, _write_bytes, report_name
+from pbem.report import Report, _write_bytes, make_folder, report_name
 from pbem.report.model import build_model, deadline_sentence
 from pbem.service.clock import Deadline
 from pbem.service.game import Game
@@ -262,10 +262,7 @@ def build_site(game: Game, folder: Path | str, force: bool = False, *,
     ``deadline``: the current turn's (:func:`pbem.service.clock.deadline_of`); the index
     page names it, without a time left (a page is read later), the entries' pages do not.
     """
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{folder}: exists and is not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = make_folder(Path(folder))
     result = SiteResult(folder, len(game.history))
     addresses = known_addresses(game)
     previous, drawn_for = _read_manifest(folder)
@@ -333,7 +330,10 @@ def build_site(game: Game, folder: Path | str, force: bool = False, *,
     keep = set(wanted)
     for name in previous:
         if name not in keep and (folder / name).is_file():
-            (folder / name).unlink()
+            try:
+                (folder / name).unlink()
+            except OSError as exc:
+                raise CannotWrite(str(folder / name), f"cannot remove it: {exc.strerror or exc}") from None
             result.removed.append(name)
     manifest = json.dumps({"generator": "antike-ref site", "files": sorted(keep), "pictures": pictures},
                           indent=1, sort_keys=True) + "\n"

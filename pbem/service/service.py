@@ -367,14 +367,19 @@ class GameService:
                        iterations: int, password: str | None = None) -> tuple[Outcome, str]:
         """A new player for ``nation``: name, address and a new password (generated unless
         given), logged as a GM edit; returns the outcome and the plain password, which is
-        also written to the GM's secrets file."""
+        also written to the GM's secrets file.
+
+        One transaction: the secrets file is written first, then the game; if the game
+        cannot be saved, the secrets file is put back as it was. Either both hold the new
+        password or neither does (:class:`CannotWrite`, which names no password)."""
         from pbem.service import passwords
 
         plain = password or passwords.generate()
         if iterations < passwords.MIN_ITERATIONS:
             raise UsageError(f"--kdf-iterations {iterations}: at least {passwords.MIN_ITERATIONS}")
         secrets = store.sibling(self.path, ".secrets.json")
-        known = read_json(secrets) if secrets.exists() else {}  # unreadable: refused before any change
+        old = read_text(secrets, str(secrets)) if secrets.exists() else None  # unreadable: refused before any change
+        known = parse_json(old, str(secrets)) if old is not None else {}
         if not isinstance(known, dict):
             raise InputError(str(secrets), "expected an object of nation: password")
 
@@ -384,15 +389,18 @@ class GameService:
             new = turns.replace_player(game, nation, player, email, hashed, reason)
             return Outcome(game, new, added=[new.history[-1]])
 
-        def remember(outcome: Outcome) -> None:
-            try:
-                store.write_atomic(secrets, dumps({**known, nation: plain}), mode=0o600)
-            except CannotWrite as exc:  # the game is saved with the new hash: the password must not be lost
-                raise NotReported(f"{self.path}: the new player of {nation} is saved, but their password could not "
-                                  f"be written to {secrets} ({exc.reason}); it is {plain!r}: keep it and send it "
-                                  "to them") from None
+        written: list[bool] = []
 
-        return self.change(step, saved=remember), plain
+        def remember(outcome: Outcome) -> None:  # before the game is saved
+            store.write_atomic(secrets, dumps({**known, nation: plain}), mode=0o600)
+            written.append(True)
+
+        try:
+            return self.change(step, logged=remember, saved=lambda outcome: written.clear()), plain
+        except BaseException:
+            if written:  # the game was not saved: neither is the new password
+                _put_back(secrets, old)
+            raise
 
     def change_address(self, nation: str, email: str, reason: str, player: str | None = None) -> Outcome:
         """The player of ``nation`` moves to another address (and, if given, another name),
@@ -422,16 +430,23 @@ class GameService:
             earlier, removed = take_back(game, count)
             return Outcome(game, earlier, removed=removed)
 
+        logged: list[tuple[int, int]] = []
+
         def log(outcome: Outcome) -> None:
             before = outcome.before
             record = {"action": "undo", "turns": count, "reason": reason,
                       "from_turn": before.state.status.turn, "to_turn": outcome.after.state.status.turn,
                       "head_before": before.history[-1]["hash"], "removed": outcome.removed}
-            store.append_audit(self.path, canonical(record))
+            logged.append(store.append_audit(self.path, canonical(record)))
 
         if dry_run:
             return step(self.load())
-        return self.change(step, reporter=reporter, logged=log)
+        try:
+            return self.change(step, reporter=reporter, logged=log, saved=lambda outcome: logged.clear())
+        except BaseException:
+            if logged:  # the game could not be saved: the log keeps no undo that was not made
+                store.retract_audit(self.path, logged[0])
+            raise
 
     # -- creating ---------------------------------------------------------------------
 
@@ -461,6 +476,18 @@ class GameService:
 
     def audit_path(self) -> Path:
         return store.audit_path(self.path)
+
+
+def _put_back(path: Path, text: str | None) -> None:
+    """``path`` as it was (``None``: it did not exist), after a transaction that wrote it
+    could not be completed; best effort."""
+    try:
+        if text is None:
+            path.unlink(missing_ok=True)
+        else:
+            store.write_atomic(path, text, mode=0o600)
+    except (OSError, CannotWrite):
+        pass
 
 
 def write_reports_after(reporter: Reporter, game: Game, saved: Path) -> list[Path]:

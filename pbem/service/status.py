@@ -63,12 +63,14 @@ def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), 
     record["absences"] = _absences(state, local_day(now, zone))
     try:
         game = load_game(path)
+        _game(record, game, state, clock, now)
     except PbemError as exc:
         record["error"] = clip(str(exc), ERROR_TEXT)
     except (OSError, ValueError, RecursionError) as exc:  # never stops the status of the others
         record["error"] = clip(f"cannot be read: {exc}", ERROR_TEXT)
-    else:
-        _game(record, game, state, clock, now)
+    except Exception as exc:  # a bug on a damaged file: that game's record says so, the others are told
+        record["error"] = clip(f"internal error (a bug in antike-ref, please report it with the file): "
+                               f"{type(exc).__name__}: {exc}", ERROR_TEXT)
     record["attention"] = _attention(record, now)
     record["needs_gm"] = bool(record["attention"])
     return record
@@ -127,7 +129,7 @@ def _attention(record: dict[str, Any], now: datetime) -> list[str]:
     zone = record["zone"]
     if record["error"]:
         out.append(f"the game file does not load: {record['error']}")
-    if record["last_error"]:
+    if record["last_error"] and record["last_error"]["what"] != record["error"]:  # not the same error twice
         at = record["last_error"]["at"]
         when = _when(at, zone)
         out.append(f"a mail run failed{' ' + when if when else ''}: {record['last_error']['what']}")

@@ -259,12 +259,15 @@ def owned_folder(folder: Path) -> Path:
     return folder
 
 
-def write_in(folder: Path, name: str, data: bytes, mode: int = 0o600) -> Path:
+def write_in(folder: Path, name: str, data: bytes, mode: int = 0o600, durable: bool = True) -> Path:
     """Write ``data`` as ``folder/name`` without following a symbolic link: the file is
     made new (``O_EXCL``, ``O_NOFOLLOW``, mode ``mode``) under a temporary name and renamed
     over ``name`` in the same folder, which replaces a link planted there rather than the
     file it points to. For the files the program writes into its folders (queued and
-    delivered mails: they may hold a password or a player's cards, hence 600)."""
+    delivered mails: they may hold a password or a player's cards, hence 600), and the
+    files it writes where it is told to (reports, a website, the GM's status page).
+    ``durable=False`` leaves out the fsyncs (a report can be written again). Any error
+    is :class:`CannotWrite`, and leaves no temporary file."""
     try:
         dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
@@ -284,10 +287,12 @@ def write_in(folder: Path, name: str, data: bytes, mode: int = 0o600) -> Path:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
         tmp = None
-        os.fsync(dir_fd)
+        if durable:
+            os.fsync(dir_fd)
     except OSError as exc:
         raise CannotWrite(str(folder / name), str(exc.strerror or exc)) from None
     finally:
@@ -308,10 +313,15 @@ def read_in(path: Path, limit: int = 64 * 1024 * 1024) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as fh:
-        info = os.fstat(fh.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:  # a folder cannot even be opened as a file
+            os.close(fd)
             return None
+    except OSError:
+        os.close(fd)
+        return None
+    with os.fdopen(fd, "rb") as fh:
         return fh.read(limit + 1)[:limit]
 
 
@@ -429,19 +439,55 @@ def audit_path(path: str | os.PathLike) -> Path:
     return sibling(path, ".audit.jsonl")
 
 
-def append_audit(path: str | os.PathLike, line: str) -> None:
-    """Append one line to the game's audit log, flushed to disk.
+def append_audit(path: str | os.PathLike, line: str) -> tuple[int, int]:
+    """Append one line to the game's audit log, flushed to disk; returns where the log
+    ended before and after it (for :func:`retract_audit`).
 
     The line goes out in one ``write``; should the log end in a line cut short (a run
-    killed while appending), a newline is put first, so that only that line is lost."""
+    killed while appending), a newline is put first, so that only that line is lost. The
+    log is the GM's alone (mode 600, made so if it was not) and never written through a
+    symbolic link: a link planted in its place is refused. A log that cannot be written
+    is :class:`CannotWrite` naming it."""
     data = (line + "\n").encode("utf-8")
-    fd = os.open(audit_path(path), os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    target = audit_path(path)
     try:
-        size = os.fstat(fd).st_size
+        fd = os.open(target, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise CannotWrite(str(target), f"the audit log cannot be written: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise CannotWrite(str(target), "the audit log is not a regular file")
+        if info.st_mode & 0o077:
+            os.fchmod(fd, 0o600)
+        size = info.st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             data = b"\n" + data
         while data:
             data = data[os.write(fd, data):]
         os.fsync(fd)
+        return size, os.fstat(fd).st_size
+    except OSError as exc:
+        raise CannotWrite(str(target), f"the audit log cannot be written: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def retract_audit(path: str | os.PathLike, written: tuple[int, int]) -> None:
+    """Take back the line :func:`append_audit` wrote (``written``: where the log ended
+    before and after it) when the change it records could not be saved: the log is cut
+    back, but only while that line is still its last (a line another run appended since
+    stays, and so does ours). Best effort: a log that cannot be cut is left."""
+    before, after = written
+    try:
+        fd = os.open(audit_path(path), os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        if os.fstat(fd).st_size == after:
+            os.ftruncate(fd, before)
+            os.fsync(fd)
+    except OSError:
+        pass
     finally:
         os.close(fd)

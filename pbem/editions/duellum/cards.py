@@ -124,7 +124,8 @@ def card_problems(entries: Any, wedges: tuple[str, ...] = ()) -> list[str]:
             out.append(f"{where}.id: a lowercase id of letters, digits and _")
         elif cid in seen:
             out.append(f"{where}.id: {cid!r} is entered twice")
-        seen.add(cid)
+        else:
+            seen.add(cid)
         for key in ("name", "name_de", "text", "source"):
             if key in e and not isinstance(e[key], (str, type(None))):
                 out.append(f"{where}.{key}: a text")
