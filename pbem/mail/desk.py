@@ -22,7 +22,7 @@ from pbem.errors import Refused, UsageError
 from pbem.mail import commands as cmds
 from pbem.mail import compose, judge
 from pbem.mail.transport import spool
-from pbem.service import passwords
+from pbem.service import numbers, passwords
 from pbem.service.clock import local_day
 from pbem.service.press import append_press
 
@@ -113,10 +113,7 @@ class Desk:
     def _cmd_history(self, run, incoming, nation, command, attachments, names) -> list[str]:
         count = 10
         for arg in command.args:
-            if arg.isdigit():
-                count = min(50, max(1, int(arg)))
-            else:
-                raise UsageError(f"HISTORY takes a number of entries, not {arg!r}")
+            count = numbers.whole(arg, "HISTORY", 1, 50, "a number of entries")
         game = run.game
         readers = compose.nations_of(game, incoming.sender)
         lines: list[str] = []
@@ -128,8 +125,8 @@ class Desk:
         game = run.game
         formats, turn = [], None
         for arg in command.args:
-            if arg.isdigit():
-                turn = int(arg)
+            if arg.isascii() and arg.isdigit():
+                turn = numbers.whole(arg, "RESEND", 0, 99_999, "a turn number")
             elif arg.lower() in cmds.FORMATS:
                 formats.append(arg.lower())
             else:

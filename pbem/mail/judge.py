@@ -22,6 +22,7 @@ from pbem.service import store
 from pbem.service.clock import absence_of, iso, local_day, parse_time, told, zone_of
 from pbem.service.game import Game
 from pbem.service.history import canonical
+from pbem.service import numbers
 from pbem.service.service import GameService
 
 
@@ -69,15 +70,17 @@ def _current_clock(game: Game, ledger: Ledger) -> dict[str, Any]:
 def change_deadline(path: Path, now: datetime, by: timedelta | None = None, to: datetime | None = None,
                     reason: str = "") -> Changed:
     """``deadline --extend`` (``by``) or ``--set`` (``to``): the current turn's deadline
-    moved, this turn only. A deadline moved past ``now`` again is reminded and kept anew."""
+    moved, this turn only, and at most a year ahead of ``now``. A deadline moved past
+    ``now`` again is reminded and kept anew."""
     if (by is None) == (to is None):
         raise UsageError("give --extend DURATION or --set TIME")
     with mail_lock(path):
         game, ledger = _open(path)
         clock = _current_clock(game, ledger)
         old = parse_time(clock["due"])
-        new = old + by if by is not None else to
+        new = numbers.later(old, by) if by is not None else to
         assert new is not None
+        numbers.ahead(new, now, "--extend" if by is not None else "--set")
         clock["due"] = iso(new)
         if new > now:
             clock["reminded"] = False
@@ -140,6 +143,7 @@ def record_absence(path: Path, game: Game, ledger: Ledger, nation: str, start: d
     today = local_day(now, zone)
     if until < today:
         raise UsageError(f"the last day away, {until}, has passed ({today} now)")
+    numbers.ahead(until, now, "the last day away")
     kept = [e for e in ledger.judge.get("absences", []) if e.get("nation") != nation
             or date.fromisoformat(e["until"]) < start or date.fromisoformat(e["from"]) > until]
     total = year_days(Ledger(ledger.path, judge={"absences": kept}), nation, start, until)
@@ -215,7 +219,7 @@ def resume(path: Path, now: datetime) -> Changed:
         shift = timedelta(0)
         if clock.get("due"):
             shift = max(timedelta(0), now - max(since, parse_time(clock["since"])))
-            clock["due"] = iso(parse_time(clock["due"]) + shift)
+            clock["due"] = iso(numbers.later(parse_time(clock["due"]), shift))
             if parse_time(clock["due"]) > now:
                 clock["missed"] = False
         ledger.judge["paused"] = None
@@ -229,11 +233,8 @@ def resume(path: Path, now: datetime) -> Changed:
 
 
 def zone_day(text: str, where: str) -> date:
-    """``2026-12-03``: a day, as the absence commands take it."""
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(f"{where} {text!r}: expected a day like 2026-12-03") from None
+    """``2026-12-03``: a day, as the absence commands take it (:func:`pbem.service.numbers.day`)."""
+    return numbers.day(text, where)
 
 
 def absent_now(ledger: Ledger, nation: str, now: datetime) -> dict[str, Any] | None:
@@ -242,5 +243,8 @@ def absent_now(ledger: Ledger, nation: str, now: datetime) -> dict[str, Any] | N
 
 
 def end_of_day(day: date, zone: str | None) -> datetime:
-    """The first moment after ``day`` in the game's time zone."""
+    """The first moment after ``day`` in the game's time zone (a day past the years the clock
+    keeps, from a ledger an earlier release wrote: the latest moment it keeps)."""
+    if day >= numbers.LATEST.date():
+        return numbers.LATEST
     return datetime.combine(day + timedelta(days=1), datetime.min.time(), zone_of(zone))

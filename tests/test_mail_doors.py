@@ -1,0 +1,156 @@
+"""The doors the mail commands, press and the GM's clock opened, locked (issue 40, items 1,
+2, 3, 4 and 7): a mail runs a few commands, each kind once, and its answer and its work are
+bounded; every number is read by one strict reader with a range; press needs the nation's
+password; an absence renewed counts every day away; one change of identity a mail and a
+few a day, the address code only at the new address (docs/mail.md, "Commands by mail",
+"Press", "The GM's clock")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from mailkit import ADDRESSES, add_to_maildir, body, config, game_with_players, mail, maildir, sent
+
+from conftest import cli_run
+
+T0 = "2026-11-23T10:00:00Z"
+FORGED = f"Greeks Player <{ADDRESSES['greeks']}>"
+"""What a stranger writes in From to speak for the Greeks: the registered address."""
+
+
+class Desk:
+    """A game of four with a 48 h deadline, one observer, its mailbox and a run at a time."""
+
+    def __init__(self, folder, extra: str = ""):
+        self.folder = folder
+        self.game = game_with_players(folder)
+        self.cfg = config(folder, self.game, defaults='deadline = "48h"\nattach = ""\n'
+                                                      'observers = ["Olga <olga@watch.example>"]\n' + extra)
+        self.box = maildir(folder / "M")
+        self.minute = 0
+        self.last = None
+        self.run()
+
+    def now(self) -> str:
+        from datetime import datetime, timedelta
+
+        return (datetime(2026, 11, 23, 10) + timedelta(minutes=self.minute)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def run(self, *mails, code: int = 0, minutes: int = 5):
+        add_to_maildir(self.box, *mails)
+        self.minute += minutes
+        out = self.folder / f"o{self.minute}"
+        self.last = cli_run("mail", "run", "--config", self.cfg, "--source", self.box, "--outbox", out,
+                            "--now", self.now())
+        assert self.last.exit_code == code, self.last.stdout + self.last.stderr
+        return sent(out), sorted(out.glob("*.eml")) if out.is_dir() else []
+
+    def ledger(self) -> dict:
+        return json.loads((self.folder / "game.mail.json").read_text())
+
+    def history(self) -> list:
+        return json.loads(self.game.read_text())["history"]
+
+
+@pytest.fixture
+def desk(tmp_path):
+    return Desk(tmp_path)
+
+
+def words(message) -> str:
+    return " ".join(body(message).split())
+
+
+def to(messages, address):
+    return [m for m in messages if str(m["To"]).split("<")[-1].rstrip(">") == address]
+
+
+# -- 2. numbers are numbers ------------------------------------------------------------------
+
+@pytest.mark.parametrize("line, told", [("HISTORY ²", "HISTORY takes a number of entries from 1 to 50, not '²'"),
+                                        ("RESEND txt ¹", "RESEND takes txt, png, pdf"),
+                                        ("HISTORY " + "9" * 5000, "HISTORY takes a number of entries from 1 to 50"),
+                                        ("RESEND " + "7" * 5000, "(5000 characters)")])
+def test_a_number_that_is_no_number_is_refused_not_a_crash(desk, line, told):
+    out, _ = desk.run(mail(FORGED, body=line + "\n"))
+    (answer,) = to(out, ADDRESSES["greeks"])
+    assert told in words(answer) and len(body(answer)) < 4000
+
+
+def test_the_strict_reader():
+    from pbem.errors import UsageError
+    from pbem.service import numbers
+
+    assert numbers.whole("42", "x", 1, 50) == 42 and numbers.whole(7, "x", 1, 50) == 7
+    for bad in ("²", "٣", "4 2", "-1", "+3", "", "0x10", "9" * 5000, True, 51, 0, "1e3", "4.0"):
+        with pytest.raises(UsageError):
+            numbers.whole(bad, "x", 1, 50)
+    with pytest.raises(UsageError) as caught:
+        numbers.whole("9" * 5000, "HISTORY", 1, 50)
+    assert len(str(caught.value)) < 200
+    assert str(numbers.day("2026-12-14", "--until")) == "2026-12-14"
+    for bad in ("9999-12-31", "2026-12-32", "٢٠٢٦-12-14", "2026-1-5", "tomorrow"):
+        with pytest.raises(UsageError):
+            numbers.day(bad, "--until")
+    assert numbers.duration("48h", "deadline").total_seconds() == 48 * 3600
+    for bad in ("99999999d", "0h", "²h", "9" * 5000 + "h", "400d", -5, "48 hours"):
+        with pytest.raises(UsageError):
+            numbers.duration(bad, "deadline")
+    for bad in ("9999-12-31T00:00:00Z", "1066-10-14T09:00:00Z", "2026-11-23T25:00:00Z"):
+        with pytest.raises(UsageError):
+            numbers.moment(bad, "--set")
+
+
+@pytest.mark.parametrize("args, told", [
+    (["absent", "GAME", "greeks", "--until", "9999-12-31"], "--until"),
+    (["absent", "GAME", "greeks", "--until", "2028-06-01"], "more than a year ahead"),
+    (["absent", "GAME", "greeks", "--from", "²026-12-01", "--until", "2026-12-02"], "--from"),
+    (["deadline", "GAME", "--extend", "99999999d"], "--extend"),
+    (["deadline", "GAME", "--extend", "365d"], "more than a year ahead"),
+    (["deadline", "GAME", "--set", "9999-12-31T00:00:00Z"], "--set"),
+    (["pause", "GAME", "--now", "9999-12-31T23:00:00Z"], "--now"),
+])
+def test_the_gms_clock_commands_take_sane_numbers_only(desk, args, told):
+    ledger = (desk.folder / "game.mail.json").read_bytes()
+    args = [desk.game if a == "GAME" else a for a in args]
+    done = cli_run(*args, "--now", "2026-11-23T12:00:00Z") if "--now" not in args else cli_run(*args)
+    assert done.exit_code == 2, done.stdout + done.stderr
+    assert told in done.stderr
+    assert (desk.folder / "game.mail.json").read_bytes() == ledger
+
+
+def test_a_far_deadline_an_earlier_release_wrote_still_resumes(desk):
+    path = desk.folder / "game.mail.json"
+    ledger = desk.ledger()
+    ledger["clock"]["due"] = "9999-12-31T23:30:00Z"
+    ledger["clock"]["zone"] = "Europe/Berlin"
+    path.write_text(json.dumps(ledger))
+    assert cli_run("pause", desk.game, "--now", "2026-11-24T10:00:00Z").exit_code == 0
+    done = cli_run("resume", desk.game, "--now", "2026-11-25T10:00:00Z")
+    assert done.exit_code == 0, done.stdout + done.stderr
+    assert cli_run("status", "--config", desk.cfg, "--now", "2026-11-25T10:00:00Z").exit_code == 0
+
+
+@pytest.mark.parametrize("key, value", [("deadline", '"' + "9" * 5000 + 'h"'), ("deadline", '"99999999d"'),
+                                        ("remind", '"²h"'), ("absence_days", '"٣"'),
+                                        ("absence_days", "9" * 5000)])
+def test_a_configurations_numbers_are_read_strictly(tmp_path, key, value):
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults=f"{key} = {value}\n")
+    done = cli_run("mail", "run", "--config", cfg, "--outbox", tmp_path / "o", "--now", T0)
+    assert done.exit_code in (2, 3), done.stdout + done.stderr
+    assert key in done.stderr or "TOML" in done.stderr
+
+
+@pytest.mark.parametrize("section", ['[smtp]\nhost = "h"\nport = "²"\n', '[smtp]\nhost = "h"\nport = 99999\n',
+                                     '[smtp]\nhost = "h"\ntimeout = "x"\n', '[mail]\nmax_message = "' + "9" * 5000
+                                     + 'MB"\n', '[mail]\nmax_parts = "٣"\n'])
+def test_a_configurations_server_numbers_are_read_strictly(tmp_path, section):
+    game = game_with_players(tmp_path)
+    path = config(tmp_path, game)
+    text = path.read_text()
+    head, _, rest = section.partition("\n")
+    path.write_text(text.replace("[mail]\n", "[mail]\n" + rest) if head == "[mail]" else section + "\n" + text)
+    done = cli_run("mail", "run", "--config", path, "--outbox", tmp_path / "o", "--now", T0)
+    assert done.exit_code == 2, done.stdout + done.stderr
