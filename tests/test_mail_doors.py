@@ -154,3 +154,37 @@ def test_a_configurations_server_numbers_are_read_strictly(tmp_path, section):
     path.write_text(text.replace("[mail]\n", "[mail]\n" + rest) if head == "[mail]" else section + "\n" + text)
     done = cli_run("mail", "run", "--config", path, "--outbox", tmp_path / "o", "--now", T0)
     assert done.exit_code == 2, done.stdout + done.stderr
+
+
+# -- 4. absences cannot be renewed past the cap -----------------------------------------------
+
+def test_renewing_an_absence_counts_every_day_away(desk):
+    def absent(day: int, until: str, *extra):
+        return cli_run("absent", desk.game, "greeks", "--until", until, "--config", desk.cfg, *extra,
+                       "--now", f"2026-12-{day:02d}T09:00:00Z")
+
+    assert absent(1, "2026-12-21").exit_code == 0  # 21 days, the cap
+    for day in range(2, 9):  # the probe: eight overlapping 21-day absences, each renewing the last
+        renewed = absent(day, f"2026-12-{day + 20:02d}")
+        assert renewed.exit_code == 2 and f"{20 + day} days" in renewed.stderr, renewed.stderr
+    assert [(a["from"], a["until"]) for a in desk.ledger()["absences"]] == [("2026-12-01", "2026-12-21")]
+    assert absent(1, "2026-12-10").exit_code == 0  # a plan made shorter the same day: replaced
+    assert [(a["from"], a["until"]) for a in desk.ledger()["absences"]] == [("2026-12-01", "2026-12-10")]
+    assert absent(5, "2026-12-20").exit_code == 0  # days 1-4 were away: 4 + 16 = 20 days
+    assert [(a["from"], a["until"]) for a in desk.ledger()["absences"]] == [("2026-12-01", "2026-12-04"),
+                                                                           ("2026-12-05", "2026-12-20")]
+    over = absent(6, "2027-01-05", "--over-cap", "--reason", "hospital")
+    assert over.exit_code == 0, over.stderr
+    audit = [json.loads(line) for line in (desk.folder / "game.audit.jsonl").read_text().splitlines()]
+    assert audit[-1]["action"] == "absent" and audit[-1]["over_cap"] is True and audit[-1]["days"] == 36
+    assert [a.get("over_cap") for a in audit] == [None, None, None, True]
+
+
+def test_renewing_an_absence_by_mail_counts_every_day_away(desk):
+    first, _ = desk.run(mail(ADDRESSES["greeks"], body="password pw-greeks\nABSENT UNTIL 2026-12-13\n"))
+    assert any("you are away from Mon 23 Nov 2026 to Sun 13 Dec 2026" in words(m) for m in first)
+    again, _ = desk.run(mail(ADDRESSES["greeks"], body="password pw-greeks\nABSENT UNTIL 2026-12-14\n"),
+                        minutes=1440)
+    answer = next(m for m in to(again, ADDRESSES["greeks"]) if "ABSENT" in str(m["Subject"]))
+    assert "would be away 22 days in a year; the game allows 21" in words(answer)
+    assert [(a["from"], a["until"]) for a in desk.ledger()["absences"]] == [("2026-11-23", "2026-12-13")]

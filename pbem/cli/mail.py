@@ -323,13 +323,17 @@ def absent(
     until: Optional[str] = typer.Option(None, "--until", help="The last day away (2026-12-14; at most a year ahead)."),
     back: bool = typer.Option(False, "--back", help="The player is back: end the absence (or take back one to come)."),
     reason: str = typer.Option("", "--reason", help="Why (for the GM's log only: the players are told nothing of it)."),
+    over_cap: bool = typer.Option(False, "--over-cap", help="Allow more days away than the game's absence_days "
+                                  "(the audit log records it)."),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: a player is away from one day to another; their turns follow the game's absence policy.
 
     With --config the game's absence_days cap and time zone are used (default: 21 days a
-    year, UTC). The other players are told, without the reason.
+    year, UTC). The cap counts every day away in the 365 days up to the last one, the days
+    of an absence renewed or replaced included; --over-cap lets the GM go past it. The other
+    players are told, without the reason.
 
     Example: antike-ref absent game.json greeks --from 2026-12-01 --until 2026-12-14 --config mail.toml
     """
@@ -350,7 +354,7 @@ def absent(
 
         first = judge.zone_day(start, "--from") if start else local_day(moment, zone)
         print(judge.add_absence(game, nation, first, judge.zone_day(until, "--until"), moment, reason, "gm",
-                                settings.absence_days if settings else 21, zone).what)
+                                settings.absence_days if settings else 21, zone, over_cap).what)
 
     run(go)
 

@@ -98,43 +98,48 @@ def change_deadline(path: Path, now: datetime, by: timedelta | None = None, to: 
 
 
 def year_days(ledger: Ledger, nation: str, start: date, until: date) -> int:
-    """The days ``nation`` is away in the 365 days up to ``until`` with the absence
-    ``start``..``until`` counted in (the cap ``absence_days`` is on these)."""
-    window = until - timedelta(days=364)
-    days = set()
-    spans = [(start, until)]
+    """The most days ``nation`` is away in any 365 days that hold a day of the absence
+    ``start``..``until``, with it counted in (the cap ``absence_days`` is on these)."""
+    from bisect import bisect_right
+
+    year = 364
+    low, high = start.toordinal() - year, until.toordinal() + year
+    days = set(range(start.toordinal(), until.toordinal() + 1))
     for entry in ledger.judge.get("absences", []):
         if entry.get("nation") == nation:
             try:
-                spans.append((date.fromisoformat(entry["from"]), date.fromisoformat(entry["until"])))
+                first, last = date.fromisoformat(entry["from"]).toordinal(), date.fromisoformat(entry["until"]).toordinal()
             except (KeyError, TypeError, ValueError):
                 continue
-    for first, last in spans:
-        day = max(first, window)
-        while day <= last:
-            days.add(day)
-            day += timedelta(days=1)
-    return len(days)
+            days.update(range(max(first, low), min(last, high) + 1))
+    ordered = sorted(days)
+    return max(bisect_right(ordered, d + year) - k for k, d in enumerate(ordered)
+               if d <= until.toordinal() and d + year >= start.toordinal())
 
 
 def add_absence(path: Path, nation: str, start: date, until: date, now: datetime, reason: str = "",
-                by: str = "gm", cap: int = 21, zone: str | None = None) -> Changed:
+                by: str = "gm", cap: int = 21, zone: str | None = None, over_cap: bool = False) -> Changed:
     """A nation's player is away from ``start`` to ``until`` (both days included): while
     away its turns follow the game's ``absence`` policy (the cycle applies it); the other
     players are told that the nation is away, never why. More than ``cap`` days in any
-    365 is refused."""
+    365 is refused, unless the GM says ``over_cap`` (which the audit log records)."""
     with mail_lock(path):
         game, ledger = _open(path)
-        what = record_absence(path, game, ledger, nation, start, until, now, reason, by, cap, zone)
+        what = record_absence(path, game, ledger, nation, start, until, now, reason, by, cap, zone, over_cap)
         ledger.save()
         _forget_mark(path)
     return Changed(game, what)
 
 
 def record_absence(path: Path, game: Game, ledger: Ledger, nation: str, start: date, until: date, now: datetime,
-                   reason: str = "", by: str = "gm", cap: int = 21, zone: str | None = None) -> str:
+                   reason: str = "", by: str = "gm", cap: int = 21, zone: str | None = None,
+                   over_cap: bool = False) -> str:
     """:func:`add_absence` on a game and ledger open already (under the mail lock, as the
-    mail cycle has them); the caller saves the ledger. Returns what was done."""
+    mail cycle has them); the caller saves the ledger. Returns what was done.
+
+    A new absence replaces what it overlaps of the nation's absences from ``start`` on (a
+    plan renewed or made shorter); their days before ``start`` stay, away as they were. So
+    the cap counts every day away: renewing an absence before it ends cannot reset it."""
     if until < start:
         raise UsageError(f"the absence would end ({until}) before it begins ({start})")
     if nation not in game.seats:
@@ -144,22 +149,29 @@ def record_absence(path: Path, game: Game, ledger: Ledger, nation: str, start: d
     if until < today:
         raise UsageError(f"the last day away, {until}, has passed ({today} now)")
     numbers.ahead(until, now, "the last day away")
-    kept = [e for e in ledger.judge.get("absences", []) if e.get("nation") != nation
-            or date.fromisoformat(e["until"]) < start or date.fromisoformat(e["from"]) > until]
+    kept = []
+    for e in ledger.judge.get("absences", []):
+        if e.get("nation") != nation or date.fromisoformat(e["until"]) < start or date.fromisoformat(e["from"]) > until:
+            kept.append(e)
+        elif date.fromisoformat(e["from"]) < start:  # the days before the new absence stay
+            kept.append({**e, "until": (start - timedelta(days=1)).isoformat()})
     total = year_days(Ledger(ledger.path, judge={"absences": kept}), nation, start, until)
-    if total > cap:
+    if total > cap and not over_cap:
         raise UsageError(f"{nation} would be away {total} days in a year; the game allows {cap} "
-                         "(absence_days in the mail configuration)")
+                         "(absence_days in the mail configuration; every day away counts, an absence renewed "
+                         "included)")
     entry = {"nation": nation, "from": start.isoformat(), "until": until.isoformat(), "reason": reason,
              "by": by, "at": iso(now)}
     kept.append(entry)
     kept.sort(key=lambda e: (e["from"], e["nation"]))
     ledger.judge["absences"] = kept
-    _audit(path, {"action": "absent", **entry})
+    _audit(path, {"action": "absent", **entry, **({"over_cap": True, "days": total, "cap": cap}
+                                                  if total > cap else {})})
     name = game.edition.nation_name(nation)
     _announce(ledger, f"The {name} are away from {start:%a %d %b %Y} to {until:%a %d %b %Y}.")
-    return (f"{nation} away from {start} to {until} ({total} of {cap} days in a year); the players are "
-            "told with the next mail run")
+    return (f"{nation} away from {start} to {until} ({total} of {cap} days in a year"
+            f"{', over the cap as the GM allowed' if total > cap else ''}); the players are told with the next "
+            "mail run")
 
 
 def end_absence(path: Path, nation: str, now: datetime, by: str = "gm") -> Changed:
