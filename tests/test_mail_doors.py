@@ -66,6 +66,96 @@ def to(messages, address):
     return [m for m in messages if str(m["To"]).split("<")[-1].rstrip(">") == address]
 
 
+# -- 1. a mail is bounded, whatever it holds ------------------------------------------------
+
+def test_the_parser_runs_a_few_commands_each_kind_once():
+    from pbem.mail.commands import MAX_COMMANDS, read_commands
+    from pbem.mail.cycle import order_line_words
+
+    words_ = order_line_words()
+    flood = read_commands("HISTORY 50\n" * 45_000, words_)  # the probe's 495 kB
+    assert [c.word for c in flood.commands] == ["history"] and len(flood.not_run) == 44_999
+    resend = read_commands("RESEND pdf png svg\n" * 1_000, words_)
+    assert len(resend.commands) == 1 and len(resend.not_run) == 999
+    identity = read_commands("password pw-greeks\n" + "ADDRESS eve@x.example\nPASSWORD\n" * 500, words_)
+    assert [c.word for c in identity.commands] == ["address"] and len(identity.not_run) == 999
+    many = read_commands("HELP\nSTATUS\nOPTIONS\nHISTORY\nRESEND\nBACK\nHELP\n", words_)
+    assert [c.word for c in many.commands] == ["help", "status", "options", "history", "resend"][:MAX_COMMANDS]
+    assert [line for _, line in many.not_run] == ["BACK", "HELP"]
+
+
+def test_a_flood_of_history_lines_gets_one_history_and_an_answer_under_the_cap(desk):
+    from pbem.mail.commands import MAX_ANSWER
+
+    out, files = desk.run(mail(FORGED, subject="h", body="HISTORY 50\n" * 45_000))
+    (answer,) = to(out, ADDRESSES["greeks"])
+    assert len(out) == 1 and max(f.stat().st_size for f in files) <= MAX_ANSWER
+    text = words(answer)
+    assert text.count("#0 The game is set up") == 1
+    assert "44999 more lines were not run" in text.replace(",", "")
+    assert "a mail runs at most" in text
+
+
+def test_a_flood_of_resend_lines_renders_once(desk):
+    out, files = desk.run(mail(FORGED, subject="r", body="RESEND txt md bbcode\n" * 1_000))
+    (answer,) = to(out, ADDRESSES["greeks"])
+    assert sorted(p.get_filename() for p in answer.iter_attachments()) == [
+        "demo-turn-000.bbcode", "demo-turn-000.md", "demo-turn-000.txt"]
+    assert "999 more lines were not run" in words(answer)
+
+
+@pytest.mark.slow
+def test_the_probes_resend_flood_at_full_size(desk):
+    import time
+
+    from pbem.mail.commands import MAX_ANSWER
+
+    start = time.perf_counter()
+    out, files = desk.run(mail(FORGED, subject="r", body="RESEND pdf png svg\n" * 1_000))
+    assert time.perf_counter() - start < 30  # 998 s before
+    (answer,) = to(out, ADDRESSES["greeks"])
+    assert len(list(answer.iter_attachments())) == 3 and files[0].stat().st_size <= MAX_ANSWER
+
+
+def play(desk, turns: int) -> None:
+    for _ in range(turns):
+        history = desk.history()
+        nation = json.loads(desk.game.read_text())["status"]["active"]
+        turn = json.loads(desk.game.read_text())["status"]["turn"]
+        desk.run(mail(ADDRESSES[nation], body=f"game demo\nnation {nation}\nturn {turn}\npassword pw-{nation}\n"
+                                              "rondel gold\n"))
+        assert len(desk.history()) == len(history) + 1
+
+
+def test_resend_of_several_turns_attaches_each_turn_within_the_file_cap(desk):
+    from pbem.mail.commands import MAX_FILES
+
+    play(desk, 2)
+    out, _ = desk.run(mail(ADDRESSES["arabs"], body="RESEND txt 1 2\n"))
+    (answer,) = to(out, ADDRESSES["arabs"])
+    assert [p.get_filename() for p in answer.iter_attachments()] == ["demo-turn-001.txt", "demo-turn-002.txt"]
+    assert "Attached: turns 1, 2, as txt." in words(answer)
+    out, _ = desk.run(mail(ADDRESSES["arabs"], body="RESEND txt md bbcode 0 1 2\n"))
+    (answer,) = to(out, ADDRESSES["arabs"])
+    names = [p.get_filename() for p in answer.iter_attachments()]
+    assert len(names) == MAX_FILES == 6 and names[:3] == ["demo-turn-000.txt", "demo-turn-000.md",
+                                                         "demo-turn-000.bbcode"]
+    assert "Not attached (at most 6 files a mail): turn 2 as txt, md, bbcode" in words(answer)
+    refused, _ = desk.run(mail(ADDRESSES["arabs"], body="RESEND txt 1 7\n"))
+    assert "turn 7 has not been played" in words(refused[0]) and not list(refused[0].iter_attachments())
+
+
+def test_an_answer_over_the_cap_leaves_the_files_out(desk, monkeypatch):
+    from pbem.mail import commands
+
+    monkeypatch.setattr(commands, "MAX_ANSWER", 40_000)
+    out, files = desk.run(mail(ADDRESSES["arabs"], body="RESEND svg txt\n"))
+    (answer,) = to(out, ADDRESSES["arabs"])
+    assert [p.get_filename() for p in answer.iter_attachments()] == ["demo-turn-000.txt"]
+    assert "Not attached (the answer may be at most 40,000 bytes): demo-turn-000.svg" in words(answer)
+    assert files[0].stat().st_size <= 40_000
+
+
 # -- 2. numbers are numbers ------------------------------------------------------------------
 
 @pytest.mark.parametrize("line, told", [("HISTORY ²", "HISTORY takes a number of entries from 1 to 50, not '²'"),
@@ -188,3 +278,50 @@ def test_renewing_an_absence_by_mail_counts_every_day_away(desk):
     answer = next(m for m in to(again, ADDRESSES["greeks"]) if "ABSENT" in str(m["Subject"]))
     assert "would be away 22 days in a year; the game allows 21" in words(answer)
     assert [(a["from"], a["until"]) for a in desk.ledger()["absences"]] == [("2026-11-23", "2026-12-13")]
+
+
+# -- 7. the password is not a licence to flood ------------------------------------------------
+
+def test_a_thousand_address_lines_send_one_code_and_the_code_only_to_the_new_address(desk):
+    lines = "".join(f"ADDRESS victim{k}@elsewhere.example\n" for k in range(1_000))
+    asked = "<moving-1@players.example>"
+    out, _ = desk.run(mail(ADDRESSES["greeks"], body="password pw-greeks\n" + lines, message_id=asked))
+    codes = [m for m in out if "elsewhere.example" in str(m["To"])]
+    assert [str(m["To"]) for m in codes] == ["victim0@elsewhere.example"]
+    code = next(line.split()[-1] for line in body(codes[0]).splitlines() if line.strip().startswith("CONFIRM"))
+    (answer,) = to(out, ADDRESSES["greeks"])
+    assert code not in body(answer) and "A code went to victim0@elsewhere.example" in words(answer)
+    assert "999 more lines were not run" in words(answer)
+    pending = desk.ledger()["pending"]
+    assert list(pending) == [code]
+    import hashlib
+
+    hashed = json.loads(desk.game.read_text())["nations"]["greeks"]["password"]
+    guess = hashlib.sha256(f"{hashed}|victim0@elsewhere.example|{asked}".encode()).hexdigest()
+    assert code != guess[:10].upper()  # the code an earlier release sent, which the player could compute
+
+
+def test_a_thousand_password_lines_make_one_change(desk):
+    before = len(desk.history())
+    out, _ = desk.run(mail(ADDRESSES["greeks"], body="password pw-greeks\n" + "PASSWORD\n" * 1_000))
+    assert len(desk.history()) == before + 1
+    (answer,) = [m for m in to(out, ADDRESSES["greeks"]) if "PASSWORD" in str(m["Subject"])]
+    assert "999 more lines were not run" in words(answer)
+
+
+def test_identity_changes_have_a_rate_a_day(desk):
+    from pbem.mail.commands import IDENTITY_PER_DAY
+
+    secret = "pw-greeks"
+    for k in range(IDENTITY_PER_DAY):
+        out, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nPASSWORD\n"))
+        (answer,) = [m for m in to(out, ADDRESSES["greeks"]) if "PASSWORD" in str(m["Subject"])]
+        secret = next(line.split(": ", 1)[1] for line in body(answer).splitlines() if "Your new password" in line)
+    before = desk.game.read_bytes()
+    out, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nADDRESS dora@new.example\n"))
+    assert [str(m["To"]) for m in out] == [ADDRESSES["greeks"]]
+    assert f"at most {IDENTITY_PER_DAY} changes of password or address a day" in words(out[0])
+    assert desk.game.read_bytes() == before
+    later, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nADDRESS dora@new.example\n"),
+                        minutes=1440)
+    assert [str(m["To"]) for m in later if "dora@" in str(m["To"])] == ["dora@new.example"]

@@ -11,7 +11,7 @@ order mail, never a command mail: the two are sent apart.
 | --- | --- | --- |
 | ``HELP`` | the commands, with an example | no |
 | ``STATUS`` | whose turn, the deadline, your holdings | no |
-| ``RESEND [txt|png|pdf|copy ...] [TURN]`` | a turn's report again (the latest by default) | no |
+| ``RESEND [txt|png|pdf|copy ...] [TURN ...]`` | turns' reports again (the latest by default) | no |
 | ``OPTIONS`` | what you can do (on your turn) | no |
 | ``HISTORY [N]`` | the last N entries (10) | no |
 | ``PASSWORD`` | a new password, to the registered address | yes |
@@ -20,6 +20,13 @@ order mail, never a command mail: the two are sent apart.
 | ``ABSENT UNTIL 2026-12-14 [reason]`` | you are away until that day | yes |
 | ``BACK`` | you are back | yes |
 | ``PRESS TO persians`` / ``PRESS TO all`` | a message to other players | no |
+
+A mail is bounded whatever it holds: it runs at most :data:`MAX_COMMANDS` commands, each
+kind once and one change of identity (``PASSWORD`` or ``ADDRESS``); the lines beyond are
+answered as not run. Its answer lists at most a refusal's number of lines of any kind, and
+is at most :data:`MAX_ANSWER` bytes with its files; ``RESEND`` renders at most
+:data:`MAX_FILES` files a mail. A nation changes its identity at most
+:data:`IDENTITY_PER_DAY` times in 24 hours.
 
 Answers go to the registered address only; nothing but ``PASSWORD``, ``ADDRESS`` and
 ``CONFIRM`` changes the game file, and those as a logged change of a player's identity.
@@ -34,15 +41,17 @@ from dataclasses import dataclass, field
 WORDS: dict[str, str] = {
     "help": "the commands and how to write them",
     "status": "whose turn it is, the deadline, your holdings",
-    "resend": "a turn's report again: RESEND [txt|png|pdf|copy ...] [TURN] (the latest turn by default)",
+    "resend": "turns' reports again: RESEND [txt|png|pdf|svg|md|bbcode|copy ...] [TURN ...] (the latest by "
+              "default; at most 6 files a mail)",
     "options": "what you can do (on your turn), with a template to answer with",
-    "history": "the last entries of the game: HISTORY [N] (10 by default)",
+    "history": "the last entries of the game: HISTORY [N] (10 by default, at most 50)",
     "password": "a new password, mailed to your registered address (needs your password)",
-    "address": "move to a new address: ADDRESS new@example.org (needs your password; confirmed from the new "
-               "address)",
+    "address": "move to a new address: ADDRESS new@example.org (needs your password; a code goes to the new "
+               "address only, which confirms it)",
     "confirm": "sent from the new address: CONFIRM CODE, with the code the referee mailed there",
     "absent": "you are away: ABSENT UNTIL 2026-12-14 (needs your password); your turns meanwhile follow the "
-              "game's rule for absences",
+              "game's rule for absences; every day away in a year counts against the game's cap, an absence "
+              "renewed too",
     "back": "you are back (needs your password)",
     "press": "a message to other players: PRESS TO persians (or PRESS TO all), the message on the lines after it",
 }
@@ -50,6 +59,28 @@ WORDS: dict[str, str] = {
 
 CHANGES = ("password", "address", "absent", "back")
 """Commands that change something: they need the nation's password."""
+
+IDENTITY = ("password", "address")
+"""Changes of a player's identity: one a mail, :data:`IDENTITY_PER_DAY` a day."""
+
+IDENTITY_PER_DAY = 3
+"""How many changes of identity (a new password, a code sent for a new address) a nation
+may make in 24 hours."""
+
+MAX_COMMANDS = 5
+"""The most commands one mail runs (each kind once); the others are answered as not run."""
+
+MAX_FILES = 6
+"""The most report files one mail's ``RESEND`` renders (a turn in all six formats, or six
+turns in one); a player's copy of the game is no rendering and not counted."""
+
+MAX_ANSWER = 2 * 1024 * 1024
+"""The most bytes an answer to a mail of commands has, its files included (the size of the
+largest mail the referee reads by default): files beyond it are left out, and said so."""
+
+SHOWN = 12
+"""An answer lists at most this many lines of one kind (lines not run, lines that are no
+command), as a refusal lists its problems; the rest are counted."""
 
 HEADER = ("game", "nation", "password", "turn")
 """Lines a command mail may hold besides its commands, as an order mail has them."""
@@ -79,7 +110,12 @@ class CommandMail:
     nation: str | None = None
     password: str | None = None
     problems: list[str] = field(default_factory=list)
+    """What is wrong, the first :data:`SHOWN` of it; ``unread`` counts the rest."""
+    unread: int = 0
     ignored: list[tuple[int, str]] = field(default_factory=list)
+    not_run: list[tuple[int, str]] = field(default_factory=list)
+    """Command lines beyond what a mail runs (:data:`MAX_COMMANDS`, each kind once, one
+    change of identity): line number and line."""
 
 
 def _first(line: str) -> str:
@@ -127,9 +163,17 @@ def read_commands(text: str, order_words: frozenset[str],
             mail.ignored.append((number, line))
             continue
         if word not in WORDS:
-            hint = suggest(word)
-            mail.problems.append(f"line {number}: '{line.strip()[:60]}' is no command" + (f" ({hint})" if hint else "")
-                                 + f"; the commands: {', '.join(w.upper() for w in WORDS)}")
+            if len(mail.problems) < SHOWN:
+                hint = suggest(word)
+                mail.problems.append(f"line {number}: '{line.strip()[:60]}' is no command"
+                                     + (f" ({hint})" if hint else "") + f"; the commands: "
+                                     f"{', '.join(w.upper() for w in WORDS)}")
+            else:
+                mail.unread += 1
+            continue
+        ran = [c.word for c in mail.commands]
+        if word in ran or len(ran) >= MAX_COMMANDS or (word in IDENTITY and any(w in IDENTITY for w in ran)):
+            mail.not_run.append((number, line))
             continue
         if word == "press":
             after = written[number:]  # every line after PRESS, as written (quotes and signature dropped below)
@@ -140,6 +184,19 @@ def read_commands(text: str, order_words: frozenset[str],
             break
         mail.commands.append(Command(word, tuple(line.split()[1:]), number))
     return mail
+
+
+def not_run_lines(mail: CommandMail) -> list[str]:
+    """What the answer says of the command lines a mail held beyond what it runs."""
+    from pbem.errors import clip
+
+    count = len(mail.not_run)
+    lines = [f"{count:,} more line{'s were' if count > 1 else ' was'} not run: a mail runs at most {MAX_COMMANDS} "
+             "commands, each kind once, and one change of password or address. Send the others in another mail."]
+    lines += [f"    line {number}: {clip(line.strip(), 60)}" for number, line in mail.not_run[:SHOWN]]
+    if count > SHOWN:
+        lines.append(f"    and {count - SHOWN:,} more")
+    return lines
 
 
 def near_command(text: str, kept: list[tuple[int, str]] | None = None) -> str | None:
