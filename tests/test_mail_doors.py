@@ -246,6 +246,35 @@ def test_a_configurations_server_numbers_are_read_strictly(tmp_path, section):
     assert done.exit_code == 2, done.stdout + done.stderr
 
 
+# -- 3. press proves its sender ---------------------------------------------------------------
+
+def test_press_with_a_forged_from_is_not_passed_on(desk):
+    out, _ = desk.run(mail(FORGED, subject="psst", body="PRESS TO all\nThe Greeks surrender. Sparta is yours.\n"))
+    assert [str(m["To"]) for m in out] == [ADDRESSES["greeks"]]
+    assert "PRESS needs your password" in words(out[0])
+    assert not (desk.folder / "game.press.jsonl").exists()
+
+
+def test_press_with_the_password_is_passed_on_and_the_password_is_nowhere(desk):
+    out, files = desk.run(mail(ADDRESSES["arabs"], body="Hi,\npassword pw-arabs\nPRESS TO all\n"
+                                                         "Move your legions out of Sparta, Greeks!\nCem\n"))
+    press = [m for m in out if "press from the Arabs" in str(m["Subject"])]
+    assert len(press) == 4 and all("Move your legions out of Sparta" in body(m) for m in press)
+    late, files2 = desk.run(mail(ADDRESSES["arabs"], body="PRESS TO persians\nA word, Ann.\npassword pw-arabs\n"))
+    (private,) = [m for m in late if "press from the Arabs" in str(m["Subject"])]
+    assert body(private).count("A word, Ann.") == 1
+    seen = [f.read_bytes() for f in [*files, *files2]] + [(desk.folder / "game.press.jsonl").read_bytes(),
+                                                          (desk.folder / "game.mail.json").read_bytes(),
+                                                          desk.last.stdout.encode(), desk.last.stderr.encode()]
+    assert not any(b"pw-arabs" in data for data in seen)  # the web page: test_mail_commands.py
+
+
+def test_press_that_holds_the_password_is_not_passed_on(desk):
+    out, _ = desk.run(mail(ADDRESSES["arabs"], body="password pw-arabs\nPRESS TO all\nMy password is pw-arabs\n"))
+    assert [str(m["To"]) for m in out] == [ADDRESSES["arabs"]]
+    assert "holds your password" in words(out[0]) and "pw-arabs" not in body(out[0])
+
+
 # -- 4. absences cannot be renewed past the cap -----------------------------------------------
 
 def test_renewing_an_absence_counts_every_day_away(desk):

@@ -4,8 +4,9 @@ A command mail holds one command per line (case does not matter), and may name t
 the nation and the password as an order mail does (``game demo``, ``nation greeks``,
 ``password ...``). A greeting before the first command and thanks after the last one are
 not read; a line between two commands must be a command. ``PRESS TO ...`` takes every line
-after it as the message. A mail with an order line (``rondel``, ``move``, ...) is an
-order mail, never a command mail: the two are sent apart.
+after it as the message (a ``password`` line among them is the password, never part of the
+message). A mail with an order line (``rondel``, ``move``, ...) before its ``PRESS`` line is
+an order mail, never a command mail: the two are sent apart.
 
 | command | what | password |
 | --- | --- | --- |
@@ -19,7 +20,7 @@ order mail, never a command mail: the two are sent apart.
 | ``CONFIRM CODE`` | (from the new address) confirms ``ADDRESS`` | no: the code |
 | ``ABSENT UNTIL 2026-12-14 [reason]`` | you are away until that day | yes |
 | ``BACK`` | you are back | yes |
-| ``PRESS TO persians`` / ``PRESS TO all`` | a message to other players | no |
+| ``PRESS TO persians`` / ``PRESS TO all`` | a message to other players | yes |
 
 A mail is bounded whatever it holds: it runs at most :data:`MAX_COMMANDS` commands, each
 kind once and one change of identity (``PASSWORD`` or ``ADDRESS``); the lines beyond are
@@ -53,12 +54,17 @@ WORDS: dict[str, str] = {
               "game's rule for absences; every day away in a year counts against the game's cap, an absence "
               "renewed too",
     "back": "you are back (needs your password)",
-    "press": "a message to other players: PRESS TO persians (or PRESS TO all), the message on the lines after it",
+    "press": "a message to other players: PRESS TO persians (or PRESS TO all), the message on the lines after it "
+             "(needs your password: a line 'password ...', which is never passed on)",
 }
 """Every command, with what it does (``HELP`` lists them)."""
 
 CHANGES = ("password", "address", "absent", "back")
 """Commands that change something: they need the nation's password."""
+
+SIGNED = (*CHANGES, "press")
+"""Commands that need the nation's password: those that change something, and press (which
+speaks for the nation to every player, observer and the web page)."""
 
 IDENTITY = ("password", "address")
 """Changes of a player's identity: one a mail, :data:`IDENTITY_PER_DAY` a day."""
@@ -132,12 +138,15 @@ def suggest(word: str) -> str:
 def read_commands(text: str, order_words: frozenset[str],
                   kept: list[tuple[int, str]] | None = None) -> CommandMail | None:
     """The commands in ``text`` (a mail's plain-text body), or ``None`` if it holds none, or
-    holds an order line (a word of ``order_words`` other than the header words): then it is
-    not a command mail. ``kept``: the lines of ``text`` that
-    :func:`~pbem.service.language.textorders.strip_mail` keeps, where the caller has them."""
+    holds an order line (a word of ``order_words`` other than the header words) before its
+    ``PRESS`` line: then it is not a command mail (a press message may say anything).
+    ``kept``: the lines of ``text`` that :func:`~pbem.service.language.textorders.strip_mail`
+    keeps, where the caller has them."""
     from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
     lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
+    press = next((i for i, (_, line) in enumerate(lines) if _first(line) == "press"), len(lines) - 1)
+    lines = lines[:press + 1]
     if any(_first(line) in order_words and _first(line) not in HEADER for _, line in lines):
         return None
     at = [i for i, (_, line) in enumerate(lines) if _first(line) in WORDS
@@ -145,7 +154,6 @@ def read_commands(text: str, order_words: frozenset[str],
     if not at:
         return None
     mail = CommandMail()
-    written = re.split(r"\r\n|\r|\n", text)
     for i, (number, line) in enumerate(lines):
         word = _first(line)
         rest = line.split(None, 1)[1].strip() if len(line.split(None, 1)) > 1 else ""
@@ -176,14 +184,30 @@ def read_commands(text: str, order_words: frozenset[str],
             mail.not_run.append((number, line))
             continue
         if word == "press":
-            after = written[number:]  # every line after PRESS, as written (quotes and signature dropped below)
-            kept = [raw for raw in after if not raw.lstrip().startswith(">")]
-            body = "\n".join(kept)
-            body = re.split(r"\n-- ?\n", "\n" + body, maxsplit=1)[0].strip("\n")
-            mail.commands.append(Command("press", tuple(line.split()[1:]), number, body))
+            mail.commands.append(Command("press", tuple(line.split()[1:]), number, _message(text, number, mail)))
             break
         mail.commands.append(Command(word, tuple(line.split()[1:]), number))
     return mail
+
+
+def _message(text: str, number: int, mail: CommandMail) -> str:
+    """The message of the ``PRESS`` line ``number``: every line after it as written, but
+    quoted lines, the signature after ``-- `` and ``password`` lines (``password`` and one
+    word: the first is the password if the mail gave none before). A password is never
+    part of the message."""
+    from pbem.service.language.textorders import MAX_TEXT_CHARS
+
+    kept = []
+    for raw in re.split(r"\r\n|\r|\n", text[:MAX_TEXT_CHARS])[number:]:
+        if raw.lstrip().startswith(">"):
+            continue
+        words = raw.split()
+        if len(words) == 2 and _first(raw) == "password":
+            mail.password = words[1] if mail.password is None else mail.password
+            continue
+        kept.append(raw)
+    body = "\n".join(kept)
+    return re.split(r"\n-- ?\n", "\n" + body, maxsplit=1)[0].strip("\n")
 
 
 def not_run_lines(mail: CommandMail) -> list[str]:
@@ -197,6 +221,14 @@ def not_run_lines(mail: CommandMail) -> list[str]:
     if count > SHOWN:
         lines.append(f"    and {count - SHOWN:,} more")
     return lines
+
+
+def holds_password(text: str, password: str | None) -> bool:
+    """Whether ``text`` holds ``password`` as a word of its own (a password of fewer than
+    four characters is not looked for: it would be found in any text)."""
+    if not password or len(password) < 4:
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(password)}(?![\w-])", text) is not None
 
 
 def near_command(text: str, kept: list[tuple[int, str]] | None = None) -> str | None:

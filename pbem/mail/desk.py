@@ -49,7 +49,7 @@ class Desk:
         nation = cm.nation if cm.nation in nations else nations[0] if len(nations) == 1 else None
         if nation is None:
             nation = next((n for n in nations if passwords.verify(cm.password or "", game.meta[n].password)), None)
-        needs = [c for c in cm.commands if c.word in cmds.CHANGES]
+        needs = [c for c in cm.commands if c.word in cmds.SIGNED]
         if needs:
             if nation is None:
                 problems.append(f"you play {', '.join(game.edition.nation_name(n) for n in nations)}: add a line "
@@ -57,6 +57,9 @@ class Desk:
             elif not passwords.verify(cm.password or "", game.meta[nation].password):
                 problems.append(f"{needs[0].word.upper()} needs your password: add the line 'password ...' (it "
                                 "was missing or wrong)")
+            elif any(c.word == "press" and cmds.holds_password(c.text, cm.password) for c in cm.commands):
+                problems.append("the PRESS message holds your password, so nothing was sent: write it again "
+                                "without it (the line 'password ...' is never passed on)")
         if cm.unread:
             problems.append(f"and {cm.unread:,} more lines that are no command")
         nation = nation or nations[0]
