@@ -96,6 +96,14 @@ def test_a_flood_of_history_lines_gets_one_history_and_an_answer_under_the_cap(d
     assert "a mail runs at most" in text
 
 
+def test_a_flood_of_lines_that_are_no_command_gets_a_short_refusal(desk):
+    out, files = desk.run(mail(FORGED, subject="x", body="STATUS\n" + "HISTROY 50\n" * 45_000 + "HELP\n"))
+    (answer,) = to(out, ADDRESSES["greeks"])
+    text = words(answer)
+    assert "Nothing was done" in text and text.count("did you mean HISTORY?") == 12
+    assert "and 44,988 more lines that are no command" in text and files[0].stat().st_size < 10_000
+
+
 def test_a_flood_of_resend_lines_renders_once(desk):
     out, files = desk.run(mail(FORGED, subject="r", body="RESEND txt md bbcode\n" * 1_000))
     (answer,) = to(out, ADDRESSES["greeks"])
