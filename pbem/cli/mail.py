@@ -294,8 +294,8 @@ def deadline(
     game: Path = typer.Argument(..., help="The game file."),
     extend: Optional[str] = typer.Option(None, "--extend", help="Move this turn's deadline on by a duration (24h, 90m, "
                                          "2d; the deadline at most a year ahead)."),
-    set_to: Optional[str] = typer.Option(None, "--set", help="Set this turn's deadline to a time (2026-11-30T18:00:00Z; "
-                                         "at most a year ahead)."),
+    set_to: Optional[str] = typer.Option(None, "--set", help="Set this turn's deadline to a time "
+                                         "(2026-11-30T18:00:00Z; at most a year ahead)."),
     reason: str = typer.Option("", "--reason", help="Why (written to the audit log, not told to the players)."),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:

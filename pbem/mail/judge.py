@@ -108,7 +108,8 @@ def year_days(ledger: Ledger, nation: str, start: date, until: date) -> int:
     for entry in ledger.judge.get("absences", []):
         if entry.get("nation") == nation:
             try:
-                first, last = date.fromisoformat(entry["from"]).toordinal(), date.fromisoformat(entry["until"]).toordinal()
+                first = date.fromisoformat(entry["from"]).toordinal()
+                last = date.fromisoformat(entry["until"]).toordinal()
             except (KeyError, TypeError, ValueError):
                 continue
             days.update(range(max(first, low), min(last, high) + 1))
