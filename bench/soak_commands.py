@@ -170,7 +170,7 @@ def soak(rounds: int, seed: int) -> dict:
         history = json.loads(game.read_text())["history"]
         changes: dict[str, list[str]] = {}
         for entry in history:
-            for nation in entry.get("identities") or []:
+            for nation in (entry.get("identities") or []) if entry.get("kind") == "gm-edit" else []:
                 changes.setdefault(nation, []).append(entry.get("mail") or "")
         figures["identity changes"] = {n: len(v) for n, v in sorted(changes.items())}
         figures["identity ok"] = all(len(v) <= IDENTITY_PER_DAY for v in changes.values())  # the soak is one day
