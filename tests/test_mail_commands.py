@@ -147,7 +147,8 @@ def test_absent_and_back_by_mail(desk):
 
 def test_press_to_one_and_to_all_hides_every_address(desk):
     folder, game, cfg, cycle = desk
-    out = cycle(mail(ADDRESSES["arabs"], subject="psst", body="Hi,\nPRESS TO persians\nShall we share Babylon?\n"
+    out = cycle(mail(ADDRESSES["arabs"], subject="psst", body="Hi,\npassword pw-arabs\nPRESS TO persians\n"
+                                                               "Shall we share Babylon?\n"
                                                                "Yours, Cem\n"))
     press = [m for m in out if "press from the Arabs" in str(m["Subject"])]
     assert len(press) == 1 and str(press[0]["To"]).endswith(f"<{ADDRESSES['persians']}>")
@@ -156,7 +157,8 @@ def test_press_to_one_and_to_all_hides_every_address(desk):
         assert ADDRESSES["arabs"] not in body(m) or str(m["To"]).endswith(ADDRESSES["arabs"])
     receipt = next(m for m in out if str(m["To"]) == ADDRESSES["arabs"])
     assert "Sent to Persians" in text(receipt) and "no address was shown" in text(receipt)
-    everyone = cycle(mail(ADDRESSES["arabs"], body="PRESS TO all\nThe Arabs wish everyone a good game.\n"))
+    everyone = cycle(mail(ADDRESSES["arabs"], body="PRESS TO all\nThe Arabs wish everyone a good game.\n"
+                                                     "password pw-arabs\n"))
     to = sorted(str(m["To"]).split("<")[-1].rstrip(">") for m in everyone if "press from" in str(m["Subject"]))
     assert to == sorted([ADDRESSES["greeks"], ADDRESSES["persians"], ADDRESSES["phoenicians"], "olga@watch.example"])
     log = [json.loads(line) for line in (folder / "game.press.jsonl").read_text().splitlines()]
@@ -173,7 +175,8 @@ def test_press_to_one_and_to_all_hides_every_address(desk):
 def test_press_the_game_does_not_allow_is_refused(desk, policy, order, refused):
     folder, game, cfg, cycle = desk
     message = "" if "missing" in refused else "\nhello\n"
-    out = cycle(mail(ADDRESSES["arabs"], body=order + message), extra_config=f'press = "{policy}"\n')
+    out = cycle(mail(ADDRESSES["arabs"], body="password pw-arabs\n" + order + message),
+                extra_config=f'press = "{policy}"\n')
     answer = only_to(out, ADDRESSES["arabs"])
     assert refused in text(answer)
     assert not (folder / "game.press.jsonl").exists()
@@ -241,12 +244,13 @@ def test_a_player_moves_address_keeping_the_password_and_the_replaced_player_is_
 
 def test_public_press_is_on_the_games_web_page_and_private_press_is_not(desk):
     folder, game, cfg, cycle = desk
-    cycle(mail(ADDRESSES["arabs"], body="PRESS TO all\nPeace to all <cem@players.example>.\n"),
-          mail(ADDRESSES["greeks"], body="PRESS TO persians\nOur secret plan.\n"))
+    cycle(mail(ADDRESSES["arabs"], body="password pw-arabs\nPRESS TO all\nPeace to all <cem@players.example>.\n"),
+          mail(ADDRESSES["greeks"], body="password pw-greeks\nPRESS TO persians\nOur secret plan.\n"))
     assert cli_run("site", game, folder / "www").exit_code == 0
     index = (folder / "www" / "index.html").read_text()
     assert "Peace to all" in index and "Our secret plan" not in index
     assert "cem@players.example" not in index and "<h2>Press</h2>" in index
+    assert "pw-arabs" not in index  # the password that signed the press
 
 
 def test_a_run_that_goes_well_clears_the_last_error(desk, monkeypatch):

@@ -149,7 +149,8 @@ def test_a_whole_game_by_mail_with_an_absence_an_extension_press_and_an_observer
             judge.change_deadline(game, clock, by=timedelta(hours=24), reason="a long weekend")
             extended = True
         if turns % 6 == 0:
-            add_to_maildir(box, mail(ADDRESSES[nation], body=f"PRESS TO all\nTurn {status.turn}: peace to all.\n"))
+            add_to_maildir(box, mail(ADDRESSES[nation], body=f"password pw-{nation}\nPRESS TO all\n"
+                                                         f"Turn {status.turn}: peace to all.\n"))
             press += 1
         orders = {**play_turn(current, "greedy"), "password": PASSWORDS[nation]}
         add_to_maildir(box, mail(ADDRESSES[nation], subject="orders",

@@ -132,14 +132,11 @@ def time_option(value: str | None):
     command that tells time left reads it (docs/mail.md, "Deadlines")."""
     from datetime import datetime, timezone
 
-    from pbem.service.clock import parse_time
+    from pbem.service.numbers import moment
 
     if value is None:
         return datetime.now(timezone.utc).replace(microsecond=0)
-    try:
-        return parse_time(value)
-    except ValueError:
-        raise UsageError(f"--now {value!r}: expected a time like 2026-11-23T18:00:00Z") from None
+    return moment(value, "--now")
 
 
 IMAGE_BASE_HELP = ("Web address of the folder the report pictures are put in (http or https): the "

@@ -29,16 +29,13 @@ def _setup(config: Optional[Path], outbox: Optional[Path], now: Optional[str]):
     from datetime import datetime, timezone
 
     from pbem.mail.config import MailConfig, load_config
-    from pbem.mail.marks import parse_time
     from pbem.mail.transport import Transport
+    from pbem.service.numbers import moment as read_time
 
     cfg = load_config(config) if config is not None else MailConfig()
     if outbox is None and cfg.smtp is None:
         raise UsageError("no way to send mail: give --outbox DIR, or --config FILE with an [smtp] section")
-    try:
-        moment = parse_time(now) if now else datetime.now(timezone.utc).replace(microsecond=0)
-    except ValueError:
-        raise UsageError(f"--now {now!r}: expected a time like 2026-11-23T18:00:00Z") from None
+    moment = read_time(now, "--now") if now else datetime.now(timezone.utc).replace(microsecond=0)
     return cfg, Transport(None if outbox is not None else cfg.smtp, outbox, cfg.sender), moment
 
 
@@ -287,19 +284,18 @@ def _moment(now: Optional[str]):
     """``--now``, else the clock (read here, by the command line)."""
     from datetime import datetime, timezone
 
-    from pbem.service.clock import parse_time
+    from pbem.service.numbers import moment
 
-    try:
-        return parse_time(now) if now else datetime.now(timezone.utc).replace(microsecond=0)
-    except ValueError:
-        raise UsageError(f"--now {now!r}: expected a time like 2026-11-23T18:00:00Z") from None
+    return moment(now, "--now") if now else datetime.now(timezone.utc).replace(microsecond=0)
 
 
 @app.command()
 def deadline(
     game: Path = typer.Argument(..., help="The game file."),
-    extend: Optional[str] = typer.Option(None, "--extend", help="Move this turn's deadline on by a duration (24h, 90m, 2d)."),
-    set_to: Optional[str] = typer.Option(None, "--set", help="Set this turn's deadline to a time (2026-11-30T18:00:00Z)."),
+    extend: Optional[str] = typer.Option(None, "--extend", help="Move this turn's deadline on by a duration (24h, 90m, "
+                                         "2d; the deadline at most a year ahead)."),
+    set_to: Optional[str] = typer.Option(None, "--set", help="Set this turn's deadline to a time "
+                                         "(2026-11-30T18:00:00Z; at most a year ahead)."),
     reason: str = typer.Option("", "--reason", help="Why (written to the audit log, not told to the players)."),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
@@ -310,14 +306,10 @@ def deadline(
 
     def go():
         from pbem.mail import judge
-        from pbem.mail.config import duration
-        from pbem.service.clock import parse_time
+        from pbem.service.numbers import duration, moment
 
         by = duration(extend, "--extend") if extend is not None else None
-        try:
-            to = parse_time(set_to) if set_to is not None else None
-        except ValueError:
-            raise UsageError(f"--set {set_to!r}: expected a time like 2026-11-30T18:00:00Z") from None
+        to = moment(set_to, "--set") if set_to is not None else None
         print(judge.change_deadline(game, _moment(now), by, to, reason).what)
 
     run(go)
@@ -328,16 +320,20 @@ def absent(
     game: Path = typer.Argument(..., help="The game file."),
     nation: str = typer.Argument(..., help="The nation whose player is away."),
     start: Optional[str] = typer.Option(None, "--from", help="The first day away (2026-12-01); default: today."),
-    until: Optional[str] = typer.Option(None, "--until", help="The last day away (2026-12-14)."),
+    until: Optional[str] = typer.Option(None, "--until", help="The last day away (2026-12-14; at most a year ahead)."),
     back: bool = typer.Option(False, "--back", help="The player is back: end the absence (or take back one to come)."),
     reason: str = typer.Option("", "--reason", help="Why (for the GM's log only: the players are told nothing of it)."),
+    over_cap: bool = typer.Option(False, "--over-cap", help="Allow more days away than the game's absence_days "
+                                  "(the audit log records it)."),
     config: Optional[Path] = _config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: a player is away from one day to another; their turns follow the game's absence policy.
 
     With --config the game's absence_days cap and time zone are used (default: 21 days a
-    year, UTC). The other players are told, without the reason.
+    year, UTC). The cap counts every day away in the 365 days up to the last one, the days
+    of an absence renewed or replaced included; --over-cap lets the GM go past it. The other
+    players are told, without the reason.
 
     Example: antike-ref absent game.json greeks --from 2026-12-01 --until 2026-12-14 --config mail.toml
     """
@@ -358,7 +354,7 @@ def absent(
 
         first = judge.zone_day(start, "--from") if start else local_day(moment, zone)
         print(judge.add_absence(game, nation, first, judge.zone_day(until, "--until"), moment, reason, "gm",
-                                settings.absence_days if settings else 21, zone).what)
+                                settings.absence_days if settings else 21, zone, over_cap).what)
 
     run(go)
 

@@ -4,17 +4,18 @@ A command mail holds one command per line (case does not matter), and may name t
 the nation and the password as an order mail does (``game demo``, ``nation greeks``,
 ``password ...``). A greeting before the first command and thanks after the last one are
 not read; a line between two commands must be a command. ``PRESS TO ...`` takes every line
-after it as the message. A line indented four columns or more is a quote (a reply to the
-referee's answer): the commands and headers in it are not read again (but for ``CONFIRM``,
-which the referee's mail shows indented, and which works once only). A mail with an order
-line (``rondel``, ``move``, ...) is an order mail, never a command mail: the two are sent
-apart.
+after it as the message (a ``password`` line among them is the password, never part of the
+message). A line indented four columns or more is a quote (a reply to the referee's answer):
+the commands and headers in it are not read again (but for ``CONFIRM``, which the referee's
+mail shows indented, and which works once only). A mail with an order line (``rondel``,
+``move``, ...) before its ``PRESS`` line is an order mail, never a command mail: the two are
+sent apart.
 
 | command | what | password |
 | --- | --- | --- |
 | ``HELP`` | the commands, with an example | no |
 | ``STATUS`` | whose turn, the deadline, your holdings | no |
-| ``RESEND [txt|png|pdf|copy ...] [TURN]`` | a turn's report again (the latest by default) | no |
+| ``RESEND [txt|png|pdf|copy ...] [TURN ...]`` | turns' reports again (the latest by default) | no |
 | ``OPTIONS`` | what you can do (on your turn) | no |
 | ``HISTORY [N]`` | the last N entries (10) | no |
 | ``PASSWORD`` | a new password, to the registered address | yes |
@@ -22,7 +23,14 @@ apart.
 | ``CONFIRM CODE`` | (from the new address) confirms ``ADDRESS`` | no: the code |
 | ``ABSENT UNTIL 2026-12-14 [reason]`` | you are away until that day | yes |
 | ``BACK`` | you are back | yes |
-| ``PRESS TO persians`` / ``PRESS TO all`` | a message to other players | no |
+| ``PRESS TO persians`` / ``PRESS TO all`` | a message to other players | yes |
+
+A mail is bounded whatever it holds: it runs at most :data:`MAX_COMMANDS` commands, each
+kind once and one change of identity (``PASSWORD`` or ``ADDRESS``); the lines beyond are
+answered as not run. Its answer lists at most a refusal's number of lines of any kind, and
+is at most :data:`MAX_ANSWER` bytes with its files; ``RESEND`` renders at most
+:data:`MAX_FILES` files a mail. A nation changes its identity at most
+:data:`IDENTITY_PER_DAY` times in 24 hours.
 
 Answers go to the registered address only; nothing but ``PASSWORD``, ``ADDRESS`` and
 ``CONFIRM`` changes the game file, and those as a logged change of a player's identity.
@@ -37,22 +45,51 @@ from dataclasses import dataclass, field
 WORDS: dict[str, str] = {
     "help": "the commands and how to write them",
     "status": "whose turn it is, the deadline, your holdings",
-    "resend": "a turn's report again: RESEND [txt|png|pdf|copy ...] [TURN] (the latest turn by default)",
+    "resend": "turns' reports again: RESEND [txt|png|pdf|svg|md|bbcode|copy ...] [TURN ...] (the latest by "
+              "default; at most 6 files a mail)",
     "options": "what you can do (on your turn), with a template to answer with",
-    "history": "the last entries of the game: HISTORY [N] (10 by default)",
+    "history": "the last entries of the game: HISTORY [N] (10 by default, at most 50)",
     "password": "a new password, mailed to your registered address (needs your password)",
-    "address": "move to a new address: ADDRESS new@example.org (needs your password; confirmed from the new "
-               "address)",
+    "address": "move to a new address: ADDRESS new@example.org (needs your password; a code goes to the new "
+               "address only, which confirms it)",
     "confirm": "sent from the new address: CONFIRM CODE, with the code the referee mailed there",
     "absent": "you are away: ABSENT UNTIL 2026-12-14 (needs your password); your turns meanwhile follow the "
-              "game's rule for absences",
+              "game's rule for absences; every day away in a year counts against the game's cap, an absence "
+              "renewed too",
     "back": "you are back (needs your password)",
-    "press": "a message to other players: PRESS TO persians (or PRESS TO all), the message on the lines after it",
+    "press": "a message to other players: PRESS TO persians (or PRESS TO all), the message on the lines after it "
+             "(needs your password: a line 'password ...', which is never passed on)",
 }
 """Every command, with what it does (``HELP`` lists them)."""
 
 CHANGES = ("password", "address", "absent", "back")
 """Commands that change something: they need the nation's password."""
+
+SIGNED = (*CHANGES, "press")
+"""Commands that need the nation's password: those that change something, and press (which
+speaks for the nation to every player, observer and the web page)."""
+
+IDENTITY = ("password", "address")
+"""Changes of a player's identity: one a mail, :data:`IDENTITY_PER_DAY` a day."""
+
+IDENTITY_PER_DAY = 3
+"""How many changes of identity (a new password, a code sent for a new address) a nation
+may make in 24 hours."""
+
+MAX_COMMANDS = 5
+"""The most commands one mail runs (each kind once); the others are answered as not run."""
+
+MAX_FILES = 6
+"""The most report files one mail's ``RESEND`` renders (a turn in all six formats, or six
+turns in one); a player's copy of the game is no rendering and not counted."""
+
+MAX_ANSWER = 2 * 1024 * 1024
+"""The most bytes an answer to a mail of commands has, its files included (the size of the
+largest mail the referee reads by default): files beyond it are left out, and said so."""
+
+SHOWN = 12
+"""An answer lists at most this many lines of one kind (lines not run, lines that are no
+command), as a refusal lists its problems; the rest are counted."""
 
 HEADER = ("game", "nation", "password", "turn")
 """Lines a command mail may hold besides its commands, as an order mail has them."""
@@ -82,7 +119,12 @@ class CommandMail:
     nation: str | None = None
     password: str | None = None
     problems: list[str] = field(default_factory=list)
+    """What is wrong, the first :data:`SHOWN` of it; ``unread`` counts the rest."""
+    unread: int = 0
     ignored: list[tuple[int, str]] = field(default_factory=list)
+    not_run: list[tuple[int, str]] = field(default_factory=list)
+    """Command lines beyond what a mail runs (:data:`MAX_COMMANDS`, each kind once, one
+    change of identity): line number and line."""
 
 
 QUOTE_INDENT = 4
@@ -111,12 +153,15 @@ def suggest(word: str) -> str:
 def read_commands(text: str, order_words: frozenset[str],
                   kept: list[tuple[int, str]] | None = None) -> CommandMail | None:
     """The commands in ``text`` (a mail's plain-text body), or ``None`` if it holds none, or
-    holds an order line (a word of ``order_words`` other than the header words): then it is
-    not a command mail. ``kept``: the lines of ``text`` that
-    :func:`~pbem.service.language.textorders.strip_mail` keeps, where the caller has them."""
+    holds an order line (a word of ``order_words`` other than the header words) before its
+    ``PRESS`` line: then it is not a command mail (a press message may say anything).
+    ``kept``: the lines of ``text`` that :func:`~pbem.service.language.textorders.strip_mail`
+    keeps, where the caller has them."""
     from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
 
     lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
+    press = next((i for i, (_, line) in enumerate(lines) if _first(line) == "press"), len(lines) - 1)
+    lines = lines[:press + 1]
     if any(_first(line) in order_words and _first(line) not in HEADER for _, line in lines):
         return None
     written = re.split(r"\r\n|\r|\n", text)
@@ -144,19 +189,64 @@ def read_commands(text: str, order_words: frozenset[str],
             mail.ignored.append((number, line))
             continue
         if word not in WORDS:
-            hint = suggest(word)
-            mail.problems.append(f"line {number}: '{line.strip()[:60]}' is no command" + (f" ({hint})" if hint else "")
-                                 + f"; the commands: {', '.join(w.upper() for w in WORDS)}")
+            if len(mail.problems) < SHOWN:
+                hint = suggest(word)
+                mail.problems.append(f"line {number}: '{line.strip()[:60]}' is no command"
+                                     + (f" ({hint})" if hint else "") + f"; the commands: "
+                                     f"{', '.join(w.upper() for w in WORDS)}")
+            else:
+                mail.unread += 1
+            continue
+        ran = [c.word for c in mail.commands]
+        if word in ran or len(ran) >= MAX_COMMANDS or (word in IDENTITY and any(w in IDENTITY for w in ran)):
+            mail.not_run.append((number, line))
             continue
         if word == "press":
-            after = written[number:]  # every line after PRESS, as written (quotes and signature dropped below)
-            kept = [raw for raw in after if not raw.lstrip().startswith(">")]
-            body = "\n".join(kept)
-            body = re.split(r"\n-- ?\n", "\n" + body, maxsplit=1)[0].strip("\n")
-            mail.commands.append(Command("press", tuple(line.split()[1:]), number, body))
+            mail.commands.append(Command("press", tuple(line.split()[1:]), number, _message(text, number, mail)))
             break
         mail.commands.append(Command(word, tuple(line.split()[1:]), number))
     return mail
+
+
+def _message(text: str, number: int, mail: CommandMail) -> str:
+    """The message of the ``PRESS`` line ``number``: every line after it as written, but
+    quoted lines, the signature after ``-- `` and ``password`` lines (``password`` and one
+    word: the first is the password if the mail gave none before). A password is never
+    part of the message."""
+    from pbem.service.language.textorders import MAX_TEXT_CHARS
+
+    kept = []
+    for raw in re.split(r"\r\n|\r|\n", text[:MAX_TEXT_CHARS])[number:]:
+        if raw.lstrip().startswith(">"):
+            continue
+        words = raw.split()
+        if len(words) == 2 and _first(raw) == "password":
+            mail.password = words[1] if mail.password is None else mail.password
+            continue
+        kept.append(raw)
+    body = "\n".join(kept)
+    return re.split(r"\n-- ?\n", "\n" + body, maxsplit=1)[0].strip("\n")
+
+
+def not_run_lines(mail: CommandMail) -> list[str]:
+    """What the answer says of the command lines a mail held beyond what it runs."""
+    from pbem.errors import clip
+
+    count = len(mail.not_run)
+    lines = [f"{count:,} more line{'s were' if count > 1 else ' was'} not run: a mail runs at most {MAX_COMMANDS} "
+             "commands, each kind once, and one change of password or address. Send the others in another mail."]
+    lines += [f"    line {number}: {clip(line.strip(), 60)}" for number, line in mail.not_run[:SHOWN]]
+    if count > SHOWN:
+        lines.append(f"    and {count - SHOWN:,} more")
+    return lines
+
+
+def holds_password(text: str, password: str | None) -> bool:
+    """Whether ``text`` holds ``password`` as a word of its own (a password of fewer than
+    four characters is not looked for: it would be found in any text)."""
+    if not password or len(password) < 4:
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(password)}(?![\w-])", text) is not None
 
 
 def near_command(text: str, kept: list[tuple[int, str]] | None = None) -> str | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import InputError, UsageError
+from pbem.service.numbers import amount, whole
 
 SECURITY = ("starttls", "ssl", "plain")
 SMTP_PASSWORD_ENV = "ANTIKE_REF_SMTP_PASSWORD"
@@ -89,16 +90,21 @@ class Limits:
     parts: int = 100
 
 
-_SIZE = re.compile(r"^\s*(\d+)\s*(|b|kb|k|mb|m)\s*$", re.IGNORECASE)
+_SIZE = re.compile(r"^\s*([0-9]+)\s*(|b|kb|k|mb|m)\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "m": 1024 ** 2, "mb": 1024 ** 2}
+LARGEST = 1024 ** 3
+"""The largest ``max_message`` (1 GB)."""
 
 
 def size_of(value: Any, where: str) -> int:
-    """``"2MB"``, ``"500kB"``, ``1048576``: a number of bytes (at least 64 kB)."""
-    found = _SIZE.match(str(value)) if not isinstance(value, bool) else None
+    """``"2MB"``, ``"500kB"``, ``1048576``: a number of bytes (from 64 kB to 1 GB)."""
+    from pbem.service.numbers import shown, whole
+
+    found = _SIZE.match(str(value)) if isinstance(value, (int, str)) and not isinstance(value, bool) else None
     if not found:
-        raise UsageError(f"{where}: {value!r} is not a size like 2MB, 500kB or a number of bytes")
-    unit = found.group(2).lower()
-    n = int(found.group(1)) * {"": 1, "b": 1, "k": 1024, "kb": 1024, "m": 1024 ** 2, "mb": 1024 ** 2}[unit]
+        raise UsageError(f"{where}: {shown(value)} is not a size like 2MB, 500kB or a number of bytes")
+    unit = _UNITS[found.group(2).lower()]
+    n = whole(found.group(1), where, 0, LARGEST // unit, f"a number of {found.group(2) or 'bytes'}") * unit
     if n < 64 * 1024:
         raise UsageError(f"{where}: {value!r} is too small (at least 64kB: a mail's header alone may be that long)")
     return n
@@ -191,18 +197,12 @@ class MailConfig:
         return m.group(1) if m else "localhost"
 
 
-_DURATION = re.compile(r"^\s*(\d+)\s*(m|min|h|d)\s*$")
-
-
 def duration(value: Any, where: str) -> timedelta:
-    """``"48h"``, ``"30m"``, ``"2d"`` (or a number of hours)."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-        return timedelta(hours=value)
-    m = _DURATION.match(str(value))
-    if not m or int(m.group(1)) <= 0:
-        raise UsageError(f"{where}: {value!r} is not a duration like 48h, 90m or 2d")
-    n, unit = int(m.group(1)), m.group(2)
-    return timedelta(minutes=n) if unit in ("m", "min") else timedelta(hours=n) if unit == "h" else timedelta(days=n)
+    """``"48h"``, ``"30m"``, ``"2d"`` (or a number of hours), up to a year
+    (:func:`pbem.service.numbers.duration`)."""
+    from pbem.service.numbers import duration as read
+
+    return read(value, where)
 
 
 def local_path(value: str | None, base: Path) -> str | None:
@@ -251,9 +251,7 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
     choice = {key: _choice(raw.get(key, getattr(start, key)), options, f"{where}.{key}")
               for key, options in (("absence", ABSENCE), ("press", PRESS), ("gm_copies", GM_COPIES))}
     flags = {key: _flag(raw.get(key, getattr(start, key)), f"{where}.{key}") for key in ("press_gm", "forward")}
-    days = raw.get("absence_days", start.absence_days)
-    if isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= 366:
-        raise UsageError(f"{where}.absence_days: {days!r} is not a number of days from 0 to 366")
+    days = whole(raw.get("absence_days", start.absence_days), f"{where}.absence_days", 0, 366, "a number of days")
     observers = raw.get("observers", list(start.observers))
     if not isinstance(observers, list) or not all(isinstance(o, str) and _one_mailbox(o) for o in observers):
         raise UsageError(f"{where}.observers: a list of addresses such as [\"Name <name@example.org>\"] (one "
@@ -283,9 +281,12 @@ def _flag(value: Any, where: str) -> bool:
 
 
 def _count(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 10_000:
-        raise UsageError(f"{where}: {value!r} is not a number of parts from 2 to 10000")
-    return value
+    return whole(value, where, 2, 10_000, "a number of parts")
+
+
+def _timeout(section: dict[str, Any], where: str) -> float:
+    """A server's ``timeout``: seconds, from 1 to 600 (30 by default)."""
+    return amount(section.get("timeout", 30), where, 1, 600, "a number of seconds")
 
 
 def _one_mailbox(value: Any) -> bool:
@@ -323,8 +324,8 @@ def load_config(path: str | os.PathLike) -> MailConfig:
         raise InputError(str(path), "file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(str(path), f"cannot read file: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(str(path), f"not valid TOML: {exc}") from None
+    except ValueError as exc:  # TOMLDecodeError, or a number of thousands of digits
+        raise InputError(str(path), f"not valid TOML: {str(exc)[:200]}") from None
     base = path.parent.absolute()
     mail = data.get("mail", {})
     smtp = None
@@ -335,11 +336,13 @@ def load_config(path: str | os.PathLike) -> MailConfig:
             raise UsageError(f"{path}: smtp.security {security!r} is not one of {', '.join(SECURITY)}")
         if "host" not in s:
             raise UsageError(f"{path}: smtp.host is missing")
-        port = int(s.get("port", {"ssl": 465, "starttls": 587, "plain": 25}[security]))
+        port = whole(s.get("port", {"ssl": 465, "starttls": 587, "plain": 25}[security]), f"{path}: smtp.port", 1,
+                     65535, "a port number")
         smtp = Smtp(s["host"], port, security, s.get("user"), _secret(s, SMTP_PASSWORD_ENV, base),
-                    local_path(s.get("ca_file"), base), float(s.get("timeout", 30)))
+                    local_path(s.get("ca_file"), base), _timeout(s, f"{path}: smtp.timeout"))
     i = data.get("imap", {})
-    imap = Imap(_secret(i, IMAP_PASSWORD_ENV, base), local_path(i.get("ca_file"), base), float(i.get("timeout", 30)))
+    imap = Imap(_secret(i, IMAP_PASSWORD_ENV, base), local_path(i.get("ca_file"), base),
+                _timeout(i, f"{path}: imap.timeout"))
     defaults = _game(data["defaults"], f"{path}: defaults", base, None) if "defaults" in data else None
     games = tuple(_game(g, f"{path}: game[{k}]", base, defaults) for k, g in enumerate(data.get("game", [])))
     for k, g in enumerate(games):

@@ -22,8 +22,8 @@ from pbem.errors import CannotWrite, Refused, UsageError
 from pbem.mail import commands as cmds
 from pbem.mail import compose, judge
 from pbem.mail.transport import spool
-from pbem.service import passwords
-from pbem.service.clock import local_day
+from pbem.service import numbers, passwords
+from pbem.service.clock import iso, local_day
 from pbem.service.press import append_press
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class Desk:
         nation = cm.nation if cm.nation in nations else nations[0] if len(nations) == 1 else None
         if nation is None:
             nation = next((n for n in nations if passwords.verify(cm.password or "", game.meta[n].password)), None)
-        needs = [c for c in cm.commands if c.word in cmds.CHANGES]
+        needs = [c for c in cm.commands if c.word in cmds.SIGNED]
         if needs:
             if nation is None:
                 problems.append(f"you play {', '.join(game.edition.nation_name(n) for n in nations)}: add a line "
@@ -57,6 +57,11 @@ class Desk:
             elif not passwords.verify(cm.password or "", game.meta[nation].password):
                 problems.append(f"{needs[0].word.upper()} needs your password: add the line 'password ...' (it "
                                 "was missing or wrong)")
+            elif any(c.word == "press" and cmds.holds_password(c.text, cm.password) for c in cm.commands):
+                problems.append("the PRESS message holds your password, so nothing was sent: write it again "
+                                "without it (the line 'password ...' is never passed on)")
+        if cm.unread:
+            problems.append(f"and {cm.unread:,} more lines that are no command")
         nation = nation or nations[0]
         if problems:
             return self._command_answer(run, incoming, [("Nothing was done", problems)], "refused")
@@ -70,14 +75,22 @@ class Desk:
             except (UsageError, Refused) as exc:
                 lines = [f"Not done: {exc}"]
             sections.append((" ".join([command.word.upper(), *command.args])[:80], lines))
+        if cm.not_run:
+            sections.append(("Not run", cmds.not_run_lines(cm)))
         self._command_answer(run, incoming, sections, "answered", attachments, names,
                              [c.word for c in cm.commands])
 
     def _command_answer(self, run: GameRun, incoming: Incoming, sections, outcome: str,
                         attachments: dict[str, bytes] | None = None, names: dict[str, str] | None = None,
                         words: list[str] | None = None) -> None:
-        message = compose.command_answer(self.config, run.game, incoming, sections, self.now, self._clock(run),
+        clock = self._clock(run)
+        message = compose.command_answer(self.config, run.game, incoming, sections, self.now, clock,
                                          attachments or {}, names or {})
+        size = len(message.as_bytes())
+        if size > cmds.MAX_ANSWER and attachments:  # the files are bounded before: a last guard
+            sections = [*sections, ("Not attached", [f"the files would make this answer {size:,} bytes, more than "
+                                                     f"the {cmds.MAX_ANSWER:,} an answer may have: ask for fewer"])]
+            message = compose.command_answer(self.config, run.game, incoming, sections, self.now, clock, {}, {})
         self._answer(run, incoming, "commands", message, outcome,
                      why="commands: " + ", ".join(words or []) if words else "commands not understood")
         self.log(f"{run.game_id}: commands from {incoming.sender}: {', '.join(words or ['none run'])}")
@@ -113,10 +126,7 @@ class Desk:
     def _cmd_history(self, run, incoming, nation, command, attachments, names) -> list[str]:
         count = 10
         for arg in command.args:
-            if arg.isdigit():
-                count = min(50, max(1, int(arg)))
-            else:
-                raise UsageError(f"HISTORY takes a number of entries, not {arg!r}")
+            count = numbers.whole(arg, "HISTORY", 1, 50, "a number of entries")
         game = run.game
         readers = compose.nations_of(game, incoming.sender)
         lines: list[str] = []
@@ -126,36 +136,89 @@ class Desk:
 
     def _cmd_resend(self, run, incoming, nation, command, attachments, names) -> list[str]:
         game = run.game
-        formats, turn = [], None
+        formats: list[str] = []
+        turns: list[int] = []
         for arg in command.args:
-            if arg.isdigit():
-                turn = int(arg)
+            if arg.isascii() and arg.isdigit():
+                turn = numbers.whole(arg, "RESEND", 0, 99_999, "a turn number")
+                turns += [turn] if turn not in turns else []
             elif arg.lower() in cmds.FORMATS:
-                formats.append(arg.lower())
+                formats += [arg.lower()] if arg.lower() not in formats else []
             else:
-                raise UsageError(f"RESEND takes {', '.join(cmds.FORMATS)} and a turn number, not {arg!r}")
+                raise UsageError(f"RESEND takes {', '.join(cmds.FORMATS)} and turn numbers, not {numbers.shown(arg)}")
         formats = formats or [f for f in run.settings.attach if f in cmds.FORMATS] or ["png"]
         done = game.state.status.turn - (1 if game.state.status.winner is None else 0)
-        if turn is not None and turn > done:
-            raise UsageError(f"turn {turn} has not been played (the last played is turn {done})")
+        late = [t for t in turns if t > done]
+        if late:
+            raise UsageError(f"turn {late[0]} has not been played (the last played is turn {done})")
         from pbem.report import prepare_all
 
-        reports = {r.viewer: r for r in prepare_all(game, turn=turn, image_base=run.settings.image_base)}
-        viewer = nation if nation in reports else None
-        for fmt in formats:
-            if fmt == "copy":
-                from pbem.service.copies import player_copy
-                from pbem.service.schemas import dumps
-
-                attachments[f"{nation}.json"] = dumps(player_copy(game, nation)).encode("utf-8")
-                names[f"{nation}.json"] = f"{Path(run.settings.file).stem}.{nation}.json"
+        room = cmds.MAX_ANSWER * 2 // 3 - sum(map(len, attachments.values()))  # base64 makes a file a third larger
+        wanted = [(turn, fmt) for turn in (turns or [None]) for fmt in formats if fmt != "copy"]
+        reports: dict[int | None, dict] = {}
+        sent: list[int | None] = []
+        too_big: list[str] = []
+        for turn, fmt in wanted[:cmds.MAX_FILES]:
+            if turn not in reports:
+                reports[turn] = {r.viewer: r for r in prepare_all(game, turn=turn, image_base=run.settings.image_base)}
+            report = reports[turn][nation if nation in reports[turn] else None]
+            data = report.render(fmt)
+            if len(data) > room:
+                too_big.append(report.name(fmt))
                 continue
-            attachments[fmt] = reports[viewer].render(fmt)
-            names[fmt] = reports[viewer].name(fmt)
-        which = f"turn {turn}" if turn is not None else "the latest report"
-        return [f"Attached: {which}, as {', '.join(formats)}."]
+            room -= len(data)
+            attachments[f"{turn}.{fmt}"], names[f"{turn}.{fmt}"] = data, report.name(fmt)
+            sent += [turn] if turn not in sent else []
+        if "copy" in formats:
+            from pbem.service.copies import player_copy
+            from pbem.service.schemas import dumps
+
+            data = dumps(player_copy(game, nation)).encode("utf-8")
+            name = f"{Path(run.settings.file).stem}.{nation}.json"
+            if len(data) > room:
+                too_big.append(name)
+            else:
+                attachments[f"{nation}.json"], names[f"{nation}.json"] = data, name
+        lines = []
+        if sent or ("copy" in formats and f"{nation}.json" in attachments):
+            which = ("the latest report" if not turns else ("turn " if len(sent) == 1 else "turns ")
+                     + ", ".join(map(str, sent)))
+            lines.append(f"Attached: {which}, as {', '.join(formats)}.")
+        left = wanted[cmds.MAX_FILES:]
+        if left:
+            by_turn = {turn: [f for t, f in left if t == turn] for turn, _ in left}
+            lines.append(f"Not attached (at most {cmds.MAX_FILES} files a mail): " + "; ".join(
+                f"{'the latest report' if t is None else f'turn {t}'} as {', '.join(f)}" for t, f in by_turn.items())
+                + ". Ask for them in another mail.")
+        if too_big:
+            lines.append(f"Not attached (the answer may be at most {cmds.MAX_ANSWER:,} bytes): {', '.join(too_big)}. "
+                         "Ask for fewer files, or smaller ones (txt).")
+        return lines or ["Nothing attached."]
+
+    def _identity(self, run: GameRun, nation: str) -> list[str]:
+        """The times ``nation`` changed its identity by mail in the last 24 hours; a usage
+        error if it may make no more changes now (:data:`~pbem.mail.commands.IDENTITY_PER_DAY`)."""
+        from pbem.service.clock import parse_time, told
+
+        recent = []
+        for at in (run.ledger.judge.get("identity") or {}).get(nation, []):
+            try:
+                if self.now - parse_time(at) < timedelta(days=1):
+                    recent.append(at)
+            except (TypeError, ValueError):
+                continue
+        if len(recent) >= cmds.IDENTITY_PER_DAY:
+            again = min(parse_time(at) for at in recent) + timedelta(days=1)
+            raise UsageError(f"the {run.game.edition.nation_name(nation)} may make at most {cmds.IDENTITY_PER_DAY} "
+                             f"changes of password or address a day; the next is possible from "
+                             f"{told(again, run.ledger.clock.get('zone'))}")
+        return recent
+
+    def _changed_identity(self, run: GameRun, nation: str, recent: list[str]) -> None:
+        run.ledger.judge.setdefault("identity", {})[nation] = [*recent, iso(self.now)]
 
     def _cmd_password(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        recent = self._identity(run, nation)
         game = run.game
         meta = game.meta[nation]
         cost = int(meta.password.split("$")[1]) if meta.password.count("$") == 3 else passwords.ITERATIONS
@@ -167,6 +230,7 @@ class Desk:
             return ["Not done: the referee's machine could not store a new password just now, so your password "
                     "is unchanged (the old one still works). The GM is told; send PASSWORD again later."]
         run.game = outcome.after
+        self._changed_identity(run, nation, recent)
         return [f"Your new password for the {game.edition.nation_name(nation)}: {plain}",
                 "The old one no longer works. Keep it to yourself: whoever knows it can give orders for your nation."]
 
@@ -177,15 +241,22 @@ class Desk:
             raise UsageError("ADDRESS takes one new address: ADDRESS new@example.org")
         if any((game.meta[n].email or "").lower() == new for n in game.seats):
             raise UsageError(f"{new} plays in this game already")
-        code = hashlib.sha256(f"{game.meta[nation].password}|{new}|{incoming.message_id}".encode()).hexdigest()[:10]
-        code = code.upper()
-        run.ledger.judge.setdefault("pending", {})[code] = {
-            "nation": nation, "from": incoming.sender, "to": new, "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ")}
+        recent = self._identity(run, nation)
+        import secrets  # the code proves that the new address reads its mail: no one may compute it
+
+        code = secrets.token_hex(5).upper()
+        pending = run.ledger.judge.setdefault("pending", {})
+        for earlier in [c for c, p in pending.items() if isinstance(p, dict) and p.get("nation") == nation]:
+            pending.pop(earlier)  # one move waits at a time: the latest asked for
+        pending[code] = {"nation": nation, "from": incoming.sender, "to": new, "at": iso(self.now)}
         message = compose.confirm_address(self.config, game, nation, new, code, self.now)
-        spool(run.spool, f"{len(game.history):06d}-confirm-{code}", message)
+        digest = hashlib.sha256(f"{incoming.message_id}|confirm".encode()).hexdigest()[:10]
+        spool(run.spool, f"{len(game.history):06d}-confirm-{digest}", message)
         self.summary.queued += 1
-        return [f"A code went to {new}. Answer that mail from {new} with the line 'CONFIRM {code}' within "
-                f"{PENDING_DAYS} days; your password stays as it is."]
+        self._changed_identity(run, nation, recent)
+        return [f"A code went to {new}, and only there: answer that mail from {new} with the line it gives "
+                f"(CONFIRM and the code) within {PENDING_DAYS} days. Until then nothing changes; your password "
+                "stays as it is."]
 
     def _confirm(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail) -> None:
         """``CONFIRM CODE`` from the address an ``ADDRESS`` named: the move is made."""

@@ -24,6 +24,7 @@ from pbem.service import store
 from pbem.service.clock import absence_of, iso, local_day, parse_time, told, zone_of
 from pbem.service.game import Game
 from pbem.service.history import canonical
+from pbem.service import numbers
 from pbem.service.service import GameService
 
 
@@ -76,15 +77,17 @@ def _current_clock(game: Game, ledger: Ledger) -> dict[str, Any]:
 def change_deadline(path: Path, now: datetime, by: timedelta | None = None, to: datetime | None = None,
                     reason: str = "") -> Changed:
     """``deadline --extend`` (``by``) or ``--set`` (``to``): the current turn's deadline
-    moved, this turn only. A deadline moved past ``now`` again is reminded and kept anew."""
+    moved, this turn only, and at most a year ahead of ``now``. A deadline moved past
+    ``now`` again is reminded and kept anew."""
     if (by is None) == (to is None):
         raise UsageError("give --extend DURATION or --set TIME")
     with mail_lock(path):
         game, ledger = _open(path)
         clock = _current_clock(game, ledger)
         old = parse_time(clock["due"])
-        new = old + by if by is not None else to
+        new = numbers.later(old, by) if by is not None else to
         assert new is not None
+        numbers.ahead(new, now, "--extend" if by is not None else "--set")
         clock["due"] = iso(new)
         if new > now:
             clock["reminded"] = False
@@ -102,43 +105,49 @@ def change_deadline(path: Path, now: datetime, by: timedelta | None = None, to: 
 
 
 def year_days(ledger: Ledger, nation: str, start: date, until: date) -> int:
-    """The days ``nation`` is away in the 365 days up to ``until`` with the absence
-    ``start``..``until`` counted in (the cap ``absence_days`` is on these)."""
-    window = until - timedelta(days=364)
-    days = set()
-    spans = [(start, until)]
+    """The most days ``nation`` is away in any 365 days that hold a day of the absence
+    ``start``..``until``, with it counted in (the cap ``absence_days`` is on these)."""
+    from bisect import bisect_right
+
+    year = 364
+    low, high = start.toordinal() - year, until.toordinal() + year
+    days = set(range(start.toordinal(), until.toordinal() + 1))
     for entry in ledger.judge.get("absences", []):
         if entry.get("nation") == nation:
             try:
-                spans.append((date.fromisoformat(entry["from"]), date.fromisoformat(entry["until"])))
+                first = date.fromisoformat(entry["from"]).toordinal()
+                last = date.fromisoformat(entry["until"]).toordinal()
             except (KeyError, TypeError, ValueError):
                 continue
-    for first, last in spans:
-        day = max(first, window)
-        while day <= last:
-            days.add(day)
-            day += timedelta(days=1)
-    return len(days)
+            days.update(range(max(first, low), min(last, high) + 1))
+    ordered = sorted(days)
+    return max(bisect_right(ordered, d + year) - k for k, d in enumerate(ordered)
+               if d <= until.toordinal() and d + year >= start.toordinal())
 
 
 def add_absence(path: Path, nation: str, start: date, until: date, now: datetime, reason: str = "",
-                by: str = "gm", cap: int = 21, zone: str | None = None) -> Changed:
+                by: str = "gm", cap: int = 21, zone: str | None = None, over_cap: bool = False) -> Changed:
     """A nation's player is away from ``start`` to ``until`` (both days included): while
     away its turns follow the game's ``absence`` policy (the cycle applies it); the other
     players are told that the nation is away, never why. More than ``cap`` days in any
-    365 is refused."""
+    365 is refused, unless the GM says ``over_cap`` (which the audit log records)."""
     with mail_lock(path):
         game, ledger = _open(path)
-        what = record_absence(path, game, ledger, nation, start, until, now, reason, by, cap, zone)
+        what = record_absence(path, game, ledger, nation, start, until, now, reason, by, cap, zone, over_cap)
         ledger.save()
         _forget_mark(path)
     return Changed(game, what)
 
 
 def record_absence(path: Path, game: Game, ledger: Ledger, nation: str, start: date, until: date, now: datetime,
-                   reason: str = "", by: str = "gm", cap: int = 21, zone: str | None = None) -> str:
+                   reason: str = "", by: str = "gm", cap: int = 21, zone: str | None = None,
+                   over_cap: bool = False) -> str:
     """:func:`add_absence` on a game and ledger open already (under the mail lock, as the
-    mail cycle has them); the caller saves the ledger. Returns what was done."""
+    mail cycle has them); the caller saves the ledger. Returns what was done.
+
+    A new absence replaces what it overlaps of the nation's absences from ``start`` on (a
+    plan renewed or made shorter); their days before ``start`` stay, away as they were. So
+    the cap counts every day away: renewing an absence before it ends cannot reset it."""
     if until < start:
         raise UsageError(f"the absence would end ({until}) before it begins ({start})")
     if nation not in game.seats:
@@ -147,22 +156,30 @@ def record_absence(path: Path, game: Game, ledger: Ledger, nation: str, start: d
     today = local_day(now, zone)
     if until < today:
         raise UsageError(f"the last day away, {until}, has passed ({today} now)")
-    kept = [e for e in ledger.judge.get("absences", []) if e.get("nation") != nation
-            or date.fromisoformat(e["until"]) < start or date.fromisoformat(e["from"]) > until]
+    numbers.ahead(until, now, "the last day away")
+    kept = []
+    for e in ledger.judge.get("absences", []):
+        if e.get("nation") != nation or date.fromisoformat(e["until"]) < start or date.fromisoformat(e["from"]) > until:
+            kept.append(e)
+        elif date.fromisoformat(e["from"]) < start:  # the days before the new absence stay
+            kept.append({**e, "until": (start - timedelta(days=1)).isoformat()})
     total = year_days(Ledger(ledger.path, judge={"absences": kept}), nation, start, until)
-    if total > cap:
+    if total > cap and not over_cap:
         raise UsageError(f"{nation} would be away {total} days in a year; the game allows {cap} "
-                         "(absence_days in the mail configuration)")
+                         "(absence_days in the mail configuration; every day away counts, an absence renewed "
+                         "included)")
     entry = {"nation": nation, "from": start.isoformat(), "until": until.isoformat(), "reason": reason,
              "by": by, "at": iso(now)}
     kept.append(entry)
     kept.sort(key=lambda e: (e["from"], e["nation"]))
     ledger.judge["absences"] = kept
-    _audit(path, {"action": "absent", **entry}, ledger)
+    _audit(path, {"action": "absent", **entry, **({"over_cap": True, "days": total, "cap": cap}
+                                                  if total > cap else {})}, ledger)
     name = game.edition.nation_name(nation)
     _announce(ledger, f"The {name} are away from {start:%a %d %b %Y} to {until:%a %d %b %Y}.")
-    return (f"{nation} away from {start} to {until} ({total} of {cap} days in a year); the players are "
-            "told with the next mail run")
+    return (f"{nation} away from {start} to {until} ({total} of {cap} days in a year"
+            f"{', over the cap as the GM allowed' if total > cap else ''}); the players are told with the next "
+            "mail run")
 
 
 def end_absence(path: Path, nation: str, now: datetime, by: str = "gm") -> Changed:
@@ -222,7 +239,7 @@ def resume(path: Path, now: datetime) -> Changed:
         shift = timedelta(0)
         if clock.get("due"):
             shift = max(timedelta(0), now - max(since, parse_time(clock["since"])))
-            clock["due"] = iso(parse_time(clock["due"]) + shift)
+            clock["due"] = iso(numbers.later(parse_time(clock["due"]), shift))
             if parse_time(clock["due"]) > now:
                 clock["missed"] = False
         ledger.judge["paused"] = None
@@ -237,11 +254,8 @@ def resume(path: Path, now: datetime) -> Changed:
 
 
 def zone_day(text: str, where: str) -> date:
-    """``2026-12-03``: a day, as the absence commands take it."""
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(f"{where} {text!r}: expected a day like 2026-12-03") from None
+    """``2026-12-03``: a day, as the absence commands take it (:func:`pbem.service.numbers.day`)."""
+    return numbers.day(text, where)
 
 
 def absent_now(ledger: Ledger, nation: str, now: datetime) -> dict[str, Any] | None:
@@ -250,5 +264,8 @@ def absent_now(ledger: Ledger, nation: str, now: datetime) -> dict[str, Any] | N
 
 
 def end_of_day(day: date, zone: str | None) -> datetime:
-    """The first moment after ``day`` in the game's time zone."""
+    """The first moment after ``day`` in the game's time zone (a day past the years the clock
+    keeps, from a ledger an earlier release wrote: the latest moment it keeps)."""
+    if day >= numbers.LATEST.date():
+        return numbers.LATEST
     return datetime.combine(day + timedelta(days=1), datetime.min.time(), zone_of(zone))

@@ -28,7 +28,7 @@ from pbem.errors import CannotWrite, InputError
 from pbem.service import store
 
 FORMAT = 1
-JUDGE = ("paused", "absences", "last_error", "announce", "pending")
+JUDGE = ("paused", "absences", "last_error", "announce", "pending", "identity")
 """The ledger's keys beside the messages and the clock (:attr:`Ledger.judge`)."""
 CONTENT = ("fp", "size", "again")
 """What a ledger keeps of a mail's content: its digest, its size, and the digests of other
@@ -49,7 +49,8 @@ class Ledger:
     judge: dict[str, Any] = field(default_factory=dict)
     """What the judge keeps beside the clock (:mod:`pbem.service.clock`): ``paused``,
     ``absences``, ``last_error``, ``announce`` (notices for the players' next mails),
-    ``pending`` (address changes waiting to be confirmed) and ``press`` counters."""
+    ``pending`` (address changes waiting to be confirmed) and ``identity`` (when each nation
+    last changed its password or address by mail, for the rate a day)."""
     _content: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
     _text: str | None = field(default=None, repr=False)
     """The ledger's text on disk as last read or written (``None``: no file yet)."""

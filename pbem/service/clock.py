@@ -71,8 +71,13 @@ def parse_time(text: str) -> datetime:
 
 
 def told(moment: datetime, zone: str | None) -> str:
-    """``moment`` as players read it, in the game's time zone: ``Wed 25 Nov 2026, 11:00 CET``."""
-    local = moment.astimezone(zone_of(zone))
+    """``moment`` as players read it, in the game's time zone: ``Wed 25 Nov 2026, 11:00 CET``
+    (in UTC, if the zone would carry it past the last year there is: a ledger of an earlier
+    release may hold a deadline in the year 9999)."""
+    try:
+        local = moment.astimezone(zone_of(zone))
+    except OverflowError:
+        local, zone = moment.astimezone(timezone.utc), UTC
     return f"{local:%a %d %b %Y, %H:%M} {local.tzname() or zone or UTC}"
 
 

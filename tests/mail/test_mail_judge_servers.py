@@ -69,10 +69,11 @@ def test_every_command_press_and_an_observer_against_real_servers(judge_servers)
     assert [p.get_content_type() for p in answer.message.iter_attachments()] == ["application/pdf"]
     assert game.read_bytes() == before
     # press to one, then to all: from the referee, signed with the nation, no address anywhere
-    got = table.run(mail(ADDRESSES["arabs"], body="PRESS TO persians\nAn alliance against the Greeks?\n"))
+    got = table.run(mail(ADDRESSES["arabs"], body="password pw-arabs\nPRESS TO persians\n"
+                         "An alliance against the Greeks?\n"))
     press = [r for r in got if "press from the Arabs" in str(r.message["Subject"])]
     assert [r.envelope_to for r in press] == [[ADDRESSES["persians"]]]
-    got = table.run(mail(ADDRESSES["arabs"], body="PRESS TO all\nPeace in our time.\n"))
+    got = table.run(mail(ADDRESSES["arabs"], body="password pw-arabs\nPRESS TO all\nPeace in our time.\n"))
     press = [r for r in got if "press from the Arabs" in str(r.message["Subject"])]
     assert sorted(a for r in press for a in r.envelope_to) == sorted(
         [ADDRESSES["greeks"], ADDRESSES["persians"], ADDRESSES["phoenicians"], OBSERVER])
@@ -152,5 +153,5 @@ def test_an_observer_of_a_duellum_game_gets_no_private_data_against_real_servers
             assert f"hand: {card}" not in raw.lower()
     mine = table.to(got, ADDRESSES["persians"])[0]
     assert "game.romans.json" in [p.get_filename() for p in mine.message.iter_attachments()]
-    got = table.run(mail(ADDRESSES["persians"], body="PRESS TO all\nAve!\n"))
+    got = table.run(mail(ADDRESSES["persians"], body="password pw-romans\nPRESS TO all\nAve!\n"))
     assert any("Ave!" in text_of(r) for r in table.to(got, OBSERVER))
