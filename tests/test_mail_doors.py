@@ -368,3 +368,14 @@ def test_identity_changes_have_a_rate_a_day(desk):
     later, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nADDRESS dora@new.example\n"),
                         minutes=1440)
     assert [str(m["To"]) for m in later if "dora@" in str(m["To"])] == ["dora@new.example"]
+
+
+def test_a_servers_mailbox_numbers_are_read_strictly():
+    """The IMAP server's UIDVALIDITY, UIDNEXT and EXISTS go through the strict reader too:
+    ``'²'.isdigit()`` is true and ``int('²')`` a crash."""
+    from pbem.mail.inbox import mailbox_state
+
+    good = {"UIDVALIDITY": [b"7"], "UIDNEXT": [b"12"], "EXISTS": [b"3"]}
+    assert mailbox_state(good) == {"uidvalidity": 7, "uidnext": 12, "exists": 3}
+    for bad in ("\u00b2", "9" * 5000, "-1", "", None):
+        assert mailbox_state({**good, "UIDNEXT": [bad]}) is None

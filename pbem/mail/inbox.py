@@ -27,6 +27,7 @@ from urllib.parse import unquote, urlparse
 
 from pbem.errors import InputError, MailServerError, UsageError
 from pbem.mail.config import Imap, Limits
+from pbem.service.numbers import whole
 
 if TYPE_CHECKING:
     import imaplib
@@ -531,9 +532,10 @@ def mailbox_state(responses: dict[str, list[Any]]) -> dict[str, int] | None:
         value = values[-1]
         if isinstance(value, bytes):
             value = value.decode("ascii", "replace")
-        if not isinstance(value, str) or not value.strip().isdigit():
+        try:
+            state[key.lower()] = whole(value, f"the server's {key}", 0, 2 ** 63)
+        except UsageError:
             return None
-        state[key.lower()] = int(value.strip())
     return state
 
 
