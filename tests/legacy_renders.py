@@ -9,10 +9,9 @@ the board), so that the comparison does not depend on the cairo build of the mac
 drawing that is the same gives the same PDF and PNG on one machine
 (``tests/test_report.py``).
 
-Run ``python tests/legacy_renders.py`` to print the digests (they were written so at commit
-900c792); never write them anew for a
-release that changes them: a change in an old game's report is what the test is there to
-catch.
+Run ``python tests/legacy_renders.py`` to print the digests (``renders.json`` was written so
+at commit 900c792); never write them anew for a release that changes them: a change in an
+old game's report is what the test is there to catch.
 """
 
 from __future__ import annotations
