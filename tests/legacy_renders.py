@@ -24,7 +24,8 @@ from typing import Any
 
 DATA = Path(__file__).parent / "data" / "legacy"
 DIGESTS = DATA / "renders.json"
-GAMES = ("demo-16.json", "moderated.json", "antike2-31.json", "duellum-82.json", "duellum-91.json")
+GAMES = ("demo-16.json", "moderated.json", "antike2-31.json", "duellum-82.json", "duellum-91.json",
+         "duellum-44.json")
 """Every legacy game file: each entry's reports (a replay from the set-up)."""
 COPIES = ("duellum-82.carthaginians.json",)
 """Player copies: they do not replay, so only the latest entry's reports."""

@@ -104,10 +104,14 @@ def test_old_bot_turns_stay_what_they_were_recorded_as():
 
 # -- the other editions, as the release that brought them wrote them ---------------------------
 
-EDITION_FILES = {"antike2-31.json": "antike2", "duellum-82.json": "duellum", "duellum-91.json": "duellum"}
-"""Written by the release of 2026-11-25 (the first with Antike II and Antike Duellum), and by
-the release before issue 28 (``duellum-91.json``: revision 1 of Duellum's rules, its display
-shrunk and draws missed), format 1 (tests/data/legacy/README.md): passwords ``legacy-NATION``."""
+EDITION_FILES = {"antike2-31.json": "antike2", "duellum-82.json": "duellum", "duellum-91.json": "duellum",
+                 "duellum-44.json": "duellum"}
+"""Written by the release of 2026-11-25 (the first with Antike II and Antike Duellum), by the
+release before issue 28 (``duellum-91.json``: revision 1 of Duellum's rules, its display shrunk
+and draws missed), and by the release before issue 36 (``duellum-44.json``: revision 2, the
+deck of 27 cards, hidden draws, a GM hand edit that made a second copy of a card, a card of a
+wedge played before the move), format 1 (tests/data/legacy/README.md): passwords
+``legacy-NATION``."""
 
 
 @pytest.fixture(params=sorted(EDITION_FILES))
@@ -211,7 +215,8 @@ def _compare_renders(name: str, drawings: bool) -> None:
                     assert got[entry][reader][fmt] == digest, (name, entry, reader, fmt)
 
 
-@pytest.mark.parametrize("name", ["duellum-82.json", "duellum-91.json", "duellum-82.carthaginians.json"])
+@pytest.mark.parametrize("name", ["duellum-82.json", "duellum-91.json", "duellum-44.json",
+                                  "duellum-82.carthaginians.json"])
 def test_every_report_of_a_legacy_duellum_game_is_what_it_was(name):
     """Each history entry's public and private reports, in text, Markdown and BBCode,
     replayed from the set-up, are byte for byte what the release before issue 36 rendered
@@ -222,7 +227,7 @@ def test_every_report_of_a_legacy_duellum_game_is_what_it_was(name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["demo-16.json", "moderated.json", "antike2-31.json", "duellum-82.json",
-                                  "duellum-91.json", "duellum-82.carthaginians.json"])
+                                  "duellum-91.json", "duellum-44.json", "duellum-82.carthaginians.json"])
 def test_every_report_of_every_legacy_game_in_every_format_is_what_it_was(name):
     """As above, for every legacy game and every format (the PDF and PNG as the drawings
     cairo makes them from)."""
