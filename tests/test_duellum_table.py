@@ -390,3 +390,19 @@ def test_options_name_every_field_the_order_gives():
     game = edit(du_game(data={"event_cards": [LEVY]}), {"nation": "carthaginians", "hand": ["card_07"]})
     text = DU.card_text("card_07", game.state.table.data)
     assert "\"at\"" in text and "\"unit\"" in text
+
+
+def test_history_and_show_name_an_entered_card_by_its_name(tmp_path):
+    """``history --turn N`` and ``show``'s last entries tell a turn's events as ``check``
+    does: LEVY, not CARD 07."""
+    cards_file = write_json(tmp_path / "cards.json", {"event_cards": [LEVY]})
+    path, _ = new_file(tmp_path, "--data", cards_file)
+    assert gm_edit_file(path, tmp_path, {"nation": "carthaginians", "hand": ["card_07"]}).exit_code == 0
+    orders = write_json(tmp_path / "o.json", {
+        "game": "duel", "nation": "carthaginians", "turn": 1, "password": "pw-carthaginians",
+        "rondel": {"to": "ferrum"}, "events": [{"play": "card_07", "at": "carthago", "unit": "legion"}]})
+    assert cli_run("process", path, orders).exit_code == 0
+    for args in (("history", path, "--turn", "1"), ("show", path)):
+        done = cli_run(*args)
+        assert done.exit_code == 0, done.output
+        assert "play LEVY" in done.stdout and "CARD 07" not in done.stdout, args
