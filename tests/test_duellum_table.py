@@ -215,7 +215,7 @@ def _edit_of(game, kind, nation, picks, where):
     return {"nation": nation, "coins": len(picks)}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences())
 def test_no_sequence_of_gm_edits_makes_a_second_copy(sequence):
     """Random GM edits (hands given and taken, the display set, blanks written into the deck

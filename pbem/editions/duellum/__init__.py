@@ -351,6 +351,8 @@ class Duellum(Edition):
     def _moments(self, table, entries) -> list[str]:
         """For each card of ``entries`` (a GM's) whose ``when`` nobody gave: the moments it
         gets (from revision 3, a card of a wedge only after the move to it)."""
+        if table.revision < cards.PRINTED_DECK:
+            return []  # the first kit's cards are played at any moment of the turn
         known = cards.catalogue(table.data)
         ids = dict.fromkeys(e["id"] for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str))
         after = table.revision >= cards.OPEN_TABLE
