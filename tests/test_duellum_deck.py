@@ -1,7 +1,9 @@
 """Antike Duellum's event deck as printed (issue 28; docs/duellum.md, "Event cards").
 
-- 001 L67-71, L111-113: a game set up now shuffles the 25 event cards and the 2 blank ones;
-  the cards whose text nobody entered are labelled in every view and cannot be played;
+- 001 L67-71, L111-113: a game of revision 2 shuffles the 25 event cards and the 2 blank ones
+  (a game set up now, of revision 3, the 25 and a blank one once written:
+  tests/test_duellum_table.py); the cards whose text nobody entered are labelled in every
+  view and cannot be played;
 - 001 L419, L431: the open display always shows three cards while any remain, and when the
   draw deck runs out the discards are shuffled into a new one by the game's secret, so a
   card owed is never lost while a card is left: over more than 25 draws;
@@ -33,6 +35,9 @@ BOARD = load_board("duellum-rome-carthage")
 FRONT = ["carthaginians", "romans"]
 PRINTED = ["fortress", "earthquake", "burglary", "academy", *(f"card_{i:02d}" for i in range(5, 26)),
            "blank_1", "blank_2"]
+WRITTEN_BLANKS = {"event_cards": [{"id": b, "name": f"Ours {b[-1]}", "effect": [{"kind": "gain", "coins": 1}]}
+                                  for b in ("blank_1", "blank_2")]}
+"""The two blank cards written by the GM (``new --data``): from revision 3 they join the 25."""
 
 
 def du_game(revision=None, seed="deck", data=None):
@@ -46,15 +51,19 @@ def held_everywhere(st) -> Counter:
                     *(c for ns in st.nations.values() for c in ns.extra["hand"])])
 
 
-def test_a_new_game_shuffles_the_deck_as_printed_and_records_its_revision():
-    game = du_game()
+def test_a_game_of_revision_2_shuffles_the_deck_as_printed_and_records_its_revision():
+    """Revision 2 (issue 28): all 27 cards, the blank ones too; a new game is of revision 3
+    (the 25, tests/test_duellum_table.py), and with its blanks written it holds the 27."""
+    game = du_game(revision=2)
     st = game.state
-    assert st.table.revision == 2 == DU.revision
+    assert st.table.revision == 2 < DU.revision
     assert held_everywhere(st) == Counter(PRINTED) and len(PRINTED) == 27
     assert len(st.extra["display"]) == 3 and len(st.extra["deck"]) == 24
     data = json.loads(game_text(game))
     assert data["rules"]["revision"] == 2 and data["history"][0]["setup"]["revision"] == 2
     verify(game, data)
+    written = du_game(data=WRITTEN_BLANKS).state
+    assert written.table.revision == 3 and held_everywhere(written) == Counter(PRINTED)
 
 
 def test_a_game_of_revision_1_keeps_the_cards_whose_effect_was_known():
@@ -69,18 +78,19 @@ def test_a_game_of_revision_1_keeps_the_cards_whose_effect_was_known():
 
 def test_a_game_of_a_revision_this_release_does_not_know_is_refused():
     data = json.loads(game_text(du_game()))
-    data["rules"]["revision"] = 3
-    with pytest.raises(InconsistentGame, match="revision 3"):
+    data["rules"]["revision"] = 4
+    with pytest.raises(InconsistentGame, match="revision 4"):
         game_from_data(data, "future.json")
 
 
 def test_every_view_labels_a_card_whose_text_is_not_entered():
     game = du_game()
     shown = show_json(game)
-    assert set(shown["cards"]) == set(PRINTED)
+    assert set(shown["cards"]) == set(PRINTED) - {"blank_1", "blank_2"}  # an unwritten blank is in no deck
     assert shown["cards"]["fortress"] == {"name": "Fortress", "text": cards.catalogue("")["fortress"]["text"]}
     assert shown["cards"]["card_05"]["label"] == "text not entered — the GM enters it from the printed card"
-    assert shown["cards"]["blank_2"]["label"] == cards.NOT_ENTERED
+    assert shown["cards"]["card_25"]["label"] == cards.NOT_ENTERED
+    assert show_json(du_game(revision=2))["cards"]["blank_2"]["label"] == cards.NOT_ENTERED
     assert DU.card_note("card_17", "") == cards.NOT_ENTERED and DU.card_note("academy", "") == ""
     entered = du_game(data={"event_cards": [{"id": "card_05", "name": "Harvest", "text": "Take 2 gold.",
                                             "effect": {"kind": "gain", "chips": {"gold": 2}}}]})
@@ -114,14 +124,14 @@ def _draw_and_play(game, draws: int):
 
 
 def test_more_than_25_draws_keep_the_display_at_three_and_reshuffle_the_discards():
-    st, events = _draw_and_play(du_game(), 40)
+    st, events = _draw_and_play(du_game(data=WRITTEN_BLANKS), 40)
     kinds = Counter(e["type"] for e in events)
     assert kinds["draw"] == 40 and kinds["shuffle"] >= 1 and not kinds["draw-missed"]
     assert st.extra["shuffles"] == kinds["shuffle"]
 
 
 def test_a_card_is_missed_only_when_every_card_is_held():
-    st = du_game().state.copy()
+    st = du_game(data=WRITTEN_BLANKS).state.copy()
     events: list[dict] = []
     for i in range(29):
         deck.draw(st, FRONT[i % 2], "test", events)
@@ -173,7 +183,7 @@ def test_a_gm_edit_sets_the_display_from_the_deck_and_discards_the_cards_it_repl
     st = after.state
     assert st.extra["display"] == named
     assert st.extra["discards"] == [c for c in before if c not in named] and "card_05" not in st.extra["deck"]
-    assert held_everywhere(st) == Counter(PRINTED)
+    assert held_everywhere(st) == Counter(PRINTED[:25])
     assert not conservation_problems(after)
 
 

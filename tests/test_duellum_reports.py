@@ -85,9 +85,13 @@ def _scenario(until: int = 6):
     6. (after a GM edit: a temple in Caesarea, Roman legions there) Romans: DUELLUM,
        Caesarea conquered and its temple destroyed: a general; the Carthaginians draw two
        cards, the deck shuffled from the discards in between.
+
+    A game of revision 2 of the rules (draws named to their drawer only, a GM's hand edit
+    that sets the hand as given), as the games set up before revision 3 play on; the
+    public draws of revision 3 are tests/test_duellum_table.py's.
     """
     opts = SetupOptions(game_id="du", board=BOARD.id, nations=NATIONS, seed="s", first="carthaginians",
-                        data=SCENARIO_DATA,
+                        data=SCENARIO_DATA, revision=2,
                         player={n: f"{n.capitalize()} Player <{ADDRESSES[n]}>" for n in NATIONS})
     game, _ = new_game(opts, BOARD, PASSWORDS, edition=DU)
     game = _edit(game,
@@ -126,10 +130,12 @@ def scenario():
 
 @pytest.fixture(scope="module")
 def bot_game():
-    """Two bots on the Rome/Carthage board, 80 turns, with ten more cards in the deck."""
+    """Two bots on the Rome/Carthage board, 80 turns, with ten more cards in the deck, whose
+    draws are named to their drawer only (the variant ``hidden_draws``)."""
     from pbem.play import selfplay
 
-    game, plain = selfplay.start_game("duel", NATIONS, "r1", "duellum", BOARD.id, data=BOT_DATA)
+    game, plain = selfplay.start_game("duel", NATIONS, "r1", "duellum", BOARD.id, data=BOT_DATA,
+                                      variants=("hidden_draws",))
     for _ in range(80):
         if game.state.status.winner:
             break

@@ -34,17 +34,22 @@ def _other(nation: str) -> str:
 
 
 def _with_other_secrets(game, nation: str):
-    """The GM's game with every secret of ``nation`` (and the deck's) changed."""
+    """The GM's game with every secret of ``nation`` (and the deck's) changed: its hand's
+    cards swapped with cards of the deck (every card stays in one place), the deck's order,
+    the shuffle secret, the seed, its password hash, and where draws are hidden (the variant
+    ``hidden_draws``) the cards named in its draw events."""
     st = game.state.copy()
     held = st.nation(nation)
-    known = sorted(game.edition.event_cards(st.table.data))
-    held.extra["hand"] = [known[(known.index(c) + 1) % len(known)] if c in known else c for c in held.extra["hand"]]
-    st.extra["deck"] = list(reversed(st.extra["deck"]))  # the order is secret, the size is not
+    hand, pile = list(held.extra["hand"]), list(st.extra["deck"])
+    for i in range(min(len(hand), len(pile))):
+        hand[i], pile[i] = pile[i], hand[i]
+    held.extra["hand"] = hand
+    st.extra["deck"] = list(reversed(pile))  # the order is secret, the size is not
     st.extra["secret"] = "f" * 64
     history = json.loads(json.dumps(game.history))
     for entry in history:
         for event in entry.get("events", []):
-            if event.get("type") == "draw" and event.get("nation") == nation:
+            if event.get("type") == "draw" and event.get("nation") == nation and not event.get("public"):
                 event["card"] = "burglary" if event["card"] != "burglary" else "academy"
             if "seed" in entry.get("setup", {}):
                 entry["setup"]["seed"] = "another-seed"
@@ -74,10 +79,11 @@ def _check_turn(game) -> None:
         assert len(st["nations"][other]["hand"]) == len(game.state.nations[other].extra["hand"])
         assert st["nations"][viewer]["hand"] == game.state.nations[viewer].extra["hand"]
         assert set(st["deck"]) <= {"?"} and st["secret"] == "?" and mine["seed"] == "?"
+        hidden = game.state.table.has("hidden_draws")
         for entry in mine["history"]:
             for event in entry.get("events", []):
                 if event.get("type") == "draw" and event["nation"] == other:
-                    assert "card" not in event
+                    assert ("card" in event) is not hidden  # a draw from the open display is seen
         view = show_json(game, viewer)
         assert "hand" not in view["nations"][other] and view["nations"][viewer]["hand"] == \
             game.state.nations[viewer].extra["hand"]
@@ -95,8 +101,9 @@ SMALL_DECK = {"event_cards": [
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variants,data", [((), None), (("special_units",), None), ((), SMALL_DECK)],
-                         ids=["printed-deck", "special-units", "reshuffled-deck"])
+@pytest.mark.parametrize("variants,data", [((), None), (("hidden_draws",), None),
+                                           (("special_units", "hidden_draws"), None), (("hidden_draws",), SMALL_DECK)],
+                         ids=["printed-deck", "hidden-draws", "special-units", "reshuffled-deck"])
 def test_no_secret_reaches_the_other_player_over_a_whole_game(variants, data):
     """Also over the reshuffles of the discards into a new deck (001 L431): the new order,
     drawn from the game's secret, is in no copy and no public view, and a copy stays the same
@@ -149,10 +156,14 @@ def test_a_copy_checks_orders_refuses_changes_and_verifies_its_chain(tmp_path):
     assert twice.exit_code == 2
 
 
-def test_the_terminal_summary_keeps_the_others_drawn_cards_hidden(tmp_path):
-    """``show`` and ``show --as NATION`` print the last entries of the history: a card the
-    other nation drew is not among them (the same non-interference as above, on the text)."""
-    game, plain = start_game("shown", NATIONS, "show-seed-5", edition="duellum", board="duellum-rome-carthage")
+@pytest.mark.parametrize("hidden", [True, False], ids=["hidden-draws", "open-draws"])
+def test_the_terminal_summary_keeps_the_others_drawn_cards_hidden(tmp_path, hidden):
+    """``show`` and ``show --as NATION`` print the last entries of the history: with the
+    variant ``hidden_draws`` a card the other nation drew is not among them (the same
+    non-interference as above, on the text); without it the card is named to everyone, as
+    the opponent sees it taken from the open display at the table (001 L411-419)."""
+    game, plain = start_game("shown", NATIONS, "show-seed-5", edition="duellum", board="duellum-rome-carthage",
+                             variants=("hidden_draws",) if hidden else ())
     drawer = None
     for _ in range(400):
         game, _ = bot_turn(game, plain, "greedy")
@@ -175,7 +186,7 @@ def test_the_terminal_summary_keeps_the_others_drawn_cards_hidden(tmp_path):
     assert shown(changed, "--as", viewer) == shown(game, "--as", viewer)
     assert shown(changed) == shown(game)
     # the drawer reads which card it took; the other reads only that one was taken
-    assert "take an event card from the display" in shown(game, "--as", viewer)
+    assert ("take an event card from the display" in shown(game, "--as", viewer)) is hidden
     assert "take an event card from the display" not in shown(game, "--as", drawer)
 
 

@@ -104,10 +104,14 @@ def test_old_bot_turns_stay_what_they_were_recorded_as():
 
 # -- the other editions, as the release that brought them wrote them ---------------------------
 
-EDITION_FILES = {"antike2-31.json": "antike2", "duellum-82.json": "duellum", "duellum-91.json": "duellum"}
-"""Written by the release of 2026-11-25 (the first with Antike II and Antike Duellum), and by
-the release before issue 28 (``duellum-91.json``: revision 1 of Duellum's rules, its display
-shrunk and draws missed), format 1 (tests/data/legacy/README.md): passwords ``legacy-NATION``."""
+EDITION_FILES = {"antike2-31.json": "antike2", "duellum-82.json": "duellum", "duellum-91.json": "duellum",
+                 "duellum-44.json": "duellum"}
+"""Written by the release of 2026-11-25 (the first with Antike II and Antike Duellum), by the
+release before issue 28 (``duellum-91.json``: revision 1 of Duellum's rules, its display shrunk
+and draws missed), and by the release before issue 36 (``duellum-44.json``: revision 2, the
+deck of 27 cards, hidden draws, a GM hand edit that made a second copy of a card, a card of a
+wedge played before the move), format 1 (tests/data/legacy/README.md): passwords
+``legacy-NATION``."""
 
 
 @pytest.fixture(params=sorted(EDITION_FILES))
@@ -192,3 +196,39 @@ def test_a_game_run_by_mail_with_an_earlier_release_runs_on(tmp_path):
     assert [e["kind"] for e in history] == ["new", "turn", "turn", "turn", "standing", "turn"]
     assert len(sent(tmp_path / "o2")) == 6  # the receipt, four reports and the GM's
     assert cli_run("verify", game).exit_code == 0
+
+
+# -- every report of every legacy game, byte for byte -----------------------------------------
+
+
+def _compare_renders(name: str, drawings: bool) -> None:
+    from legacy_renders import DIGESTS, game_digests
+
+    want = json.loads(DIGESTS.read_text(encoding="utf-8"))[name]
+    got = game_digests(name, drawings)
+    assert sorted(got, key=int) == sorted(want, key=int), name
+    for entry, readers in want.items():
+        assert set(got[entry]) == set(readers), (name, entry)
+        for reader, formats in readers.items():
+            for fmt, digest in formats.items():
+                if drawings or fmt in got[entry][reader]:
+                    assert got[entry][reader][fmt] == digest, (name, entry, reader, fmt)
+
+
+@pytest.mark.parametrize("name", ["duellum-82.json", "duellum-91.json", "duellum-44.json",
+                                  "duellum-82.carthaginians.json"])
+def test_every_report_of_a_legacy_duellum_game_is_what_it_was(name):
+    """Each history entry's public and private reports, in text, Markdown and BBCode,
+    replayed from the set-up, are byte for byte what the release before issue 36 rendered
+    (``tests/data/legacy/renders.json``, ``tests/legacy_renders.py``): the games keep their
+    deck, their hidden draws and every word of their reports."""
+    _compare_renders(name, drawings=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["demo-16.json", "moderated.json", "antike2-31.json", "duellum-82.json",
+                                  "duellum-91.json", "duellum-44.json", "duellum-82.carthaginians.json"])
+def test_every_report_of_every_legacy_game_in_every_format_is_what_it_was(name):
+    """As above, for every legacy game and every format (the PDF and PNG as the drawings
+    cairo makes them from)."""
+    _compare_renders(name, drawings=True)

@@ -101,7 +101,7 @@ VARIANTS: dict[str, list[tuple[str, ...]]] = {
     "antike": [(), ("expert",), ("military",), ("longer",)],
     NINEFOLD: [()],
     "antike2": [(), ("nine_scholars",), ("free_city_types",)],
-    "duellum": [(), ("special_units",)],
+    "duellum": [(), ("special_units",), ("hidden_draws",)],
 }
 FAST_FORMATS = ("svg", "txt", "md", "bbcode")
 """The formats compared in-process; PNG and PDF (drawn from the SVG, slow) only by the CLI test."""
@@ -484,7 +484,8 @@ def with_trade(draw: Draw, game, orders: dict[str, Any], rates: dict[int, int]) 
 def draw_gm_edit(draw: Draw, game) -> dict[str, Any] | None:
     """Sometimes a GM edit that keeps the conservation laws (pieces move from and to the
     bank with it; the bank itself is never set): chips, coins, a rondel stone, units in a
-    province, a temple, standing orders; ``None`` when the rules refuse it (a cap)."""
+    province, a temple, standing orders, in Duellum a hand's cards; ``None`` when the rules
+    refuse it (a cap)."""
     if not draw.flag(24, "gm edit"):
         return None
     st_ = game.state
@@ -495,7 +496,7 @@ def draw_gm_edit(draw: Draw, game) -> dict[str, Any] | None:
     if game.edition.id == "antike2":
         kinds += ("neutral_temple", "resource", "bellona")
     if game.edition.id == "duellum":
-        kinds += ("resource", "wall", "walls_supply", "recruitment")
+        kinds += ("resource", "wall", "walls_supply", "recruitment", "hand")
     what = draw.pick(kinds, "edit")
     if what == "resources":
         chips = draw.some(RESOURCES, 3, "chips") or [draw.pick(RESOURCES, "chip")]
@@ -548,6 +549,17 @@ def draw_gm_edit(draw: Draw, game) -> dict[str, Any] | None:
         # a special unit stays
         box = {u: n for u, n in ns.extra["recruitment"].items() if u not in UNITS}
         edit = {"nation": nation, "recruitment": {**box, **{u: draw.integer(0, 4, u) for u in UNITS}}}
+    elif what == "hand":
+        # Duellum: a card given to the hand comes out of the display, the deck or the
+        # discards, a card taken away goes to the discards (every card stays in one place)
+        held = list(ns.extra["hand"])
+        free = sorted({*st_.extra["display"], *st_.extra["deck"], *st_.extra["discards"]})
+        if held and draw.flag(2, "take a card"):
+            edit = {"nation": nation, "hand": held[1:]}
+        elif free:
+            edit = {"nation": nation, "hand": [*held, draw.pick(free, "card")]}
+        else:
+            return None
     else:
         edit = {"nation": nation, "standing": standing_change(draw, game, nation)}
     change = {"game": game.game_id, "reason": f"property test: {what} of {nation}", "edits": [edit]}

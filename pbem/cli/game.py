@@ -200,6 +200,8 @@ def gm_edit(
         outcome = GameService(game).gm_edit(read_input(edit), output, write)
         entry = outcome.added[0]
         print(f"applied {len(entry['edits'])} edit(s) to {outcome.saved_to}: {entry['reason']}")
+        for note in outcome.after.edition.edit_notes(outcome.after.state.table, entry["edits"]):
+            print(f"note: {note}")
         print_reports(outcome.reports)
 
     run(go)
@@ -247,8 +249,11 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: st
             text = before.edition.card_text(cid, data, before.state.table.revision)
             print(f"  - {before.edition.card_name(cid, data)} ({cid}): {text}")
     print("what happens:")
+    from pbem.report.model import card_namer
+
+    card = card_namer(before, noted=False)  # an entered card by its name
     for ev in result.events:
-        print(f"  - {event_line(ev)}")
+        print(f"  - {event_line(ev, card=card)}")
     if result.defaults:
         print("chosen by the referee, because the orders left it open (say it in the orders to choose):")
         for d in result.defaults:

@@ -177,8 +177,11 @@ def history_cmd(
             return
         print(f"turn {turn}: {entry['nation']} ({entry['kind']})")
         print(json.dumps(entry["orders"], ensure_ascii=False, indent=1))
+        from pbem.report.model import card_namer
+
+        card = card_namer(loaded, noted=False)  # an entered card by its name
         for ev in entry["events"]:
-            print(f"  - {event_line(ev)}")
+            print(f"  - {event_line(ev, card=card)}")
 
     run(go)
 
@@ -240,9 +243,12 @@ def default_turn(
         from pbem.service.service import GameService
 
         outcome = GameService(game).default_turn(nation, reporter(report_dir, report_format, image_base, game))
+        from pbem.report.model import card_namer
+
         print(f"default turn for {nation}:")
+        card = card_namer(outcome.after, noted=False)  # an entered card by its name
         for ev in outcome.result.events:
-            print(f"  - {event_line(ev)}")
+            print(f"  - {event_line(ev, card=card)}")
         print_reports(outcome.reports)
 
     run(go)

@@ -95,6 +95,7 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: dict[st
     console.print(f"Bank: {bank.coins} coins, {bank.temples} temples; personages: {stacks}")
     recent = recent_entries(game, RECENT_TURNS)
     if recent:
+        from pbem.report.model import card_namer
         from pbem.report.text import event_lines
         from pbem.report.views import masked_entry
 
@@ -103,7 +104,7 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: dict[st
             entry = masked_entry(edition, entry, (viewer,))  # another's drawn cards stay hidden
             title = entry_title(entry)
             console.print(f"{title}:", highlight=False)
-            for line in event_lines(entry.get("events", [])):
+            for line in event_lines(entry.get("events", []), card=card_namer(game, noted=False)):
                 console.print(f"  - {line}", highlight=False, soft_wrap=False)
 
 

@@ -57,8 +57,9 @@ def _nation_edit(st: GameState, edition: Edition, e: dict[str, Any], path: str, 
     ns.earned.update(e.get("earned", {}))
     if "rondel" in e:
         ns.rondel = e["rondel"]
+    done = edition.edit_nation(st, nation, e, path, out)  # e.g. a hand's cards, out of the deck
     for key in edition.extras.nation:
-        if key in e:
+        if key in e and key not in done:
             ns.extra[key] = copy_json(e[key])
     if "standing" in e:
         for rival in e["standing"].get("battle", {}):

@@ -267,6 +267,18 @@ class Edition:
         """Apply the fields of a GM province edit that are the edition's own (an edition with
         town walls: ``wall``), after the shared ones."""
 
+    def edit_nation(self, state: GameState, nation: str, edit: dict[str, Any], path: str,
+                    out: list[Rejection]) -> frozenset[str]:
+        """Apply the fields of a GM nation edit that are the edition's own and move more than
+        the field itself (an edition with a deck of cards: a hand's cards come out of the
+        deck); returns those fields. Every other field of :attr:`extras` is set as given."""
+        return frozenset()
+
+    def edit_notes(self, table: Table, edits: list[dict[str, Any]]) -> list[str]:
+        """What a GM should know of the edits just applied, one sentence each (an edition
+        with cards: the moments of a card entered without them); none by default."""
+        return []
+
     def temple_surcharge(self, t: TurnView, city: str) -> int:
         """Coins a new temple costs beyond its marble, to be paid as coins (one per temple
         already in a neighbouring region in an edition that asks it, 001 L262)."""

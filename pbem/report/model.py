@@ -253,8 +253,8 @@ def _log(game: Game) -> list[dict[str, Any]]:
             lines.append(f"Default applied: {clean(chosen.get('default'), 400)}")
         if kind == "gm-edit":
             lines.extend(edit_lines(entry.get("edits", []), nation_name, place, wedge,
-                                    lambda k: edition.knowhows.get(k, k),
-                                    lambda p: edition.personages.get(p, p), edition))
+                                    lambda k: edition.knowhows.get(k, k), lambda p: edition.personages.get(p, p),
+                                    edition, card, game.state.table.revision))
             if not lines:
                 lines.append("no change to the game")
         blocks.append({"title": _entry_title(entry, nation_name), "kind": kind, "lines": lines,

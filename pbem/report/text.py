@@ -85,6 +85,9 @@ class Words:
     automatic: bool = False
     """Battles are fought by themselves: nobody starts or demands them."""
     personage: Namer = _same
+    revision: int = 1
+    """The revision of the edition's rules the game plays by (an edition whose words of
+    a GM edit changed with a revision keeps the older games' reports as they were)."""
 
     @staticmethod
     def pay(paid: dict[str, int] | None) -> str:
@@ -377,16 +380,18 @@ def _nation_edit(e: dict[str, Any], w: Words, editions: Iterable[Any], edition: 
 
 def edit_lines(edits: list[dict[str, Any]], name: Namer = _same, place: Namer = _same,
                wedge: WedgeNamer = _upper, knowhow: Namer = _same, personage: Namer = _same,
-               edition: Any = None) -> list[str]:
+               edition: Any = None, card: Namer = _card_id, revision: int = 1) -> list[str]:
     """What a GM edit file changed, one sentence per edit, read from the edit itself.
 
     Each edit sets the fields it names (docs/orders.md, "GM edit file"), so the sentences
     say what each field was set to; ``edition`` tells its own fields (the hooks
     ``edit_line``, ``province_edit_words`` and ``nation_edit_words`` of
     :class:`~pbem.kernel.edition.Edition`). Identities (a new player) are told by their own
-    ``player-replaced`` events, and addresses never appear here.
+    ``player-replaced`` events, and addresses never appear here. ``card`` names a card,
+    ``revision`` is the game's (:attr:`Words.revision`).
     """
-    w = Words(name=name, place=place, wedge=wedge, knowhow=knowhow, personage=personage)
+    w = Words(name=name, place=place, wedge=wedge, knowhow=knowhow, card=card, personage=personage,
+              revision=revision)
     editions = tuple(_editions(edition))
     lines = []
     for e in edits:

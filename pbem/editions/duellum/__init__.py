@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from pbem.editions.duellum import cardplay, cards, effects, phrases, pieces, play, setup, special
+from pbem.editions.duellum import cardplay, cards, checks, edits, effects, phrases, pieces, play, setup, special
 from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, DISPLAY, GOAL, PRICES, RULES, SPECIAL_MOVES_AS,
-                                         SPECIAL_UNITS, TOKENS, WALLS_PER_NATION, data_problems, with_data)
+                                         TOKENS, WALLS_PER_NATION, data_problems, with_data)
 from pbem.errors import Problem
 from pbem.kernel import queries
 from pbem.kernel.actions import Arm, Maneuver, Produce
@@ -79,6 +78,10 @@ CODES = MappingProxyType({
     "edit/card-entry": "{problem}",
     "edit/card-unavailable": "{card} is not in the deck, the open display or the discards of this game (a card "
                              "held is given to a hand with \"hand\")",
+    "edit/card-held": "{card} is in the hand of the {holder}: every card is in one place only (a hand edit of the "
+                      "{holder} takes it out first, to the discards)",
+    "edit/card-unknown": "{card} is no event card of this game's deck (show --json lists its cards under \"cards\"; "
+                         "a blank card joins it once the GM has written it, with \"event_cards\")",
     "trade/no-knowhow": "{nation} may trade with the bank only with COMMERCIUM (3 chips for 2), developed in an earlier turn",
     "found/no-token": "the bank has no {resource} city token left ({tokens} in the game)",
     "arm/special-needs-temple": "the {unit} is armed only at a city with a temple; {at} has none",
@@ -102,13 +105,18 @@ class Duellum(Edition):
     name = "Antike Duellum"
     aliases = ("antike-duellum", "du")
     rules = RULES
-    revision = cards.PRINTED_DECK
-    """Revision 2 (issue 28): the deck as printed, 25 cards and 2 blank ones (those whose
-    text nobody entered labelled and refused when played); the display kept at three
-    cards, the discards shuffled into a new deck whenever the draw deck runs out; event
-    cards in the vocabulary of :mod:`.effects`, each at the moment of the turn it names
-    (ACADEMY only after the rondel move). Revision 1 (every game set up before): the four
-    cards whose effect was known, a display that shrinks, ACADEMY before the move."""
+    revision = cards.OPEN_TABLE
+    """Revision 3 (issue 36): the deck as at the table, the 25 event cards and a blank one
+    only once the GM has written it; a GM's hand edit conserves the deck; the card taken
+    from the open display named in the public report (the variant ``hidden_draws`` keeps
+    it to its drawer); the default draw a card that can be played; a card of a wedge
+    without ``when`` played after the move to it. Revision 2 (issue 28): the deck as
+    printed, 25 cards and 2 blank ones (those whose text nobody entered labelled and
+    refused when played); the display kept at three cards, the discards shuffled into a
+    new deck whenever the draw deck runs out; event cards in the vocabulary of
+    :mod:`.effects`, each at the moment of the turn it names (ACADEMY only after the rondel
+    move). Revision 1 (every game set up before): the four cards whose effect was known, a
+    display that shrinks, ACADEMY before the move."""
     rondel = RONDEL
     nations = NATIONS
     knowhows = MappingProxyType({
@@ -120,6 +128,8 @@ class Duellum(Edition):
     })
     variants = MappingProxyType({
         "special_units": "An Admiral for beige and a Commander for brown (rulebook, 'Variant').",
+        cards.HIDDEN_DRAWS: "The card a nation takes from the open display is named only to that nation "
+                            "(docs/duellum.md, 'Secrets').",
     })
     default_bonus_stack = ("general", "king", "citizen", "navigator", "scholar")
     """Duellum has no bonus personage; every edition's standing orders name a stack order."""
@@ -283,75 +293,39 @@ class Duellum(Edition):
         return {"display": list(state.extra["display"]), "deck_size": len(state.extra["deck"]), "cards": listed}
 
     def mask_event(self, event, viewer):
-        if event.get("type") == "draw" and event.get("nation") != viewer and "card" in event:
+        """A card taken from the open display is named to everyone where the draw is public
+        (``"public": true``, :func:`.deck.open_draws`), else to its drawer only; the cards a
+        card's effect discards at random from a hand (``"random": true``) are never public
+        (D18 in docs/rulings.md)."""
+        kind = event.get("type")
+        if kind == "draw" and event.get("nation") != viewer and "card" in event and not event.get("public"):
             return {k: v for k, v in event.items() if k != "card"}
+        if kind == "card" and viewer is None and any(e.get("random") for e in event.get("effects", ())):
+            return {**event, "effects": [{k: v for k, v in e.items() if k != "cards"} | {"count": len(e["cards"])}
+                                         if e.get("random") else e for e in event["effects"]]}
         return event
 
     # -- edits, data, checks -------------------------------------------------------------
 
     def edit_other(self, state, edit, path, out) -> bool:
-        """``{"display": [CARD, ...]}``: the open display as the GM sets it (a position to
-        set up, a mistake to correct): each card named comes out of the deck, the display or
-        the discards (never out of a hand), and the display's cards not named go to the
-        discards, face up, so that no player learns anything of the deck's order.
-        ``{"event_cards": [ENTRY, ...]}``: printed cards the GM enters during the game
-        (:meth:`_enter_cards`)."""
+        """``{"display": [CARD, ...]}`` and ``{"event_cards": [ENTRY, ...]}`` (:mod:`.edits`)."""
         if "event_cards" in edit:
-            self._enter_cards(state, edit["event_cards"], f"{path}.event_cards", out)
-            return True
-        if "display" not in edit:
+            edits.enter_cards(self, state, edit, f"{path}.event_cards", out)
+        elif "display" in edit:
+            edits.display_edit(self, state, edit, path, out)
+        else:
             return False
-        display, deck, discards = (list(state.extra[k]) for k in ("display", "deck", "discards"))
-        for i, cid in enumerate(edit["display"]):
-            for pile in (display, deck, discards):
-                if cid in pile:
-                    pile.remove(cid)
-                    break
-            else:
-                out.append(reject("edit/card-unavailable", f"{path}.display[{i}]", codes=CODES,
-                                  card=self.card_name(cid, state.table.data)))
-                return True
-        state.extra.update(display=list(edit["display"]), deck=deck, discards=discards + display)
         return True
 
-    def _enter_cards(self, state, entries, path, out) -> None:
-        """The GM enters printed cards of this game's deck during the game, as ``new --data``
-        takes them (docs/duellum.md, "Entering a card"): each entry sets the fields it names
-        of the card with its id, kept in the game's ``rules.data`` and logged with the edit.
-        The deck itself was fixed at set-up: no new card, no ``count``; and a game set up
-        before the printed deck (revision 1) enters none."""
-        problems = cards.card_problems(entries, self.rondel.names)
-        if state.table.revision < cards.PRINTED_DECK:
-            problems.insert(0, "this game was set up before the printed deck (revision 1 of the rules): its deck "
-                               "holds only the cards whose effect was known then, so it takes no card entered now")
-        deck = set(cards.deck_of(state.table))
-        for i, entry in enumerate(entries if isinstance(entries, list) else []):
-            if not isinstance(entry, dict):
-                continue
-            if "count" in entry:
-                problems.append(f"[{i}].count: the deck of a game is fixed when it is set up (\"count\" is for "
-                                "new --data)")
-            if isinstance(entry.get("id"), str) and entry["id"] not in deck:
-                problems.append(f"[{i}].id: {entry['id']!r} is no card of this game's deck (its cards: "
-                                f"{', '.join(sorted(deck))})")
-        if problems:
-            out.extend(reject("edit/card-entry", path, codes=CODES, problem=p) for p in problems)
-            return
-        data = json.loads(state.table.data) if state.table.data else {}
-        given = {e["id"]: e for e in data.get("event_cards", [])}
-        for entry in entries:
-            given[entry["id"]] = {**given.get(entry["id"], {}), **entry}
-        data["event_cards"] = list(given.values())
-        state.table = replace(state.table, data=json.dumps(data, sort_keys=True, separators=(",", ":")))
+    def edit_nation(self, state, nation, edit, path, out) -> frozenset[str]:
+        """From revision 3 a ``hand`` edit conserves the deck (:func:`.edits.edit_hand`)."""
+        if "hand" not in edit or state.table.revision < cards.OPEN_TABLE:
+            return frozenset()
+        edits.edit_hand(self, state, nation, edit["hand"], path, out)
+        return frozenset({"hand"})
 
     def edit_province(self, state, pid, edit, path, out) -> None:
-        if "wall" not in edit:
-            return
-        prov = state.provinces.get(pid)
-        if edit["wall"] and (prov is None or prov.owner is None):
-            out.append(reject("edit/temple-without-city", f"{path}.wall", province=pid))
-            return
-        pieces.set_wall(state, pid, edit["wall"])
+        edits.edit_province(state, pid, edit, path, out)
 
     def data_problems(self, data, board) -> list[str]:
         problems = data_problems(data, self.knowhows, self.rondel.names) if data else []
@@ -367,19 +341,24 @@ class Duellum(Edition):
             out.append(f"know-how prices (first/later): {prices}")
         if "bank_coins" not in given:
             out.append(f"the bank's {BANK_COINS} coins")
-        deck = cards.deck_of(table)
-        known = cards.catalogue(table.data)
-        entered = sorted({c for c in deck if cards.entered(known.get(c))})
+        out.append(cards.deck_words(table.data, table.revision))
+        return out + self._moments(table, given.get("event_cards", []))
+
+    def edit_notes(self, table, edits) -> list[str]:
+        """The moments of a card a GM entered without ``when`` (:meth:`_moments`)."""
+        return self._moments(table, [c for e in edits for c in e.get("event_cards", [])])
+
+    def _moments(self, table, entries) -> list[str]:
+        """For each card of ``entries`` (a GM's) whose ``when`` nobody gave: the moments it
+        gets (from revision 3, a card of a wedge only after the move to it)."""
         if table.revision < cards.PRINTED_DECK:
-            out.append(f"the event deck: {len(deck)} card(s) whose effect is known ({', '.join(entered)}), "
-                       "each once unless entered otherwise")
-            return out
-        missing = len({c for c in deck if not cards.entered(known.get(c))})
-        out.append(f"the event deck: {len(deck)} cards as printed (25 and 2 blank ones); the text of "
-                   f"{len(entered)} is known ({', '.join(entered)}), each once unless entered otherwise"
-                   + (f"; {missing} are labelled \"{cards.NOT_ENTERED}\" and cannot be played until the GM "
-                      "enters them (new --data, or gm-edit during the game)" if missing else ""))
-        return out
+            return []  # the first kit's cards are played at any moment of the turn
+        known = cards.catalogue(table.data)
+        ids = dict.fromkeys(e["id"] for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str))
+        after = table.revision >= cards.OPEN_TABLE
+        return [f"{cards.name_of(known[c], c)} ({c}), entered without \"when\": "
+                f"{effects.when_words(known[c], after)}" for c in ids
+                if c in known and cards.entered(known[c]) and "when" not in known[c]]
 
     def event_cards(self, data: str):
         return cards.catalogue(data)
@@ -402,7 +381,8 @@ class Duellum(Edition):
             if said["when"] != [effects.DURING_CONQUEST]:
                 said["when"] = list(MOMENTS)
             return effects.words({"when": said["when"], "wedge": said["wedge"], "effect": said["steps"]})
-        return effects.words(card) if cards.entered(card) else cards.NOT_ENTERED
+        after = revision is None or revision >= cards.OPEN_TABLE
+        return effects.words(card, after) if cards.entered(card) else cards.NOT_ENTERED
 
     def card_fields(self, cid: str, data: str) -> tuple[str, ...]:
         """The fields an ``events`` entry playing ``cid`` names (``city``, ``at``, ...)."""
@@ -425,7 +405,7 @@ class Duellum(Edition):
         card = cards.catalogue(table.data).get(cid)
         if not cards.entered(card):
             return None
-        return effects.normalised(card)
+        return effects.normalised(card, table.revision >= cards.OPEN_TABLE)
 
     def card_spellings(self, cid: str, data: str) -> tuple[str, ...]:
         """The German name where the catalogue has one, then the English one (or the id)."""
@@ -453,56 +433,8 @@ class Duellum(Edition):
         return cards.NOT_ENTERED
 
     def consistency_problems(self, state, board) -> list[Problem]:
-        out = []
-        cap = self.rules_for(state.table).cap
-        catalogue = cards.catalogue(state.table.data)
-        for n in state.table.seats:
-            held = state.nations[n].extra
-            at = f"$.state.nations.{n}"
-            for unit, count in held["recruitment"].items():
-                if unit in ("admiral", "commander"):
-                    if unit != SPECIAL_UNITS[n] or not state.table.has("special_units"):
-                        out.append(Problem(f"{at}.recruitment.{unit}", f"the {n} have no {unit} in this game"))
-                    continue
-                if count + state.units_on_board(n, unit) > cap(unit):
-                    out.append(Problem(f"{at}.recruitment.{unit}",
-                                       f"{count} {unit}s in the box and {state.units_on_board(n, unit)} on the "
-                                       f"board: more than the {cap(unit)} a nation has"))
-            if state.table.has("special_units"):
-                special = SPECIAL_UNITS[n]
-                boxed, placed = held["recruitment"].get(special, 0), state.units_on_board(n, special)
-                if boxed + placed != 1:
-                    out.append(Problem(f"{at}.recruitment.{special}",
-                                       f"the {n}' {special} is in the box {boxed} time(s) and on the board "
-                                       f"{placed} time(s): it is in exactly one of them, once"))
-            built = len(pieces.walls_of(state, n))
-            if built + held["walls_supply"] > WALLS_PER_NATION:
-                out.append(Problem(f"{at}.walls_supply", f"{built} walls built and {held['walls_supply']} in the "
-                                                         f"supply: more than the {WALLS_PER_NATION} a nation has"))
-            for i, cid in enumerate(held["hand"]):
-                if cid != cards.HIDDEN and cid not in catalogue:
-                    out.append(Problem(f"{at}.hand[{i}]", f"{cid!r} is not an event card of this game"))
-        for part in ("deck", "display", "discards"):
-            for i, cid in enumerate(state.extra[part]):
-                if cid != cards.HIDDEN and cid not in catalogue:
-                    out.append(Problem(f"$.state.{part}[{i}]", f"{cid!r} is not an event card of this game"))
-        for pid, prov in state.provinces.items():
-            for n, held in prov.units.items():
-                for unit in (u for u, count in held.items() if count and u in ("admiral", "commander")):
-                    if unit != SPECIAL_UNITS.get(n) or not state.table.has("special_units"):
-                        why = "without the variant special_units" if unit == SPECIAL_UNITS.get(n) else \
-                            f"(the {n}' special unit is the {SPECIAL_UNITS.get(n)}, 001 L435)"
-                        out.append(Problem(f"$.state.provinces.{pid}.units.{n}.{unit}",
-                                           f"a {unit} of the {n} in {pid}: there is none in a game {why}"
-                                           if unit == SPECIAL_UNITS.get(n) else
-                                           f"a {unit} of the {n} in {pid}: the {n} have no {unit} {why}"))
-            if prov.extra.get("wall") and prov.owner is None:
-                out.append(Problem(f"$.state.provinces.{pid}.wall", "a town wall stands only in a city"))
-        for resource, tokens in TOKENS.items():
-            used = pieces.tokens_used(state, board, resource)
-            if used > tokens:
-                out.append(Problem("$.state.provinces", f"{used} {resource} cities: the bank has {tokens} such tokens"))
-        return out
+        """The box, the special units, the walls, the tokens, the cards (:mod:`.checks`)."""
+        return checks.consistency_problems(self, state, board)
 
     def schema_extensions(self, kind: str) -> dict[str, dict[str, Any]]:
         card = {"type": "string", "pattern": "^([a-z0-9_]+|[?])$"}
@@ -595,9 +527,14 @@ class Duellum(Edition):
                 "event_cards_edit": {"type": "object", "additionalProperties": False, "required": ["event_cards"],
                                      "properties": {"event_cards": {
                                          "description": "Printed cards of the game's deck the GM enters during the "
-                                                        "game (docs/duellum.md, \"Entering a card\").",
+                                                        "game, and blank cards the GM writes (docs/duellum.md, "
+                                                        "\"Entering a card\").",
                                          "type": "array", "minItems": 1,
-                                         "items": {"type": "object", "required": ["id"]}}}},
+                                         "items": {"type": "object", "required": ["id"]}},
+                                         "blanks_to": {"description": "Where a blank card the GM writes now joins "
+                                                                      "the game: the deck (at a place drawn by the "
+                                                                      "game's secret, the default) or the discards.",
+                                                       "enum": ["deck", "discards"]}}},
                 "edit": {"oneOf": [{"required": ["display"]}, {"required": ["event_cards"]}],
                          "allOf": [{"if": {"required": ["display"]}, "then": {"$ref": "#/$defs/display_edit"}},
                                    {"if": {"required": ["event_cards"]},

@@ -41,9 +41,15 @@ def moment_of(t: Turn, entry: dict[str, Any]) -> str:
         return entry["when"]
     if t.state.table.revision < cards.PRINTED_DECK:
         return MOMENTS[0]
-    card = effects.normalised(cards.catalogue(t.state.table.data).get(entry["play"], {}))
+    card = effects.normalised(cards.catalogue(t.state.table.data).get(entry["play"], {}), _after_wedge(t))
     own = [w for w in card["when"] if w in MOMENTS]
     return MOMENTS[0] if not own or MOMENTS[0] in own else own[0]
+
+
+def _after_wedge(t: Turn) -> bool:
+    """Whether a card of a wedge without ``when`` is played only after the move to it (a
+    game of revision :data:`~pbem.editions.duellum.cards.OPEN_TABLE`)."""
+    return t.state.table.revision >= cards.OPEN_TABLE
 
 
 def play_cards(t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
@@ -93,7 +99,7 @@ def _play(t: Turn, cid: str, card: dict[str, Any], entry: dict[str, Any], path: 
           name: str, when: str) -> bool:
     """A card of the vocabulary played on its holder's own turn; ``False`` (and the
     rejections) if it cannot be played now."""
-    card = effects.normalised(card)
+    card = effects.normalised(card, _after_wedge(t))
     if card["steps"] is None:
         t.reject("card/unknown-effect", f"{path}.play", card=name)
         return False
@@ -345,7 +351,9 @@ def _discard(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], 
     t.state.nation(whose).extra["hand"] = hand
     for c in chosen:
         discard(t.state, c, t.events)
-    out.append({"kind": "discard", "nation": whose, "cards": chosen})
+    # drawn at random: never public (from revision 3, which marks it so; D18)
+    random = {"random": True} if whose != holder and t.state.table.revision >= cards.OPEN_TABLE else {}
+    out.append({"kind": "discard", "nation": whose, "cards": chosen, **random})
     return True
 
 

@@ -11,11 +11,13 @@ The rulebook prints the text of FORTRESS only. The catalogue (``event-cards.json
 by ``schemas/duellum-event-cards.schema.json``) holds the four cards whose text is known and
 an entry for each of the others, which a GM who owns the game fills in from the printed
 cards with ``new --data`` (``event_cards``). A game of revision 2 of the edition's rules
-(:attr:`Table.revision <pbem.kernel.state.Table.revision>`) shuffles the deck as printed:
+(:attr:`Table.revision <pbem.kernel.state.Table.revision>`) shuffled the deck as printed:
 the 25 cards and the 2 blank ones, those whose text nobody entered labelled
-(:data:`NOT_ENTERED`) and refused when played. A game set up before (revision 1) keeps the
-deck it was set up with: only the cards whose effect was known (docs/duellum.md, "Event
-cards").
+(:data:`NOT_ENTERED`) and refused when played. From revision 3 (:data:`OPEN_TABLE`) the
+deck holds the 25 cards (001 L113: "The 25 event cards are shuffled"), and a blank card
+joins it only once a GM has written it (:func:`deck_cards`). A game set up before keeps the
+deck it was set up with (revision 1: only the cards whose effect was known; docs/duellum.md,
+"Event cards").
 
 The deck's order and the hands are secret. The deck is shuffled from ``secret``, which only
 the GM's game file holds; a player's copy holds ``"?"`` for every card it may not see, and
@@ -43,6 +45,20 @@ PRINTED_DECK = 2
 """The first revision of the edition's rules whose games shuffle the deck as printed (25
 cards and 2 blank ones), keep the display at three cards and shuffle the discards into a
 new deck whenever the draw deck runs out."""
+
+OPEN_TABLE = 3
+"""The first revision of the edition's rules whose games play the deck as it is at the
+table: the 25 event cards, a blank one only once a GM has written it; a GM's ``hand`` edit
+that conserves the deck; the card a nation takes from the open display named in the public
+report (unless the variant :data:`HIDDEN_DRAWS`); the default draw a card that can be
+played; a card of a wedge without ``when`` played after the move to it."""
+
+HIDDEN_DRAWS = "hidden_draws"
+"""The variant of a game of revision :data:`OPEN_TABLE` whose draws are named only to their
+drawer, as in every game set up before."""
+
+BLANKS = ("blank_1", "blank_2")
+"""The two blank cards of the box, "may be filled with text as desired" (001 L71)."""
 
 CATALOGUE = Path(__file__).with_name("event-cards.json")
 
@@ -73,15 +89,22 @@ def catalogue(data_text: str) -> dict[str, dict[str, Any]]:
     return cards
 
 
+def in_deck(cid: str, card: dict[str, Any], revision: int) -> bool:
+    """Whether card ``cid`` is one of the deck of a game of ``revision``: from revision
+    :data:`OPEN_TABLE` every card but a blank one nobody has written (001 L113); at revision
+    :data:`PRINTED_DECK` every card of the catalogue, as printed (001 L67-71); before, only
+    the cards with an effect."""
+    if revision >= OPEN_TABLE:
+        return cid not in BLANKS or entered(card)
+    return revision >= PRINTED_DECK or bool(card.get("effect"))
+
+
 def deck_cards(data_text: str, revision: int = 1) -> list[str]:
-    """Every card of a new deck, in catalogue order, each as often as its ``count``: from
-    revision :data:`PRINTED_DECK` every card of the catalogue, as printed (001 L67-71, L113),
-    whether its text is entered or not; before, only the cards with an effect."""
-    out: list[str] = []
-    for cid, card in catalogue(data_text).items():
-        if revision >= PRINTED_DECK or card.get("effect"):
-            out.extend([cid] * card.get("count", 1))
-    return out
+    """Every card of the deck of a game whose ``rules.data`` is ``data_text`` (with the
+    blank cards its GM wrote, in a game of revision :data:`OPEN_TABLE`), in catalogue order,
+    each as often as its ``count``."""
+    return [cid for cid, card in catalogue(data_text).items() if in_deck(cid, card, revision)
+            for _ in range(card.get("count", 1))]
 
 
 def deck_of(table) -> list[str]:
@@ -150,6 +173,13 @@ def shuffled(cards: list[str], secret: str, round_no: int) -> list[str]:
     return out
 
 
+def insert_at(secret: str, cid: str, shuffles: int, size: int) -> int:
+    """Where in a draw deck of ``size`` cards a blank card the GM has just written goes
+    (0: on top), drawn from the game's secret, so that nobody learns where from a copy."""
+    digest = hashlib.sha256(f"{secret}:written {cid}:{shuffles}:{size}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % (size + 1)
+
+
 def new_deck(data_text: str, secret: str, display: int, revision: int = 1) -> tuple[list[str], list[str]]:
     """The shuffled deck and the display of ``display`` cards drawn from it (001 L111-113)."""
     deck = shuffled(deck_cards(data_text, revision), secret, 0)
@@ -171,3 +201,42 @@ def describe(card: dict[str, Any] | None, cid: str) -> str:
     return f"{name_of(card, cid)} ({NOT_ENTERED})"
 
 
+
+
+def deck_words(data_text: str, revision: int) -> str:
+    """What ``new`` says of the deck it made, counted from that deck: how many cards, which
+    ones, how many of them have no text yet."""
+    deck = deck_cards(data_text, revision)
+    known = catalogue(data_text)
+    entered_ids = sorted({c for c in deck if entered(known.get(c))})
+    if revision < PRINTED_DECK:
+        return (f"the event deck: {len(deck)} card(s) whose effect is known ({', '.join(entered_ids)}), "
+                "each once unless entered otherwise")
+    how = "and cannot be played until the GM enters them (new --data, or gm-edit during the game)"
+    if revision < OPEN_TABLE:
+        missing = len({c for c in deck if not entered(known.get(c))})
+        return (f"the event deck: {len(deck)} cards as printed (25 and 2 blank ones); the text of "
+                f"{len(entered_ids)} is known ({', '.join(entered_ids)}), each once unless entered otherwise"
+                + (f"; {missing} are labelled \"{NOT_ENTERED}\" {how}" if missing else ""))
+    missing = sum(1 for c in deck if not entered(known.get(c)))
+    printed_ids = [c["id"] for c in printed() if c["id"] not in BLANKS]
+    blanks = [c for c in deck if c in BLANKS]
+    added = [c for c in deck if c not in printed_ids and c not in BLANKS]
+    copies = {c: deck.count(c) for c in printed_ids}
+    changed = [f"{c} {'left out' if n == 0 else f'{n} times'}" for c, n in copies.items() if n != 1]
+    parts = [f"the {len(printed_ids)} printed event cards" + (f" ({', '.join(changed)})" if changed else "")]
+    if blanks:
+        parts.append(f"{_count(len(blanks), 'blank card')} the GM wrote ({', '.join(blanks)})")
+    if added:
+        parts.append(f"{_count(len(added), 'card')} the GM added ({', '.join(sorted(set(added)))})")
+    unwritten = [b for b in BLANKS if b not in blanks]
+    later = {2: "; the 2 blank cards join the deck once the GM writes them",
+             1: "; the other blank card joins the deck once the GM writes it"}.get(len(unwritten), "")
+    return (f"the event deck: {len(deck)} cards, " + " and ".join(parts) + " (001 L67-71, L113); the text of "
+            f"{len(deck) - missing} is known ({', '.join(entered_ids)}), each card once unless entered otherwise"
+            + (f"; {missing} of them have no text yet: they are labelled \"{NOT_ENTERED}\" {how}" if missing else "")
+            + later)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

@@ -45,7 +45,9 @@ def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]
         events.append({"type": "draw-missed", "nation": nation, "reason": reason})
         return
     wanted = state.standing[nation].extra.get("draw", [])
-    slot = next((display.index(c) for c in wanted if c in display), 0)
+    slot = next((display.index(c) for c in wanted if c in display), None)
+    if slot is None:
+        slot = _default_slot(state, display)
     card = display.pop(slot)
     nxt = _next_card(state, events)
     if nxt is not None:
@@ -53,7 +55,62 @@ def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]
     state.extra["display"] = display
     held = state.nation(nation).extra
     held["hand"] = [*held["hand"], card]
-    events.append({"type": "draw", "nation": nation, "card": card, "reason": reason, "display": list(display)})
+    seen = {"public": True} if open_draws(state.table) else {}
+    events.append({"type": "draw", "nation": nation, "card": card, "reason": reason, "display": list(display),
+                   **seen})
+
+
+def open_draws(table) -> bool:
+    """Whether the card a nation takes from the open display is named to everyone, as the
+    opponent sees it taken at the table (001 L369, L411-419): in a game of revision
+    :data:`~.cards.OPEN_TABLE` without the variant :data:`~.cards.HIDDEN_DRAWS`. The draw's
+    event then says so (``"public": true``); any other is named to its drawer only."""
+    return table.revision >= cards.OPEN_TABLE and not table.has(cards.HIDDEN_DRAWS)
+
+
+def _default_slot(state: GameState, display: list[str]) -> int:
+    """The card taken without a standing ``draw`` that names one of the display (D9): the
+    first of the display; from revision :data:`~.cards.OPEN_TABLE` the first whose text is
+    entered (a card that can be played), else the first."""
+    if state.table.revision < cards.OPEN_TABLE:
+        return 0
+    known = cards.catalogue(state.table.data)
+    return next((i for i, c in enumerate(display) if cards.entered(known.get(c))), 0)
+
+
+def take(state: GameState, cid: str, events: list[dict[str, Any]]) -> bool:
+    """Card ``cid`` taken out of the open display (refilled at once, the new card in its
+    place, as after a pick: 001 L419), the draw deck or the discards, for a GM's edit of a
+    hand; ``False`` if it is in none of them."""
+    display = list(state.extra["display"])
+    if cid in display:
+        slot = display.index(cid)
+        display.pop(slot)
+        nxt = _next_card(state, events)
+        if nxt is not None:
+            display.insert(slot, nxt)
+        state.extra["display"] = display
+        return True
+    for pile in ("deck", "discards"):
+        if cid in state.extra[pile]:
+            cards_left = list(state.extra[pile])
+            cards_left.remove(cid)
+            state.extra[pile] = cards_left
+            return True
+    return False
+
+
+def place_written(state: GameState, cid: str, to: str, events: list[dict[str, Any]]) -> None:
+    """A blank card the GM has just written joins the game (revision
+    :data:`~.cards.OPEN_TABLE`): into the draw deck at a place drawn from the game's secret,
+    or onto the discards; a display short of three cards is filled up again."""
+    if to == "discards":
+        discard(state, cid, events)
+        return
+    deck = list(state.extra["deck"])
+    deck.insert(cards.insert_at(state.extra["secret"], cid, state.extra["shuffles"], len(deck)), cid)
+    state.extra["deck"] = deck
+    refill(state, events)
 
 
 def _next_card(state: GameState, events: list[dict[str, Any]]) -> str | None:

@@ -85,13 +85,17 @@ they did; :func:`normalised` says each in this vocabulary)."""
 # -- reading a card ----------------------------------------------------------------------
 
 
-def normalised(card: dict[str, Any]) -> dict[str, Any]:
+def normalised(card: dict[str, Any], after_wedge: bool = True) -> dict[str, Any]:
     """``card`` with ``when`` (the moments it may be played), ``wedge`` and ``steps`` (the
     effect as a list of steps; ``None`` for a card whose text is not entered); an effect of
-    the first kit is said in this vocabulary."""
+    the first kit is said in this vocabulary.
+
+    A card without ``when`` may be played at every moment of its holder's own turn (001
+    L427), but one with a ``wedge`` only after the move to that wedge (``after_wedge``: a
+    game of revision 3 of the rules; in one set up before, also before the move)."""
     effect = card.get("effect")
-    when = list(card.get("when") or MOMENTS)
     wedge = card.get("wedge")
+    when = list(card.get("when") or (MOMENTS[1:] if wedge and after_wedge else MOMENTS))
     if isinstance(effect, dict):
         kind = effect.get("kind")
         chips = dict(effect.get("chips", {}))
@@ -298,14 +302,16 @@ def step_words(step: dict[str, Any], during: bool = False) -> str:
         n, unit = step.get("count", 1), step.get("unit", "any")
         what = f"{n} {'unit' if unit == 'any' else unit}{'' if n == 1 else 's'}"
         where = "your recruitment box" if step.get("from", "box") == "box" else "your supply"
-        return f"arm {what} from {where} free in one of your cities (the order names it: \"at\")"
+        names = "the city: \"at\", and the unit: \"unit\"" if unit == "any" else "it: \"at\""
+        return f"arm {what} from {where} free in one of your cities (the order names {names})"
     if kind == "remove":
         whose = {"opponent": "the opponent's", "self": "your own", "any": "any"}[step.get("whose", "opponent")]
         if step.get("piece") == "wall":
             return f"destroy {whose} town wall (the order names the city: \"city\"); it goes back to its owner's supply"
         n, piece = step.get("count", 1), step.get("piece")
-        return (f"remove {n} of {whose} {'unit' if piece == 'unit' else piece}s in one region (the order names it: "
-                f"\"at\"); they go to their recruitment box")
+        names = "the region: \"at\", and the unit: \"unit\"" if piece == "unit" else "it: \"at\""
+        return (f"remove {n} of {whose} {'unit' if piece == 'unit' else piece}s in one region (the order names "
+                f"{names}); they go to their recruitment box")
     if kind == "move_stone":
         whose = "the opponent's" if step.get("whose") == "opponent" else "your"
         far = f"{step['steps']} step{'' if step['steps'] == 1 else 's'} on" if "steps" in step else \
@@ -330,16 +336,23 @@ def step_words(step: dict[str, Any], during: bool = False) -> str:
     return f"the opponent discards {n} card{'' if n == 1 else 's'} of his hand, drawn at random"
 
 
-def words(card: dict[str, Any]) -> str:
-    """What a card does and when it is played, in words (``check``, ``options``, the docs)."""
-    card = normalised(card)
-    if card["steps"] is None:
-        return ""
+def when_words(card: dict[str, Any], after_wedge: bool = True) -> str:
+    """When a card is played, in words: ``played after the rondel move or after the action,
+    in a turn whose rondel move goes to SCIENTIA``."""
+    card = normalised(card, after_wedge)
     when = moments_words(card["when"])
     if card.get("wedge"):
         when += f", in a turn whose rondel move goes to {card['wedge'].upper()}"
-    during = DURING_CONQUEST in card["when"]
-    return f"played {when}: " + "; ".join(step_words(s, during) for s in card["steps"])
+    return f"played {when}"
+
+
+def words(card: dict[str, Any], after_wedge: bool = True) -> str:
+    """What a card does and when it is played, in words (``check``, ``options``, the docs)."""
+    said = normalised(card, after_wedge)
+    if said["steps"] is None:
+        return ""
+    during = DURING_CONQUEST in said["when"]
+    return f"{when_words(card, after_wedge)}: " + "; ".join(step_words(s, during) for s in said["steps"])
 
 
 # -- playing a card ------------------------------------------------------------------------

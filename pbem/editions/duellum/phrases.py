@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.editions.duellum.cards import OPEN_TABLE
 from pbem.kernel.vocab import RESOURCES, UNITS
 
 
@@ -177,6 +178,8 @@ def _draw_step(e: dict[str, Any], words: Any) -> str:
 
 
 def _discard_step(e: dict[str, Any], words: Any) -> str:
+    if "cards" not in e:  # drawn at random, for a reader who may not see them (Duellum.mask_event)
+        return f"the {words.name(e['nation'])} discard {words.count(e['count'], 'card')} drawn at random"
     return f"the {words.name(e['nation'])} discard {', '.join(words.card(c) for c in e['cards']) or 'nothing'}"
 
 
@@ -205,13 +208,16 @@ def standing_words(change: dict[str, Any], words: Any) -> list[str]:
 
 
 def edit_line(edit: dict[str, Any], words: Any) -> str | None:
-    """A GM edit of the open display, or of event cards entered from the printed ones."""
+    """A GM edit of the open display, or of event cards entered from the printed ones; a
+    card by its name (from revision 3 of the rules: a game set up before keeps the words its
+    reports had, ``CARD 05``)."""
+    card = words.card if getattr(words, "revision", 1) >= OPEN_TABLE else _card_id
     if "display" in edit:  # the open display lies open, as at the table
-        return ("The open display set to " + (", ".join(_card_id(c) for c in edit["display"]) or "no card")
+        return ("The open display set to " + (", ".join(card(c) for c in edit["display"]) or "no card")
                 + " (the cards it held go to the discards)")
     if "event_cards" in edit:
         return ("Event cards entered from the printed cards: "
-                + ", ".join(c.get("name") or _card_id(c["id"]) for c in edit["event_cards"]))
+                + ", ".join(c.get("name") or card(c["id"]) for c in edit["event_cards"]))
     return None
 
 
