@@ -240,3 +240,20 @@ def test_the_seed_found_from_a_copy_does_not_give_the_deck_away(tmp_path):
     # the old way, for contrast: a set-up without its own secret is the seed's alone
     old, _ = start_game("old", NATIONS, "duel-2026", edition="duellum", board="duellum-rome-carthage")
     assert old.state.extra["secret"] == secret_of("duel-2026")
+
+
+def test_a_gm_hand_edit_in_the_history_names_the_cards_to_their_holder_only():
+    """The legacy game duellum-44 has a GM edit that gave the Carthaginians a card: the
+    Romans' copy of the history shows that a card was given, not which (a hand is its
+    holder's secret, in the history as in the state); the Carthaginians' copy names it."""
+    from pathlib import Path
+
+    from pbem.service.store import load_game
+
+    game = load_game(Path(__file__).resolve().parent / "data" / "legacy" / "duellum-44.json")
+    given = [e for entry in game.history for e in entry.get("edits", []) if "hand" in e]
+    assert given and all(e["nation"] == "carthaginians" for e in given)
+    for viewer, seen in (("romans", False), ("carthaginians", True)):
+        edits = [e for entry in copies.player_copy(game, viewer)["history"] for e in entry.get("edits", [])
+                 if "hand" in e]
+        assert [e["hand"] for e in edits] == [e["hand"] if seen else ["?"] * len(e["hand"]) for e in given]

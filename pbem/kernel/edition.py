@@ -350,6 +350,11 @@ class Edition:
         """An event as ``viewer`` may read it (a card drawn is its drawer's secret)."""
         return event
 
+    def mask_edit(self, edit: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """One edit of a GM edit file as ``viewer`` may read it in their copy of the history
+        (a hand the GM set is its holder's secret)."""
+        return edit
+
     def event_cards(self, data: str) -> Mapping[str, Mapping[str, Any]]:
         """The event cards of a game whose ``rules.data`` is ``data``, by id (an edition
         with cards: the shipped catalogue with the cards a GM entered); none in an edition without."""

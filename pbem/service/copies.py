@@ -7,7 +7,8 @@ secret the deck is shuffled by, the seed it came from or another player's passwo
 (neither the current one nor any a player change in the history recorded). Every
 card it may not see is ``"?"``; history events are masked the same way
 (:meth:`Edition.mask_event <pbem.kernel.edition.Edition.mask_event>`), so a drawn card is
-named only in its drawer's copy.
+named only in its drawer's copy, and so are a GM's edits (:meth:`Edition.mask_edit
+<pbem.kernel.edition.Edition.mask_edit>`: a hand the GM set shows only its size to the other).
 
 With a copy a player runs ``check``, ``options``, ``show`` and ``bot -o`` fully; nothing is
 ever written to it (``process``, ``gm-edit``, ``undo`` refuse it), and ``verify`` checks
@@ -63,6 +64,8 @@ def player_copy(game: Game, nation: str) -> dict[str, Any]:
                     entry["setup"][key] = HIDDEN
         if isinstance(entry.get("events"), list):
             entry["events"] = [edition.mask_event(e, nation) if isinstance(e, dict) else e for e in entry["events"]]
+        if isinstance(entry.get("edits"), list):
+            entry["edits"] = [edition.mask_edit(e, nation) if isinstance(e, dict) else e for e in entry["edits"]]
         _hide_hashes(entry.get("identities"), game.meta[nation].password)
         history.append(entry)
     data["history"] = history

@@ -305,6 +305,13 @@ class Duellum(Edition):
                                          if e.get("random") else e for e in event["effects"]]}
         return event
 
+    def mask_edit(self, edit, viewer):
+        """A GM's ``hand`` edit of the other nation shows as many ``"?"`` as cards: which
+        cards a hand holds is its holder's secret, in the history as in the state."""
+        if "hand" in edit and edit.get("nation") != viewer and isinstance(edit["hand"], list):
+            return {**edit, "hand": ["?"] * len(edit["hand"])}
+        return edit
+
     # -- edits, data, checks -------------------------------------------------------------
 
     def edit_other(self, state, edit, path, out) -> bool:
