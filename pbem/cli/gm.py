@@ -181,7 +181,7 @@ def history_cmd(
 
         card = card_namer(loaded, noted=False)  # an entered card by its name
         for ev in entry["events"]:
-            print(f"  - {event_line(ev, card=card)}")
+            print(f"  - {event_line(ev, card=card, edition=loaded.edition)}")
 
     run(go)
 
@@ -248,7 +248,7 @@ def default_turn(
         print(f"default turn for {nation}:")
         card = card_namer(outcome.after, noted=False)  # an entered card by its name
         for ev in outcome.result.events:
-            print(f"  - {event_line(ev, card=card)}")
+            print(f"  - {event_line(ev, card=card, edition=outcome.after.edition)}")
         print_reports(outcome.reports)
 
     run(go)

@@ -73,7 +73,7 @@ def _demanders(t: TurnView, at: str, unit: str) -> list[str]:
     for other in order[i + 1:] + order[:i]:
         if not prov.count(other, unit):
             continue
-        if t.edition.automatic_battles:  # hostile units of a type never share a region (001 L289, L350)
+        if t.edition.forces.automatic_battles:  # hostile units of a type never share a region (001 L289, L350)
             out.append(other)
             continue
         stance = t.state.standing[other].stance(t.nation)
@@ -143,7 +143,7 @@ def _move(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> None:
             where = f"{path}.from" if j == 0 else f"{path}.path[{j - 1}]"
             t.reject("move/not-a-province", where, province=pid, hint=board.hint(pid))
             return
-    bad = board.path_ok(unit, start, route)
+    bad = board.path_ok(t.edition.moves_as(unit), start, route)
     if bad is not None:
         a = start if bad == 0 else route[bad - 1]
         t.reject("move/no-border", f"{path}.path[{bad}]", unit=unit, a=a, b=route[bad],
@@ -165,7 +165,7 @@ def _move(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> None:
         moving = [a - 1 for a in moving]
         f.put(pid, unit, moving)
         here = pid
-        own = t.edition.entry_battles(t, f, pid, unit, moving)
+        own = t.edition.forces.entry_battles(t, f, pid, unit, moving)
         moving = _entry_battles(t, f, pid, unit, moving) if own is None else own
         if not moving:
             break
@@ -187,9 +187,9 @@ def _entry_battles(t: TurnView, f: Forces, pid: str, unit: str, moving: list[int
         f.take(pid, unit, lost)
         moving = moving[k:]
         # Automatic battles: the nation that moves in fights (001 L350).
-        _battle_event(t, pid, unit, other, k, started_by=t.nation if t.edition.automatic_battles else other)
-        t.edition.units_lost(t, other, unit, k, pid)
-        t.edition.units_lost(t, t.nation, unit, k, pid)
+        _battle_event(t, pid, unit, other, k, started_by=t.nation if t.edition.forces.automatic_battles else other)
+        t.edition.forces.units_lost(t, other, unit, k, pid)
+        t.edition.forces.units_lost(t, t.nation, unit, k, pid)
     return moving
 
 
@@ -223,8 +223,8 @@ def _battle(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[str
     f.lose(at, unit, count)
     t.state.province(at).add(other, unit, -count)
     _battle_event(t, at, unit, other, count, started_by=t.nation)
-    t.edition.units_lost(t, other, unit, count, at)
-    t.edition.units_lost(t, t.nation, unit, count, at)
+    t.edition.forces.units_lost(t, other, unit, count, at)
+    t.edition.forces.units_lost(t, t.nation, unit, count, at)
     return echo
 
 
@@ -377,7 +377,7 @@ def run_maneuver(t: TurnView, steps: list[dict[str, Any]]) -> list[dict[str, Any
         path = f"$.maneuver[{i}]"
         if "conquer" in step:
             conquering = True
-            own = t.edition.conquer(t, f, step, path)
+            own = t.edition.forces.conquer(t, f, step, path)
             echo.append(_conquer(t, f, step, path) if own is None else own)
             continue
         if conquering:

@@ -175,7 +175,8 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
     lines = _wrap(head)
     knowhows = game.edition.knowhows
     for line in event_lines(entry.get("events", []), name, place, knowhow=lambda k: knowhows.get(k, k),
-                            card=card_namer(game), automatic=bool(getattr(game.edition, "automatic_battles", False))):
+                            card=card_namer(game), automatic=game.edition.forces.automatic_battles,
+                            edition=game.edition):
         lines += _wrap(line, "  - ")
     return lines
 
@@ -529,7 +530,7 @@ def holdings(game: Game, nation: str) -> list[str]:
     lines += _wrap(f"Cities: {', '.join(place(c) for c in seen['cities']) or 'none'}.", "  ")
     lines += _wrap(f"Temples: {', '.join(place(c) for c in seen['temples']) or 'none'}.", "  ")
     lines += _wrap("Know-how: " + (", ".join(knowhows.get(k, k) for k in seen["knowhow"]) or "none") + ".", "  ")
-    hand = game.edition.hand(game.state, nation)
+    hand = game.edition.cards.hand(game.state, nation) if game.edition.cards else None
     if hand is not None:
         card = None
         try:

@@ -227,7 +227,7 @@ def private_viewers(game) -> tuple[str, ...]:
 def _located(game, turn: int | None, entry: int | None):
     """The game right after the entry reported, its turn number, the entry's own number
     when it is not a turn (see :func:`report_name`), and whether it is the latest entry."""
-    from pbem.report.model import TURN_KINDS, entry_for_turn, game_at
+    from pbem.report.turnlog import TURN_KINDS, entry_for_turn, game_at
 
     index = entry_for_turn(game, turn) if entry is None else entry_index(game, entry)
     at = game_at(game, index)

@@ -1,14 +1,14 @@
 """A player's copy of a game with secrets (an edition's event cards in hand).
 
 The GM's game file holds everything. A player's copy holds what that player may see
-(:meth:`Edition.player_view <pbem.kernel.edition.Edition.player_view>`): its own hand, the
+(:meth:`Secrets.player_view <pbem.kernel.protocols.Secrets.player_view>`): its own hand, the
 open display and the other's hand *size*, but not the other's cards, the deck's order, the
 secret the deck is shuffled by, the seed it came from or another player's password hash
 (neither the current one nor any a player change in the history recorded). Every
 card it may not see is ``"?"``; history events are masked the same way
-(:meth:`Edition.mask_event <pbem.kernel.edition.Edition.mask_event>`), so a drawn card is
-named only in its drawer's copy, and so are a GM's edits (:meth:`Edition.mask_edit
-<pbem.kernel.edition.Edition.mask_edit>`: a hand the GM set shows only its size to the other).
+(:meth:`Secrets.mask_event <pbem.kernel.protocols.Secrets.mask_event>`), so a drawn card is
+named only in its drawer's copy, and so are a GM's edits (:meth:`Secrets.mask_edit
+<pbem.kernel.protocols.Secrets.mask_edit>`: a hand the GM set shows only its size to the other).
 
 With a copy a player runs ``check``, ``options``, ``show`` and ``bot -o`` fully; nothing is
 ever written to it (``process``, ``gm-edit``, ``undo`` refuse it), and ``verify`` checks
@@ -49,7 +49,8 @@ def player_copy(game: Game, nation: str) -> dict[str, Any]:
 
         raise UsageError(f"--for {nation}: not a nation of this game (one of {', '.join(game.seats)})")
     edition = game.edition
-    data = game._json(edition.player_view(game.state, nation).to_json())
+    secrets = edition.secrets
+    data = game._json((secrets.player_view(game.state, nation) if secrets else game.state).to_json())
     data["seed"] = HIDDEN
     data["copy"] = {"of": nation}
     for other, meta in data["nations"].items():
@@ -62,10 +63,10 @@ def player_copy(game: Game, nation: str) -> dict[str, Any]:
             for key in ("seed", "secret"):
                 if key in entry["setup"]:
                     entry["setup"][key] = HIDDEN
-        if isinstance(entry.get("events"), list):
-            entry["events"] = [edition.mask_event(e, nation) if isinstance(e, dict) else e for e in entry["events"]]
-        if isinstance(entry.get("edits"), list):
-            entry["edits"] = [edition.mask_edit(e, nation) if isinstance(e, dict) else e for e in entry["edits"]]
+        if secrets and isinstance(entry.get("events"), list):
+            entry["events"] = [secrets.mask_event(e, nation) if isinstance(e, dict) else e for e in entry["events"]]
+        if secrets and isinstance(entry.get("edits"), list):
+            entry["edits"] = [secrets.mask_edit(e, nation) if isinstance(e, dict) else e for e in entry["edits"]]
         _hide_hashes(entry.get("identities"), game.meta[nation].password)
         history.append(entry)
     data["history"] = history

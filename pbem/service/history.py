@@ -201,7 +201,8 @@ def entry_problems(i: int, entry: dict[str, Any], edition: Edition, seats: Colle
     if isinstance(events, list):  # the schema says so; checked again for a caller without it
         for j, event in enumerate(events):
             out += [Problem(path, message)
-                    for path, message in event_problems(event, f"{at}.events[{j}]", seats, board.provinces)]
+                    for path, message in event_problems(event, f"{at}.events[{j}]", seats, board.provinces,
+                                                        edition.event_kinds)]
     return out
 
 

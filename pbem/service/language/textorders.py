@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from pbem.errors import InputError, Problem, clip
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.vocab import MOMENTS, PAYMENT_KEYS, RESOURCES, UNITS
-from pbem.service.language.names import ORDER_WORDS, Names, Vocabulary, own_words, vocabulary
+from pbem.service.language.names import ORDER_WORDS, Names, Vocabulary, vocabulary
 from pbem.service.schemas import required_keys
 
 if TYPE_CHECKING:
@@ -75,13 +75,13 @@ _SINGLE = ("game", "nation", "turn", "password", "rondel")
 
 
 def line_words() -> frozenset[str]:
-    """The words that make a line an order line, in every edition (each registered one):
-    a line starting with an order word of another edition is an order line too (and then
-    an error), never prose."""
+    """The words that make a line an order line, in every edition (those the registry knows
+    of each built-in one without importing it): a line starting with an order word of another
+    edition is an order line too (and then an error), never prose."""
     from pbem import editions
 
-    return frozenset({*ORDER_WORDS, *_WORD_ALIASES,
-                      *(w for edition in editions.registered() for w in own_words(edition))})
+    own = (w.lower().replace("-", "").replace("_", "") for w in editions.order_line_words())
+    return frozenset({*ORDER_WORDS, *_WORD_ALIASES, *own})
 
 
 _CLOSE = 0.7
@@ -754,8 +754,8 @@ class _Orders:
     # -- the orders of an edition's own keys, by the form the edition gives them --------
 
     def _own(self, line: _Line, word: str, spec: Mapping[str, Any]) -> None:
-        """A line of an order key of the edition's own (:meth:`Edition.order_words
-        <pbem.kernel.edition.Edition.order_words>`), read by its form."""
+        """A line of an order key of the edition's own (:attr:`OrderLanguage.order_words
+        <pbem.kernel.protocols.OrderLanguage>`), read by its form."""
         getattr(self, f"_form_{spec['form']}")(line, word, spec)
 
     def _card(self, line: _Line) -> str | None:
@@ -825,8 +825,8 @@ class _Orders:
     def _standing_own(self, line: _Line, key: str, token: Token) -> None:
         """``standing KEY CHOICE`` (a choice may be several words: ``when it saves the
         city``) or ``standing KEY CARD ...`` (or ``nothing``): a standing order of the
-        edition's own (:meth:`Edition.standing_order_words
-        <pbem.kernel.edition.Edition.standing_order_words>`)."""
+        edition's own (:attr:`OrderLanguage.standing_words
+        <pbem.kernel.protocols.OrderLanguage>`)."""
         standing = self.data.setdefault("standing", {})
         spec = self.vocab.standing_words[key]
         if spec["form"] == "choice":
@@ -1187,7 +1187,7 @@ def _raw(key: str, value: str) -> str:
 
 
 def _standing_lines(standing: Mapping[str, Any], edition: Edition | None = None) -> list[str]:
-    own = dict(edition.standing_order_words()) if edition is not None else {}
+    own = dict(edition.language.standing_words) if edition is not None and edition.language else {}
     extra = [k for k in standing if k not in ("battle", "bonus_stack", "coin_substitute", *own)]
     if extra:
         raise ValueError(f"the standing order(s) {', '.join(extra)} cannot be written in the text syntax")
@@ -1230,7 +1230,8 @@ def format_text_orders(orders: Mapping[str, Any], edition: Edition, board: Board
     orders, a game id or password that starts or ends with a space or spans lines.
     """
     lines: list[str] = []
-    own = {spec["key"]: (word, spec) for word, spec in edition.order_words().items()}
+    words = edition.language.order_words if edition.language else {}
+    own = {spec["key"]: (word, spec) for word, spec in words.items()}
     keys = [k for k in edition.order_keys if k in orders] + [k for k in orders if k not in edition.order_keys]
     for key in keys:
         value = orders[key]
