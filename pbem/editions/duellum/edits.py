@@ -169,9 +169,16 @@ class DuellumEdits(SharedEdits):
 
     def nation(self, state: GameState, nation: str, edit: dict[str, Any], path: str,
                out: list[Rejection]) -> frozenset[str]:
-        """From revision 3 a ``hand`` edit conserves the deck (:func:`edit_hand`)."""
-        if "hand" not in edit or state.table.revision < cards.OPEN_TABLE:
+        """From revision 3 a ``hand`` edit conserves the deck (:func:`edit_hand`); in every
+        revision a ``"?"`` (a player copy's mask of the other's card) is never a card to give."""
+        if "hand" not in edit:
             return frozenset()
+        if state.table.revision < cards.OPEN_TABLE:
+            hidden = [i for i, c in enumerate(edit["hand"]) if c == cards.HIDDEN]
+            for i in hidden:  # a copy's mask, never a card (revision 3 refuses it as no card of the deck)
+                out.append(reject("edit/card-unknown", f"{path}.hand[{i}]", codes=self.edition.codes,
+                                  card=cards.HIDDEN))
+            return frozenset({"hand"}) if hidden else frozenset()
         edit_hand(self.edition, state, nation, edit["hand"], path, out)
         return frozenset({"hand"})
 

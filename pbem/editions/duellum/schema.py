@@ -106,7 +106,9 @@ def edit_parts() -> dict[str, dict[str, Any]]:
             "walls_supply": {"type": "integer", "minimum": 0, "maximum": WALLS_PER_NATION},
             "recruitment": UNIT_OBJECT,
             "vp": {"type": "integer", "minimum": 0},
-            "hand": {"type": "array", "items": CARD_ID}}},
+            "hand": {"description": "The cards in hand afterwards (\"?\" for each card of the other's "
+                                    "hand in a player's copy of the history: never a card to give).",
+                     **CARDS}}},
         "unit_counts": SPECIAL_COUNTS,
         "province_edit": {"properties": {
             "wall": {"description": "A town wall stands in this city.", "type": "boolean"},

@@ -71,5 +71,5 @@ class DuellumSecrets(Facet):
         """A GM's ``hand`` edit of the other nation shows as many ``"?"`` as cards: which
         cards a hand holds is its holder's secret, in the history as in the state."""
         if "hand" in edit and edit.get("nation") != viewer and isinstance(edit["hand"], list):
-            return {**edit, "hand": ["?"] * len(edit["hand"])}
+            return {**edit, "hand": [cards.HIDDEN] * len(edit["hand"])}
         return edit
