@@ -21,6 +21,7 @@ cards"; revision 3 of the edition's rules):
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from collections import Counter
 
 import pytest
@@ -40,6 +41,7 @@ from pbem.service.view import show_json
 DU = editions.get("duellum")
 BOARD = load_board("duellum-rome-carthage")
 FRONT = ["carthaginians", "romans"]
+LEGACY = Path(__file__).resolve().parent / "data" / "legacy"
 TWENTY_FIVE = ["fortress", "earthquake", "burglary", "academy", *(f"card_{i:02d}" for i in range(5, 26))]
 LEVY = {"id": "card_07", "name": "Levy", "text": "Set up one unit of your recruitment box in one of your cities, free.",
         "effect": [{"kind": "arm", "unit": "any", "count": 1}]}
@@ -173,6 +175,21 @@ def test_a_hand_edit_of_a_card_in_the_other_hand_or_of_no_card_is_refused(tmp_pa
     done = gm_edit_file(path, tmp_path, {"nation": "carthaginians", "hand": ["blank_2"]})
     assert done.exit_code == 4 and "edit/card-unknown" in done.stderr
     assert path.read_bytes() == before
+
+
+def test_a_copys_hidden_card_is_never_a_card_to_give(tmp_path):
+    """A player copy's history shows the other's hand in a GM edit as "?" (so the edit's
+    schema takes it); a GM edit that gives "?" is refused in every revision, never a card."""
+    path, _ = new_file(tmp_path)
+    old = json.loads((LEGACY / "duellum-44.json").read_text())
+    (tmp_path / "old.json").write_text(json.dumps(old), encoding="utf-8")
+    for game, game_id in ((path, "duel"), (tmp_path / "old.json", old["game_id"])):
+        before = game.read_bytes()
+        change = write_json(tmp_path / "edit.json", {"game": game_id, "reason": "test",
+                                                      "edits": [{"nation": "romans", "hand": ["?"]}]})
+        done = cli_run("gm-edit", game, change)
+        assert done.exit_code == 4 and "edit/card-unknown" in done.stderr, done.output
+        assert game.read_bytes() == before
 
 
 def test_the_consistency_check_of_every_edit_keeps_each_card_in_one_place():

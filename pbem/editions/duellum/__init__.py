@@ -309,7 +309,7 @@ class Duellum(Edition):
         """A GM's ``hand`` edit of the other nation shows as many ``"?"`` as cards: which
         cards a hand holds is its holder's secret, in the history as in the state."""
         if "hand" in edit and edit.get("nation") != viewer and isinstance(edit["hand"], list):
-            return {**edit, "hand": ["?"] * len(edit["hand"])}
+            return {**edit, "hand": [cards.HIDDEN] * len(edit["hand"])}
         return edit
 
     # -- edits, data, checks -------------------------------------------------------------
@@ -326,8 +326,13 @@ class Duellum(Edition):
 
     def edit_nation(self, state, nation, edit, path, out) -> frozenset[str]:
         """From revision 3 a ``hand`` edit conserves the deck (:func:`.edits.edit_hand`)."""
-        if "hand" not in edit or state.table.revision < cards.OPEN_TABLE:
+        if "hand" not in edit:
             return frozenset()
+        if state.table.revision < cards.OPEN_TABLE:
+            hidden = [i for i, c in enumerate(edit["hand"]) if c == cards.HIDDEN]
+            for i in hidden:  # a copy's mask, never a card (revision 3 refuses it as no card of the deck)
+                out.append(reject("edit/card-unknown", f"{path}.hand[{i}]", codes=self.codes, card=cards.HIDDEN))
+            return frozenset({"hand"}) if hidden else frozenset()
         edits.edit_hand(self, state, nation, edit["hand"], path, out)
         return frozenset({"hand"})
 
@@ -518,7 +523,9 @@ class Duellum(Edition):
                     "walls_supply": {"type": "integer", "minimum": 0, "maximum": WALLS_PER_NATION},
                     "recruitment": UNIT_OBJECT,
                     "vp": {"type": "integer", "minimum": 0},
-                    "hand": {"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_]+$"}}}},
+                    "hand": {"description": "The cards in hand afterwards (\"?\" for each card of the other's "
+                                            "hand in a player's copy of the history: never a card to give).",
+                             **cards_list}}},
                 "unit_counts": {"properties": {u: {"$ref": "#/$defs/amount"} for u in ("admiral", "commander")}},
                 "province_edit": {"properties": {
                     "wall": {"description": "A town wall stands in this city.", "type": "boolean"},
