@@ -1,4 +1,4 @@
-"""pbem.trust: keys, SSHSIG signatures and allowed signers (issue 39, the
+"""pbem.trust: keys, SSHSIG signatures, allowed signers and fair draws (issue 39, the
 cryptographic groundwork of games without a game master).
 
 The interoperability tests run the real OpenSSH ``ssh-keygen`` (Debian's openssh-client):
@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import ast
 import base64
+import functools
 import hashlib
 import json
+import os
 import shutil
 import struct
 import subprocess
@@ -21,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from pbem.errors import ExitCode, InputError, UsageError
-from pbem.trust import keys, signers, sshsig
+from pbem.trust import commit, keys, signers, sshsig
 from pbem.trust.refusals import Refusal, TrustRefused
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -444,6 +446,193 @@ def test_a_name_that_cannot_stand_in_the_file_is_refused():
             signers.AllowedSigner((bad,), ROMANS.public)
 
 
+# -- commitments and draws ----------------------------------------------------------------
+
+SEATS = ("romans", "greeks", "persians")
+
+
+@functools.cache
+def chains(length: int, game: str = "game-demo") -> dict[str, commit.HashChain]:
+    """Three players' chains from fixed seeds (made once per length: a chain only reads)."""
+    return {s: commit.HashChain(hashlib.sha256(f"seed of {s}".encode()).digest(), game, s, length) for s in SEATS}
+
+
+def test_a_chain_opens_reveal_by_reveal():
+    chain = chains(5)["romans"]
+    tracker = commit.Tracker(chain.commitment())
+    assert [tracker.accept(chain.reveal(r)) for r in range(1, 6)] == [1, 2, 3, 4, 5]
+    assert all(commit.link("game-demo", "romans", r, chain.reveal(r)) == (chain.reveal(r - 1) if r > 1 else chain.head)
+               for r in range(1, 6))
+    # a verifier that joins later replays what was revealed
+    assert commit.Tracker(chain.commitment(), tracker.revealed).position == 5
+    error = refusal(tracker.accept, os.urandom(32))
+    assert error.code is Refusal.EXHAUSTED and "committed to 5 reveals, all of them made" in str(error)
+    assert "seed" not in repr(chain) and chain.reveal(5).hex() not in repr(chain)
+
+
+def test_a_reveal_that_does_not_match_is_refused():
+    made = chains(6)
+    tracker = commit.Tracker(made["romans"].commitment())
+    tracker.accept(made["romans"].reveal(1))
+    for wrong in (os.urandom(32), made["greeks"].reveal(2), made["romans"].reveal(3)):
+        error = refusal(tracker.accept, wrong, source="entry 9")
+        assert error.code is Refusal.MISMATCH
+        assert str(error) == ("entry 9: this value does not open romans's commitment (its hash is not reveal 1): "
+                              "not the value committed to (commit/mismatch)")
+    assert tracker.position == 1  # nothing refused was taken
+    assert refusal(tracker.accept, b"short").code is Refusal.BAD_VALUE
+    assert refusal(tracker.accept, "ab" * 16).code is Refusal.BAD_VALUE
+    assert tracker.accept(made["romans"].reveal(2)) == 2
+
+
+def test_a_replayed_reveal_is_refused():
+    """Offering an old value again (to draw a card again by replaying a turn) is refused as
+    a replay, whether it is the last reveal, an older one, or the head."""
+    chain = chains(6)["greeks"]
+    tracker = commit.Tracker(chain.commitment(), [chain.reveal(1), chain.reveal(2), chain.reveal(3)])
+    for value, what in ((chain.reveal(3), "reveal 3"), (chain.reveal(1), "reveal 1"),
+                        (chain.head, "the head of the chain")):
+        error = refusal(tracker.accept, value)
+        assert error.code is Refusal.REPLAYED
+        assert str(error) == (f"greeks's reveal 4: this value is {what} of greeks, already public: a draw cannot be "
+                              "made again with it (commit/replayed)")
+    assert tracker.position == 3
+
+
+def test_chains_are_separated_by_game_and_seat():
+    seed = bytes(32)
+    heads = {commit.HashChain(seed, game, s, 4).head for game in ("g1", "g2") for s in ("a", "b")}
+    assert len(heads) == 4
+    # a player who copied another's head cannot open it with the other's reveals
+    a, b = commit.HashChain(seed, "g1", "a", 4), commit.HashChain(os.urandom(32), "g1", "b", 4)
+    copied = commit.Tracker(commit.Commitment("g1", "b", a.head, 4))
+    assert refusal(copied.accept, a.reveal(1)).code is Refusal.MISMATCH
+    assert b.head != a.head
+
+
+CHI2_24_999 = 51.179
+"""The 0.999 quantile of the chi-square distribution with 24 degrees of freedom (25 cards):
+an honest draw exceeds it one time in a thousand."""
+CHI2_576_999 = 686.609
+"""The same with 576 = 24 x 24 degrees of freedom (a 25 x 25 table of card and place whose
+rows and columns each sum to the number of shuffles). Both computed from the regularized
+incomplete gamma function (scipy's ``chi2.ppf(0.999, k)`` gives the same)."""
+DRAWS = 10_000
+
+
+def chi_square(counts, expected):
+    return sum((c - expected) ** 2 / expected for c in counts)
+
+
+def test_draws_from_honest_commitments_are_uniform_over_25_cards():
+    """10,000 draws, each decided by the next reveal of three players' chains (each reveal
+    checked against its commitment), spread over 25 cards as a uniform draw does: the
+    chi-square statistic is below the 0.999 quantile (fixed seeds: the same every run)."""
+    made = chains(DRAWS)
+    trackers = {s: commit.Tracker(c.commitment()) for s, c in made.items()}
+    counts = [0] * 25
+    for turn in range(1, DRAWS + 1):
+        reveals = {s: made[s].reveal(turn) for s in SEATS}
+        for s in SEATS:
+            trackers[s].accept(reveals[s])
+        counts[commit.draw("game-demo", turn, "deck", reveals, 25)] += 1
+    assert sum(counts) == DRAWS and min(counts) > 0
+    assert chi_square(counts, DRAWS / 25) < CHI2_24_999, counts
+
+
+def test_the_uniformity_check_sees_a_modulo_bias():
+    """The same statistic over the same stream read as ``% 25`` of 6 bits (the bias that
+    rejection sampling avoids) is far above the threshold: the check above can fail."""
+    made = chains(DRAWS)
+    counts = [0] * 25
+    for turn in range(1, DRAWS + 1):
+        stream = commit.stream("game-demo", turn, "deck", {s: made[s].reveal(turn) for s in SEATS})
+        counts[(stream.take(1)[0] & 63) % 25] += 1
+    assert chi_square(counts, DRAWS / 25) > 3 * CHI2_24_999
+
+
+def test_shuffles_put_every_card_in_every_place_alike():
+    """10,000 shuffles of 25 cards: each a permutation, and the table of card by place
+    within the chi-square 0.999 quantile of its 576 degrees of freedom."""
+    made = chains(DRAWS)
+    table = [[0] * 25 for _ in range(25)]
+    cards = list(range(25))
+    for turn in range(1, DRAWS + 1):
+        order = commit.shuffled("game-demo", turn, "reshuffle", {s: made[s].reveal(turn) for s in SEATS}, cards)
+        assert len(order) == 25
+        for place, card in enumerate(order):
+            table[card][place] += 1
+    assert all(sum(row) == DRAWS for row in table)
+    assert all(sum(table[c][p] for c in range(25)) == DRAWS for p in range(25))
+    assert chi_square([n for row in table for n in row], DRAWS / 25) < CHI2_576_999
+
+
+def _independent_draw(game: str, turn: int, purpose: str, reveals: dict[str, bytes], n: int, count: int) -> list[int]:
+    """The draw rebuilt from the description in pbem/trust/commit.py alone (hashlib and
+    struct, none of the module's code): what another program would compute."""
+    def s(b):
+        b = b.encode() if isinstance(b, str) else b
+        return struct.pack(">I", len(b)) + b
+    key = hashlib.sha256(s("antike-ref draw v1") + s(game) + struct.pack(">I", turn) + s(purpose)
+                         + struct.pack(">I", len(reveals))
+                         + b"".join(s(seat) + s(reveals[seat]) for seat in sorted(reveals))).digest()
+    data = b"".join(hashlib.sha256(s("antike-ref stream v1") + s(key) + struct.pack(">Q", i)).digest()
+                    for i in range(64))
+    bits = (n - 1).bit_length()
+    size, at, out = (bits + 7) // 8, 0, []
+    while len(out) < count:
+        number = int.from_bytes(data[at:at + size], "big") & ((1 << bits) - 1)
+        at += size
+        if number < n:
+            out.append(number)
+    return out
+
+
+PINNED_HEADS = {
+    "romans": "88c06bcfd12fd6e7b80ffd5bd51423db37583cbec860e27e538ae0ae007e2c1e",
+    "greeks": "ff8e91f5652f07f6eded33735c83a983aeddda5db057ec16ad9dc0b276fd199e",
+    "persians": "31e68942ab36b711e560dbf7285b5a2d5d6b6c80b433a9f87ca7689d3dd5478b",
+}
+"""The heads of :func:`chains` of length 8 (sha256 of "seed of SEAT" as the seed): pinned,
+so a change of the chain's hashing fails here."""
+PINNED_DRAWS = "10 5 19 7 0 23 21 13 6 22 3 8"
+PINNED_SHUFFLE = "14 2 24 12 9 17 20 1 15 22 16 21 18 4 23 11 8 3 6 13 0 7 19 5 10"
+
+
+def test_the_same_reveals_give_the_same_draw_on_every_machine():
+    """A pinned vector: the heads of three fixed chains, the first 12 draws below 25 and a
+    shuffle of 25 from their first reveals; the draws equal those rebuilt from the module's
+    description alone; the order the reveals come in does not matter, any other game, turn,
+    purpose or reveal changes the draw."""
+    made = chains(8)
+    assert {s: c.head.hex() for s, c in made.items()} == PINNED_HEADS
+    reveals = {s: made[s].reveal(1) for s in SEATS}
+    stream = commit.stream("game-demo", 3, "deck", reveals)
+    draws = [stream.below(25) for _ in range(12)]
+    assert draws == _independent_draw("game-demo", 3, "deck", reveals, 25, 12)
+    assert " ".join(map(str, draws)) == PINNED_DRAWS
+    assert " ".join(map(str, commit.shuffled("game-demo", 3, "deck", reveals, range(25)))) == PINNED_SHUFFLE
+    assert commit.draw("game-demo", 3, "deck", dict(reversed(list(reveals.items()))), 25) == draws[0]
+    key = commit.draw_key("game-demo", 3, "deck", reveals)
+    others = {commit.draw_key("game-2", 3, "deck", reveals), commit.draw_key("game-demo", 4, "deck", reveals),
+              commit.draw_key("game-demo", 3, "setup", reveals),
+              commit.draw_key("game-demo", 3, "deck", {**reveals, "greeks": made["greeks"].reveal(2)})}
+    assert key not in others and len(others) == 4
+    for n in (2, 7, 256, 257, 1 << 40):
+        assert commit.draw("game-demo", 3, "deck", reveals, n) == _independent_draw("game-demo", 3, "deck", reveals,
+                                                                                     n, 1)[0]
+
+
+def test_a_draw_needs_reveals_and_a_range():
+    stream = commit.Stream(bytes(32))
+    assert stream.below(1) == 0 and stream.take(4) == commit.Stream(bytes(32)).take(4)  # below(1) reads nothing
+    assert refusal(stream.below, 0).code is Refusal.BAD_VALUE
+    assert refusal(commit.draw, "g", 1, "deck", {}, 25).code is Refusal.BAD_VALUE
+    assert refusal(commit.draw, "g", 1, "deck", {"romans": b"x" * 31}, 25).code is Refusal.BAD_VALUE
+    assert refusal(commit.draw, "g", -1, "deck", {"romans": bytes(32)}, 25).code is Refusal.BAD_VALUE
+    assert commit.Stream(bytes(32)).shuffle([]) == [] and commit.Stream(bytes(32)).shuffle(["a"]) == ["a"]
+
+
 # -- the layer ----------------------------------------------------------------------------
 
 TRUST = sorted((ROOT / "pbem" / "trust").glob("*.py"))
@@ -470,8 +659,8 @@ def test_the_layer_imports_only_the_standard_library_errors_and_cryptography():
 
 
 def test_importing_the_layer_and_the_command_line_leaves_cryptography_out():
-    code = ("import json, sys; import pbem.cli, pbem.trust.keys, pbem.trust.sshsig, pbem.trust.signers; "
-            "print(json.dumps([m for m in ('cryptography', 'bcrypt') if m in sys.modules]))")
+    code = ("import json, sys; import pbem.cli, pbem.trust.keys, pbem.trust.sshsig, pbem.trust.signers, "
+            "pbem.trust.commit; print(json.dumps([m for m in ('cryptography', 'bcrypt') if m in sys.modules]))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == []
