@@ -6,6 +6,8 @@ not count for the layers, but do for cycles. From the bottom up:
 
     errors, paths           shared by everyone, import nothing of the package (paths: errors)
     kernel                  the rules every edition shares: imports only itself and errors
+    trust                   keys, signatures and fair draws of games without a game master:
+                            imports only itself and errors (and the cryptography library)
     editions                one package per edition and the registry: imports the kernel
     service                 files, history, passwords, the game service: imports editions
     play, report            advisers and bots; reports: import the service and below
@@ -34,12 +36,13 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "paths": {"errors"},
     "kernel": {"errors", "kernel"},
+    "trust": {"errors", "trust"},
     "editions": {"errors", "kernel", "editions"},
-    "service": {"errors", "paths", "kernel", "editions", "service"},
+    "service": {"errors", "paths", "kernel", "trust", "editions", "service"},
     "play": {"errors", "kernel", "editions", "service", "play"},
     "report": {"errors", "paths", "kernel", "editions", "service", "report"},
-    "mail": {"errors", "paths", "kernel", "editions", "service", "play", "report", "mail"},
-    "cli": {"errors", "paths", "editions", "service", "play", "report", "mail", "cli"},
+    "mail": {"errors", "paths", "kernel", "trust", "editions", "service", "play", "report", "mail"},
+    "cli": {"errors", "paths", "trust", "editions", "service", "play", "report", "mail", "cli"},
     "__main__": {"cli"},
     "__init__": set(),
 }
