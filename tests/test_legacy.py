@@ -11,7 +11,9 @@ format 1: the file layout is unchanged, so every hash in their history chains st
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -192,3 +194,59 @@ def test_a_game_run_by_mail_with_an_earlier_release_runs_on(tmp_path):
     assert [e["kind"] for e in history] == ["new", "turn", "turn", "turn", "standing", "turn"]
     assert len(sent(tmp_path / "o2")) == 6  # the receipt, four reports and the GM's
     assert cli_run("verify", game).exit_code == 0
+
+
+def _legacy_mail_folder(tmp_path: Path, name: str) -> Path:
+    """A copy of the mail folder ``name`` of ``tests/data/legacy`` (without what it expects),
+    with the empty folders git does not keep."""
+    folder = tmp_path / name
+    shutil.copytree(DATA / name, folder, ignore=shutil.ignore_patterns("expected"))
+    for sub in ("cur", "new", "tmp"):
+        (folder / "Maildir" / sub).mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_a_ledger_of_the_release_before_the_clock_refit_runs_on_as_that_release_ran_it(tmp_path):
+    """``mail-6f906cf/``: two games whose ledgers hold every part of the clock the release
+    before issue 37 kept there (an absence held with its reason, one to come, an extended
+    deadline, reminded, missed, paused, the last error, notices waiting). This release does
+    with them exactly what that one did (``expected/``): the same mails byte for byte, the
+    same lines printed by ``mail run``, ``resume``, ``show`` and ``status`` (text and
+    ``--json``), through a held absence's end, a reminder and a missed deadline."""
+    folder = _legacy_mail_folder(tmp_path, "mail-6f906cf")
+    for sub in ("cur", "new", "tmp"):
+        (folder / "Empty" / sub).mkdir(parents=True)
+    old = time.time_ns() - 60 * 10**9  # mailboxes quiet for a minute: a game's watermark may hold
+    for box in ("Maildir", "Empty"):
+        for sub in ("new", "cur"):
+            os.utime(folder / box / sub, ns=(old, old))
+    expected = DATA / "mail-6f906cf" / "expected"
+    games = {g: folder / "games" / f"{g}.json" for g in ("north", "south")}
+
+    def same(name: str, *args) -> None:
+        result = cli_run(*args)
+        text = f"{result.stdout}--- stderr\n{result.stderr}--- exit {result.exit_code}\n".replace(str(folder), "FOLDER")
+        assert text == (expected / name).read_text(encoding="utf-8"), name
+
+    def looks(tag: str, now: str) -> None:
+        for g, path in games.items():
+            same(f"{tag}-show-{g}.json", "show", path, "--json", "--now", now)
+            same(f"{tag}-show-{g}.txt", "show", path, "--now", now)
+        same(f"{tag}-status.json", "status", "--config", folder / "mail.toml", "--json", "--now", now)
+        same(f"{tag}-status.txt", "status", "--config", folder / "mail.toml", "--now", now)
+
+    def run(tag: str, now: str) -> None:
+        same(f"run-{tag}.txt", "mail", "run", "--config", folder / "mail.toml", "--outbox",
+             folder / "expected" / f"out-{tag}", "--now", now)
+        out = folder / "expected" / f"out-{tag}"
+        assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in (expected / f"out-{tag}").iterdir())
+        for mail in (expected / f"out-{tag}").iterdir():
+            assert (out / mail.name).read_bytes() == mail.read_bytes(), mail.name
+
+    run("a", "2026-12-06T12:00:00Z")
+    looks("a", "2026-12-06T12:00:00Z")
+    same("resume-south.txt", "resume", games["south"], "--now", "2026-12-06T13:00:00Z")
+    run("b", "2026-12-07T12:00:00Z")
+    run("c", "2026-12-08T00:00:00Z")
+    looks("c", "2026-12-08T00:00:00Z")
+    assert cli_run("verify", games["north"]).exit_code == 0
