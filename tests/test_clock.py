@@ -27,9 +27,8 @@ RULES = Rules(deadline=48 * H, remind=12 * H, missed="default", absence="wait", 
 
 
 def started(**fields) -> TurnClock:
-    """The clock of turn 3 of the Greeks, started at T0 by :data:`RULES`."""
-    current = CurrentTurn(3, "greeks", T0, T0 + 48 * H, 48 * H, "Europe/Berlin")
-    return TurnClock(current).__class__(**{"current": current, **fields}) if fields else TurnClock(current)
+    """The clock of turn 3 of the Greeks, started at T0 by :data:`RULES` (with ``fields``)."""
+    return TurnClock(CurrentTurn(3, "greeks", T0, T0 + 48 * H, 48 * H, "Europe/Berlin"), **fields)
 
 
 def step(clock: TurnClock, now: datetime, rules: Rules = RULES, turn: int = 3, active: str = "greeks",
@@ -60,7 +59,8 @@ def test_waiting_for_the_reminder_then_the_deadline_with_the_missed_rule():
     assert (missed.kind, missed.how) == ("missed", "default")
     late = step(reminded, T0 + 48 * H, rules=Rules(48 * H, 12 * H, "wait", "wait", "Europe/Berlin"))
     assert late.kind == "late" and reminded.after(late).current.missed
-    assert step(reminded.after(late), T0 + 50 * H, rules=Rules(48 * H, 12 * H, "wait", "wait", "Europe/Berlin")).at is None
+    waiting = Rules(48 * H, 12 * H, "wait", "wait", "Europe/Berlin")
+    assert step(reminded.after(late), T0 + 50 * H, rules=waiting).at is None
 
 
 def test_nothing_runs_while_paused_and_a_game_over_has_no_clock():
