@@ -55,11 +55,13 @@ def test_an_audit_log_planted_as_a_link_is_never_written_through(table, tmp_path
     victim = tmp_path / "victim.txt"
     victim.write_text("precious\n")
     (folder / "game.audit.jsonl").symlink_to(victim)
-    before = (folder / "game.clock.json").read_bytes()
+    before = (folder / "game.mail.json").read_bytes()
+    clock = (folder / "game.clock.json").read_bytes()
     paused = cli_run("pause", game, "--reason", "x", "--now", START)
     assert paused.exit_code == 10, paused.stdout + paused.stderr
     assert victim.read_text() == "precious\n"
-    assert (folder / "game.clock.json").read_bytes() == before  # not paused: the change was not logged
+    assert (folder / "game.mail.json").read_bytes() == before  # not paused: the change was not logged
+    assert (folder / "game.clock.json").read_bytes() == clock
 
 
 def test_the_status_page_replaces_a_link_planted_at_its_name(table, tmp_path):
