@@ -148,13 +148,13 @@ def show(
     """
 
     def go():
-        from pbem.service.clock import read_state
+        from pbem.service.clockfile import read_clock
         from pbem.service.service import GameService
         from pbem.service.view import show_json
 
         moment = time_option(now)
         loaded = GameService(game).load()
-        clock = read_state(game)
+        clock = read_clock(game)
         if viewer is not None and viewer not in loaded.seats:
             raise UsageError(f"--as {viewer}: not a nation of this game (one of {', '.join(loaded.seats)})")
         who = viewer if viewer is not None else loaded.copy_of  # a player's copy shows what its player sees

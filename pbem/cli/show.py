@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pbem.service.clock import absences_now
+from pbem.service.clock import TurnClock
 from pbem.service.game import Game
 from pbem.service.view import RECENT_TURNS, RESOURCES, UNITS, current_deadline, recent_entries, show_json, today
 
@@ -36,11 +36,11 @@ def _table(title: str, *columns: str, right: int = 0):
     return table
 
 
-def print_summary(game: Game, console, viewer: str | None = None, clock: dict[str, Any] | None = None,
+def print_summary(game: Game, console, viewer: str | None = None, clock: TurnClock | None = None,
                   now: datetime | None = None) -> None:
     """A readable terminal summary with rich tables, laid out for 80 columns. ``clock``:
-    the clock of the game's mail ledger (:func:`pbem.service.clock.read_state`): the
-    deadline with the time left at ``now``, a pause, the players away."""
+    the game's clock (:func:`pbem.service.clockfile.read_clock`): the deadline with the
+    time left at ``now``, a pause, the players away."""
     edition = game.edition
     st = edition.player_view(game.state, viewer)
     view = show_json(game, viewer)
@@ -49,7 +49,7 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: dict[st
     console.print(f"[bold]{game.game_id}[/] — {edition.name} on {game.board.name}{variants}")
     console.print(f"turn {st.status.turn}, round {st.status.round}, {status}, goal {game.goal}"
                   f" {edition.score_unit(st)}")
-    for line in clock_lines(game, clock or {}, now):
+    for line in clock_lines(game, clock or TurnClock(), now):
         console.print(line, highlight=False, markup=False)
     for line in edition.show_lines(st):
         console.print(line, highlight=False)
@@ -108,19 +108,18 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: dict[st
                 console.print(f"  - {line}", highlight=False, soft_wrap=False)
 
 
-def clock_lines(game: Game, clock: dict[str, Any], now: datetime | None) -> list[str]:
+def clock_lines(game: Game, clock: TurnClock, now: datetime | None) -> list[str]:
     """The current turn's deadline with the time left at ``now``, whether the game is
     paused, and who is away today (the reasons are the GM's: ``status`` shows them)."""
     lines = []
     deadline = current_deadline(game, clock)
     if deadline is not None:
         lines.append(deadline.line(now))
-    paused = clock.get("paused")
-    if isinstance(paused, dict) and deadline is None:
+    if clock.paused is not None and deadline is None:
         lines.append("The game is paused by the GM: no deadline runs.")
     if now is not None:
         away = [f"{game.edition.nation_name(n)} until {day:%a %d %b %Y}"
-                for n, day in sorted(absences_now(clock, today(clock, now)).items()) if n in game.seats]
+                for n, day in sorted(clock.away(today(clock, now)).items()) if n in game.seats]
         if away:
             lines.append(f"Away: {'; '.join(away)}.")
     return lines

@@ -259,7 +259,7 @@ def build_site(game: Game, folder: Path | str, force: bool = False, *,
     ``force`` renders every board image again (after the board drawing changed); without
     it an image that exists is kept, since an entry's board never changes.
 
-    ``deadline``: the current turn's (:func:`pbem.service.clock.deadline_of`); the index
+    ``deadline``: the current turn's (:meth:`pbem.service.clock.TurnClock.deadline`); the index
     page names it, without a time left (a page is read later), the entries' pages do not.
     """
     folder = make_folder(Path(folder))
