@@ -33,7 +33,13 @@ _STANDING_KINDS: dict[str, str] = {
 
 
 class OrderReader:
-    """The orders of a text as they are read, line by line."""
+    """The orders of a text as they are read, line by line (:meth:`read`).
+
+    ``data``: the raw orders read so far; ``problems``: every problem found, as ``(line
+    number, column, message)``; ``seen`` and ``stances``: the line of each order given
+    once (``nation``, ``rondel``, a standing order, a nation's battle stance), so that a
+    second one names the first.
+    """
 
     def __init__(self, vocab: Vocabulary):
         self.vocab = vocab
