@@ -402,7 +402,7 @@ class Base:
 
 def _orders_text(game, orders: dict[str, Any]) -> str:
     from pbem.kernel.orders import canonical_orders
-    from pbem.service.language.textorders import format_text_orders
+    from pbem.service.language.writer import format_text_orders
 
     return format_text_orders(canonical_orders(orders, game.edition), game.edition, game.board)
 

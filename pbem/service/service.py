@@ -166,7 +166,7 @@ def told_by_line(reading: TextReading | None):
 
 def echo_text(game: Game, orders: dict[str, Any]) -> str:
     """Canonical orders in the text syntax (the echo for orders that came as text)."""
-    from pbem.service.language.textorders import format_text_orders
+    from pbem.service.language.writer import format_text_orders
 
     return format_text_orders(orders, game.edition, game.board)
 
