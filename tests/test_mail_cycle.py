@@ -506,11 +506,11 @@ def test_an_order_mail_is_read_once_and_its_game_loaded_once(table, monkeypatch)
     from mailkit import PASSWORDS
 
     from pbem.service import store
-    from pbem.service.language import textorders
+    from pbem.service.language import mailtext, textorders
 
     folder, game, cfg = table
     counts = {"read": 0, "load": 0, "strip": 0}
-    read, load, strip = textorders.read_text_orders, store.load_game, textorders.strip_mail
+    read, load, strip = textorders.read_text_orders, store.load_game, mailtext.strip_mail
 
     def counting_strip(*args, **kwargs):
         counts["strip"] += 1
@@ -526,7 +526,7 @@ def test_an_order_mail_is_read_once_and_its_game_loaded_once(table, monkeypatch)
 
     monkeypatch.setattr(textorders, "read_text_orders", counting_read)
     monkeypatch.setattr(store, "load_game", counting_load)
-    monkeypatch.setattr(textorders, "strip_mail", counting_strip)
+    monkeypatch.setattr(mailtext, "strip_mail", counting_strip)
     nation = active(game)
     text = f"game demo\nnation {nation}\nturn 1\npassword {PASSWORDS[nation]}\nrondel gold\n"
     box = maildir(folder / "Maildir", mail(ADDRESSES[nation], body=text))

@@ -68,11 +68,11 @@ class Incoming:
 
     def body_lines(self) -> list[tuple[int, str]]:
         """The lines of the plain-text body that can hold orders or commands, with their
-        numbers (:func:`~pbem.service.language.textorders.strip_mail` of the body's start):
+        numbers (:func:`~pbem.service.language.mailtext.strip_mail` of the body's start):
         stripped once per mail, for everyone who reads it (commands, orders, the game line,
         the order reader). Empty for a mail without a text part."""
         if self._lines is None:
-            from pbem.service.language.textorders import MAX_TEXT_CHARS, strip_mail
+            from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
 
             self._lines = strip_mail(self.text[:MAX_TEXT_CHARS]) if self.text is not None else []
         return self._lines

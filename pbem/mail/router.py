@@ -72,7 +72,8 @@ def text_game(text: str, lines: Sequence[tuple[int, str]] | None = None) -> str 
     """The game a text of orders names: the first ``game`` line whose rest is a game id
     (``Game night was fun!`` before the orders is prose, not a game line), else the first
     ``game`` line's rest (a mistyped id, which the answer then quotes)."""
-    from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
+    from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
+    from pbem.service.language.tokens import line_value
     from pbem.service.setup import is_game_id
 
     if lines is None:
@@ -90,7 +91,7 @@ def game_of(given: Input) -> str | None:
 def order_line_words() -> frozenset[str]:
     """Words an order line starts with, in any edition (the text syntax's, and ``know`` of
     ``know how``): a mail with such a line is orders."""
-    from pbem.service.language.textorders import line_words
+    from pbem.service.language.names import line_words
 
     return line_words() | {"know"}
 

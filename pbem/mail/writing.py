@@ -172,7 +172,7 @@ def status_lines(game: Game, clock: ClockNews | None = None, now: datetime | Non
 
 def orders_template(game: Game, nation: str) -> list[str]:
     from pbem.play.options import options
-    from pbem.service.language.textorders import format_text_orders
+    from pbem.service.language.writer import format_text_orders
 
     template = options(game)["template"]
     template = {**template, "nation": nation}

@@ -92,7 +92,7 @@ class Input:
     form: str = "json"
     lines: tuple[tuple[int, str], ...] | None = None
     """Orders in the text syntax: the lines of the text that can hold orders, with their
-    numbers (:func:`~pbem.service.language.textorders.strip_mail`), where the adapter has
+    numbers (:func:`~pbem.service.language.mailtext.strip_mail`), where the adapter has
     them already (the mail strips a mail once); ``None``: the reader strips the text."""
 
 

@@ -51,9 +51,8 @@ from typing import TYPE_CHECKING, Any
 from pbem.errors import InputError, Problem, clip
 from pbem.service.language.grammar import OrderReader
 from pbem.service.language.mailtext import MAX_TEXT_CHARS, MAX_TEXT_LINES, mail_lines, split_lines, strip_mail
-from pbem.service.language.names import ORDER_WORDS, WORD_ALIASES, Vocabulary, line_words, vocabulary
-from pbem.service.language.tokens import first_word, line_value, tokenize
-from pbem.service.language.writer import format_text_orders
+from pbem.service.language.names import ORDER_WORDS, WORD_ALIASES, Vocabulary, vocabulary
+from pbem.service.language.tokens import first_word, tokenize
 from pbem.service.schemas import required_keys
 
 if TYPE_CHECKING:
@@ -63,8 +62,6 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_LINES", "MAX_PROBLEMS", "TextReading", "looks_like_text_orders", "parse_text_orders",
     "read_text_orders",
-    # the mail adapter imports these from here (pbem/mail/ is refitted on its own)
-    "MAX_TEXT_CHARS", "format_text_orders", "line_value", "line_words", "strip_mail",
 ]
 
 MAX_LINES = 1000
