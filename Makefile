@@ -14,7 +14,9 @@ VPY := $(VENV)/bin/python
 # chromium for tests/test_site.py: a real headless browser takes screenshots of the
 # website `antike-ref site` writes (desktop and phone width) and proves through a
 # recording proxy that its pages ask for nothing but their own files.
-SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd chromium
+# openssh-client (ssh-keygen) for tests/test_trust.py: OpenSSH itself checks the signatures
+# and keys antike-ref writes, and makes the ones it must read.
+SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd chromium openssh-client
 
 .PHONY: venv system-packages test test-all test-fast demo bench clean
 

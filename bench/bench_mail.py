@@ -106,7 +106,7 @@ def order_mail(game_file: Path, n: int) -> bytes:
     text syntax, in the body."""
     from pbem.play.bot import play_turn
     from pbem.service.service import GameService
-    from pbem.service.language.textorders import format_text_orders
+    from pbem.service.language.writer import format_text_orders
 
     game = GameService(game_file).load()
     nation = game.state.status.active

@@ -402,7 +402,7 @@ class Base:
 
 def _orders_text(game, orders: dict[str, Any]) -> str:
     from pbem.kernel.orders import canonical_orders
-    from pbem.service.language.textorders import format_text_orders
+    from pbem.service.language.writer import format_text_orders
 
     return format_text_orders(canonical_orders(orders, game.edition), game.edition, game.board)
 
@@ -901,17 +901,17 @@ def mail_problems(raw: bytes, base: Base) -> list[str]:
 
     from pbem.errors import InputError, Refused
     from pbem.mail.compose import receipt_rejected
-    from pbem.mail.cycle import find_orders
-    from pbem.mail.inbox import _header_id, _plain_id, read_message
+    from pbem.mail.router import find_orders
+    from pbem.mail.inbox import header_id, plain_id, read_message
     from pbem.service import turns
-    from pbem.service.service import orders_for_game
+    from pbem.service.service import read_orders_for_game
 
     game = base.mail_game
     try:
-        if not _header_id(raw).startswith("<"):
+        if not header_id(raw).startswith("<"):
             return ["the Message-ID read from the header alone is not in angle brackets"]
         incoming = read_message(raw)
-        plain = _plain_id(raw)  # known mails are passed over by it: it must be the parser's
+        plain = plain_id(raw)  # known mails are passed over by it: it must be the parser's
         if plain is not None and plain != incoming.message_id:
             return [f"the Message-ID read without the parser, {plain}, is not the parser's, {incoming.message_id}"]
         found = find_orders(incoming)
@@ -920,7 +920,7 @@ def mail_problems(raw: bytes, base: Base) -> list[str]:
         reasons = [found.problem] if found.given is None else []
         if found.given is not None:
             try:
-                turns.check(game, orders_for_game(game, found.given))
+                turns.check(game, read_orders_for_game(game, found.given)[0])
             except (InputError, Refused) as exc:
                 reasons = [str(r) for r in getattr(exc, "rejections", getattr(exc, "problems", []))]
                 if not reasons:

@@ -1,4 +1,4 @@
-"""Text orders for Antike II (pbem/service/language/textorders.py, docs/text-orders.md "Antike II").
+"""Text orders for Antike II (pbem/service/language/, docs/text-orders.md "Antike II").
 
 - the Latin wedge and know-how names, and the classic wedge names Antike II accepts too
   (the echo writes the Latin ones);
@@ -24,7 +24,8 @@ from pbem.kernel.orders import canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.service import schemas, turns
 from pbem.service.boards import load_board, load_map_file
-from pbem.service.language.textorders import format_text_orders, parse_text_orders, read_text_orders
+from pbem.service.language.textorders import parse_text_orders, read_text_orders
+from pbem.service.language.writer import format_text_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 A2 = editions.get("antike2")

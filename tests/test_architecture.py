@@ -6,10 +6,13 @@ not count for the layers, but do for cycles. From the bottom up:
 
     errors, paths           shared by everyone, import nothing of the package (paths: errors)
     kernel                  the rules every edition shares: imports only itself and errors
+    trust                   keys, signatures and fair draws of games without a game master:
+                            imports only itself and errors (and the cryptography library)
     editions                one package per edition and the registry: imports the kernel
     service                 files, history, passwords, the game service: imports editions
     play, report            advisers and bots; reports: import the service and below
-    mail                    the mail adapter: imports play, report and below
+    mail                    the mail adapter: imports play, report and below, but not the
+                            kernel: its values come through the service, as for the cli
     conformance             the edition conformance kit: drives play and report
     cli                     the adapters: import everything but the kernel, whose values
                             they read through the service (docs/architecture.md)
@@ -37,13 +40,14 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "paths": {"errors"},
     "kernel": {"errors", "kernel"},
+    "trust": {"errors", "trust"},
     "editions": {"errors", "kernel", "editions"},
-    "service": {"errors", "paths", "kernel", "editions", "service"},
+    "service": {"errors", "paths", "kernel", "trust", "editions", "service"},
     "play": {"errors", "kernel", "editions", "service", "play"},
     "report": {"errors", "paths", "kernel", "editions", "service", "report"},
-    "mail": {"errors", "paths", "kernel", "editions", "service", "play", "report", "mail"},
+    "mail": {"errors", "paths", "trust", "editions", "service", "play", "report", "mail"},
     "conformance": {"errors", "paths", "kernel", "editions", "service", "play", "report", "conformance"},
-    "cli": {"errors", "paths", "editions", "service", "play", "report", "mail", "cli"},
+    "cli": {"errors", "paths", "trust", "editions", "service", "play", "report", "mail", "cli"},
     "__main__": {"cli"},
     "__init__": set(),
 }
@@ -699,3 +703,162 @@ def test_registering_an_edition_mutates_no_other_module():
         editions.forget("mounted")
     with pytest.raises(editions.UnknownEdition):
         editions.get("mounted")
+
+
+# -- the mail adapter: collaborators, not a chain of subclasses; rooms of a livable size ----
+
+
+def mail_kernel_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a kernel module by a mail module, as ``mail -> kernel``."""
+    return sorted(f"{m} -> {t}" for m, targets in graph.items() if layer(m) == "mail"
+                  for t in targets if layer(t) == "kernel")
+
+
+def test_the_mail_adapter_reaches_the_kernel_only_through_the_service():
+    """``pbem/mail`` imports no kernel module, not even for the type checker: what it needs
+    of the kernel (a game id's form, the orders as the history echoes them, a player's copy
+    refused) the service offers, as it does for the command line."""
+    assert mail_kernel_imports(TYPED_GRAPH) == []
+
+
+def test_the_mail_kernel_check_can_fail():
+    bad = {**TYPED_GRAPH, "pbem.mail.router": TYPED_GRAPH["pbem.mail.router"] | {"pbem.kernel.setup"}}
+    assert mail_kernel_imports(bad) == ["pbem.mail.router -> pbem.kernel.setup"]
+
+
+def inheritance(classes: list[type]) -> list[str]:
+    """The classes among ``classes`` that inherit from anything but an exception, a
+    ``Protocol`` or a data class, as ``Class(Base)``."""
+    import dataclasses
+    from typing import Generic, Protocol
+
+    def allowed(base: type) -> bool:
+        return (base is object or issubclass(base, BaseException) or base in (Protocol, Generic)
+                or getattr(base, "_is_protocol", False) or dataclasses.is_dataclass(base))
+
+    return sorted(f"{c.__qualname__}({b.__qualname__})" for c in classes for b in c.__bases__ if not allowed(b))
+
+
+def _mail_classes() -> list[type]:
+    import importlib
+    import inspect
+
+    found = []
+    for module in MODULES:
+        if layer(module) == "mail":
+            loaded = importlib.import_module(module)
+            found += [c for _, c in inspect.getmembers(loaded, inspect.isclass) if c.__module__ == module]
+    return found
+
+
+def test_no_class_inheritance_inside_the_mail_adapter():
+    """The mail cycle is made of collaborators (a reader of mailboxes, a router, the desks,
+    the reporter, the timekeeper, the postman, the watermarks handed in as a strategy),
+    never a chain of subclasses: a class in ``pbem/mail`` inherits only from an exception,
+    a ``Protocol`` or a data class."""
+    classes = _mail_classes()
+    assert len(classes) > 20
+    assert inheritance(classes) == []
+
+
+def test_the_inheritance_check_can_fail():
+    from dataclasses import dataclass
+    from typing import Protocol
+
+    class Desk:
+        pass
+
+    class Cycle(Desk):
+        pass
+
+    class Tripped(Exception):
+        pass
+
+    class Source(Protocol):
+        pass
+
+    class Local(Source):
+        pass
+
+    @dataclass
+    class Run:
+        pass
+
+    class Lazy(Run):
+        pass
+
+    assert inheritance([Desk, Cycle, Tripped, Source, Local, Lazy]) == ["test_the_inheritance_check_can_fail.<locals>"
+                                                                        ".Cycle(test_the_inheritance_check_can_fail"
+                                                                        ".<locals>.Desk)"]
+
+
+ROOMS = ("mail",)
+"""The layers whose rooms are held to a livable size (:data:`MAX_MODULE`, :data:`MAX_FUNCTION`)
+and whose private names stay private; with :data:`ROOM_MODULES`."""
+ROOM_MODULES = ("pbem.service.clock", "pbem.service.clockfile", "pbem.service.clockchanges")
+MAX_MODULE = 650
+MAX_FUNCTION = 60
+
+
+def _in_rooms(module: str) -> bool:
+    return layer(module) in ROOMS or module in ROOM_MODULES
+
+
+def oversized(sources: dict[str, str]) -> list[str]:
+    """The modules of more than :data:`MAX_MODULE` lines and the functions of more than
+    :data:`MAX_FUNCTION`, as ``module (N lines)`` and ``module.function (N lines)``."""
+    found = []
+    for module, text in sorted(sources.items()):
+        count = len(text.splitlines())
+        if count > MAX_MODULE:
+            found.append(f"{module} ({count} lines)")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION:
+                    found.append(f"{module}.{node.name} ({length} lines)")
+    return found
+
+
+def test_the_mail_adapter_and_the_clock_are_rooms_of_a_livable_size():
+    """No module of ``pbem/mail`` or of the clock over 650 lines, no function over 60."""
+    sources = {m: p.read_text(encoding="utf-8") for m, p in MODULES.items() if _in_rooms(m)}
+    assert len(sources) > 25
+    assert oversized(sources) == []
+
+
+def test_the_size_check_can_fail():
+    body = "\n".join(f"    x = {k}" for k in range(61))
+    assert oversized({"m": f"def f():\n{body}\n", "n": "x = 1\n" * 651}) == ["m.f (62 lines)", "n (651 lines)"]
+
+
+def private_imports(sources: dict[str, str]) -> list[str]:
+    """Every private name (``_name``) a module imports from another module of the package,
+    as ``importer: module._name``."""
+    found = []
+    for module, text in sorted(sources.items()):
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pbem"):
+                found += [f"{module}: {node.module}.{a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+            elif isinstance(node, ast.Import):
+                found += [f"{module}: {a.name}" for a in node.names
+                          if a.name.startswith("pbem.") and any(p.startswith("_") and not p.startswith("__")
+                                                                for p in a.name.split("."))]
+    return found
+
+
+def test_private_names_stay_in_their_module_in_the_mail_adapter_and_the_clock():
+    """A module of ``pbem/mail`` or of the clock imports no ``_name`` of another module, and
+    no module imports one of theirs: a helper two modules share is public in its package."""
+    mine = {m: p.read_text(encoding="utf-8") for m, p in MODULES.items() if _in_rooms(m)}
+    assert private_imports(mine) == []
+    everyone = {m: p.read_text(encoding="utf-8") for m, p in MODULES.items()}
+    theirs = [hit for hit in private_imports(everyone) if _in_rooms(hit.split(": ")[1].rpartition(".")[0])]
+    assert theirs == []
+
+
+def test_the_private_import_check_can_fail():
+    source = "from pbem.mail.inbox import _plain_id, read_message\nfrom pbem.mail import _x as y\nimport pbem._z\n"
+    assert private_imports({"m": source}) == ["m: pbem.mail.inbox._plain_id", "m: pbem.mail._x", "m: pbem._z"]
+    assert private_imports({"m": "from __future__ import annotations\nfrom pbem.errors import clip\n"}) == []

@@ -1,9 +1,10 @@
 """The current turn's deadline where players see it: every report format, ``render`` and
 ``post``, the web page's index, ``show`` and ``show --json`` (docs/mail.md, "Deadlines").
 
-The clock is the mail ledger's (``GAME.mail.json``, pbem/mail/ledger.py), written here as
-the mail cycle writes it: the current turn's ``clock`` with ``key``, ``since``, ``due``,
-``allow`` and ``zone``, and the judge's ``paused`` and ``absences`` beside it.
+The clock is the game's clock file (``GAME.clock.json``, pbem/service/clockfile.py),
+written here as the mail cycle writes it: the ``current`` turn's clock with ``turn``,
+``nation``, ``since``, ``due``, ``allow`` and ``zone``, and ``paused`` and ``absences``
+beside it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import pytest
 from conftest import bot_order_file, cli_run, new_game_file, write_json
 
 from pbem.report import FORMATS, prepare, prepare_all
-from pbem.service.clock import parse_time, read_state
+from pbem.service.clock import parse_time
+from pbem.service.clockfile import read_clock
 from pbem.service.service import GameService
 from pbem.service.view import current_deadline
 
@@ -30,15 +32,15 @@ LEFT = "Deadline for turn 1: Wed 25 Nov 2026, 11:00 CET, in 31 h."
 
 
 def ledger(game: Path, turn: int | None = None, nation: str | None = None, **judge) -> None:
-    """The mail ledger beside ``game``, its clock on ``turn`` of ``nation`` (default: the
+    """The clock file beside ``game``, its clock on ``turn`` of ``nation`` (default: the
     game's current turn), due 48 hours after it started, told in Berlin time."""
     if turn is None:
         shown = json.loads(cli_run("show", game, "--json").stdout)
         turn, nation = shown["turn"], shown["active"]
-    clock = {"key": [turn, nation], "since": SINCE, "due": DUE, "allow": 48 * 3600, "zone": "Europe/Berlin",
+    clock = {"turn": turn, "nation": nation, "since": SINCE, "due": DUE, "allow": 48 * 3600, "zone": "Europe/Berlin",
              "reminded": False, "missed": False}
-    data = {"format": 1, "messages": {}, "queued": 0, "head": None, "clock": clock, **judge}
-    game.with_name(game.stem + ".mail.json").write_text(json.dumps(data), encoding="utf-8")
+    data = {"format": 1, "current": clock, **judge}
+    game.with_name(game.stem + ".clock.json").write_text(json.dumps(data), encoding="utf-8")
 
 
 def flat(data: bytes) -> str:
@@ -60,7 +62,7 @@ def game(tmp_path):
 
 def deadline(game: Path):
     loaded = GameService(game).load()
-    return loaded, current_deadline(loaded, read_state(game))
+    return loaded, current_deadline(loaded, read_clock(game))
 
 
 # -- the reports ----------------------------------------------------------------------------
@@ -109,7 +111,7 @@ def test_without_a_deadline_every_format_is_what_it_was(game):
         assert b"Deadline" not in latest
     ledger(played, 1, "phoenicians")  # the clock of the turn before: not this turn's
     assert deadline(played)[1] is None
-    other = current_deadline(GameService(game).load(), read_state(game.with_name("x.json")))
+    other = current_deadline(GameService(game).load(), read_clock(game.with_name("x.json")))
     assert other is None  # no ledger at all
 
 
@@ -178,7 +180,7 @@ def test_the_site_index_names_the_deadline_and_the_entries_pages_do_not(game, tm
     assert cli_run("site", game, tmp_path / "web").exit_code == 0
     index = (tmp_path / "web" / "index.html").read_text()
     assert f'turn 1<br><span class="deadline">{SENTENCE}</span></p>' in index
-    game.with_name("game.mail.json").unlink()
+    game.with_name("game.clock.json").unlink()
     assert cli_run("site", game, tmp_path / "web").exit_code == 0
     assert "Deadline" not in (tmp_path / "web" / "index.html").read_text()
 

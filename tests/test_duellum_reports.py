@@ -592,7 +592,7 @@ def test_each_player_gets_their_own_private_report_by_mail(tmp_path):
 
 
 def test_a_receipt_tells_the_readers_own_draws_only(scenario):
-    from pbem.mail.compose import entry_lines
+    from pbem.mail.writing import entry_lines
 
     entry = scenario.history[-1]
     theirs = " ".join(entry_lines(scenario, entry, ("carthaginians",)))

@@ -1,4 +1,4 @@
-"""Text orders for Antike Duellum (pbem/service/language/textorders.py, docs/text-orders.md "Antike Duellum").
+"""Text orders for Antike Duellum (pbem/service/language/, docs/text-orders.md "Antike Duellum").
 
 - the edition's wedge names (two DUELLUM wedges, ``steps`` picks the farther) and know-hows;
 - ``play CARD [at CITY]`` (also ``event``), by id, English or German name or a prefix;
@@ -28,7 +28,8 @@ from pbem.kernel.orders import canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.service import schemas, turns
 from pbem.service.boards import load_board
-from pbem.service.language.textorders import format_text_orders, parse_text_orders, read_text_orders
+from pbem.service.language.textorders import parse_text_orders, read_text_orders
+from pbem.service.language.writer import format_text_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 DU = editions.get("duellum")

@@ -11,7 +11,10 @@ format 1: the file layout is unchanged, so every hash in their history chains st
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -232,3 +235,138 @@ def test_every_report_of_every_legacy_game_in_every_format_is_what_it_was(name):
     """As above, for every legacy game and every format (the PDF and PNG as the drawings
     cairo makes them from)."""
     _compare_renders(name, drawings=True)
+
+
+def _legacy_mail_folder(tmp_path: Path, name: str) -> Path:
+    """A copy of the mail folder ``name`` of ``tests/data/legacy`` (without what it expects),
+    with the empty folders git does not keep."""
+    folder = tmp_path / name
+    shutil.copytree(DATA / name, folder, ignore=shutil.ignore_patterns("expected"))
+    for sub in ("cur", "new", "tmp"):
+        (folder / "Maildir" / sub).mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_a_ledger_of_the_release_before_the_clock_refit_runs_on_as_that_release_ran_it(tmp_path):
+    """``mail-6f906cf/``: two games whose ledgers hold every part of the clock the release
+    before issue 37 kept there (an absence held with its reason, one to come, an extended
+    deadline, reminded, missed, paused, the last error, notices waiting). This release does
+    with them exactly what that one did (``expected/``): the same mails byte for byte, the
+    same lines printed by ``mail run``, ``resume``, ``show`` and ``status`` (text and
+    ``--json``), through a held absence's end, a reminder and a missed deadline."""
+    folder = _legacy_mail_folder(tmp_path, "mail-6f906cf")
+    for sub in ("cur", "new", "tmp"):
+        (folder / "Empty" / sub).mkdir(parents=True)
+    old = time.time_ns() - 60 * 10**9  # mailboxes quiet for a minute: a game's watermark may hold
+    for box in ("Maildir", "Empty"):
+        for sub in ("new", "cur"):
+            os.utime(folder / box / sub, ns=(old, old))
+    expected = DATA / "mail-6f906cf" / "expected"
+    games = {g: folder / "games" / f"{g}.json" for g in ("north", "south")}
+
+    def same(name: str, *args) -> None:
+        result = cli_run(*args)
+        text = f"{result.stdout}--- stderr\n{result.stderr}--- exit {result.exit_code}\n".replace(str(folder), "FOLDER")
+        assert text == (expected / name).read_text(encoding="utf-8"), name
+
+    def looks(tag: str, now: str) -> None:
+        for g, path in games.items():
+            same(f"{tag}-show-{g}.json", "show", path, "--json", "--now", now)
+            same(f"{tag}-show-{g}.txt", "show", path, "--now", now)
+        same(f"{tag}-status.json", "status", "--config", folder / "mail.toml", "--json", "--now", now)
+        same(f"{tag}-status.txt", "status", "--config", folder / "mail.toml", "--now", now)
+
+    def run(tag: str, now: str) -> None:
+        same(f"run-{tag}.txt", "mail", "run", "--config", folder / "mail.toml", "--outbox",
+             folder / "expected" / f"out-{tag}", "--now", now)
+        out = folder / "expected" / f"out-{tag}"
+        assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in (expected / f"out-{tag}").iterdir())
+        for mail in (expected / f"out-{tag}").iterdir():
+            assert (out / mail.name).read_bytes() == mail.read_bytes(), mail.name
+
+    run("a", "2026-12-06T12:00:00Z")
+    looks("a", "2026-12-06T12:00:00Z")
+    same("resume-south.txt", "resume", games["south"], "--now", "2026-12-06T13:00:00Z")
+    run("b", "2026-12-07T12:00:00Z")
+    run("c", "2026-12-08T00:00:00Z")
+    looks("c", "2026-12-08T00:00:00Z")
+    assert cli_run("verify", games["north"]).exit_code == 0
+
+
+@pytest.mark.parametrize("name, game_name", [("mail-c4ea175", "league"), ("mail-6f906cf", "north"),
+                                             ("mail-6f906cf", "south")])
+def test_the_clock_of_an_earlier_ledger_moves_to_a_file_of_its_own_once_and_logged(tmp_path, name, game_name):
+    """The first mail run after the upgrade hands the parts of the clock an earlier
+    release's ledger kept (``clock``, ``paused``, ``absences``, ``last_error``) to the
+    service: they are the clock file ``GAME.clock.json`` (mode 600) from then on, word for
+    word; the move is one line in the audit log; the ledger keeps the rest (its messages,
+    its notices and address moves waiting) and no clock (format 2). A second run moves
+    nothing again."""
+    from pbem.mail.ledger import mail_lock, open_books
+    from pbem.service.clock import parse_time
+
+    folder = _legacy_mail_folder(tmp_path, name)
+    games = folder / "games"
+    game = games / f"{game_name}.json"
+    old = json.loads((games / f"{game_name}.mail.json").read_text())
+    audit = games / f"{game_name}.audit.jsonl"
+    logged = audit.read_text().splitlines() if audit.exists() else []
+    with mail_lock(game):  # what every mail run and clock command does first
+        open_books(game, parse_time("2026-12-03T11:30:00Z"))
+    moved = json.loads((games / f"{game_name}.clock.json").read_text())
+    current, clock = moved["current"], old["clock"]
+    assert [current["turn"], current["nation"]] == clock["key"] and current["since"] == clock["since"]
+    for key in ("due", "allow", "zone", "held", "reminded", "missed"):
+        assert current.get(key) == clock.get(key), key
+    for key in ("paused", "absences", "last_error"):
+        assert moved.get(key) == old.get(key), key
+    assert stat.S_IMODE(os.stat(games / f"{game_name}.clock.json").st_mode) == 0o600
+    ledger = json.loads((games / f"{game_name}.mail.json").read_text())
+    assert ledger["format"] == 2 and not {"clock", "paused", "absences", "last_error"} & set(ledger)
+    assert ledger["messages"] == old["messages"] and ledger["queued"] == old["queued"]
+    for key in ("announce", "pending", "identity"):
+        assert ledger.get(key) == old.get(key), key
+    for now, tag in (("2026-12-03T11:35:00Z", "1"), ("2026-12-03T11:40:00Z", "2")):
+        cli_run("mail", "run", "--config", folder / "mail.toml", "--outbox", tmp_path / f"o{tag}", "--now", now)
+    lines = audit.read_text().splitlines()
+    assert lines[:len(logged)] == logged and len(lines) == len(logged) + 1
+    record = json.loads(lines[-1])
+    assert record == {"action": "clock-moved", "at": "2026-12-03T11:30:00Z", "from": f"{game_name}.mail.json",
+                      "to": f"{game_name}.clock.json"}
+
+
+def test_a_gm_clock_command_on_an_earlier_ledger_moves_its_clock_first(tmp_path):
+    """``pause`` before any mail run of this release: the ledger's clock moves to its file
+    (logged), then the pause is made on it."""
+    folder = _legacy_mail_folder(tmp_path, "mail-6f906cf")
+    game = folder / "games" / "north.json"
+    done = cli_run("pause", game, "--reason", "a ruling", "--now", "2026-12-03T12:00:00Z")
+    assert done.exit_code == 0, done.stderr
+    clock = json.loads((folder / "games" / "north.clock.json").read_text())
+    assert clock["paused"] == {"since": "2026-12-03T12:00:00Z", "reason": "a ruling"}
+    assert clock["current"]["held"] == "2026-12-05" and len(clock["absences"]) == 2
+    actions = [json.loads(line)["action"] for line in (folder / "games" / "north.audit.jsonl").read_text().splitlines()]
+    assert actions[-2:] == ["clock-moved", "pause"]
+    ledger = json.loads((folder / "games" / "north.mail.json").read_text())
+    assert ledger["format"] == 2 and "clock" not in ledger and len(ledger["announce"]) == 2
+
+
+def test_a_ledger_whose_clock_moved_before_a_crash_is_not_moved_twice(tmp_path):
+    """A run that wrote the clock file and died before its ledger was saved: the next run
+    finds the ledger's old parts and the file; the file is the clock, nothing is logged
+    twice."""
+    folder = _legacy_mail_folder(tmp_path, "mail-6f906cf")
+    games = folder / "games"
+    ledger = (games / "south.mail.json").read_bytes()
+    cli_run("mail", "run", "--config", folder / "mail.toml", "--outbox", tmp_path / "o1", "--now",
+            "2026-12-03T11:30:00Z")
+    clock = json.loads((games / "south.clock.json").read_text())
+    clock["paused"]["reason"] = "the file wins"
+    (games / "south.clock.json").write_text(json.dumps(clock))
+    (games / "south.mail.json").write_bytes(ledger)  # as if the ledger had not been saved
+    cli_run("mail", "run", "--config", folder / "mail.toml", "--outbox", tmp_path / "o2", "--now",
+            "2026-12-03T11:35:00Z")
+    assert json.loads((games / "south.clock.json").read_text())["paused"]["reason"] == "the file wins"
+    actions = [json.loads(line)["action"] for line in (games / "south.audit.jsonl").read_text().splitlines()]
+    assert actions.count("clock-moved") == 1
+    assert json.loads((games / "south.mail.json").read_text())["format"] == 2

@@ -135,14 +135,14 @@ def test_absent_and_back_by_mail(desk):
     out = cycle(mail(ADDRESSES["persians"], body="password pw-persians\nABSENT UNTIL 2026-12-01 skiing\n"))
     answer = next(m for m in out if ADDRESSES["persians"] in str(m["To"]) and "ABSENT" in str(m["Subject"]))
     assert "you are away from Mon 23 Nov 2026 to Tue 01 Dec 2026" in text(answer)
-    ledger = json.loads((folder / "game.mail.json").read_text())
+    ledger = json.loads((folder / "game.clock.json").read_text())
     assert ledger["absences"][0]["by"] == "player" and ledger["absences"][0]["reason"] == "skiing"
     notices = [m for m in out if "news of the game" in str(m["Subject"])]  # the same run tells everyone
     assert len(notices) == 6 and all("The Persians are away" in text(m) for m in notices)
     assert all("skiing" not in body(m) for m in notices)
     back = cycle(mail(ADDRESSES["persians"], body="password pw-persians\nBACK\n"))
     assert any("Welcome back" in text(m) for m in back)
-    assert not json.loads((folder / "game.mail.json").read_text()).get("absences")
+    assert not json.loads((folder / "game.clock.json").read_text()).get("absences")
 
 
 def test_press_to_one_and_to_all_hides_every_address(desk):
@@ -268,6 +268,6 @@ def test_a_run_that_goes_well_clears_the_last_error(desk, monkeypatch):
         result = cli_run("mail", "run", "--config", cfg, "--source", folder / "M", "--outbox", folder / "x",
                          "--now", "2026-11-23T15:00:00Z")
         assert result.exit_code == 7
-    assert "SMTP down" in json.loads((folder / "game.mail.json").read_text())["last_error"]["what"]
+    assert "SMTP down" in json.loads((folder / "game.clock.json").read_text())["last_error"]["what"]
     cycle()
-    assert "last_error" not in json.loads((folder / "game.mail.json").read_text())
+    assert "last_error" not in json.loads((folder / "game.clock.json").read_text())

@@ -312,7 +312,8 @@ class Crash(BaseException):
 
 @pytest.mark.parametrize("where", ["after-apply", "after-spool", "mid-delivery"])
 def test_a_crash_anywhere_loses_nothing_and_repeats_nothing(table, monkeypatch, where):
-    from pbem.mail import cycle, ledger, transport
+    from pbem.mail import cycle, ledger, reporter, transport
+    from pbem.service.clock import parse_time
 
     folder, game, cfg = table
     assert inbox(game, maildir(folder / "M"), cfg, folder / "out").exit_code == 0  # opening report
@@ -334,7 +335,7 @@ def test_a_crash_anywhere_loses_nothing_and_repeats_nothing(table, monkeypatch, 
     if where == "after-apply":
         monkeypatch.setattr(ledger.Ledger, "note", once(ledger.Ledger.note))
     elif where == "after-spool":
-        monkeypatch.setattr(cycle.Cycle, "_reports", once(cycle.Cycle._reports))
+        monkeypatch.setattr(reporter.Reporter, "reports", once(reporter.Reporter.reports))
     else:
         monkeypatch.setattr(transport.Transport, "_send", once(transport.Transport._send))
     from pbem.mail.config import load_config
@@ -342,7 +343,7 @@ def test_a_crash_anywhere_loses_nothing_and_repeats_nothing(table, monkeypatch, 
 
     config = load_config(cfg)
     with pytest.raises(Crash):
-        cycle.Cycle(config, cycle.parse_time(START), Transport(outbox=outbox), lambda _: None).run(
+        cycle.Cycle(config, parse_time(START), Transport(outbox=outbox), lambda _: None).run(
             [config.game(game)], source=str(folder / "M"), deadlines=False)
     (folder / "game.mail.json.lock").unlink(missing_ok=True)  # a dead run's lock file stays; flock is free
     assert inbox(game, folder / "M", cfg, outbox).exit_code == 0
@@ -450,20 +451,20 @@ def test_hostile_mails_are_answered_or_left_alone_never_a_crash(table):
 
 
 def test_a_mail_that_trips_a_bug_is_noted_and_does_not_block_the_others(table, monkeypatch):
-    from pbem.mail import cycle
+    from pbem.mail import router
 
     folder, game, cfg = table
     nation = active(game)
     poison = mail(ADDRESSES[nation], subject="poison", body="game demo\nnation x\nturn 1", message_id="<poison@x>")
     good = mail(ADDRESSES[nation], orders=json_orders(nation, 1, rondel="gold"))
-    real = cycle.find_orders
+    real = router.find_orders
 
     def buggy(incoming):
         if incoming.message_id == "<poison@x>":
             raise KeyError("a bug")
         return real(incoming)
 
-    monkeypatch.setattr(cycle, "find_orders", buggy)
+    monkeypatch.setattr(router, "find_orders", buggy)
     result = inbox(game, maildir(folder / "M", poison, good), cfg, folder / "out")
     assert result.exit_code == 1 and "internal error" in result.stderr and "<poison@x>" in result.stderr
     assert json.loads(game.read_text())["history"][-1]["kind"] == "turn"  # the good mail went through
@@ -483,14 +484,14 @@ def test_an_attachment_that_looks_like_a_players_copy_never_breaks_the_reader(at
     deeply nested one was a RecursionError)."""
     from email import message_from_bytes, policy
 
-    from pbem.mail import cycle
+    from pbem.mail import router
     from pbem.mail.inbox import read_message
     from pbem.service.copies import is_player_copy
 
     assert is_player_copy(attached) is copy
     msg = message_from_bytes(mail(ADDRESSES["greeks"], body="see the attachment"), policy=policy.default)
     msg.add_attachment(attached, maintype="application", subtype="json", filename="game.greeks.json")
-    found = cycle.find_orders(read_message(msg.as_bytes()))
+    found = router.find_orders(read_message(msg.as_bytes()))
     if copy:  # passed over: the body holds no orders, so the mail is not for the referee
         assert found is None
     else:  # read as orders: taken for the schema to judge, or refused with its reason
@@ -505,11 +506,11 @@ def test_an_order_mail_is_read_once_and_its_game_loaded_once(table, monkeypatch)
     from mailkit import PASSWORDS
 
     from pbem.service import store
-    from pbem.service.language import textorders
+    from pbem.service.language import mailtext, textorders
 
     folder, game, cfg = table
     counts = {"read": 0, "load": 0, "strip": 0}
-    read, load, strip = textorders.read_text_orders, store.load_game, textorders.strip_mail
+    read, load, strip = textorders.read_text_orders, store.load_game, mailtext.strip_mail
 
     def counting_strip(*args, **kwargs):
         counts["strip"] += 1
@@ -525,7 +526,7 @@ def test_an_order_mail_is_read_once_and_its_game_loaded_once(table, monkeypatch)
 
     monkeypatch.setattr(textorders, "read_text_orders", counting_read)
     monkeypatch.setattr(store, "load_game", counting_load)
-    monkeypatch.setattr(textorders, "strip_mail", counting_strip)
+    monkeypatch.setattr(mailtext, "strip_mail", counting_strip)
     nation = active(game)
     text = f"game demo\nnation {nation}\nturn 1\npassword {PASSWORDS[nation]}\nrondel gold\n"
     box = maildir(folder / "Maildir", mail(ADDRESSES[nation], body=text))

@@ -49,6 +49,9 @@ class Desk:
     def ledger(self) -> dict:
         return json.loads((self.folder / "game.mail.json").read_text())
 
+    def clock(self) -> dict:
+        return json.loads((self.folder / "game.clock.json").read_text())
+
     def history(self) -> list:
         return json.loads(self.game.read_text())["history"]
 
@@ -70,7 +73,7 @@ def to(messages, address):
 
 def test_the_parser_runs_a_few_commands_each_kind_once():
     from pbem.mail.commands import MAX_COMMANDS, read_commands
-    from pbem.mail.cycle import order_line_words
+    from pbem.mail.router import order_line_words
 
     words_ = order_line_words()
     flood = read_commands("HISTORY 50\n" * 45_000, words_)  # the probe's 495 kB
@@ -225,11 +228,11 @@ def test_the_gms_clock_commands_take_sane_numbers_only(desk):
 
 
 def test_a_far_deadline_an_earlier_release_wrote_still_resumes(desk):
-    path = desk.folder / "game.mail.json"
-    ledger = desk.ledger()
-    ledger["clock"]["due"] = "9999-12-31T23:30:00Z"
-    ledger["clock"]["zone"] = "Europe/Berlin"
-    path.write_text(json.dumps(ledger))
+    path = desk.folder / "game.clock.json"
+    clock = desk.clock()
+    clock["current"]["due"] = "9999-12-31T23:30:00Z"
+    clock["current"]["zone"] = "Europe/Berlin"
+    path.write_text(json.dumps(clock))
     assert cli_run("pause", desk.game, "--now", "2026-11-24T10:00:00Z").exit_code == 0
     done = cli_run("resume", desk.game, "--now", "2026-11-25T10:00:00Z")
     assert done.exit_code == 0, done.stdout + done.stderr
@@ -300,11 +303,11 @@ def test_renewing_an_absence_counts_every_day_away(desk):
     for day in range(2, 9):  # the probe: eight overlapping 21-day absences, each renewing the last
         renewed = absent(day, f"2026-12-{day + 20:02d}")
         assert renewed.exit_code == 2 and f"{20 + day} days" in renewed.stderr, renewed.stderr
-    assert [(a["from"], a["until"]) for a in desk.ledger()["absences"]] == [("2026-12-01", "2026-12-21")]
+    assert [(a["from"], a["until"]) for a in desk.clock()["absences"]] == [("2026-12-01", "2026-12-21")]
     assert absent(1, "2026-12-10").exit_code == 0  # a plan made shorter the same day: replaced
-    assert [(a["from"], a["until"]) for a in desk.ledger()["absences"]] == [("2026-12-01", "2026-12-10")]
+    assert [(a["from"], a["until"]) for a in desk.clock()["absences"]] == [("2026-12-01", "2026-12-10")]
     assert absent(5, "2026-12-20").exit_code == 0  # days 1-4 were away: 4 + 16 = 20 days
-    assert [(a["from"], a["until"]) for a in desk.ledger()["absences"]] == [("2026-12-01", "2026-12-04"),
+    assert [(a["from"], a["until"]) for a in desk.clock()["absences"]] == [("2026-12-01", "2026-12-04"),
                                                                            ("2026-12-05", "2026-12-20")]
     over = absent(6, "2027-01-05", "--over-cap", "--reason", "hospital")
     assert over.exit_code == 0, over.stderr
@@ -320,7 +323,7 @@ def test_renewing_an_absence_by_mail_counts_every_day_away(desk):
                         minutes=1440)
     answer = next(m for m in to(again, ADDRESSES["greeks"]) if "ABSENT" in str(m["Subject"]))
     assert "would be away 22 days in a year; the game allows 21" in words(answer)
-    assert [(a["from"], a["until"]) for a in desk.ledger()["absences"]] == [("2026-11-23", "2026-12-13")]
+    assert [(a["from"], a["until"]) for a in desk.clock()["absences"]] == [("2026-11-23", "2026-12-13")]
 
 
 # -- 7. the password is not a licence to flood ------------------------------------------------

@@ -292,7 +292,7 @@ def test_report_words_bullets_headings_and_the_gms_digest(table):
 
 
 def test_a_wrapped_bullet_is_indented_under_its_text():
-    from pbem.mail.compose import _wrap
+    from pbem.mail.writing import wrap as _wrap
 
     lines = _wrap("word " * 40, "  - ")
     assert lines[0].startswith("  - ") and len(lines) > 2

@@ -43,6 +43,10 @@ def ledger(game):
     return json.loads(game.with_name(game.stem + ".mail.json").read_text())
 
 
+def clock(game):
+    return json.loads(game.with_name(game.stem + ".clock.json").read_text())
+
+
 @pytest.fixture
 def table(tmp_path):
     game = game_with_players(tmp_path)
@@ -87,7 +91,7 @@ def test_damaged_duellum_games_are_their_own_failures_and_every_other_game_is_se
     assert "$.state.nations" in result.stderr and "event_cards" in result.stderr
     assert len(sent(tmp_path / "out")) == 5  # the good game's opening reports: four players and the GM
     for game, what in ((first, "$.state.nations"), (second, "event_cards")):
-        assert what in ledger(game)["last_error"]["what"]
+        assert what in clock(game)["last_error"]["what"]
     shown = cli_run("status", "--config", cfg, "--json", "--now", START)
     assert shown.exit_code == 0, shown.stderr
     records = {r["file"]: r for r in json.loads(shown.stdout)["games"]}
@@ -116,7 +120,7 @@ def test_a_bug_while_a_game_loads_is_that_games_failure(tmp_path, monkeypatch):
     result = run(cfg, maildir(tmp_path / "M"), tmp_path / "out")
     assert result.exit_code == 1, result.stdout + result.stderr
     assert {str(m["To"]).split("<")[-1].rstrip(">") for m in sent(tmp_path / "out")} == {*ADDRESSES.values(), GM}
-    assert "TypeError" in ledger(broken)["last_error"]["what"]
+    assert "TypeError" in clock(broken)["last_error"]["what"]
     shown = cli_run("status", "--config", cfg, "--json", "--now", START)
     assert shown.exit_code == 0, shown.stderr
     records = {r["file"]: r for r in json.loads(shown.stdout)["games"]}
@@ -124,18 +128,18 @@ def test_a_bug_while_a_game_loads_is_that_games_failure(tmp_path, monkeypatch):
 
 
 def test_a_mail_that_trips_a_bug_is_its_games_last_error(table, monkeypatch):
-    from pbem.mail import compose
+    from pbem.mail import answers
 
     folder, game, cfg, box = table
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug in the answer")
 
-    monkeypatch.setattr(compose, "command_answer", broken)
+    monkeypatch.setattr(answers, "command_answer", broken)
     add_to_maildir(box, mail(ADDRESSES["greeks"], body="STATUS\n", message_id="<bug@p>"))
     result = run(cfg, box, folder / "o1", at(5))
     assert result.exit_code == 1 and "ZeroDivisionError" in result.stderr
-    assert "ZeroDivisionError" in ledger(game)["last_error"]["what"]
+    assert "ZeroDivisionError" in clock(game)["last_error"]["what"]
     assert ledger(game)["messages"]["<bug@p>"]["outcome"] == "failed"
     shown = json.loads(cli_run("status", "--config", cfg, "--json", "--now", at(6)).stdout)["games"][0]
     assert "ZeroDivisionError" in shown["last_error"]["what"] and shown["needs_gm"]
@@ -166,7 +170,7 @@ def test_a_password_change_whose_secrets_file_cannot_be_written_changes_nothing_
     words = " ".join(body(answer).split())
     assert ADDRESSES["greeks"] in str(answer["To"])
     assert "Not done" in words and "password is unchanged" in words and "NEW-SECRET-4711" not in words
-    assert ledger(game)["last_error"]["what"]  # the GM sees it in status
+    assert clock(game)["last_error"]["what"]  # the GM sees it in status
     room()
     add_to_maildir(box, mail(ADDRESSES["greeks"], body="game demo\nnation greeks\npassword pw-greeks\nPASSWORD\n",
                              message_id="<pw2@p>"))

@@ -118,10 +118,10 @@ def test_an_absence_with_each_policy(judged, policy):
         assert kinds(game) == ["new"]
         cycle(cfg, "2026-11-26T12:00:00Z", "o2")  # the 48 h passed while away: the deadline waits
         assert kinds(game) == ["new"]
-        clock = json.loads(game.with_name("game.mail.json").read_text())["clock"]
+        clock = json.loads(game.with_name("game.clock.json").read_text())["current"]
         assert clock["held"] == "2026-11-30"
         cycle(cfg, "2026-12-01T00:30:00Z", "o3")  # back: the turn has its whole 48 h from the end of the absence
-        clock = json.loads(game.with_name("game.mail.json").read_text())["clock"]
+        clock = json.loads(game.with_name("game.clock.json").read_text())["current"]
         assert clock["due"] == "2026-12-02T23:00:00Z" and "held" not in clock
         cycle(cfg, "2026-12-02T23:00:00Z", "o4")
         assert kinds(game) == ["new", "default-turn"]
@@ -149,7 +149,7 @@ def test_absences_are_capped_and_can_end_early(judged):
     assert again.exit_code == 2 and "12 days" in again.stderr
     back = cli_run("absent", game, "greeks", "--back", "--now", "2026-12-03T08:00:00Z")
     assert back.exit_code == 0
-    ledger = json.loads(game.with_name("game.mail.json").read_text())
+    ledger = json.loads(game.with_name("game.clock.json").read_text())
     assert ledger["absences"] == [{"at": "2026-11-23T10:00:00Z", "by": "gm", "from": "2026-12-01", "nation": "greeks",
                                    "reason": "", "until": "2026-12-02"}]
     assert [r["action"] for r in audit(game)] == ["absent", "back"]
@@ -168,7 +168,7 @@ def test_a_pause_stops_the_deadline_and_resume_moves_it_on(judged):
     assert kinds(game) == ["new"]
     done = cli_run("resume", game, "--now", "2026-11-27T10:00:00Z")
     assert done.exit_code == 0, done.stderr
-    clock = json.loads(game.with_name("game.mail.json").read_text())["clock"]
+    clock = json.loads(game.with_name("game.clock.json").read_text())["current"]
     assert clock["due"] == "2026-11-28T10:00:00Z"  # 24 h were left when it was paused
     out = cycle(cfg, "2026-11-27T10:05:00Z", "o3")
     assert all("The game goes on. The deadline of the current turn is Sat 28 Nov 2026, 11:00 CET."

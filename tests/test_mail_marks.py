@@ -71,14 +71,14 @@ def idle_table(table):
 
 def no_loading(monkeypatch):
     """Make loading a game or a ledger fail the test."""
-    from pbem.mail import cycle, idle
+    from pbem.mail import ledger, runs
     from pbem.service import store
 
     def refuse(*args, **kwargs):
         raise AssertionError("an idle run loaded a game or a ledger")
 
     monkeypatch.setattr(store, "load_game", refuse)
-    for module in (cycle, idle):  # every module that reads a ledger
+    for module in (ledger, runs):  # every module that reads a ledger
         if hasattr(module, "load_ledger"):
             monkeypatch.setattr(module, "load_ledger", refuse)
 
@@ -124,7 +124,7 @@ def test_a_mail_for_one_game_loads_only_that_game(tmp_path, monkeypatch):
 
 
 def test_adding_moving_flagging_and_removing_a_mail_change_the_maildirs_watermark(tmp_path):
-    from pbem.mail.marks import local_state
+    from pbem.mail.watermarks import local_state
 
     box = maildir(tmp_path / "M", mail("a@x.example", body="hello"))
     steps = {
@@ -283,6 +283,40 @@ def test_the_reminder_and_the_deadline_make_full_runs(tmp_path):
     assert idle_count(run(cfg, box, tmp_path / "o5", "2026-11-25T10:05:00Z")) == 1
 
 
+def test_the_mark_keeps_the_moment_the_clock_itself_names(tmp_path):
+    """The watermark predicts with the clock's one function (pbem/service/clock.py,
+    ``next_step``): after each run the mark's ``next`` is what the clock file says at that
+    time, through a reminder, an absence the game waits for (its end), and a GM's change
+    of the clock (which takes the mark away)."""
+    from pbem.mail.config import load_config
+    from pbem.mail.runs import rules_of
+    from pbem.service.clock import iso, next_step, parse_time
+    from pbem.service.clockfile import read_clock
+
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults='deadline = "48h"\nremind = "12h"\nmissed = "default"\nattach = ""')
+    box = maildir(tmp_path / "M")
+    settle(box)
+    rules = rules_of(load_config(cfg), load_config(cfg).game(game))
+
+    def predicted(now: str):
+        status = json.loads(game.read_text())["status"]
+        step = next_step(read_clock(game), rules, status["turn"], status["active"], status.get("winner"),
+                         parse_time(now))
+        return None if step.at is None else iso(step.at)
+
+    moments = ["2026-11-23T10:00:00Z", "2026-11-24T22:00:00Z", "2026-11-24T23:00:00Z", "2026-11-25T12:00:00Z"]
+    for k, now in enumerate(moments):
+        if k == 2:
+            assert cli_run("absent", game, active(game), "--until", "2026-11-26", "--config", cfg,
+                           "--now", now).exit_code == 0
+            assert not mark_of(game).exists()
+        run(cfg, box, tmp_path / f"o{k}", now)
+        assert json.loads(mark_of(game).read_text())["next"] == predicted(now), now
+    assert json.loads(mark_of(game).read_text())["next"] == "2026-11-27T00:00:00Z"  # the day after the absence
+    assert idle_count(run(cfg, box, tmp_path / "o9", "2026-11-26T23:59:59Z")) == 1
+
+
 def test_a_game_without_deadline_or_that_is_over_stays_idle_whatever_the_time(table):
     folder, game, cfg, box = idle_table(table)
     assert idle_count(run(cfg, box, folder / "o1", "2031-01-01T00:00:00Z")) == 1
@@ -342,7 +376,7 @@ class Crash(BaseException):
 
 
 def test_a_run_that_dies_leaves_no_mark(table, monkeypatch):
-    from pbem.mail import cycle
+    from pbem.mail import reporter
 
     folder, game, cfg, box = idle_table(table)
     nation = active(game)
@@ -352,7 +386,7 @@ def test_a_run_that_dies_leaves_no_mark(table, monkeypatch):
         raise Crash()
 
     with monkeypatch.context() as patched:
-        patched.setattr(cycle.Cycle, "_reports", die)
+        patched.setattr(reporter.Reporter, "reports", die)
         with pytest.raises(Crash):
             cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", folder / "o1", "--now", T1)
     assert not mark_of(game).exists()
@@ -364,7 +398,7 @@ def test_a_run_that_dies_leaves_no_mark(table, monkeypatch):
 
 def test_a_failure_in_a_game_leaves_no_mark_for_it(table, monkeypatch):
     from pbem.errors import InputError
-    from pbem.mail import cycle
+    from pbem.mail import timekeeper
 
     folder, game, cfg, box = idle_table(table)
     mark_of(game).unlink()  # the next run loads the game, and its clock fails
@@ -373,7 +407,7 @@ def test_a_failure_in_a_game_leaves_no_mark_for_it(table, monkeypatch):
         raise InputError("somewhere", "a failure")
 
     with monkeypatch.context() as patched:
-        patched.setattr(cycle.Cycle, "keep_time", broken)
+        patched.setattr(timekeeper.Timekeeper, "keep_time", broken)
         result = cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", folder / "o1", "--now", T1)
     assert result.exit_code == 3
     assert not mark_of(game).exists()
@@ -482,8 +516,8 @@ def test_the_head_of_a_game_file_is_read_without_parsing_it(tmp_path):
     (b"From someone Mon Nov 23\nMessage-ID: <a@b>\n\n", None),
 ])
 def test_a_plain_message_id_is_read_without_the_parser_and_as_the_parser_reads_it(raw, expected):
-    from pbem.mail.inbox import _plain_id, read_message
+    from pbem.mail.inbox import plain_id, read_message
 
-    assert _plain_id(raw) == expected
+    assert plain_id(raw) == expected
     if expected is not None:
         assert read_message(raw).message_id == expected

@@ -38,7 +38,7 @@ def test_a_whole_game_by_mail(tmp_path):
     from pbem.mail.cycle import Cycle
     from pbem.mail.transport import Transport
     from pbem.play.bot import play_turn
-    from pbem.service.language.textorders import format_text_orders
+    from pbem.service.language.writer import format_text_orders
 
     game, cfg, box, outbox, clock, service = _mail_game(tmp_path, "bymail", "mail-game",
                                                         'attach = ""')
@@ -108,7 +108,7 @@ def test_a_whole_game_by_mail_with_an_absence_an_extension_press_and_an_observer
     from pbem.mail.cycle import Cycle
     from pbem.mail.transport import Transport
     from pbem.play.bot import play_turn
-    from pbem.service.language.textorders import format_text_orders
+    from pbem.service.language.writer import format_text_orders
 
     game, cfg, box, outbox, clock, service = _mail_game(tmp_path, "judged", "judge-game",
                                                         'attach = ""\ndeadline = "48h"\nabsence = "bot"\n'
@@ -180,7 +180,7 @@ def test_a_whole_game_by_mail_where_the_strong_bot_plays_a_nation_that_misses_it
     from pbem.mail.cycle import Cycle
     from pbem.mail.transport import Transport
     from pbem.play.bot import play_turn
-    from pbem.service.language.textorders import format_text_orders
+    from pbem.service.language.writer import format_text_orders
 
     game, cfg, box, outbox, clock, service = _mail_game(tmp_path, "strongmail", "strong-mail",
                                                         'attach = ""\ndeadline = "48h"\nmissed = "bot"\nbot = "strong"')

@@ -44,6 +44,7 @@ def test_the_ledger_the_audit_log_and_the_status_page_are_the_gms_alone(table):
     absent = cli_run("absent", game, "greeks", "--until", "2026-11-30", "--reason", "surgery", "--now", START)
     assert absent.exit_code == 0, absent.stderr
     assert mode(ledger) == 0o600 and mode(folder / "game.audit.jsonl") == 0o600
+    assert mode(folder / "game.clock.json") == 0o600  # the reasons of absences
     page = folder / "status.html"
     assert cli_run("status", "--config", cfg, "--html", page, "--now", START).exit_code == 0
     assert mode(page) == 0o600
@@ -55,10 +56,12 @@ def test_an_audit_log_planted_as_a_link_is_never_written_through(table, tmp_path
     victim.write_text("precious\n")
     (folder / "game.audit.jsonl").symlink_to(victim)
     before = (folder / "game.mail.json").read_bytes()
+    clock = (folder / "game.clock.json").read_bytes()
     paused = cli_run("pause", game, "--reason", "x", "--now", START)
     assert paused.exit_code == 10, paused.stdout + paused.stderr
     assert victim.read_text() == "precious\n"
     assert (folder / "game.mail.json").read_bytes() == before  # not paused: the change was not logged
+    assert (folder / "game.clock.json").read_bytes() == clock
 
 
 def test_the_status_page_replaces_a_link_planted_at_its_name(table, tmp_path):
@@ -77,7 +80,7 @@ def test_status_json_names_no_address(table):
     """As the page does: a last error quoting a server's answer about an address, a reason
     of an absence with one."""
     folder, game, cfg, box = table
-    ledger = folder / "game.mail.json"
+    ledger = folder / "game.clock.json"
     data = json.loads(ledger.read_text())
     data["last_error"] = {"at": START, "what": f"the server refused 000001-receipt.eml (550 <{ADDRESSES['greeks']}>: "
                                                "mailbox unavailable)"}
@@ -104,7 +107,7 @@ def test_commands_quoted_in_a_reply_are_not_run_again(table):
     words = " ".join(body(answer).split())
     assert ADDRESSES["greeks"] in str(answer["To"]) and "STATUS" in str(answer["Subject"])
     assert "ABSENT" not in str(answer["Subject"]) and "Nothing was done" not in words
-    assert "absences" not in json.loads((folder / "game.mail.json").read_text())
+    assert "absences" not in json.loads((folder / "game.clock.json").read_text())
     assert not (folder / "game.press.jsonl").exists()
     only_quoted = "On Mon, the referee wrote:\n\n    PRESS TO all\n    Hail again!\n"
     add_to_maildir(box, mail(ADDRESSES["greeks"], body=only_quoted))

@@ -6,7 +6,7 @@ Three games, their clocks started by real ``mail run``s (``[defaults] deadline =
 told in Berlin time): one on time; one whose deadline passed three days after its clock
 started (``missed = "wait"``: the game waits for the GM); one the GM paused, whose player
 on turn is away, with a mail waiting in its queue, one given up, and the last run's error
-in its ledger.
+in its clock.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ def mail_run(cfg: Path, box: Path, outbox: Path, now: str, *games: Path):
     return result
 
 
-def edit_ledger(game: Path, **keys) -> None:
-    path = game.with_name(game.stem + ".mail.json")
+def edit_clock(game: Path, **keys) -> None:
+    path = game.with_name(game.stem + ".clock.json")
     data = json.loads(path.read_text())
     data.update(keys)
     path.write_text(json.dumps(data), encoding="utf-8")
@@ -65,7 +65,7 @@ def three(tmp_path_factory):
     # the late game's deadline passed: the cycle tells the player and the GM, and waits
     mail_run(cfg, box, folder / "out2", "2026-11-23T11:00:00Z", games["late"])
     held = games["held"]
-    edit_ledger(held, paused={"since": "2026-11-23T11:00:00Z", "reason": "waiting for a ruling"},
+    edit_clock(held, paused={"since": "2026-11-23T11:00:00Z", "reason": "waiting for a ruling"},
                 absences=[{"nation": "phoenicians", "from": "2026-11-23", "until": "2026-11-30",
                            "reason": "a holiday in Crete", "by": "GM", "at": "2026-11-23T11:00:00Z"},
                           {"nation": "greeks", "from": "2026-11-10", "until": "2026-11-12", "reason": "over",
@@ -90,7 +90,7 @@ def status(*args):
 def test_the_clocks_are_the_cycles(three):
     folder, cfg, games = three
     assert sent(folder / "out2")  # the late player and the GM were told
-    clock = json.loads(games["late"].with_name("late.mail.json").read_text())["clock"]
+    clock = json.loads(games["late"].with_name("late.clock.json").read_text())["current"]
     assert clock["due"] == "2026-11-22T10:00:00Z" and clock["missed"] is True and clock["zone"] == "Europe/Berlin"
 
 
@@ -236,9 +236,9 @@ def test_a_game_that_is_over_says_who_won_and_has_no_deadline(tmp_path):
     for name in sorted(p.name for p in data.glob("0[1-8]-*.json")):
         played = cli_run("process", game, data / name)
         assert played.exit_code == 0, played.stderr
-    clock = {"key": [7, "greeks"], "since": START, "due": "2026-11-25T10:00:00Z", "allow": 172800, "zone": "UTC"}
-    game.with_name("endgame.mail.json").write_text(json.dumps({"format": 1, "messages": {}, "queued": 0,
-                                                                "head": None, "clock": clock}))
+    clock = {"turn": 7, "nation": "greeks", "since": START, "due": "2026-11-25T10:00:00Z", "allow": 172800,
+             "zone": "UTC"}
+    game.with_name("endgame.clock.json").write_text(json.dumps({"format": 1, "current": clock}))
     record = json.loads(status(game, "--json", "--now", NOW).stdout)["games"][0]
     assert (record["winner"], record["winner_name"], record["active"], record["deadline"]) == (
         "greeks", "Greeks", None, None)

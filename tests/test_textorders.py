@@ -1,4 +1,4 @@
-"""The plain-text order syntax (pbem/service/language/textorders.py, docs/text-orders.md).
+"""The plain-text order syntax (pbem/service/language/, docs/text-orders.md).
 
 - text -> JSON -> text round trips for every kind of order, over a set of canonical orders
   and over every turn of a bot game;
@@ -28,14 +28,9 @@ from pbem.play.bot import play_turn
 from pbem.service import schemas, turns
 from pbem.service.boards import load_board
 from pbem.service.language.names import ORDER_WORDS, Names
-from pbem.service.language.textorders import (
-    format_text_orders,
-    looks_like_text_orders,
-    mail_lines,
-    parse_text_orders,
-    read_text_orders,
-    strip_mail,
-)
+from pbem.service.language.mailtext import mail_lines, strip_mail
+from pbem.service.language.textorders import looks_like_text_orders, parse_text_orders, read_text_orders
+from pbem.service.language.writer import format_text_orders
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "ordermail"
@@ -826,7 +821,7 @@ def test_the_docs_name_every_order_word_and_unit():
 def test_the_game_line_has_one_grammar():
     """:func:`line_value` (what the mail reads to find a text's game) reads a game line as
     the order reader does."""
-    from pbem.service.language.textorders import line_value
+    from pbem.service.language.tokens import line_value
 
     for line, value in [("game demo", "demo"), ("Game: demo  # ours", "demo"), ("GAME\tdemo#2", "demo#2"),
                         ("game :demo", "demo"), ("game", None), ("game demo # ours", "demo"), ("Game-night was fun", None),

@@ -69,7 +69,7 @@ def entries_of(game: Path) -> int:
 def legacy(work: Path, out: Path) -> None:
     for source in sorted(LEGACY.glob("*.json")):
         if "history" not in json.loads(source.read_text(encoding="utf-8")):
-            continue  # not a game: renders.json, the digests of every legacy report
+            continue  # renders.json: the digests of the legacy reports, no game
         name = source.stem
         game = work / "legacy" / source.name
         game.parent.mkdir(parents=True, exist_ok=True)

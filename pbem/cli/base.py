@@ -150,7 +150,7 @@ def reporter(report_dir: Path | None, formats: list[str] | None, image_base: str
     checked at once, so a bad option is refused before the game is touched.
 
     ``game_file``: where the game is saved; the reports name its current turn's deadline
-    when the mail ledger beside it has one (read when they are written, after the save;
+    when its clock (GAME.clock.json) has one (read when they are written, after the save;
     without a time left: a file is read later, and ``render`` writes the same bytes)."""
     if report_dir is None and image_base is None:
         return None  # nothing to check or write: the report package is not even loaded
@@ -163,10 +163,10 @@ def reporter(report_dir: Path | None, formats: list[str] | None, image_base: str
     chosen = parse_formats(formats)
 
     def write(game):
-        from pbem.service.clock import read_state
+        from pbem.service.clockfile import read_clock
         from pbem.service.view import current_deadline
 
-        deadline = current_deadline(game, read_state(game_file)) if game_file is not None else None
+        deadline = current_deadline(game, read_clock(game_file)) if game_file is not None else None
         return write_latest(game, report_dir, chosen, image_base=image_base, deadline=deadline)
 
     return write

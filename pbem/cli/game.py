@@ -18,43 +18,55 @@ FORMAT_HELP = ("With --report-dir: svg, pdf, png, txt, md, bbcode or all; repeat
                "comma-separated (default: all).")
 
 
+EDITION_HELP = ("The edition, by its id or another of its names (default: classic, also called antike; an "
+                "unknown name lists every edition).")
+BOARD_HELP = ("A shipped board's id (classic: antike-east, antike-west; an unknown id lists every shipped board) or "
+              "the path of a map file (antike-ref map new; the game file then carries the board). Default: the "
+              "edition's first board (classic: antike-east).")
+FIRST_HELP = ("Start nation (default: the board's start nation for the number of nations, else the first seat; by "
+              "lot in the double-nation variant).")
+VARIANT_HELP = ("A variant of the edition, repeatable (classic: expert, military, longer, double; an unknown one lists "
+                "the edition's).")
+GOAL_HELP = "What wins, where the edition lets the table choose (classic: a 3-nation game may play to 12)."
+PLAYERS_HELP = ("Number of players: 2 (four nations, two each, or two double nations with --variant double) or one "
+                "per nation.")
+TEAM_HELP = ("NATION,NATION: the two nations one player runs when 2 players play 4 (twice; default and rulebook: the "
+             "board's pairing).")
+PICKS_HELP = ("--variant double: the six start cities in the order the players picked them, in turns from the start "
+              "player (A, B, B, A, A, B).")
+DATA_HELP = ("JSON file with the printed values the rulebook does not give, for a GM who owns the game (classic takes "
+             "none; the values another edition takes are in its docs/EDITION.md, and `new` names each value it had to "
+             "rule on).")
+KDF_HELP = ("Cost of the password hashes (PBKDF2 iterations, stored with each hash; default 60000, at least 1000). "
+            "Lower it only for throw-away games.")
+
+
 @app.command()
 def new(
     game: Path = typer.Argument(..., help="The game file to create."),
     nations: str = typer.Option(..., "--nations", help="Nations in seat (turn) order, comma-separated."),
-    edition: str = typer.Option("classic", "--edition", help="The edition, by its id or another of its names "
-                                "(default: classic, also called antike; an unknown name lists every edition)."),
-    board: Optional[str] = typer.Option(None, "--board", help="A shipped board's id (classic: antike-east, "
-                                        "antike-west; an unknown id lists every shipped board) or the path of a map "
-                                        "file (antike-ref map new; the game file then carries the board). Default: "
-                                        "the edition's first board (classic: antike-east)."),
+    edition: str = typer.Option("classic", "--edition", help=EDITION_HELP),
+    board: Optional[str] = typer.Option(None, "--board", help=BOARD_HELP),
     game_id: Optional[str] = typer.Option(None, "--id", help="Game id; defaults to the file name's stem."),
-    first: Optional[str] = typer.Option(None, "--first", help="Start nation (default: the board's start nation for the number "
-                                        "of nations, else the first seat; by lot in the double-nation variant)."),
-    variant: Optional[List[str]] = typer.Option(None, "--variant", help="A variant of the edition, repeatable (classic: expert, "
-                                                "military, longer, double; an unknown one lists the edition's)."),
-    goal: Optional[int] = typer.Option(None, "--goal", help="What wins, where the edition lets the table choose (classic: a 3-nation game may play to 12)."),
-    players: Optional[int] = typer.Option(None, "--players", help="Number of players: 2 (four nations, two each, or two "
-                                          "double nations with --variant double) or one per nation."),
-    team: Optional[List[str]] = typer.Option(None, "--team", help="NATION,NATION: the two nations one player runs when 2 players "
-                                             "play 4 (twice; default and rulebook: the board's pairing)."),
-    picks: Optional[str] = typer.Option(None, "--picks", help="--variant double: the six start cities in the order the players "
-                                        "picked them, in turns from the start player (A, B, B, A, A, B)."),
+    first: Optional[str] = typer.Option(None, "--first", help=FIRST_HELP),
+    variant: Optional[List[str]] = typer.Option(None, "--variant", help=VARIANT_HELP),
+    goal: Optional[int] = typer.Option(None, "--goal", help=GOAL_HELP),
+    players: Optional[int] = typer.Option(None, "--players", help=PLAYERS_HELP),
+    team: Optional[List[str]] = typer.Option(None, "--team", help=TEAM_HELP),
+    picks: Optional[str] = typer.Option(None, "--picks", help=PICKS_HELP),
     player: Optional[List[str]] = typer.Option(None, "--player", help="NATION=Name <e-mail> (repeatable)."),
     start: Optional[List[str]] = typer.Option(None, "--start", help="NATION=CITY,CITY,CITY start cities (repeatable)."),
-    secrets_out: Optional[Path] = typer.Option(None, "--secrets-out", help="Where the plain passwords go (default GAME.secrets.json)."),
-    password: Optional[List[str]] = typer.Option(None, "--password", help="NATION=PASSWORD instead of a generated one (repeatable)."),
+    secrets_out: Optional[Path] = typer.Option(None, "--secrets-out",
+                                               help="Where the plain passwords go (default GAME.secrets.json)."),
+    password: Optional[List[str]] = typer.Option(None, "--password",
+                                                 help="NATION=PASSWORD instead of a generated one (repeatable)."),
     seed: Optional[str] = typer.Option(None, "--seed", help="Seed stored in the game (salts, bots); random by default."),
-    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help="JSON file with the printed values "
-                                        "the rulebook does not give, for a GM who owns the game (classic takes none; "
-                                        "the values another edition takes are in its docs/EDITION.md, and `new` "
-                                        "names each value it had to rule on)."),
-    kdf_iterations: Optional[int] = typer.Option(
-        None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS", show_envvar=False,
-        help="Cost of the password hashes (PBKDF2 iterations, stored with each hash; default 60000, "
-             "at least 1000). Lower it only for throw-away games."),
+    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help=DATA_HELP),
+    kdf_iterations: Optional[int] = typer.Option(None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS",
+                                                 show_envvar=False, help=KDF_HELP),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing game file."),
-    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help="Also write the set-up's report (turn 0) into this folder."),
+    report_dir: Optional[Path] = typer.Option(None, "--report-dir",
+                                              help="Also write the set-up's report (turn 0) into this folder."),
     report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
     image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
@@ -65,52 +77,68 @@ def new(
 
     def go():
         from pbem import editions
-        from pbem.service import passwords, store
-        from pbem.service.boards import board_for_new
+        from pbem.service import passwords
         from pbem.service.service import GameService
         from pbem.service.setup import SetupOptions
 
         chosen = editions.get(edition)
-        on = board_for_new(board or chosen.default_board)
-        secrets = secrets_out or store.sibling(game, ".secrets.json")
-        if secrets.resolve() == game.resolve():
-            raise UsageError(f"--secrets-out {secrets}: that is the game file")
-        for path in (game, secrets):
-            if not path.resolve().parent.is_dir():
-                raise UsageError(f"{path}: folder {path.parent} does not exist")
-        starts = {n: [c.strip() for c in v.split(",") if c.strip()]
-                  for n, v in pairs(start, "--start").items()}
+        on, secrets = _board_and_secrets(game, board or chosen.default_board, secrets_out)
+        starts = {n: [c.strip() for c in v.split(",") if c.strip()] for n, v in pairs(start, "--start").items()}
         opts = SetupOptions(
-            game_id=game_id or game.stem, board=on.id,
-            nations=[n.strip() for n in nations.split(",") if n.strip()], first=first,
+            game_id=game_id or game.stem, board=on.id, nations=_listed(nations), first=first,
             variants=list(variant or []), goal=goal, players=players,
             player=pairs(player, "--player"), start=starts, seed=seed,
-            teams=[[n.strip() for n in t.split(",") if n.strip()] for t in team or []],
-            picks=[c.strip() for c in (picks or "").split(",") if c.strip()],
-            data=_data_file(data))
+            teams=[_listed(t) for t in team or []], picks=_listed(picks or ""), data=_data_file(data))
         write = reporter(report_dir, report_format, image_base, game)
         outcome = GameService(game).create(
             chosen, opts, on, pairs(password, "--password"), secrets,
             passwords.ITERATIONS if kdf_iterations is None else kdf_iterations, force, reporter=write)
-        created = outcome.after
-        print(f"created {game} ({len(opts.nations)} nations, {created.state.status.active} to play turn 1)")
-        print(f"passwords for the GM only: {secrets}")
-        if seed is not None and len(seed) < SHORT_SEED:
-            err(f"note: --seed {seed!r} is short. The seed is not a secret: anyone with a copy of the game "
-                "can find a short one by trying. Nothing hidden comes from it alone (an edition's hidden "
-                "draws, such as a deck of cards, also come from the passwords), but leave --seed out, and a random one is drawn, unless you "
-                "need to set the same game up again.")
-        if on.reconstruction:
-            print(f"board: {on.name} (marked as a reconstruction, not the printed board; docs/maps.md)")
-        for ruling in chosen.setup.rulings(created.state.table):
-            print(f"ruling, not printed: {ruling} (docs/{chosen.id}.md; a GM can enter the printed value with --data)")
-        print_reports(outcome.reports)
+        _print_created(game, secrets, len(opts.nations), seed, chosen, on, outcome)
 
     run(go)
 
 
 SHORT_SEED = 16
 """A ``--seed`` shorter than this gets a note: a GM-chosen word is quickly guessed."""
+
+
+def _listed(text: str) -> list[str]:
+    """A comma-separated list as given: each item trimmed, empty ones left out."""
+    return [item.strip() for item in text.split(",") if item.strip()]
+
+
+def _board_and_secrets(game: Path, board: str, secrets_out: Optional[Path]):
+    """``new``: the board the game is played on, and the file its plain passwords go to
+    (neither the game file nor in a folder that does not exist)."""
+    from pbem.service import store
+    from pbem.service.boards import board_for_new
+
+    on = board_for_new(board)
+    secrets = secrets_out or store.sibling(game, ".secrets.json")
+    if secrets.resolve() == game.resolve():
+        raise UsageError(f"--secrets-out {secrets}: that is the game file")
+    for path in (game, secrets):
+        if not path.resolve().parent.is_dir():
+            raise UsageError(f"{path}: folder {path.parent} does not exist")
+    return on, secrets
+
+
+def _print_created(game: Path, secrets: Path, nations: int, seed: Optional[str], chosen, on, outcome) -> None:
+    """What ``new`` made: the game, where the passwords are, a note on a short seed, the
+    board if it is a reconstruction, each value the edition had to rule on, the reports."""
+    created = outcome.after
+    print(f"created {game} ({nations} nations, {created.state.status.active} to play turn 1)")
+    print(f"passwords for the GM only: {secrets}")
+    if seed is not None and len(seed) < SHORT_SEED:
+        err(f"note: --seed {seed!r} is short. The seed is not a secret: anyone with a copy of the game "
+            "can find a short one by trying. Nothing hidden comes from it alone (an edition's hidden "
+            "draws, such as a deck of cards, also come from the passwords), but leave --seed out, and a random one is drawn, unless you "
+            "need to set the same game up again.")
+    if on.reconstruction:
+        print(f"board: {on.name} (marked as a reconstruction, not the printed board; docs/maps.md)")
+    for ruling in chosen.setup.rulings(created.state.table):
+        print(f"ruling, not printed: {ruling} (docs/{chosen.id}.md; a GM can enter the printed value with --data)")
+    print_reports(outcome.reports)
 
 
 def _data_file(path: Optional[Path]) -> dict:
@@ -148,13 +176,13 @@ def show(
     """
 
     def go():
-        from pbem.service.clock import read_state
+        from pbem.service.clockfile import read_clock
         from pbem.service.service import GameService
         from pbem.service.view import show_json
 
         moment = time_option(now)
         loaded = GameService(game).load()
-        clock = read_state(game)
+        clock = read_clock(game)
         if viewer is not None and viewer not in loaded.seats:
             raise UsageError(f"--as {viewer}: not a nation of this game (one of {', '.join(loaded.seats)})")
         who = viewer if viewer is not None else loaded.copy_of  # a player's copy shows what its player sees

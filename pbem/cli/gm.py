@@ -41,46 +41,71 @@ def verify(
     def go():
         from pbem.service.service import GameService
 
-        witnesses = []
-        if expect or receipts is not None:
-            from pbem.service import witness
-
-            witnesses = [witness.expected(value) for value in expect or []]
+        witnesses = _expected(expect or [])
         service = GameService(game)
         loaded = service.load()
         if receipts is not None:
-            found, files = witness.receipts(receipts, loaded.game_id)
-            if not found:
-                raise UsageError(f"--receipts {receipts}: no game hash in its {files} file(s) (a report or "
-                                 "receipt says 'game hash after turn N: HASH')")
-            witnesses += found
+            witnesses += _receipt_hashes(receipts, loaded.game_id)
         total = len(loaded.history) - 1
         if loaded.copy_of is not None:
             _verify_copy(game, loaded, witnesses)
             return
-
-        def check(progress=None):
-            if witnesses:
-                return service.verify_witnesses(witnesses, progress=progress)
-            return service.verify(progress=progress), None
-
-        if quiet or total < 50 or not sys.stderr.isatty():
-            result, checked = check()
-        else:
-            from rich.progress import Progress
-
-            with Progress(transient=True) as bar:
-                task = bar.add_task("replaying", total=total)
-                result, checked = check(progress=lambda i, n: bar.update(task, completed=i))
+        bar = not (quiet or total < 50 or not sys.stderr.isatty())
+        result, checked = _replay(service, witnesses, total if bar else None)
         print(f"{game}: ok, {result.entries} history entries replay exactly")
         if checked is not None:
-            latest = max(checked.found.values())
-            when = witness.label(loaded.history[latest]).removeprefix("game hash ")
-            count = len(witnesses)
-            print(f"{'all ' if count > 1 else ''}{count} game hash{'es' if count > 1 else ''} given to players "
-                  f"{'are' if count > 1 else 'is'} in the history (the latest: entry {latest}, {when})")
+            _print_witnessed(loaded, checked, len(witnesses))
 
     run(go)
+
+
+def _expected(values: List[str]) -> list:
+    """``verify --expect``: each hash a player was given (a witness)."""
+    if not values:
+        return []
+    from pbem.service import witness
+
+    return [witness.expected(value) for value in values]
+
+
+def _receipt_hashes(receipts: Path, game_id: str) -> list:
+    """``verify --receipts``: every game hash labelled as one in the folder's files."""
+    from pbem.service import witness
+
+    found, files = witness.receipts(receipts, game_id)
+    if not found:
+        raise UsageError(f"--receipts {receipts}: no game hash in its {files} file(s) (a report or "
+                         "receipt says 'game hash after turn N: HASH')")
+    return found
+
+
+def _replay(service, witnesses: list, total: Optional[int]):
+    """Replay the history (with a progress bar of ``total`` entries unless ``None``) and
+    check the witnesses: the replay's result, and which entry holds each witness (or
+    ``None`` without witnesses)."""
+
+    def check(progress=None):
+        if witnesses:
+            return service.verify_witnesses(witnesses, progress=progress)
+        return service.verify(progress=progress), None
+
+    if total is None:
+        return check()
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task("replaying", total=total)
+        return check(progress=lambda i, n: bar.update(task, completed=i))
+
+
+def _print_witnessed(loaded, checked, count: int) -> None:
+    """That every hash given to players is in the history, and the latest entry holding one."""
+    from pbem.service import witness
+
+    latest = max(checked.found.values())
+    when = witness.label(loaded.history[latest]).removeprefix("game hash ")
+    print(f"{'all ' if count > 1 else ''}{count} game hash{'es' if count > 1 else ''} given to players "
+          f"{'are' if count > 1 else 'is'} in the history (the latest: entry {latest}, {when})")
 
 
 def _verify_copy(path: Path, loaded, witnesses) -> None:

@@ -25,7 +25,7 @@ NOW_HELP = "The time to act at (ISO 8601, e.g. 2026-11-23T18:00:00Z); default: n
 def _setup(config: Optional[Path], outbox: Optional[Path], now: Optional[str]):
     """The configuration, the transport and the time, from the options. Light: nothing of
     the cycle, the game service or a mail server's modules is loaded (an idle
-    ``mail run`` ends with what this loads and :mod:`pbem.mail.marks`)."""
+    ``mail run`` ends with what this loads and :mod:`pbem.mail.watermarks`)."""
     from datetime import datetime, timezone
 
     from pbem.mail.config import MailConfig, load_config
@@ -40,14 +40,17 @@ def _setup(config: Optional[Path], outbox: Optional[Path], now: Optional[str]):
 
 
 def _cycle(cfg, moment, transport, record: bool, log=print, warn=err):
-    """The cycle that keeps the games' watermarks (:mod:`pbem.mail.idle`); ``inbox``,
-    ``remind`` and a dry run only remove them (they always act), ``mail run`` writes them.
-    The wall clock (when a local mailbox was looked at) is read here, as ``now`` is."""
+    """The cycle, keeping the games' watermarks (:class:`pbem.mail.idle.Watermarks`);
+    ``inbox``, ``remind`` and a dry run only remove them (they always act), ``mail run``
+    writes them. The wall clock (when a local mailbox was looked at) is read here, as
+    ``now`` is."""
     import time
 
-    from pbem.mail.idle import MarkedCycle
+    from pbem.mail.cycle import Cycle
+    from pbem.mail.idle import Watermarks
 
-    return MarkedCycle(cfg, moment, transport, log, warn, record=record, wall=time.time_ns)
+    return Cycle(cfg, moment, transport, log, warn,
+                 watermarks=lambda journal: Watermarks(cfg, moment, journal, record=record, wall=time.time_ns))
 
 
 def _finish(summary, transport, idle: Optional[int] = None) -> None:
@@ -61,7 +64,7 @@ def _finish(summary, transport, idle: Optional[int] = None) -> None:
 
 class _Idle:
     """The summary of a ``mail run`` in which every game was idle (the cycle's own,
-    :class:`pbem.mail.cycle.Summary`, is not even loaded)."""
+    :class:`pbem.mail.runs.Summary`, is not even loaded)."""
 
     applied = rejected = queued = sent = 0
     failures: tuple = ()
@@ -149,7 +152,7 @@ def mail_run(
     """
 
     def go():
-        from pbem.mail.marks import plan
+        from pbem.mail.watermarks import plan
 
         if dry_run and outbox is None:
             raise UsageError("--dry-run writes the mails it would send into a folder: give --outbox DIR too")

@@ -36,7 +36,7 @@ def render(
 
     def go():
         from pbem.report import check_image_base, parse_formats, write_reports
-        from pbem.service.clock import read_state
+        from pbem.service.clockfile import read_clock
         from pbem.service.service import GameService
         from pbem.service.view import current_deadline
 
@@ -47,7 +47,7 @@ def render(
         loaded = GameService(game).load()
         # the latest entry's report names the current turn's deadline, as process wrote it
         for path in write_reports(loaded, out, chosen, turn=turn, entry=entry, image_base=image_base,
-                                  deadline=current_deadline(loaded, read_state(game))):
+                                  deadline=current_deadline(loaded, read_clock(game))):
             print(path)
 
     run(go)
@@ -74,7 +74,7 @@ def post(
     def go():
         from pbem.report import check_image_base, prepare
         from pbem.service import store
-        from pbem.service.clock import read_state
+        from pbem.service.clockfile import read_clock
         from pbem.service.service import GameService
         from pbem.service.view import current_deadline
 
@@ -86,7 +86,7 @@ def post(
             raise UsageError("--turn or --entry, not both")
         loaded = GameService(game).load()
         report = prepare(loaded, turn, entry, image_base=image_base,
-                         deadline=current_deadline(loaded, read_state(game)))
+                         deadline=current_deadline(loaded, read_clock(game)))
         text = report.render(kind)
         if out is not None:
             store.write_atomic(out, text.decode("utf-8"), durable=False)

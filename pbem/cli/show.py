@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pbem.service.clock import absences_now
+from pbem.service.clock import TurnClock
 from pbem.service.game import Game
 from pbem.service.view import RECENT_TURNS, RESOURCES, UNITS, current_deadline, recent_entries, show_json, today
 
@@ -36,11 +36,11 @@ def _table(title: str, *columns: str, right: int = 0):
     return table
 
 
-def print_summary(game: Game, console, viewer: str | None = None, clock: dict[str, Any] | None = None,
+def print_summary(game: Game, console, viewer: str | None = None, clock: TurnClock | None = None,
                   now: datetime | None = None) -> None:
     """A readable terminal summary with rich tables, laid out for 80 columns. ``clock``:
-    the clock of the game's mail ledger (:func:`pbem.service.clock.read_state`): the
-    deadline with the time left at ``now``, a pause, the players away."""
+    the game's clock (:func:`pbem.service.clockfile.read_clock`): the deadline with the
+    time left at ``now``, a pause, the players away."""
     edition = game.edition
     st = edition.secrets.player_view(game.state, viewer) if edition.secrets else game.state
     view = show_json(game, viewer)
@@ -49,7 +49,7 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: dict[st
     console.print(f"[bold]{game.game_id}[/] — {edition.name} on {game.board.name}{variants}")
     console.print(f"turn {st.status.turn}, round {st.status.round}, {status}, goal {game.goal}"
                   f" {edition.phrases.score_unit(st)}")
-    for line in clock_lines(game, clock or {}, now):
+    for line in clock_lines(game, clock or TurnClock(), now):
         console.print(line, highlight=False, markup=False)
     for line in edition.lines.show(st) if edition.lines else ():
         console.print(line, highlight=False)
@@ -57,6 +57,18 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: dict[st
                         if n in game.meta and game.meta[n].player)
     if players:
         console.print(f"players: {players}", highlight=False)
+    console.print(_nations_table(game, st, view))
+    console.print(_progress_table(game, view))
+    console.print(_provinces_table(game, view))
+    console.print(_standing_table(game, st))
+    bank = st.bank
+    stacks = ", ".join(f"{p} {bank.personages[p]}" for p in edition.personages)
+    console.print(f"Bank: {bank.coins} coins, {bank.temples} temples; personages: {stacks}")
+    _print_recent(game, console, viewer)
+
+
+def _nations_table(game: Game, st, view: dict[str, Any]):
+    """Each nation's chips, coins, cities, temples, units and score; the active one in bold."""
     active = None if st.status.winner else st.status.active
     table = _table("Nations (seat order)", "nation", "marble", "iron", "gold",
                    "coins", "cities", "temples", "legions", "galleys", "score", right=9)
@@ -66,13 +78,23 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: dict[st
                       str(len(v["cities"])), str(len(v["temples"])),
                       *(str(st.units_on_board(n, u)) for u in UNITS),
                       f"{v['score']}/{game.goal}", style="bold" if n == active else None)
-    console.print(table)
+    return table
+
+
+def _progress_table(game: Game, view: dict[str, Any]):
+    """Each nation's rondel wedge, know-hows and personages."""
+    edition = game.edition
     progress = _table("Rondel, know-how and personages", "nation", "rondel", "know-how", "personages")
     for n in game.seats:
         v = view["nations"][n]
         pers = ", ".join(f"{c} {edition.personage_label(p)}" for p, c in v["personages"].items() if c) or "-"
         progress.add_row(n, v["rondel"]["wedge"] if v["rondel"] else "-", ", ".join(v["knowhow"]) or "-", pers)
-    console.print(progress)
+    return progress
+
+
+def _provinces_table(game: Game, view: dict[str, Any]):
+    """Every province with a city or units: its resource (a chosen one marked), owner,
+    temple and units."""
     board = _table("Provinces with a city or units", "province", "resource", "owner", "temple", "units")
     for pid, prov in view["provinces"].items():
         units = "; ".join(f"{n} {c['legion']}L {c['galley']}G" for n, c in prov["units"].items()) or "-"
@@ -82,45 +104,50 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: dict[st
             resource += " (chosen)"
         temple = "yes" if prov["temple"] else "neutral" if prov.get("neutral_temple") else ""
         board.add_row(game.board.province(pid).name, resource, prov["owner"] or "-", temple, units)
-    console.print(board)
+    return board
+
+
+def _standing_table(game: Game, st):
+    """Each nation's public standing orders."""
     orders = _table("Standing orders (public)", "nation", "battle", "bonus stack, first choice first", "no coin")
     for n in game.seats:
         so = st.standing[n]
         stances = sorted(so.battle.items(), key=lambda kv: (kv[0] != "default", kv[0]))
         battle = "\n".join(f"{k}: {v}" for k, v in stances)
         orders.add_row(n, battle, ", ".join(so.bonus_stack), so.coin_substitute)
-    console.print(orders)
-    bank = st.bank
-    stacks = ", ".join(f"{p} {bank.personages[p]}" for p in edition.personages)
-    console.print(f"Bank: {bank.coins} coins, {bank.temples} temples; personages: {stacks}")
+    return orders
+
+
+def _print_recent(game: Game, console, viewer: str | None) -> None:
+    """The last entries of the history, as ``viewer`` may see them."""
     recent = recent_entries(game, RECENT_TURNS)
-    if recent:
-        from pbem.report.model import card_namer
-        from pbem.report.text import event_lines
-        from pbem.report.views import masked_entry
+    if not recent:
+        return
+    from pbem.report.model import card_namer
+    from pbem.report.text import event_lines
+    from pbem.report.views import masked_entry
 
-        console.print(f"[bold]The last {len(recent)} entries of the history[/]")
-        for entry in recent:
-            entry = masked_entry(edition, entry, (viewer,))  # another's drawn cards stay hidden
-            title = entry_title(entry)
-            console.print(f"{title}:", highlight=False)
-            for line in event_lines(entry.get("events", []), card=card_namer(game, noted=False), edition=edition):
-                console.print(f"  - {line}", highlight=False, soft_wrap=False)
+    console.print(f"[bold]The last {len(recent)} entries of the history[/]")
+    for entry in recent:
+        entry = masked_entry(game.edition, entry, (viewer,))  # another's drawn cards stay hidden
+        title = entry_title(entry)
+        console.print(f"{title}:", highlight=False)
+        for line in event_lines(entry.get("events", []), card=card_namer(game, noted=False), edition=game.edition):
+            console.print(f"  - {line}", highlight=False, soft_wrap=False)
 
 
-def clock_lines(game: Game, clock: dict[str, Any], now: datetime | None) -> list[str]:
+def clock_lines(game: Game, clock: TurnClock, now: datetime | None) -> list[str]:
     """The current turn's deadline with the time left at ``now``, whether the game is
     paused, and who is away today (the reasons are the GM's: ``status`` shows them)."""
     lines = []
     deadline = current_deadline(game, clock)
     if deadline is not None:
         lines.append(deadline.line(now))
-    paused = clock.get("paused")
-    if isinstance(paused, dict) and deadline is None:
+    if clock.paused is not None and deadline is None:
         lines.append("The game is paused by the GM: no deadline runs.")
     if now is not None:
         away = [f"{game.edition.nation_name(n)} until {day:%a %d %b %Y}"
-                for n, day in sorted(absences_now(clock, today(clock, now)).items()) if n in game.seats]
+                for n, day in sorted(clock.away(today(clock, now)).items()) if n in game.seats]
         if away:
             lines.append(f"Away: {'; '.join(away)}.")
     return lines

@@ -25,14 +25,14 @@ def site(
 
     def go():
         from pbem.report.site import build_site
-        from pbem.service.clock import read_state
+        from pbem.service.clockfile import read_clock
         from pbem.service.service import GameService
         from pbem.service.view import current_deadline
 
         from pbem.service.press import read_press
 
         loaded = GameService(game).load()
-        result = build_site(loaded, folder, force=force, deadline=current_deadline(loaded, read_state(game)),
+        result = build_site(loaded, folder, force=force, deadline=current_deadline(loaded, read_clock(game)),
                             press=read_press(game))
         removed = f", {len(result.removed)} removed" if result.removed else ""
         print(f"site: {result.index} ({result.entries} history entries; {len(result.written)} files written, "

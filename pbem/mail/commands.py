@@ -155,9 +155,10 @@ def read_commands(text: str, order_words: frozenset[str],
     """The commands in ``text`` (a mail's plain-text body), or ``None`` if it holds none, or
     holds an order line (a word of ``order_words`` other than the header words) before its
     ``PRESS`` line: then it is not a command mail (a press message may say anything).
-    ``kept``: the lines of ``text`` that :func:`~pbem.service.language.textorders.strip_mail`
+    ``kept``: the lines of ``text`` that :func:`~pbem.service.language.mailtext.strip_mail`
     keeps, where the caller has them."""
-    from pbem.service.language.textorders import MAX_TEXT_CHARS, line_value, strip_mail
+    from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
+    from pbem.service.language.tokens import line_value
 
     lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
     press = next((i for i, (_, line) in enumerate(lines) if _first(line) == "press"), len(lines) - 1)
@@ -213,7 +214,7 @@ def _message(text: str, number: int, mail: CommandMail) -> str:
     quoted lines, the signature after ``-- `` and ``password`` lines (``password`` and one
     word: the first is the password if the mail gave none before). A password is never
     part of the message."""
-    from pbem.service.language.textorders import MAX_TEXT_CHARS
+    from pbem.service.language.mailtext import MAX_TEXT_CHARS
 
     kept = []
     for raw in re.split(r"\r\n|\r|\n", text[:MAX_TEXT_CHARS])[number:]:
@@ -252,7 +253,7 @@ def holds_password(text: str, password: str | None) -> bool:
 def near_command(text: str, kept: list[tuple[int, str]] | None = None) -> str | None:
     """For a mail that is neither orders nor commands: if its first line looks like a
     mistyped command (one word close to one), the answer's first line; else ``None``."""
-    from pbem.service.language.textorders import MAX_TEXT_CHARS, strip_mail
+    from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
 
     lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
     if not lines or len(lines[0][1].split()) > 4 or quoted(lines[0][1]):

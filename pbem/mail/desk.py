@@ -1,5 +1,5 @@
-"""The referee's desk: commands by mail and press between players, a part of the mail cycle
-(:class:`pbem.mail.cycle.Cycle` is a :class:`Desk`).
+"""The referee's desk: commands by mail and press between players (:class:`Desk`), a
+collaborator of the mail cycle (:mod:`pbem.mail.cycle`).
 
 Commands (:mod:`pbem.mail.commands`) are answered to the registered address only, in one
 mail; a mail whose commands are not all understood runs none of them (as a refused order
@@ -8,7 +8,8 @@ message, signed with the sender's nation and name, to the nations it names or to
 the game's ``press`` setting allows; each one is kept in the game's press log
 (``GAME.press.jsonl``, beside the game and outside its history: press is talk between the
 players, not a move of the game, so the history's hash chain does not cover it and a
-replay does not need it).
+replay does not need it). ``ABSENT`` and ``BACK`` change the game's clock
+(:mod:`pbem.service.clockchanges`), saved and logged with the answer.
 """
 
 from __future__ import annotations
@@ -16,35 +17,43 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pbem.errors import CannotWrite, Refused, UsageError
+from pbem.mail import answers, judge
 from pbem.mail import commands as cmds
-from pbem.mail import compose, judge
+from pbem.mail.addresses import deliverable, gm_recipient, nations_of, observers, recipients
+from pbem.mail.config import MailConfig
+from pbem.mail.inbox import Incoming
+from pbem.mail.replies import Replies
+from pbem.mail.runs import GameRun, Journal
 from pbem.mail.transport import spool
-from pbem.service import numbers, passwords
-from pbem.service.clock import iso, local_day
+from pbem.mail.writing import entry_lines, status_lines, your_options
+from pbem.service import clockchanges, numbers, passwords
+from pbem.service.clock import iso, local_day, parse_time, told
 from pbem.service.press import append_press
-
-if TYPE_CHECKING:
-    from pbem.mail.runs import GameRun
-    from pbem.mail.inbox import Incoming
 
 PENDING_DAYS = 7
 """How long a code sent for ``ADDRESS`` stays good."""
 
 
-
 class Desk:
-    """What the cycle does with a mail of commands (the attributes are the cycle's)."""
+    """What the cycle does with a mail of commands, and with a player's mail that is neither
+    orders nor commands."""
 
-    def _command_mail(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail) -> None:
+    def __init__(self, config: MailConfig, replies: Replies, journal: Journal):
+        self.config = config
+        self.replies = replies
+        self.journal = journal
+        self.now = replies.now
+
+    def take(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail) -> None:
+        """Run the commands of ``incoming`` for its sender's nation, and answer."""
         game = run.game
-        nations = compose.nations_of(game, incoming.sender)
+        nations = nations_of(game, incoming.sender)
         if not nations:
             if all(c.word == "confirm" for c in cm.commands) and cm.commands:
                 return self._confirm(run, incoming, cm)
-            return self._stranger(run, incoming)
+            return self.replies.stranger(run, incoming)
         problems = list(cm.problems)
         nation = cm.nation if cm.nation in nations else nations[0] if len(nations) == 1 else None
         if nation is None:
@@ -83,17 +92,17 @@ class Desk:
     def _command_answer(self, run: GameRun, incoming: Incoming, sections, outcome: str,
                         attachments: dict[str, bytes] | None = None, names: dict[str, str] | None = None,
                         words: list[str] | None = None) -> None:
-        clock = self._clock(run)
-        message = compose.command_answer(self.config, run.game, incoming, sections, self.now, clock,
+        clock = run.news(self.now)
+        message = answers.command_answer(self.config, run.game, incoming, sections, self.now, clock,
                                          attachments or {}, names or {})
         size = len(message.as_bytes())
         if size > cmds.MAX_ANSWER and attachments:  # the files are bounded before: a last guard
             sections = [*sections, ("Not attached", [f"the files would make this answer {size:,} bytes, more than "
                                                      f"the {cmds.MAX_ANSWER:,} an answer may have: ask for fewer"])]
-            message = compose.command_answer(self.config, run.game, incoming, sections, self.now, clock, {}, {})
-        self._answer(run, incoming, "commands", message, outcome,
+            message = answers.command_answer(self.config, run.game, incoming, sections, self.now, clock, {}, {})
+        self.replies.answer(run, incoming, "commands", message, outcome,
                      why="commands: " + ", ".join(words or []) if words else "commands not understood")
-        self.log(f"{run.game_id}: commands from {incoming.sender}: {', '.join(words or ['none run'])}")
+        self.journal.log(f"{run.game_id}: commands from {incoming.sender}: {', '.join(words or ['none run'])}")
 
     # -- the commands ----------------------------------------------------------------------------
 
@@ -109,16 +118,16 @@ class Desk:
 
     def _cmd_status(self, run, incoming, nation, command, attachments, names) -> list[str]:
         game = run.game
-        lines = compose.status_lines(game, self._clock(run), self.now)
-        for n in compose.nations_of(game, incoming.sender):
-            lines += [""] + compose.holdings(game, n)
+        lines = status_lines(game, run.news(self.now), self.now)
+        for n in nations_of(game, incoming.sender):
+            lines += [""] + answers.holdings(game, n)
         return lines
 
     def _cmd_options(self, run, incoming, nation, command, attachments, names) -> list[str]:
         game = run.game
         st = game.state.status
-        if st.winner is None and st.active in compose.nations_of(game, incoming.sender):
-            return compose.your_options(self.config, game, st.active)[1:]
+        if st.winner is None and st.active in nations_of(game, incoming.sender):
+            return your_options(self.config, game, st.active)[1:]
         return [f"It is not your turn: turn {st.turn} is the {game.edition.nation_name(st.active)}'. OPTIONS lists "
                 "what you can do when it is yours (your report mail then does too)."] if st.winner is None else \
             ["The game is over."]
@@ -128,10 +137,10 @@ class Desk:
         for arg in command.args:
             count = numbers.whole(arg, "HISTORY", 1, 50, "a number of entries")
         game = run.game
-        readers = compose.nations_of(game, incoming.sender)
+        readers = nations_of(game, incoming.sender)
         lines: list[str] = []
         for entry in game.history[-count:]:
-            lines += [f"#{entry['seq']}"] + compose.entry_lines(game, entry, readers) + [""]
+            lines += [f"#{entry['seq']}"] + entry_lines(game, entry, readers) + [""]
         return lines
 
     def _cmd_resend(self, run, incoming, nation, command, attachments, names) -> list[str]:
@@ -198,10 +207,8 @@ class Desk:
     def _identity(self, run: GameRun, nation: str) -> list[str]:
         """The times ``nation`` changed its identity by mail in the last 24 hours; a usage
         error if it may make no more changes now (:data:`~pbem.mail.commands.IDENTITY_PER_DAY`)."""
-        from pbem.service.clock import parse_time, told
-
         recent = []
-        for at in (run.ledger.judge.get("identity") or {}).get(nation, []):
+        for at in run.ledger.identity.get(nation, []):
             try:
                 if self.now - parse_time(at) < timedelta(days=1):
                     recent.append(at)
@@ -211,11 +218,11 @@ class Desk:
             again = min(parse_time(at) for at in recent) + timedelta(days=1)
             raise UsageError(f"the {run.game.edition.nation_name(nation)} may make at most {cmds.IDENTITY_PER_DAY} "
                              f"changes of password or address a day; the next is possible from "
-                             f"{told(again, run.ledger.clock.get('zone'))}")
+                             f"{told(again, run.clock.zone)}")
         return recent
 
     def _changed_identity(self, run: GameRun, nation: str, recent: list[str]) -> None:
-        run.ledger.judge.setdefault("identity", {})[nation] = [*recent, iso(self.now)]
+        run.ledger.identity[nation] = [*recent, iso(self.now)]
 
     def _cmd_password(self, run, incoming, nation, command, attachments, names) -> list[str]:
         recent = self._identity(run, nation)
@@ -226,7 +233,7 @@ class Desk:
             outcome, plain = run.service.replace_player(nation, meta.player, meta.email,
                                                         "a new password, asked for by the player", cost)
         except CannotWrite as exc:  # the machine's error: neither the game nor the secrets file changed
-            self._fail(run.game_id, exc)
+            self.journal.fail(run.game_id, exc)
             return ["Not done: the referee's machine could not store a new password just now, so your password "
                     "is unchanged (the old one still works). The GM is told; send PASSWORD again later."]
         run.game = outcome.after
@@ -237,7 +244,7 @@ class Desk:
     def _cmd_address(self, run, incoming, nation, command, attachments, names) -> list[str]:
         game = run.game
         new = (command.args[0] if command.args else "").strip("<>").lower()
-        if not compose.deliverable(new):
+        if not deliverable(new):
             raise UsageError("ADDRESS takes one new address: ADDRESS new@example.org")
         if any((game.meta[n].email or "").lower() == new for n in game.seats):
             raise UsageError(f"{new} plays in this game already")
@@ -245,14 +252,14 @@ class Desk:
         import secrets  # the code proves that the new address reads its mail: no one may compute it
 
         code = secrets.token_hex(5).upper()
-        pending = run.ledger.judge.setdefault("pending", {})
+        pending = run.ledger.pending
         for earlier in [c for c, p in pending.items() if isinstance(p, dict) and p.get("nation") == nation]:
             pending.pop(earlier)  # one move waits at a time: the latest asked for
         pending[code] = {"nation": nation, "from": incoming.sender, "to": new, "at": iso(self.now)}
-        message = compose.confirm_address(self.config, game, nation, new, code, self.now)
+        message = answers.confirm_address(self.config, game, nation, new, code, self.now)
         digest = hashlib.sha256(f"{incoming.message_id}|confirm".encode()).hexdigest()[:10]
         spool(run.spool, f"{len(game.history):06d}-confirm-{digest}", message)
-        self.summary.queued += 1
+        self.journal.summary.queued += 1
         self._changed_identity(run, nation, recent)
         return [f"A code went to {new}, and only there: answer that mail from {new} with the line it gives "
                 f"(CONFIRM and the code) within {PENDING_DAYS} days. Until then nothing changes; your password "
@@ -260,13 +267,11 @@ class Desk:
 
     def _confirm(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail) -> None:
         """``CONFIRM CODE`` from the address an ``ADDRESS`` named: the move is made."""
-        pending = run.ledger.judge.get("pending") or {}
+        pending = run.ledger.pending
         code = (cm.commands[0].args[0] if cm.commands[0].args else "").upper()
         wanted = pending.get(code)
         if not isinstance(wanted, dict) or wanted.get("to") != incoming.sender:
-            return self._stranger(run, incoming)
-        from pbem.service.clock import parse_time
-
+            return self.replies.stranger(run, incoming)
         if self.now - parse_time(wanted["at"]) > timedelta(days=PENDING_DAYS):
             pending.pop(code, None)
             return self._command_answer(run, incoming, [("Nothing was done", [
@@ -277,9 +282,9 @@ class Desk:
         run.game = outcome.after
         pending.pop(code, None)
         name = run.game.edition.nation_name(nation)
-        old = compose.moved_notice(self.config, run.game, nation, wanted["from"], wanted["to"], self.now)
+        old = answers.moved_notice(self.config, run.game, nation, wanted["from"], wanted["to"], self.now)
         spool(run.spool, f"{len(run.game.history):06d}-moved-{code}", old)
-        self.summary.queued += 1
+        self.journal.summary.queued += 1
         self._command_answer(run, incoming, [("CONFIRM", [
             f"Done: you play the {name} from {wanted['to']} now, with the same password. The old address "
             f"{wanted['from']} is told."])], "answered", words=["confirm"])
@@ -294,18 +299,30 @@ class Desk:
         if not args:
             raise UsageError("ABSENT UNTIL 2026-12-14: the last day you are away")
         until = judge.zone_day(args[0], "ABSENT UNTIL")
-        zone = run.ledger.clock.get("zone") or self.config.timezone
+        zone = run.clock.zone or self.config.timezone
         today = local_day(self.now, zone)
-        what = judge.record_absence(Path(run.settings.file), run.game, run.ledger, nation, today, until, self.now,
-                                    " ".join(args[1:])[:200], "player", run.settings.absence_days, zone)
+        cap = run.settings.absence_days
+        changed = clockchanges.add_absence(run.clock, run.game.seats, nation, today, until, self.now,
+                                           " ".join(args[1:])[:200], "player", cap, zone)
+        self._record(run, changed, judge.absence_notice(run.game, nation, today, until))
+        what = judge.absence_done(nation, today, until, changed, cap)
         policy = {"wait": "the game waits for you", "default": "the GM's default turn is played for you",
                   "bot": "the bot plays your turns"}[run.settings.absence]
         return [f"Noted: you are away from {today:%a %d %b %Y} to {until:%a %d %b %Y}; meanwhile {policy}. "
                 "Send BACK when you are back earlier.", f"({what.split(';')[0]})"]
 
     def _cmd_back(self, run, incoming, nation, command, attachments, names) -> list[str]:
-        judge.record_back(Path(run.settings.file), run.game, run.ledger, nation, self.now, "player")
+        changed = clockchanges.end_absence(run.clock, nation, self.now, "player")
+        self._record(run, changed, judge.back_notice(run.game, nation))
         return ["Welcome back: your absence ends today."]
+
+    @staticmethod
+    def _record(run: GameRun, changed: clockchanges.Changed, notice: str) -> None:
+        """A change of the clock by mail: saved and logged with the answer (:meth:`GameRun.save`),
+        and told to the players with the next mail run."""
+        run.clock = changed.clock
+        run.audits.append(changed.record)
+        judge.announce(run.ledger, notice)
 
     # -- press -------------------------------------------------------------------------------------
 
@@ -332,14 +349,14 @@ class Desk:
             raise UsageError("the message is missing: write it on the lines after the PRESS line")
         if len(text) > cmds.MAX_PRESS:
             raise UsageError(f"the message has {len(text)} characters; at most {cmds.MAX_PRESS}")
-        mine = compose.nations_of(game, incoming.sender)
+        mine = nations_of(game, incoming.sender)
         sender = nation if nation in mine else mine[0]
         to_nations = [n for n in game.seats if n not in mine] if everyone else [n for n in targets if n not in mine]
-        people = [p for p in compose.recipients(game) if any(n in to_nations for n in p.nations)]
+        people = [p for p in recipients(game) if any(n in to_nations for n in p.nations)]
         if everyone:
             taken = {p.address for p in people} | {incoming.sender}
-            people += [o for o in compose.observers(run.settings) if o.address not in taken]
-        gm = compose.gm_recipient(self.config)
+            people += [o for o in observers(run.settings) if o.address not in taken]
+        gm = gm_recipient(self.config)
         if run.settings.press_gm and gm is not None and gm.address not in {p.address for p in people}:
             people.append(gm)
         seq = len(game.history)
@@ -349,16 +366,16 @@ class Desk:
             "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1, "from": sender,
             "to": "all" if everyone else to_nations, "public": everyone, "text": text, "key": key})
         for k, person in enumerate(people):
-            message = compose.press(self.config, game, sender, game.meta[sender].player, person, to_nations,
+            message = answers.press(self.config, game, sender, game.meta[sender].player, person, to_nations,
                                     everyone, text, self.now, key)
             spool(run.spool, f"{seq:06d}-press-{key}-{k:02d}", message)
-            self.summary.queued += 1
+            self.journal.summary.queued += 1
         shown = "all" if everyone else ", ".join(game.edition.nation_name(n) for n in to_nations)
         return [f"Sent to {shown} ({len(people)} mail{'s' if len(people) != 1 else ''}); no address was shown."]
 
     # -- mail that is neither orders nor commands ---------------------------------------------
 
-    def _other_mail(self, run: GameRun, incoming: Incoming) -> bool:
+    def other(self, run: GameRun, incoming: Incoming) -> bool:
         """A registered player's mail that holds no orders and no command: answered if it
         looks like a mistyped command, forwarded to the GM if the game says so; true if it
         was handled (otherwise it is left alone)."""
@@ -368,10 +385,10 @@ class Desk:
         if hint:
             self._command_answer(run, incoming, [("Nothing was done", [hint])], "refused")
             return True
-        gm = compose.gm_recipient(self.config)
+        gm = gm_recipient(self.config)
         if run.settings.forward and gm is not None:
-            message = compose.forwarded(self.config, run.game, incoming, self.now)
-            self._answer(run, incoming, "forward", message, "forwarded", why="to the GM")
-            self.log(f"{run.game_id}: mail from {incoming.sender} forwarded to the GM")
+            message = answers.forwarded(self.config, run.game, incoming, self.now)
+            self.replies.answer(run, incoming, "forward", message, "forwarded", why="to the GM")
+            self.journal.log(f"{run.game_id}: mail from {incoming.sender} forwarded to the GM")
             return True
         return False

@@ -5,7 +5,7 @@ Nothing here changes a mailbox: IMAP folders are opened read-only and fetched wi
 ``BODY.PEEK``, local files are only read. What has been handled is remembered in each
 game's ledger (:mod:`pbem.mail.ledger`), keyed by Message-ID; an IMAP mailbox's
 UIDVALIDITY, UIDNEXT and EXISTS are remembered with each game's watermark
-(:mod:`pbem.mail.marks`), so that a mailbox in which nothing arrived is not read at all.
+(:mod:`pbem.mail.watermarks`), so that a mailbox in which nothing arrived is not read at all.
 
 The IMAP and TLS modules are imported when a mailbox on a server is opened, not before:
 most runs read a local mailbox, or none (an idle ``mail run``).
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.policy import default as default_policy
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote, urlparse
 
 from pbem.errors import InputError, MailServerError, UsageError
@@ -46,7 +46,6 @@ class Incoming:
     message_id: str
     sender: str
     """The From address, lowercased (empty if there is none)."""
-    sender_name: str
     subject: str
     raw: bytes
     text: str | None = None
@@ -57,7 +56,6 @@ class Incoming:
     """Attached order files (``.json`` / ``.txt``): name and content."""
     automatic: bool = False
     """A bounce, an auto-reply or list mail: never answered (no mail loops)."""
-    references: str = ""
     problem: str | None = None
     """Why the mail could not be read (too large, too many parts, broken beyond what the
     e-mail reader can take): it is noted, answered in one line if its sender plays here,
@@ -70,11 +68,11 @@ class Incoming:
 
     def body_lines(self) -> list[tuple[int, str]]:
         """The lines of the plain-text body that can hold orders or commands, with their
-        numbers (:func:`~pbem.service.language.textorders.strip_mail` of the body's start):
+        numbers (:func:`~pbem.service.language.mailtext.strip_mail` of the body's start):
         stripped once per mail, for everyone who reads it (commands, orders, the game line,
         the order reader). Empty for a mail without a text part."""
         if self._lines is None:
-            from pbem.service.language.textorders import MAX_TEXT_CHARS, strip_mail
+            from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
 
             self._lines = strip_mail(self.text[:MAX_TEXT_CHARS]) if self.text is not None else []
         return self._lines
@@ -173,28 +171,27 @@ def read_message(raw: bytes, limits: Limits = Limits()) -> Incoming:
 def unreadable(head: bytes, problem: str, size: int | None = None) -> Incoming:
     """A mail that is not read for orders: who sent it and its id, from its header alone
     (as far as that can be read), and why."""
-    mid, name, addr, subject, automatic = normalise_id(None, head), "", "", "", True
+    mid, addr, subject, automatic = normalise_id(None, head), "", "", True
     try:
         from email.parser import BytesHeaderParser
 
         msg = BytesHeaderParser(policy=default_policy).parsebytes(head[:HEAD])
         mid = normalise_id(header_text(msg, "Message-ID"), head)
-        name, addr = sender_of(msg)
+        _, addr = sender_of(msg)
         subject = header_text(msg, "Subject")[:200]
         automatic = _automatic(msg, addr)
     except Exception:
         pass
-    return Incoming(mid, addr, name, subject, b"", automatic=automatic, problem=problem,
+    return Incoming(mid, addr, subject, b"", automatic=automatic, problem=problem,
                     fingerprint=f"size:{size}" if size is not None else fingerprint(head))
 
 
 def _read_message(raw: bytes, limits: Limits) -> Incoming:
     msg = email.message_from_bytes(raw, policy=default_policy)
-    name, addr = sender_of(msg)
+    _, addr = sender_of(msg)
     incoming = Incoming(
-        message_id=normalise_id(header_text(msg, "Message-ID"), raw), sender=addr, sender_name=name,
+        message_id=normalise_id(header_text(msg, "Message-ID"), raw), sender=addr,
         subject=header_text(msg, "Subject"), raw=raw, automatic=_automatic(msg, addr),
-        references=" ".join(header_text(msg, h) for h in ("References", "In-Reply-To")).strip(),
         fingerprint=fingerprint(raw))
     for count, part in enumerate(msg.walk()):
         if count >= limits.parts:
@@ -224,23 +221,60 @@ Known = Callable[..., bool]
 known too, so that an id seen again with other content can be told (and the GM with it)."""
 
 
-class Source:
+class Source(Protocol):
     """Where mail comes from; :meth:`messages` yields them in arrival order."""
 
     name: str
-    limits: Limits = Limits()
 
-    def messages(self, known: Known) -> Iterator[Incoming]:
-        raise NotImplementedError
+    def messages(self, known: Known) -> Iterator[Incoming]: ...
 
 
-class LocalSource(Source):
-    """Mail in a file or folder on this machine."""
+LOCAL_KINDS = ("file", "maildir", "mbox")
 
-    def __init__(self, path: Path, limits: Limits = Limits()):
+
+class LocalSource:
+    """Mail on this machine: a single ``.eml`` file (``file``), a Maildir (``cur``, ``new``,
+    ``tmp``: mails in ``new`` and ``cur``, oldest first, as Maildir file names begin with
+    the delivery time) or an mbox file (in file order)."""
+
+    def __init__(self, path: Path, kind: str = "file", limits: Limits = Limits()):
+        assert kind in LOCAL_KINDS
         self.path = path
+        self.kind = kind
         self.name = str(path)
         self.limits = limits
+
+    def messages(self, known: Known) -> Iterator[Incoming]:
+        if self.kind == "maildir":
+            files = [f for sub in ("new", "cur") for f in (self.path / sub).iterdir()
+                     if not f.name.startswith(".") and not f.is_symlink() and f.is_file()]
+            paths = sorted(files, key=lambda f: (f.name.split(".")[0].zfill(12), f.name))
+        elif self.kind == "mbox":
+            yield from self._mbox(known)
+            return
+        else:
+            paths = [self.path]
+        for path in paths:
+            incoming = self._local(path, known)
+            if incoming is not None:
+                yield incoming
+
+    def _mbox(self, known: Known) -> Iterator[Incoming]:
+        import mailbox
+
+        box = mailbox.mbox(self.path, create=False)
+        try:
+            for key in box.iterkeys():
+                with box.get_file(key) as fh:
+                    raw = fh.read(self.limits.size + 1)
+                if len(raw) > self.limits.size:  # only so much is read of a mail too large
+                    incoming = self._take(raw[:HEAD], len(raw), known)
+                else:
+                    incoming = self._take(raw, len(raw), known)
+                if incoming is not None:
+                    yield incoming
+        finally:
+            box.close()
 
     def _local(self, path: Path, known: Known) -> Incoming | None:
         """The mail in file ``path``, or ``None`` if it is known already (or no regular file:
@@ -260,7 +294,7 @@ class LocalSource(Source):
                                        "reads", size)
             return None if known(incoming.message_id, incoming.fingerprint) else incoming
         try:
-            quick = _header_id(raw)
+            quick = header_id(raw)
         except Exception:
             quick = None
         if quick is not None and known(quick, fingerprint(raw)):
@@ -269,18 +303,9 @@ class LocalSource(Source):
         return None if known(incoming.message_id, incoming.fingerprint) else incoming
 
 
-class FileSource(LocalSource):
-    """A single ``.eml`` file."""
-
-    def messages(self, known: Known) -> Iterator[Incoming]:
-        incoming = self._local(self.path, known)
-        if incoming is not None:
-            yield incoming
-
-
-def _header_id(raw: bytes) -> str:
+def header_id(raw: bytes) -> str:
     """The Message-ID of a mail, from its header alone (cheap: the body is not parsed)."""
-    quick = _plain_id(raw)
+    quick = plain_id(raw)
     if quick is not None:
         return quick
     from email.parser import BytesHeaderParser
@@ -292,7 +317,7 @@ _HEADER_LINE = re.compile(rb"[\x21-\x39\x3b-\x7e]+:")
 _PLAIN_ID = re.compile(rb"[ \t\r\n]*(<[\x21-\x3b\x3d\x3f-\x7e]+>)[ \t\r\n]*")
 
 
-def _plain_id(raw: bytes) -> str | None:
+def plain_id(raw: bytes) -> str | None:
     """The Message-ID of a mail whose header says it plainly (``Message-ID: <id@host>`` in
     ASCII, maybe folded), found without the e-mail parser, or ``None`` when the header
     holds anything less plain (then the parser decides). The known mails of a mailbox are
@@ -344,41 +369,7 @@ def _read_bytes(path: Path, limit: int) -> tuple[bytes | None, int]:
         return (data[:HEAD], len(data)) if len(data) > limit else (data, len(data))
 
 
-class MaildirSource(LocalSource):
-    """A Maildir (``cur``, ``new``, ``tmp``): mails in ``new`` and ``cur``, oldest first
-    (Maildir file names begin with the delivery time)."""
-
-    def messages(self, known: Known) -> Iterator[Incoming]:
-        files = [f for sub in ("new", "cur") for f in (self.path / sub).iterdir()
-                 if not f.name.startswith(".") and not f.is_symlink() and f.is_file()]
-        for f in sorted(files, key=lambda f: (f.name.split(".")[0].zfill(12), f.name)):
-            incoming = self._local(f, known)
-            if incoming is not None:
-                yield incoming
-
-
-class MboxSource(LocalSource):
-    """An mbox file, in file order."""
-
-    def messages(self, known: Known) -> Iterator[Incoming]:
-        import mailbox
-
-        box = mailbox.mbox(self.path, create=False)
-        try:
-            for key in box.iterkeys():
-                with box.get_file(key) as fh:
-                    raw = fh.read(self.limits.size + 1)
-                if len(raw) > self.limits.size:  # only so much is read of a mail too large
-                    incoming = self._take(raw[:HEAD], len(raw), known)
-                else:
-                    incoming = self._take(raw, len(raw), known)
-                if incoming is not None:
-                    yield incoming
-        finally:
-            box.close()
-
-
-class ImapSource(Source):
+class ImapSource:
     """An IMAP mailbox, ``imaps://user@host[:port]/MAILBOX`` (implicit TLS) or
     ``imap://…`` (STARTTLS, required). Opened read-only; only unknown mails are fetched
     whole.
@@ -564,7 +555,7 @@ def open_source(spec: str, imap: Imap, limits: Limits = Limits()) -> Source:
     path = Path(spec).expanduser()
     if path.is_dir():
         if all((path / sub).is_dir() for sub in ("cur", "new")):
-            return MaildirSource(path, limits)
+            return LocalSource(path, "maildir", limits)
         raise UsageError(f"{spec}: a folder, but not a Maildir (no cur/ and new/ inside)")
     if not path.exists():
         raise InputError(spec, "mail source not found (a Maildir, an mbox, an .eml file or imaps://user@host/INBOX)")
@@ -574,7 +565,5 @@ def open_source(spec: str, imap: Imap, limits: Limits = Limits()) -> Source:
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     with os.fdopen(fd, "rb") as fh:
         head = fh.read(5)
-    if head == b"From ":
-        return MboxSource(path, limits)
-    return FileSource(path, limits)
+    return LocalSource(path, "mbox" if head == b"From " else "file", limits)
 

@@ -2,16 +2,19 @@
 
 The history is the record of what was *applied* (each entry that came by mail carries its
 Message-ID); the ledger records the rest: every mail looked at and what became of it, up
-to which history entry the reports have been queued, and the clock of the current turn
-(when it began, whether the player was reminded, whether the deadline was dealt with).
-It is rewritten atomically, under the game's mail lock, after every step, so a crash
-costs at most the repetition of the step that was under way. It holds the players'
-addresses, pending codes and the reasons of absences: it is the GM's alone (mode 600).
+to which history entry the reports have been queued, the notices waiting to go out, the
+address moves waiting for their code, and when each nation last changed its password or
+address by mail. It is rewritten atomically, under the game's mail lock, after every step,
+so a crash costs at most the repetition of the step that was under way. It holds the
+players' addresses and pending codes: it is the GM's alone (mode 600).
 
-A change of the clock that the GM's audit log records (:mod:`pbem.mail.judge`) is saved
-with its line: the ledger first, then the line (:meth:`Ledger.audit`); a line that
-cannot be written takes the ledger back to what it was, so the log never records a
-change that was not made, and no change is made unrecorded.
+The game's clock is not the ledger's: the service keeps it in a file of its own
+(:mod:`pbem.service.clockfile`). A ledger of an earlier release (format 1) still holds its
+parts of the clock; :func:`open_books` hands them over to the service the first time it
+opens such a ledger, and saves the ledger without them (format 2). A step that changes the
+clock saves it with the ledger (:func:`commit`): the ledger, then the clock and the lines
+of the audit log that record the change; what cannot be written puts back what was, so
+the log never records a change that was not made, and no change is made unrecorded.
 """
 
 from __future__ import annotations
@@ -21,15 +24,20 @@ import os
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
 from pbem.errors import CannotWrite, InputError
 from pbem.service import store
+from pbem.service.clock import TurnClock
+from pbem.service.clockfile import ClockFile
 
-FORMAT = 1
-JUDGE = ("paused", "absences", "last_error", "announce", "pending", "identity")
-"""The ledger's keys beside the messages and the clock (:attr:`Ledger.judge`)."""
+FORMAT = 2
+LEGACY = 1
+"""The format of the releases that kept the clock in the ledger."""
+CLOCK_PARTS = ("clock", "paused", "absences", "last_error")
+"""What a ledger of format 1 kept of the game's clock."""
 CONTENT = ("fp", "size", "again")
 """What a ledger keeps of a mail's content: its digest, its size, and the digests of other
 mails seen later under the same Message-ID."""
@@ -44,21 +52,22 @@ class Ledger:
     """The last history entry (``seq``) whose mails are queued; -1: none yet."""
     head: str | None = None
     """The history head hash the reports were last queued for (an undo changes it)."""
-    clock: dict[str, Any] = field(default_factory=dict)
-    """The current turn: {"turn", "nation", "since", "reminded", "missed"}."""
-    judge: dict[str, Any] = field(default_factory=dict)
-    """What the judge keeps beside the clock (:mod:`pbem.service.clock`): ``paused``,
-    ``absences``, ``last_error``, ``announce`` (notices for the players' next mails),
-    ``pending`` (address changes waiting to be confirmed) and ``identity`` (when each nation
-    last changed its password or address by mail, for the rate a day)."""
-    _content: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
-    _text: str | None = field(default=None, repr=False)
-    """The ledger's text on disk as last read or written (``None``: no file yet)."""
-    _audits: list[str] = field(default_factory=list, repr=False)
-    """Lines for the audit log, written by the next :meth:`save` after the ledger."""
+    announce: list[dict[str, Any]] = field(default_factory=list)
+    """Notices for the players' next mails (the GM's and the players' changes of the
+    clock): ``{"text", "to"}``."""
+    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Address moves waiting to be confirmed: code -> ``{"nation", "from", "to", "at"}``."""
+    identity: dict[str, list[str]] = field(default_factory=dict)
+    """Nation -> when it changed its password or address by mail (for the rate a day)."""
+    legacy_clock: dict[str, Any] | None = None
+    """The parts of the clock a ledger of format 1 holds, until :func:`open_books` hands
+    them over to the service."""
     on_save: Callable[[], None] | None = field(default=None, repr=False, compare=False)
     """Called after each save that succeeded (the cycle: the mails spooled so far are
     decided, :meth:`pbem.mail.runs.GameRun.take_back`)."""
+    _content: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)
+    _text: str | None = field(default=None, repr=False)
+    """The ledger's text on disk as last read or written (``None``: no file yet)."""
 
     def known(self, message_id: str) -> bool:
         return message_id in self.messages
@@ -87,11 +96,18 @@ class Ledger:
         return "fp" in record and record["fp"] != fingerprint
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "messages": self.messages, "queued": self.queued,
-                "head": self.head, "clock": self.clock,
-                **{k: v for k, v in sorted(self.judge.items()) if v not in (None, [], {})}}
+        kept = {"announce": self.announce, "pending": self.pending, "identity": self.identity}
+        legacy = self.legacy_clock or {}
+        return {"format": FORMAT if self.legacy_clock is None else LEGACY, "messages": self.messages,
+                "queued": self.queued, "head": self.head, **legacy,
+                **{k: v for k, v in kept.items() if v not in (None, [], {})}}
 
-    def save(self) -> None:
+    @property
+    def text(self) -> str | None:
+        """The ledger's text on disk as last read or written (``None``: no file yet)."""
+        return self._text
+
+    def write(self) -> None:
         """Write the ledger whole, atomically: one mail a line, keys sorted. (A ledger grows
         with every mail a game's mailbox holds and is written after each: the layout is the
         one the C encoder writes, some ten times faster than an indented one. Ledgers in the
@@ -99,34 +115,29 @@ class Ledger:
         text = json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         text = text.replace(',"<', ',\n"<') + "\n"
         store.write_atomic(self.path, text, mode=0o600)
-        if self._audits:
-            game = self.path.with_name(self.path.name.removesuffix(".mail.json") + ".json")
-            try:
-                for line in self._audits:
-                    store.append_audit(game, line)
-            except CannotWrite:
-                self._restore()
-                raise
-            self._audits.clear()
         self._text = text
+
+    def saved(self) -> None:
+        """A save succeeded (the ledger and whatever was saved with it)."""
         if self.on_save is not None:
             self.on_save()
 
-    def audit(self, line: str) -> None:
-        """A line for the game's audit log, recording a change made to this ledger: written
-        by the next :meth:`save`, after the ledger (and should it fail, the ledger is put
-        back as it was, and the save fails)."""
-        self._audits.append(line)
+    def save(self) -> None:
+        """:meth:`write`, then :meth:`saved`."""
+        self.write()
+        self.saved()
 
-    def _restore(self) -> None:
-        """Put the ledger's file back as it was before the last save (best effort)."""
+    def put_back(self, text: str | None) -> None:
+        """Put the ledger's file back as ``text`` (the text before the last write; ``None``:
+        no file), best effort."""
         try:
-            if self._text is None:
+            if text is None:
                 self.path.unlink(missing_ok=True)
             else:
-                store.write_atomic(self.path, self._text, mode=0o600)
+                store.write_atomic(self.path, text, mode=0o600)
         except (OSError, CannotWrite):
             pass
+        self._text = text
 
 
 def ledger_path(game: str | os.PathLike) -> Path:
@@ -145,12 +156,54 @@ def load_ledger(game: str | os.PathLike) -> Ledger:
     try:
         text = path.read_text(encoding="utf-8")
         data = json.loads(text)
-        if data.get("format") != FORMAT:
+        if data.get("format") not in (FORMAT, LEGACY):
             raise ValueError(f"format {data.get('format')!r}, expected {FORMAT}")
+        legacy = {k: data[k] for k in CLOCK_PARTS if k in data} if data["format"] == LEGACY else None
         return Ledger(path, dict(data["messages"]), int(data["queued"]), data.get("head"),
-                      dict(data.get("clock") or {}), {k: data[k] for k in JUDGE if k in data}, _text=text)
+                      list(data.get("announce") or []), dict(data.get("pending") or {}),
+                      dict(data.get("identity") or {}), legacy, _text=text)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InputError(str(path), f"the mail ledger cannot be read ({exc}); move it away to start afresh") from None
+
+
+@dataclass
+class Books:
+    """A game's ledger and its clock, as one keeper (under the game's mail lock) has them."""
+
+    ledger: Ledger
+    clocks: ClockFile
+    clock: TurnClock
+
+
+def open_books(game: str | os.PathLike, now: datetime) -> Books:
+    """The game's ledger and clock (the caller holds the game's mail lock). A ledger of an
+    earlier release hands its parts of the clock over to the service (logged in the audit
+    log) and is saved without them."""
+    ledger = load_ledger(game)
+    clocks = ClockFile(game)
+    since = store.held_since(ledger.path)  # the mail lock's file
+    if since is not None:  # what a killed run left of the clock's file
+        store.clear_stale_temps(clocks.path, since)
+    if ledger.legacy_clock is None:
+        return Books(ledger, clocks, clocks.load())
+    clock = clocks.migrate(ledger.legacy_clock, now, ledger.path.name)
+    ledger.legacy_clock = None
+    ledger.save()
+    return Books(ledger, clocks, clock)
+
+
+def commit(ledger: Ledger, clocks: ClockFile, clock: TurnClock, audit: list[dict[str, Any]] | tuple = ()) -> None:
+    """Save the ledger, then the clock and the ``audit`` lines that record its change: all
+    or nothing (a clock or a line that cannot be written puts the ledger back, and the save
+    fails with :class:`CannotWrite`)."""
+    before = ledger.text
+    ledger.write()
+    try:
+        clocks.save(clock, audit)
+    except CannotWrite:
+        ledger.put_back(before)
+        raise
+    ledger.saved()
 
 
 @contextmanager

@@ -1,8 +1,8 @@
 """A rehearsal of the mail cycle (``--dry-run``): every mail it would send, nothing changed.
 
-The cycle runs as usual, but on copies: each game file, its ledger, its mail queue, its
-idle mark, the GM's secrets file (the opening mails carry the passwords) and the press log
-are copied (under the game's mail lock, so no other run is half-way through
+The cycle runs as usual, but on copies: each game file, its ledger, its clock, its mail
+queue, its idle mark, the GM's secrets file (the opening mails carry the passwords) and the
+press log are copied (under the game's mail lock, so no other run is half-way through
 them) into a private temporary folder, the cycle works on the copies, and the folder is
 removed afterwards. The mail sources are only read, as always. So a dry run applies the
 orders, plays the missed deadlines and writes the reports exactly as the real run would,
@@ -24,7 +24,7 @@ from pbem.mail.config import GameMail
 from pbem.mail.ledger import ledger_path, mail_lock, spool_path
 from pbem.service import store
 
-BESIDE = (".mail-mark.json", ".secrets.json", ".press.jsonl")
+BESIDE = (".mail-mark.json", ".clock.json", ".secrets.json", ".press.jsonl")
 """Other files of the mail cycle beside a game that a rehearsal copies when present."""
 
 
@@ -59,7 +59,8 @@ def rehearsal(games: list[GameMail], log: Callable[[str], None]) -> Iterator[tup
 
 
 def _copy(game: Path, target: Path) -> None:
-    """The game file, its ledger, its queue and its mark, as far as they exist."""
+    """The game file, its ledger, its queue and the files beside it (:data:`BESIDE`), as
+    far as they exist."""
     if game.is_file():
         shutil.copyfile(game, target)
     ledger = ledger_path(game)

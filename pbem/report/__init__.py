@@ -197,7 +197,7 @@ def prepare(game, turn: int | None = None, entry: int | None = None,
     secrets, :func:`private_viewers`); by default the public report, which shows nothing
     any nation keeps secret.
 
-    ``deadline``: the current turn's deadline (:func:`pbem.service.clock.deadline_of`);
+    ``deadline``: the current turn's deadline (:meth:`pbem.service.clock.TurnClock.deadline`);
     the report of the game's latest history entry names it (the others never do), with
     the time left at ``now`` (a mail), or without ``now`` how long the turn has (a file
     or a page, read later: the same bytes whenever it is rendered again)."""

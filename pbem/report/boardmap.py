@@ -123,7 +123,13 @@ def _map_legend(box, columns: int, ids: bool, seas: bool = False) -> dict[str, A
     if columns != 1 and extra > 0:
         left = box[0] + (extra / 2 if columns == 5 else 0 if box[0] < 100 else extra)
         box = (left, box[1], left + base, box[3])
-    g = _Grid(box, columns)
+    items = _legend_items(_Grid(box, columns), ids, seas)
+    return {"x": num(box[0]), "y": num(box[1]), "w": num(box[2] - box[0]), "h": num(box[3] - box[1]),
+            "entries": [_legend_entry(i) for i in items]}
+
+
+def _legend_items(g: _Grid, ids: bool, seas: bool) -> list[dict[str, Any]]:
+    """The map legend's items, each with its kind, label and place on the grid ``g``."""
     items: list[dict[str, Any]] = []
 
     def item(c: int, r: int, kind: str, label: str, **more: Any) -> None:
@@ -144,39 +150,41 @@ def _map_legend(box, columns: int, ids: bool, seas: bool = False) -> dict[str, A
     item(1, 4, "sample", "sea-only: no legions", sample="Name", sub=None, ink=SEA_ONLY_INK)
     if ids:
         item(2, 0, "sample", "name, and the id", sample="Name", sub="name_id", ink="#222222")
-    out = []
-    for i in items:
-        x, y, kind = i.pop("x"), i.pop("y"), i["kind"]
-        i["tx"], i["ty"] = num(x + 42), num(y)
-        if kind in ("land", "sea", "both", "none"):
-            i["d"] = f"M{num(x)},{num(y - 4)} L{num(x + 34)},{num(y - 4)}"
-        elif kind == "anchor":
-            i["anchor"] = _anchor(x + 17, y - 4)
-        elif kind == "sites":
-            resources = i.pop("resources")
-            i["sites"] = []
-            for k, resource in enumerate(resources):
-                chip = _chip(resource)
-                sx = x + 18 * k
-                i["sites"].append({"x": num(sx), "y": num(y - 11), "fill": chip["fill"], "tx": num(sx + 7),
-                                   "ty": num(y - 1), "text": chip["letter"], "ink": chip["ink"]})
-            i["tx"] = num(x + 18 * len(resources) + 6)
-        elif kind == "cross":
-            i["d"] = _cross(x + 7, y - 4)
-            i["tx"] = num(x + 24)
-        elif kind == "sea":
-            i["mark"] = _sea_mark(x + 8, y - 3)
-            i["tx"] = num(x + 24)
-        elif kind == "temple":
-            i["temple"] = dict(_temple(x + 7, y - 4), fill=NEUTRAL_TEMPLE)
-            i["tx"] = num(x + 24)
-        elif kind == "sample":
-            i["sx"], i["sy"] = num(x), num(y)
-            i["sy2"] = num(y + 11)
-            i["tx"] = num(x + 44)
-        out.append(i)
-    return {"x": num(box[0]), "y": num(box[1]), "w": num(box[2] - box[0]), "h": num(box[3] - box[1]),
-            "entries": out}
+    return items
+
+
+def _legend_entry(i: dict[str, Any]) -> dict[str, Any]:
+    """A legend item drawn: its mark at its place and where its label goes (``i``'s place
+    taken out)."""
+    x, y, kind = i.pop("x"), i.pop("y"), i["kind"]
+    i["tx"], i["ty"] = num(x + 42), num(y)
+    if kind in ("land", "sea", "both", "none"):
+        i["d"] = f"M{num(x)},{num(y - 4)} L{num(x + 34)},{num(y - 4)}"
+    elif kind == "anchor":
+        i["anchor"] = _anchor(x + 17, y - 4)
+    elif kind == "sites":
+        resources = i.pop("resources")
+        i["sites"] = []
+        for k, resource in enumerate(resources):
+            chip = _chip(resource)
+            sx = x + 18 * k
+            i["sites"].append({"x": num(sx), "y": num(y - 11), "fill": chip["fill"], "tx": num(sx + 7),
+                               "ty": num(y - 1), "text": chip["letter"], "ink": chip["ink"]})
+        i["tx"] = num(x + 18 * len(resources) + 6)
+    elif kind == "cross":
+        i["d"] = _cross(x + 7, y - 4)
+        i["tx"] = num(x + 24)
+    elif kind == "sea":
+        i["mark"] = _sea_mark(x + 8, y - 3)
+        i["tx"] = num(x + 24)
+    elif kind == "temple":
+        i["temple"] = dict(_temple(x + 7, y - 4), fill=NEUTRAL_TEMPLE)
+        i["tx"] = num(x + 24)
+    elif kind == "sample":
+        i["sx"], i["sy"] = num(x), num(y)
+        i["sy2"] = num(y + 11)
+        i["tx"] = num(x + 44)
+    return i
 
 
 def board_svg(board: Board, ids: bool = True, marks: tuple[CityMark, ...] = ()) -> str:

@@ -91,61 +91,17 @@ def _surfaces():
 
     cairosvg draws a ``<text>`` letter by letter, twice (outline, then glyphs); the
     reports hold a few thousand letters, which made that most of the rendering time. A
-    text element with no children and no per-letter positions is drawn here in one call:
-    the same font, size, weight, fill, stroke and anchor (anchored by the advance width,
-    as browsers do), and in a PDF real text. Anything else goes through cairosvg unchanged.
+    text element with no children and no per-letter positions is drawn here in one call
+    (:func:`_draw_text`); anything else goes through cairosvg unchanged.
     """
     import cairocffi as cairo
-    from cairosvg.colors import color
-    from cairosvg.helpers import paint, size
     from cairosvg.surface import Surface
-
-    def simple(node) -> bool:
-        if node.children or not node.text or any(k in node for k in _SIMPLE_TEXT_BLOCKERS):
-            return False
-        if node.get("stroke-dasharray") or node.get("stroke-opacity"):
-            return False
-        return all(" " not in (node.get(k) or "").strip() for k in ("x", "y", "dx", "dy"))
 
     class FastText:
         def draw(self, node):
-            if node.tag != "text" or not simple(node):
+            if node.tag != "text" or not _simple_text(node):
                 return super().draw(node)
-            ctx = self.context
-            ctx.save()
-            family = (node.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
-            weight = node.get("font-weight") or "normal"
-            bold = weight == "bold" or (weight.isdigit() and int(weight) >= 550)
-            ctx.select_font_face(family, cairo.FONT_SLANT_NORMAL,
-                                 cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
-            ctx.set_font_size(size(self, node.get("font-size", "12pt")))
-            x = size(self, node.get("x"), "x") + size(self, node.get("dx"), "x")
-            y = size(self, node.get("y"), "y") + size(self, node.get("dy"), "y")
-            advance = ctx.text_extents(node.text)[4]
-            anchor = node.get("text-anchor")
-            if anchor == "middle":
-                x -= advance / 2
-            elif anchor == "end":
-                x -= advance
-            _, fill = paint(node.get("fill", "black"))
-            _, stroke = paint(node.get("stroke", "none"))
-            if stroke and stroke != "none":
-                # a halo: outline first, as SVG paints fill, then stroke
-                ctx.move_to(x, y)
-                ctx.text_path(node.text)
-                if fill and fill != "none":
-                    ctx.set_source_rgba(*color(fill, float(node.get("fill-opacity", 1))))
-                    ctx.fill_preserve()
-                ctx.set_source_rgba(*color(stroke))
-                ctx.set_line_width(size(self, node.get("stroke-width", "1")))
-                if node.get("stroke-linejoin") == "round":
-                    ctx.set_line_join(cairo.LINE_JOIN_ROUND)
-                ctx.stroke()
-            elif fill and fill != "none":
-                ctx.set_source_rgba(*color(fill, float(node.get("fill-opacity", 1))))
-                ctx.move_to(x, y)
-                ctx.show_text(node.text)
-            ctx.restore()
+            _draw_text(self, node)
 
     class Recording(FastText, Surface):
         """Draws into a cairo recording surface (SVG user units), which can then be
@@ -161,6 +117,70 @@ def _surfaces():
             """Keep the recording open: it is replayed afterwards."""
 
     return Recording
+
+
+def _simple_text(node) -> bool:
+    """Whether a ``<text>`` node can be drawn in one call: no children, no per-letter
+    positions, nothing that transforms, spaces or hides its letters."""
+    if node.children or not node.text or any(k in node for k in _SIMPLE_TEXT_BLOCKERS):
+        return False
+    if node.get("stroke-dasharray") or node.get("stroke-opacity"):
+        return False
+    return all(" " not in (node.get(k) or "").strip() for k in ("x", "y", "dx", "dy"))
+
+
+def _draw_text(surface, node) -> None:
+    """A simple ``<text>`` node (:func:`_simple_text`) drawn in one call onto ``surface``:
+    the same font, size, weight, fill, stroke and anchor as cairosvg's (anchored by the
+    advance width, as browsers do), and in a PDF real text."""
+    import cairocffi as cairo
+    from cairosvg.helpers import size
+
+    ctx = surface.context
+    ctx.save()
+    family = (node.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
+    weight = node.get("font-weight") or "normal"
+    bold = weight == "bold" or (weight.isdigit() and int(weight) >= 550)
+    ctx.select_font_face(family, cairo.FONT_SLANT_NORMAL,
+                         cairo.FONT_WEIGHT_BOLD if bold else cairo.FONT_WEIGHT_NORMAL)
+    ctx.set_font_size(size(surface, node.get("font-size", "12pt")))
+    x = size(surface, node.get("x"), "x") + size(surface, node.get("dx"), "x")
+    y = size(surface, node.get("y"), "y") + size(surface, node.get("dy"), "y")
+    advance = ctx.text_extents(node.text)[4]
+    anchor = node.get("text-anchor")
+    if anchor == "middle":
+        x -= advance / 2
+    elif anchor == "end":
+        x -= advance
+    _paint_text(surface, node, x, y)
+    ctx.restore()
+
+
+def _paint_text(surface, node, x: float, y: float) -> None:
+    """The letters of ``node`` from ``(x, y)``: filled, or with a stroke (a halo) outlined
+    first, as SVG paints fill, then stroke."""
+    import cairocffi as cairo
+    from cairosvg.colors import color
+    from cairosvg.helpers import paint, size
+
+    ctx = surface.context
+    _, fill = paint(node.get("fill", "black"))
+    _, stroke = paint(node.get("stroke", "none"))
+    if stroke and stroke != "none":
+        ctx.move_to(x, y)
+        ctx.text_path(node.text)
+        if fill and fill != "none":
+            ctx.set_source_rgba(*color(fill, float(node.get("fill-opacity", 1))))
+            ctx.fill_preserve()
+        ctx.set_source_rgba(*color(stroke))
+        ctx.set_line_width(size(surface, node.get("stroke-width", "1")))
+        if node.get("stroke-linejoin") == "round":
+            ctx.set_line_join(cairo.LINE_JOIN_ROUND)
+        ctx.stroke()
+    elif fill and fill != "none":
+        ctx.set_source_rgba(*color(fill, float(node.get("fill-opacity", 1))))
+        ctx.move_to(x, y)
+        ctx.show_text(node.text)
 
 
 class Drawing:

@@ -259,26 +259,90 @@ def build_site(game: Game, folder: Path | str, force: bool = False, *,
     ``force`` renders every board image again (after the board drawing changed); without
     it an image that exists is kept, since an entry's board never changes.
 
-    ``deadline``: the current turn's (:func:`pbem.service.clock.deadline_of`); the index
+    ``deadline``: the current turn's (:meth:`pbem.service.clock.TurnClock.deadline`); the index
     page names it, without a time left (a page is read later), the entries' pages do not.
     """
     folder = make_folder(Path(folder))
-    result = SiteResult(folder, len(game.history))
+    files = _SiteFiles(folder, SiteResult(folder, len(game.history)), force)
     addresses = known_addresses(game)
     previous, drawn_for = _read_manifest(folder)
-    wanted: list[str] = []
-    pictures: dict[str, str] = {}
-
-    def put(name: str, data: bytes) -> None:
-        wanted.append(name)
-        if _write_if_changed(folder / name, data):
-            result.written.append(name)
-        else:
-            result.unchanged.append(name)
-
     for name in STATIC:
-        put(name, (data_dir("templates") / "site" / name).read_bytes())
+        files.put(name, (data_dir("templates") / "site" / name).read_bytes())
+    entries, latest, size = _entry_pages(game, files, addresses, drawn_for)
+    shown = {**latest, "deadline": scrub(deadline_sentence(game, deadline), addresses)}
+    files.put("index.html", _render("index.html.j2", m=shown, entries=list(reversed(entries)),
+                                    current=entries[-1], board_size=size, game_title=_game_title(latest),
+                                    press=_press(game, press or [], addresses)))
+    files.prune(previous)
+    files.write_manifest()
+    return files.result
 
+
+class _SiteFiles:
+    """The files of one site as they are written: every name the site needs (the manifest
+    lists them), each counted in the result as written or unchanged; ``pictures``: each
+    picture's name -> the hash of the entry it shows."""
+
+    def __init__(self, folder: Path, result: SiteResult, force: bool):
+        self.folder = folder
+        self.result = result
+        self.force = force
+        self.wanted: list[str] = []
+        self.pictures: dict[str, str] = {}
+
+    def counted(self, name: str, written: bool) -> None:
+        (self.result.written if written else self.result.unchanged).append(name)
+
+    def put(self, name: str, data: bytes) -> None:
+        """A file rendered every time, written only when its bytes changed."""
+        self.wanted.append(name)
+        self.counted(name, _write_if_changed(self.folder / name, data))
+
+    def board(self, image: str, report: Report, need_svg: bool) -> bytes:
+        """An entry's board image, rendered only when it is missing (or ``force``); its SVG
+        if it was rendered or ``need_svg`` (else nothing)."""
+        path = self.folder / image
+        self.wanted.append(image)
+        if self.force or not path.is_file():
+            svg = report.render("svg")
+            self.counted(image, _write_if_changed(path, svg))
+            self.result.boards_rendered += 1
+            return svg
+        self.result.unchanged.append(image)
+        return path.read_bytes() if need_svg else b""
+
+    def picture(self, picture: str, entry_hash: str, report: Report, drawn_for: dict[str, str]) -> None:
+        """An entry's picture, drawn only when it is missing, was drawn for another entry
+        (after an ``undo``) or ``force``."""
+        self.wanted.append(picture)
+        self.pictures[picture] = entry_hash
+        if self.force or drawn_for.get(picture) != entry_hash or not (self.folder / picture).is_file():
+            self.counted(picture, _write_if_changed(self.folder / picture, report.render("png")))
+            self.result.pictures_drawn += 1
+        else:
+            self.result.unchanged.append(picture)
+
+    def prune(self, previous: list[str]) -> None:
+        """Remove each file the last manifest listed that the site no longer needs."""
+        keep = set(self.wanted)
+        for name in previous:
+            if name not in keep and (self.folder / name).is_file():
+                try:
+                    (self.folder / name).unlink()
+                except OSError as exc:
+                    raise CannotWrite(str(self.folder / name), f"cannot remove it: {exc.strerror or exc}") from None
+                self.result.removed.append(name)
+
+    def write_manifest(self) -> None:
+        manifest = json.dumps({"generator": "antike-ref site", "files": sorted(set(self.wanted)),
+                               "pictures": self.pictures}, indent=1, sort_keys=True) + "\n"
+        _write_if_changed(self.folder / MANIFEST, manifest.encode("utf-8"))
+
+
+def _entry_pages(game: Game, files: _SiteFiles, addresses,
+                 drawn_for: dict[str, str]) -> tuple[list[dict[str, Any]], dict[str, Any], tuple[int, int] | None]:
+    """Each history entry's page, board image and picture; the entries for the index,
+    the model of the latest and the size of the boards."""
     entries: list[dict[str, Any]] = []
     size: tuple[int, int] | None = None
     count = len(game.history)
@@ -288,57 +352,22 @@ def build_site(game: Game, folder: Path | str, force: bool = False, *,
         image = board_name(index, entry)
         model = scrub(build_model(at, png_name=image), addresses)
         _scrub_facts(model)
-        path = folder / image
-        wanted.append(image)
         report = Report(at, number, model, own)
-        if force or not path.is_file():
-            svg = report.render("svg")
-            if _write_if_changed(path, svg):
-                result.written.append(image)
-            else:
-                result.unchanged.append(image)
-            result.boards_rendered += 1
-        else:
-            result.unchanged.append(image)
-            svg = path.read_bytes() if size is None else b""
+        svg = files.board(image, report, need_svg=size is None)
         if size is None:
             size = _svg_size(svg)
         picture = report_name(game.game_id, number, "png", own)
-        wanted.append(picture)
-        pictures[picture] = str(entry.get("hash", ""))
-        if force or drawn_for.get(picture) != pictures[picture] or not (folder / picture).is_file():
-            (result.written if _write_if_changed(folder / picture, report.render("png"))
-             else result.unchanged).append(picture)
-            result.pictures_drawn += 1
-        else:
-            result.unchanged.append(picture)
+        files.picture(picture, str(entry.get("hash", "")), report, drawn_for)
         info = {"index": index, "page": page_name(index), "board": image, "picture": picture,
                 "kind": entry.get("kind", ""), "turn": number, "round": at.state.status.round, **_summary(model)}
         entries.append(info)
         nav = {"prev": page_name(index - 1) if index else None,
                "next": page_name(index + 1) if index + 1 < count else None}
-        put(info["page"], _render("entry.html.j2", m=model, e=info, nav=nav, board_size=size,
-                                  game_title=_game_title(model), latest=index + 1 == count))
+        files.put(info["page"], _render("entry.html.j2", m=model, e=info, nav=nav, board_size=size,
+                                        game_title=_game_title(model), latest=index + 1 == count))
         if index + 1 == count:
             latest = model
-
-    shown = {**latest, "deadline": scrub(deadline_sentence(game, deadline), addresses)}
-    put("index.html", _render("index.html.j2", m=shown, entries=list(reversed(entries)),
-                              current=entries[-1], board_size=size, game_title=_game_title(latest),
-                              press=_press(game, press or [], addresses)))
-
-    keep = set(wanted)
-    for name in previous:
-        if name not in keep and (folder / name).is_file():
-            try:
-                (folder / name).unlink()
-            except OSError as exc:
-                raise CannotWrite(str(folder / name), f"cannot remove it: {exc.strerror or exc}") from None
-            result.removed.append(name)
-    manifest = json.dumps({"generator": "antike-ref site", "files": sorted(keep), "pictures": pictures},
-                          indent=1, sort_keys=True) + "\n"
-    _write_if_changed(folder / MANIFEST, manifest.encode("utf-8"))
-    return result
+    return entries, latest, size
 
 
 PRESS_SHOWN = 50

@@ -1,37 +1,45 @@
-"""The turn clock of a game run by mail: the current turn's deadline, and what holds it.
+"""The turn clock of a game: the current turn's deadline, what holds it, and what happens
+next and when.
 
-The mail cycle keeps it in the game's mail ledger (``GAME.mail.json``, beside the game):
+The clock is a value (:class:`TurnClock`, frozen data classes all the way down): the
+current turn's :class:`CurrentTurn` (when the turn began, its deadline and allowance, the
+time zone it is told in, whether the player was reminded and the deadline dealt with,
+an absence it waits for), a :class:`Pause`, the :class:`Absence` es and the
+:class:`LastError` of a mail run. The service keeps it in a file of its own beside the
+game (``GAME.clock.json``, :mod:`pbem.service.clockfile`); the GM's and the players'
+changes to it are :mod:`pbem.service.clockchanges`.
 
-- ``"clock"``, the current turn's: ``key`` (``[turn, nation]``), ``since`` (when the cycle
-  first saw the turn), ``due`` (the deadline; moved by ``deadline --extend/--set``, by a
-  pause and by an absence the game waits for), ``allow`` (the seconds a turn has), ``zone``
-  (the time zone deadlines are told in: ``[mail] timezone``), ``reminded``, ``missed``,
-  ``held`` (the deadline waits for an absent player);
-- ``"paused"``: ``{"since", "reason"}`` while the GM has paused the game;
-- ``"absences"``: ``[{"nation", "from", "until", "reason", "by", "at"}]`` (dates, both days
-  included, in the game's time zone);
-- ``"last_error"``: ``{"at", "what"}``, the last thing that went wrong in a run.
+:func:`next_step` is the one place that says what the clock does next and when, under the
+:class:`Rules` a game is run by (its deadline, reminder, missed and absence policies, its
+time zone): the mail cycle acts on the steps that are due, and the watermark of an idle
+game records when the next one will be, from the same function, so the two cannot
+disagree. ``show``, the reports, the web page and ``status`` read a :class:`Deadline`
+from it (:meth:`TurnClock.deadline`).
 
-The cycle moves the clock on and ``deadline``, ``absent``, ``pause`` and ``resume`` change
-it, each logged in ``GAME.audit.jsonl``; ``show``, the reports, the web page and ``status``
-read it through :func:`read_state` and :func:`deadline_of`. Nothing here reads a clock:
-the time is handed in.
+Only the standard library is imported here (an idle ``mail run`` reads times with
+:func:`iso` and :func:`parse_time`), and nothing here reads a clock: the time is handed in.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
-STATE_KEYS = ("clock", "paused", "absences", "last_error")
-"""The parts of the mail ledger that are the game's clock (:mod:`pbem.mail.ledger`)."""
+from pbem.service.numbers import LATEST, later
 
 UTC = "UTC"
+SUFFIX = ".clock.json"
+"""The clock's file beside a game file (``GAME.clock.json``)."""
+MISSED = ("remind", "default", "bot", "wait")
+"""What happens when a deadline passes: the player is told (``remind``) or the game waits
+for the GM (``wait``), or the turn is played by the GM's default turn or the bot."""
+ABSENCE = ("wait", "default", "bot")
+"""While the player on turn is away: the deadline waits, or their turn is played."""
 
+
+# -- times --------------------------------------------------------------------------------
 
 @lru_cache(maxsize=None)
 def zone_of(name: str | None):
@@ -70,6 +78,11 @@ def parse_time(text: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
+def second(moment: datetime) -> datetime:
+    """``moment`` in UTC to the whole second, as the clock keeps times (:func:`iso`)."""
+    return parse_time(iso(moment))
+
+
 def told(moment: datetime, zone: str | None) -> str:
     """``moment`` as players read it, in the game's time zone: ``Wed 25 Nov 2026, 11:00 CET``
     (in UTC, if the zone would carry it past the last year there is: a ledger of an earlier
@@ -90,6 +103,88 @@ def span(delta: timedelta) -> str:
     if hours < 72:
         return f"{hours} h"
     return f"{hours // 24} d {hours % 24} h" if hours % 24 else f"{hours // 24} d"
+
+
+def local_day(moment: datetime, zone: str | None) -> date:
+    """The day ``moment`` falls on in the game's time zone."""
+    return moment.astimezone(zone_of(zone)).date()
+
+
+def start_of_day(day: date, zone: str | None) -> datetime:
+    """The first moment of ``day`` in the game's time zone (the latest moment the clock
+    keeps for a day past it)."""
+    if day > LATEST.date():
+        return LATEST
+    return datetime.combine(day, datetime.min.time(), zone_of(zone))
+
+
+def end_of_day(day: date, zone: str | None) -> datetime:
+    """The first moment after ``day`` in the game's time zone (a day past the years the clock
+    keeps, from a ledger an earlier release wrote: the latest moment it keeps)."""
+    if day >= LATEST.date():
+        return LATEST
+    return datetime.combine(day + timedelta(days=1), datetime.min.time(), zone_of(zone))
+
+
+# -- the clock ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Absence:
+    """A nation's player away from ``first`` to ``last`` (both days included, in the game's
+    time zone). The reason is the GM's: the players are never told it."""
+
+    nation: str
+    first: date
+    last: date
+    reason: str = ""
+    by: str = "gm"
+    """``gm``, or ``player`` (``ABSENT`` by mail)."""
+    at: str = ""
+    """When it was set (ISO 8601, as recorded)."""
+
+    def covers(self, day: date) -> bool:
+        return self.first <= day <= self.last
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nation": self.nation, "from": self.first.isoformat(), "until": self.last.isoformat(),
+                "reason": self.reason, "by": self.by, "at": self.at}
+
+
+@dataclass(frozen=True)
+class Pause:
+    """The GM has paused the game: no deadline runs."""
+
+    since: datetime
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class LastError:
+    """The last thing that went wrong in a mail run of the game (for the GM's ``status``)."""
+
+    at: datetime
+    what: str
+
+
+@dataclass(frozen=True)
+class CurrentTurn:
+    """The clock of the turn ``turn`` of ``nation``: started when the mail cycle first saw
+    the turn (``since``)."""
+
+    turn: int
+    nation: str
+    since: datetime
+    due: datetime | None = None
+    """The deadline; moved by ``deadline --extend/--set``, a pause, an absence waited for."""
+    allow: timedelta | None = None
+    """How long a turn has (the ``deadline`` setting the clock started with)."""
+    zone: str | None = None
+    """The time zone the deadline is told in (``[mail] timezone``)."""
+    reminded: bool = False
+    missed: bool = False
+    """The deadline passed and what the game does then was done."""
+    held: date | None = None
+    """The deadline waits for the player, who is away until this day."""
 
 
 @dataclass(frozen=True)
@@ -158,75 +253,195 @@ class Deadline:
         return out
 
 
-def ledger_file(game_path: str | os.PathLike) -> str:
-    """Where the mail ledger of the game file ``game_path`` is (``GAME.mail.json``)."""
-    path = os.fspath(game_path)
-    stem = path[:-5] if path.endswith(".json") else path
-    return stem + ".mail.json"
+@dataclass(frozen=True)
+class TurnClock:
+    """A game's clock: the current turn's, a pause, the absences, the last error of a run.
+    The empty clock (``TurnClock()``) is a game no mail cycle has run yet."""
+
+    current: CurrentTurn | None = None
+    paused: Pause | None = None
+    absences: tuple[Absence, ...] = ()
+    last_error: LastError | None = None
+
+    @property
+    def zone(self) -> str | None:
+        """The time zone the current turn is told in (``None``: none started yet)."""
+        return self.current.zone if self.current is not None else None
+
+    def absence_of(self, nation: str, day: date) -> Absence | None:
+        """The absence of ``nation`` that covers ``day``, if any."""
+        return next((a for a in self.absences if a.nation == nation and a.covers(day)), None)
+
+    def away(self, day: date) -> dict[str, date]:
+        """Every nation away on ``day``, with the last day of its absence."""
+        out: dict[str, date] = {}
+        for a in self.absences:
+            if a.covers(day):
+                out[a.nation] = max(a.last, out.get(a.nation, a.last))
+        return out
+
+    def deadline(self, turn: int, nation: str, winner: str | None = None) -> Deadline | None:
+        """The deadline of the turn ``turn`` of ``nation``; ``None`` if the game is over or
+        the clock is not that turn's (the cycle has not seen the turn yet, or the game is
+        not run by mail)."""
+        current = self.current
+        if winner is not None or current is None or (current.turn, current.nation) != (turn, nation):
+            return None
+        paused = self.paused.reason if self.paused is not None else None
+        return Deadline(turn, nation, current.since, current.due, current.zone or UTC, paused, current.held,
+                        current.allow)
+
+    def after(self, step: Step) -> TurnClock:
+        """The clock once the cycle has done ``step`` (a step that plays a turn changes the
+        game, not the clock: the next look starts the next turn's)."""
+        current = self.current
+        if step.kind == "clear":
+            return replace(self, current=None)
+        if step.kind in ("start", "release"):
+            return replace(self, current=step.clock)
+        if current is None:
+            return self
+        if step.kind == "hold":
+            return replace(self, current=replace(current, held=step.until))
+        if step.kind == "remind":
+            return replace(self, current=replace(current, reminded=True))
+        if step.kind == "late":
+            return replace(self, current=replace(current, missed=True))
+        return self
 
 
-def read_state(game_path: str | os.PathLike) -> dict[str, Any]:
-    """The clock's part of the game's mail ledger (:data:`STATE_KEYS`); ``{}`` when the game
-    is not run by mail, or its ledger cannot be read (the clock is then simply not shown)."""
-    try:
-        with open(ledger_file(game_path), "rb") as fh:
-            data = json.loads(fh.read(64 * 1024 * 1024))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {k: data[k] for k in STATE_KEYS if k in data}
+# -- what happens next, and when ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Rules:
+    """How a game's clock runs (its mail settings): the time a turn has, how long before
+    the deadline the player is reminded, what happens to a missed deadline
+    (:data:`MISSED`) and while the player on turn is away (:data:`ABSENCE`), and the time
+    zone deadlines are told in."""
+
+    deadline: timedelta | None = None
+    remind: timedelta | None = None
+    missed: str = "remind"
+    absence: str = "wait"
+    zone: str = UTC
 
 
-def deadline_of(state: dict[str, Any], turn: int, nation: str, winner: str | None = None) -> Deadline | None:
-    """The deadline of the turn ``turn`` of ``nation`` from the clock :func:`read_state`
-    gave; ``None`` if the game is over or the clock is not that turn's (the cycle has not
-    seen the turn yet, or the game is not run by mail)."""
-    clock = state.get("clock") or {}
-    if winner is not None or not isinstance(clock, dict) or clock.get("key") != [turn, nation]:
-        return None
-    try:
-        since = parse_time(clock["since"])
-        due = parse_time(clock["due"]) if clock.get("due") else None
-        allow = timedelta(seconds=int(clock["allow"])) if clock.get("allow") else None
-    except (KeyError, TypeError, ValueError):
-        return None
-    paused = state.get("paused")
-    reason = str(paused.get("reason") or "") if isinstance(paused, dict) else None
-    held = None
-    if clock.get("held"):
-        try:
-            held = date.fromisoformat(str(clock["held"]))
-        except ValueError:
-            held = None
-    return Deadline(turn, nation, since, due, str(clock.get("zone") or UTC), reason, held, allow)
+StepKind = Literal["clear", "over", "start", "paused", "absent", "hold", "held", "release", "remind", "late",
+                   "missed", "wait"]
+"""What the clock does: ``clear`` (the game is over: the clock goes), ``start`` (the
+current turn's clock starts, or gets what a clock of an earlier release lacks), ``absent``
+(the player on turn is away: their turn is played, ``how`` says by whom), ``hold`` (it is
+waited for: the deadline is held until ``until``), ``release`` (they are back: the turn
+has its whole time again), ``remind``, ``late`` (the deadline passed: the player and the GM
+are told, the game waits) and ``missed`` (it passed: the turn is played, by ``how``). And
+what it waits for: ``over`` (nothing ever), ``paused`` (nothing until the GM resumes),
+``held`` and ``wait`` (the next moment something may happen)."""
+
+ACTIONS = ("clear", "start", "absent", "hold", "release", "remind", "late", "missed")
+"""The steps that do something (due at ``at``); the others only wait."""
 
 
-def absence_of(state: dict[str, Any], nation: str, day: date) -> dict[str, Any] | None:
-    """The absence of ``nation`` that covers ``day`` (both ends included), if any."""
-    for entry in state.get("absences") or []:
-        try:
-            if (entry.get("nation") == nation and date.fromisoformat(entry["from"]) <= day
-                    <= date.fromisoformat(entry["until"])):
-                return entry
-        except (AttributeError, KeyError, TypeError, ValueError):
-            continue
-    return None
+@dataclass(frozen=True)
+class Step:
+    """What the clock does next (:data:`StepKind`), and when: ``at`` is the moment it falls
+    due (``None``: never, unless the game, its clock or its settings change)."""
+
+    kind: StepKind
+    at: datetime | None
+    clock: CurrentTurn | None = None
+    """``start`` and ``release``: the current turn's clock from then on."""
+    until: date | None = None
+    """``absent``, ``hold`` and ``held``: the last day of the absence."""
+    due: datetime | None = None
+    """``remind``, ``late`` and ``missed``: the deadline."""
+    how: str | None = None
+    """``absent`` and ``missed``: ``default`` (the GM's default turn) or ``bot``."""
+
+    def due_by(self, now: datetime) -> bool:
+        """Whether the step falls due by ``now`` (the cycle does it then)."""
+        return self.kind in ACTIONS and self.at is not None and self.at <= now
 
 
-def absences_now(state: dict[str, Any], day: date) -> dict[str, date]:
-    """Every nation away on ``day``, with the last day of its absence."""
-    out: dict[str, date] = {}
-    for entry in state.get("absences") or []:
-        try:
-            start, end = date.fromisoformat(entry["from"]), date.fromisoformat(entry["until"])
-        except (AttributeError, KeyError, TypeError, ValueError):
-            continue
-        if start <= day <= end:
-            out[entry["nation"]] = max(end, out.get(entry["nation"], end))
+def next_step(clock: TurnClock, rules: Rules, turn: int, active: str, winner: str | None,
+              now: datetime) -> Step:
+    """What the clock of the game whose turn ``turn`` ``active`` is to play (``winner``:
+    the game is over) does next at ``now`` or after, and when, under ``rules``.
+
+    In this order: the clock of a game that is over goes; the current turn's clock starts
+    (or is given what it lacks); nothing runs while the game is paused; an absence of the
+    player on turn plays their turn, or holds the deadline until it ends (and gives the
+    turn its whole time again after); the reminder ``rules.remind`` before the deadline;
+    the deadline, with the missed rule. A step due now is for the cycle to do (:meth:`Step.due_by`);
+    otherwise ``at`` is the first moment one may be: the reminder, the deadline, or the
+    day an absence of the player on turn begins or ends."""
+    current = clock.current
+    if winner is not None:
+        return Step("clear", now) if current is not None else Step("over", None)
+    fresh = _started(current, rules, turn, active, now)
+    if fresh != current:
+        return Step("start", now, clock=fresh)
+    if clock.paused is not None:
+        return Step("paused", None)
+    away = clock.absence_of(active, local_day(now, fresh.zone))
+    if away is not None and rules.absence != "wait":
+        return Step("absent", now, until=away.last, how=rules.absence)
+    later_on = _boundaries(clock, active, fresh.zone, now)
+    if away is not None:
+        if fresh.held != away.last:
+            return Step("hold", now, until=away.last)
+        return Step("held", min(later_on, default=None), until=away.last)
+    if fresh.held is not None:
+        return Step("release", now, clock=_released(fresh, now))
+    if rules.deadline is None or fresh.due is None:
+        return Step("wait", min(later_on, default=None))
+    due = fresh.due
+    remind = None if rules.remind is None or fresh.reminded else due - rules.remind
+    if remind is not None and remind <= now < due:
+        return Step("remind", now, due=due)
+    if now >= due and not fresh.missed:
+        if rules.missed in ("remind", "wait"):
+            return Step("late", now, due=due)
+        return Step("missed", now, due=due, how=rules.missed)
+    if remind is not None and now < remind:
+        later_on.append(remind)
+    if not fresh.missed and now < due:
+        later_on.append(due)
+    return Step("wait", min(later_on, default=None))
+
+
+def _started(current: CurrentTurn | None, rules: Rules, turn: int, active: str, now: datetime) -> CurrentTurn:
+    """The current turn's clock: started when the cycle first sees the turn (its deadline
+    ``rules.deadline`` after that, told in the rules' time zone), and given what a clock of
+    an earlier release lacks."""
+    if current is None or (current.turn, current.nation) != (turn, active):
+        current = CurrentTurn(turn, active, second(now))
+    if rules.deadline is not None and current.due is None:
+        current = replace(current, due=second(current.since + rules.deadline),
+                          allow=timedelta(seconds=int(rules.deadline.total_seconds())))
+    if current.zone != rules.zone:
+        current = replace(current, zone=rules.zone)
+    return current
+
+
+def _released(current: CurrentTurn, now: datetime) -> CurrentTurn:
+    """The player the game waited for is back: their turn has its whole time again, from
+    the end of the absence (never less than it had); a deadline that lies ahead again is
+    reminded and kept anew."""
+    assert current.held is not None
+    back = end_of_day(current.held, current.zone)
+    fresh = replace(current, held=None)
+    if current.due is not None and current.allow:
+        due = second(max(current.due, later(back, current.allow)))
+        fresh = replace(fresh, due=due)
+        if due > now:
+            fresh = replace(fresh, reminded=False, missed=False)
+    return fresh
+
+
+def _boundaries(clock: TurnClock, nation: str, zone: str | None, now: datetime) -> list[datetime]:
+    """The moments after ``now`` at which an absence of ``nation`` begins or ends."""
+    out = []
+    for a in clock.absences:
+        if a.nation == nation:
+            out += [m for m in (start_of_day(a.first, zone), end_of_day(a.last, zone)) if m > now]
     return out
-
-
-def local_day(moment: datetime, zone: str | None) -> date:
-    """The day ``moment`` falls on in the game's time zone."""
-    return moment.astimezone(zone_of(zone)).date()

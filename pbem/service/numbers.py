@@ -108,13 +108,12 @@ def day(value: Any, where: str) -> date:
 def moment(value: Any, where: str) -> datetime:
     """A time, ISO 8601 (``2026-11-30T18:00:00Z``; no zone means UTC), in the years the
     clock keeps."""
-    from pbem.service.clock import parse_time
-
     text = str(value).strip()
     try:
         if not _TIME.fullmatch(text):
             raise ValueError(text)
-        found = parse_time(text)
+        found = datetime.fromisoformat(text.replace("Z", "+00:00"))  # as the clock reads a time
+        found = found if found.tzinfo else found.replace(tzinfo=timezone.utc)
     except (ValueError, OverflowError):
         raise UsageError(f"{where} {shown(value)}: expected a time like 2026-11-30T18:00:00Z") from None
     if not FIRST_YEAR <= found.year <= LAST_YEAR:

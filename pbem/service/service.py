@@ -92,7 +92,7 @@ class Input:
     form: str = "json"
     lines: tuple[tuple[int, str], ...] | None = None
     """Orders in the text syntax: the lines of the text that can hold orders, with their
-    numbers (:func:`~pbem.service.language.textorders.strip_mail`), where the adapter has
+    numbers (:func:`~pbem.service.language.mailtext.strip_mail`), where the adapter has
     them already (the mail strips a mail once); ``None``: the reader strips the text."""
 
 
@@ -147,11 +147,6 @@ def read_orders(edition: Edition, given: Input, board: Board | None = None,
     return canonical_orders(data, edition), reading
 
 
-def orders_for_game(game: Game, given: Input) -> dict[str, Any]:
-    """:func:`parse_orders` for ``game``: its edition, its board and its rules' data."""
-    return parse_orders(game.edition, given, game.board, game.state.table.data)
-
-
 def read_orders_for_game(game: Game, given: Input) -> tuple[dict[str, Any], TextReading | None]:
     """:func:`read_orders` for ``game``: its edition, its board and its rules' data."""
     return read_orders(game.edition, given, game.board, game.state.table.data)
@@ -171,7 +166,7 @@ def told_by_line(reading: TextReading | None):
 
 def echo_text(game: Game, orders: dict[str, Any]) -> str:
     """Canonical orders in the text syntax (the echo for orders that came as text)."""
-    from pbem.service.language.textorders import format_text_orders
+    from pbem.service.language.writer import format_text_orders
 
     return format_text_orders(orders, game.edition, game.board)
 
@@ -292,9 +287,7 @@ class GameService:
         held, then write the reports."""
         target = output or self.path
         with store.locked_files(self.path, output):
-            game = self._loaded_game() or self.load()
-            if game.copy_of is not None:
-                raise Refused([reject("game/player-copy", "$.copy", nation=game.copy_of)])
+            game = own_game(self._loaded_game() or self.load())
             outcome = step(game)
             with commit(target):
                 if logged is not None:
@@ -476,6 +469,14 @@ class GameService:
 
     def audit_path(self) -> Path:
         return store.audit_path(self.path)
+
+
+def own_game(game: Game) -> Game:
+    """``game``, if it is the GM's game file; a player's copy is refused (it is for
+    ``check`` and ``options``, never changed)."""
+    if game.copy_of is not None:
+        raise Refused([reject("game/player-copy", "$.copy", nation=game.copy_of)])
+    return game
 
 
 def _put_back(path: Path, text: str | None) -> None:

@@ -14,7 +14,7 @@ import secrets as _secrets
 from pbem.errors import UsageError
 from pbem.kernel.board import Board
 from pbem.kernel.edition import Edition
-from pbem.kernel.setup import SetupOptions
+from pbem.kernel.setup import GAME_ID, SetupOptions
 from pbem.service import history, passwords
 from pbem.service.game import Game, NationMeta
 
@@ -23,6 +23,11 @@ _PLAYER = re.compile(r"^\s*(?P<name>[^<>\x00-\x1f\x7f\x85\u2028\u2029]*?)\s*"
 """``Name <e-mail>``: a name on one line without angle brackets, and one address (no
 comma, semicolon or space in it: a second address would get every mail too)."""
 NAME_LIMIT = 80
+
+
+def is_game_id(text: str) -> bool:
+    """Whether ``text`` is a game id as ``new --id`` takes it (letters, digits, ``-``, ``_``)."""
+    return GAME_ID.match(text) is not None
 
 
 def parse_player(text: str) -> tuple[str | None, str | None]:

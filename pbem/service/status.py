@@ -2,7 +2,7 @@
 GM first (``antike-ref status``, docs/mail.md, "Status for the GM").
 
 A record is read from the game file (through :func:`pbem.service.store.load_game`, read
-only), the clock of its mail ledger (:func:`pbem.service.clock.read_state`) and what the
+only), its clock (:func:`pbem.service.clockfile.read_clock`) and what the
 command line counted in its mail queue (:class:`Queue`; the queue is the mail adapter's,
 which this layer does not import). Nothing here reads a clock or writes a file: the time
 is handed in.
@@ -16,7 +16,8 @@ from datetime import date, datetime
 from typing import Any
 
 from pbem.errors import PbemError, clip
-from pbem.service.clock import Deadline, iso, local_day, parse_time, read_state, span, told
+from pbem.service.clock import Deadline, TurnClock, iso, local_day, parse_time, span, told
+from pbem.service.clockfile import read_clock
 from pbem.service.view import current_deadline
 
 ERROR_TEXT = 300
@@ -50,20 +51,17 @@ def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), 
                                                                    "undeliverable": queue.undeliverable},
         "last_error": None, "needs_gm": False, "attention": [],
     }
-    state = read_state(path)
-    clock = state.get("clock") if isinstance(state.get("clock"), dict) else {}
-    zone = str(clock.get("zone") or zone)
+    clock = read_clock(path)
+    zone = str(clock.zone or zone)
     record["zone"] = zone
-    error = state.get("last_error")
-    if isinstance(error, dict) and error.get("what"):
-        record["last_error"] = {"at": str(error.get("at") or ""), "what": clip(str(error["what"]), ERROR_TEXT)}
-    paused = state.get("paused")
-    if isinstance(paused, dict):
-        record["paused"] = {"since": paused.get("since"), "reason": str(paused.get("reason") or "")}
-    record["absences"] = _absences(state, local_day(now, zone))
+    if clock.last_error is not None:
+        record["last_error"] = {"at": iso(clock.last_error.at), "what": clip(clock.last_error.what, ERROR_TEXT)}
+    if clock.paused is not None:
+        record["paused"] = {"since": iso(clock.paused.since), "reason": clock.paused.reason}
+    record["absences"] = _absences(clock, local_day(now, zone))
     try:
         game = load_game(path)
-        _game(record, game, state, clock, now)
+        _game(record, game, clock, now)
     except PbemError as exc:
         record["error"] = clip(str(exc), ERROR_TEXT)
     except (OSError, ValueError, RecursionError) as exc:  # never stops the status of the others
@@ -76,7 +74,7 @@ def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), 
     return record
 
 
-def _game(record: dict[str, Any], game, state: dict[str, Any], clock: dict[str, Any], now: datetime) -> None:
+def _game(record: dict[str, Any], game, clock: TurnClock, now: datetime) -> None:
     """What the game file and the clock of its current turn say."""
     st = game.state.status
     edition = game.edition
@@ -89,16 +87,12 @@ def _game(record: dict[str, Any], game, state: dict[str, Any], clock: dict[str, 
         return
     record.update(active=st.active, active_name=edition.nation_name(st.active),
                   player=game.meta[st.active].player if st.active in game.meta else None)
-    if clock.get("key") != [st.turn, st.active]:
+    current = clock.current
+    if current is None or (current.turn, current.nation) != (st.turn, st.active):
         return  # the mail cycle has not seen this turn yet: no clock runs for it
-    try:
-        since = parse_time(clock["since"])
-    except (KeyError, TypeError, ValueError):
-        since = None
-    if since is not None:
-        record.update(since=iso(since), since_local=told(since, record["zone"]))
-    record["missed"] = bool(clock.get("missed"))
-    deadline: Deadline | None = current_deadline(game, state)
+    record.update(since=iso(current.since), since_local=told(current.since, record["zone"]))
+    record["missed"] = current.missed
+    deadline: Deadline | None = current_deadline(game, clock)
     if deadline is None:
         return
     record["deadline"] = deadline.to_json(now)
@@ -106,20 +100,11 @@ def _game(record: dict[str, Any], game, state: dict[str, Any], clock: dict[str, 
         record["late_seconds"] = int((now - deadline.due).total_seconds())
 
 
-def _absences(state: dict[str, Any], today) -> list[dict[str, Any]]:
+def _absences(clock: TurnClock, today: date) -> list[dict[str, Any]]:
     """Every absence that is not over (in effect now, or to come), with its reason: the GM
     may read them."""
-    out = []
-    for entry in state.get("absences") or []:
-        try:
-            start, end = date.fromisoformat(entry["from"]), date.fromisoformat(entry["until"])
-        except (AttributeError, KeyError, TypeError, ValueError):
-            continue
-        if end < today:
-            continue
-        out.append({"nation": str(entry.get("nation")), "name": str(entry.get("nation")), "from": start.isoformat(),
-                    "until": end.isoformat(), "now": start <= today, "reason": str(entry.get("reason") or ""),
-                    "by": str(entry.get("by") or "")})
+    out = [{"nation": a.nation, "name": a.nation, "from": a.first.isoformat(), "until": a.last.isoformat(),
+            "now": a.first <= today, "reason": a.reason, "by": a.by} for a in clock.absences if a.last >= today]
     return sorted(out, key=lambda a: (a["from"], a["nation"]))
 
 

@@ -163,6 +163,12 @@ def _record(game: Game, result: TurnResult, kind: str, nation: str, notes: dict[
     return new
 
 
+def public_orders(orders: dict[str, Any]) -> dict[str, Any]:
+    """What a set of orders orders, as the history echoes it: without the password (for an
+    adapter that compares orders sent again with those applied)."""
+    return public_echo(orders)
+
+
 def mail_ids(game: Game) -> set[str]:
     """The Message-IDs of every mail whose orders are in the history."""
     return {entry["mail"] for entry in game.history if "mail" in entry}

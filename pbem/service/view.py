@@ -13,19 +13,19 @@ from typing import Any
 
 from pbem.kernel import queries
 from pbem.kernel.vocab import RESOURCES, UNITS
-from pbem.service.clock import Deadline, absences_now, deadline_of, local_day
+from pbem.service.clock import Deadline, TurnClock, local_day
 from pbem.service.game import Game
 
 RECENT_TURNS = 4
 """How many history entries ``show`` lists at its end."""
 
 
-def show_json(game: Game, viewer: str | None = None, *, clock: dict[str, Any] | None = None,
+def show_json(game: Game, viewer: str | None = None, *, clock: TurnClock | None = None,
               now: datetime | None = None) -> dict[str, Any]:
     """The ``show --json`` object exactly as docs/orders.md specifies it, as ``viewer``
-    (a nation, or ``None`` for the public view) may see it. ``clock``: the clock of the
-    game's mail ledger (:func:`pbem.service.clock.read_state`), told at ``now``
-    (:func:`clock_json`); none for a game not run by mail."""
+    (a nation, or ``None`` for the public view) may see it. ``clock``: the game's clock
+    (:func:`pbem.service.clockfile.read_clock`), told at ``now`` (:func:`clock_json`);
+    none for a game not run by mail."""
     edition = game.edition
     if viewer is None:
         viewer = game.copy_of  # a player's copy shows what its player sees
@@ -65,7 +65,7 @@ def show_json(game: Game, viewer: str | None = None, *, clock: dict[str, Any] | 
                     for k in ("seq", "kind", "turn", "nation", "reason", "events") if k in e}
                    for e in recent_entries(game, RECENT_TURNS)],
         # another: the current turn's deadline, a pause, the players away (a game run by mail)
-        **clock_json(game, clock or {}, now),
+        **clock_json(game, clock or TurnClock(), now),
     }
 
 
@@ -105,29 +105,28 @@ def entry_row(entry: dict[str, Any]) -> dict[str, Any]:
             "nation": entry.get("nation"), "summary": summary, "events": len(entry.get("events", []))}
 
 
-def current_deadline(game: Game, state: dict[str, Any]) -> Deadline | None:
-    """The deadline of ``game``'s current turn from the clock of its mail ledger (``state``,
-    as :func:`pbem.service.clock.read_state` reads it beside the game file): ``None`` when
+def current_deadline(game: Game, clock: TurnClock) -> Deadline | None:
+    """The deadline of ``game``'s current turn from its clock (as
+    :func:`pbem.service.clockfile.read_clock` reads it beside the game file): ``None`` when
     the game is not run by mail, is over, or the mail cycle has not started this turn's
     clock yet."""
     st = game.state.status
-    return deadline_of(state, st.turn, st.active, st.winner)
+    return clock.deadline(st.turn, st.active, st.winner)
 
 
-def clock_json(game: Game, state: dict[str, Any], now: datetime | None) -> dict[str, Any]:
+def clock_json(game: Game, clock: TurnClock, now: datetime | None) -> dict[str, Any]:
     """What ``show --json`` adds about the clock of a game run by mail (docs/orders.md):
     ``deadline`` (:meth:`Deadline.to_json <pbem.service.clock.Deadline.to_json>` at ``now``,
     or ``None``), ``paused`` (whether the GM has paused the game) and ``absent`` (each
     nation away on ``now``'s day in the game's time zone, with the last day of its
     absence; never its reason)."""
-    deadline = current_deadline(game, state)
-    away = absences_now(state, today(state, now)) if now is not None else {}
+    deadline = current_deadline(game, clock)
+    away = clock.away(today(clock, now)) if now is not None else {}
     return {"deadline": deadline.to_json(now) if deadline is not None else None,
-            "paused": isinstance(state.get("paused"), dict),
+            "paused": clock.paused is not None,
             "absent": {n: day.isoformat() for n, day in sorted(away.items()) if n in game.seats}}
 
 
-def today(state: dict[str, Any], now: datetime) -> date:
-    """``now``'s day in the game's time zone (the clock's ``zone``; UTC without one)."""
-    clock = state.get("clock")
-    return local_day(now, clock.get("zone") if isinstance(clock, dict) else None)
+def today(clock: TurnClock, now: datetime) -> date:
+    """``now``'s day in the game's time zone (the clock's; UTC without one)."""
+    return local_day(now, clock.zone)

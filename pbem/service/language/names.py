@@ -7,6 +7,10 @@ of at least :data:`MIN_PREFIX` letters is enough; an ambiguous or unknown name i
 that lists the candidates. The text-order reader (:mod:`pbem.service.language.textorders`) and the
 order files' names (:mod:`pbem.service.language.aliases`) both read names here, so an order file
 whose names are all ids needs nothing of the text syntax.
+
+This is the one module of the order language that asks an edition for its order words: what
+reading needs (:func:`vocabulary`), what writing needs (:func:`spelling`), and the words of
+every registered edition that make a line an order line (:func:`line_words`).
 """
 
 from __future__ import annotations
@@ -33,6 +37,10 @@ ORDER_WORDS: tuple[str, ...] = (
 )
 """The words an order line starts with, in the order they are written."""
 
+WORD_ALIASES: dict[str, str] = {"temples": "temple"}
+"""Other spellings of order words (after hyphens and underscores are dropped: ``know-how``
+is ``knowhow``)."""
+
 KEY_WORDS: dict[str, tuple[str, ...]] = {
     "game": ("game",), "nation": ("nation",), "turn": ("turn",), "password": ("password",),
     "trade": ("trade",), "rondel": ("rondel",), "temples": ("temple",), "arm": ("arm",),
@@ -51,6 +59,16 @@ def own_words(edition: Edition) -> dict[str, tuple[str, Mapping[str, Any]]]:
         for spelling in (word, *spec.get("also", ())):
             out.setdefault(spelling.lower().replace("-", "").replace("_", ""), (word, spec))
     return out
+
+
+def line_words() -> frozenset[str]:
+    """The words that make a line an order line, in every edition (those the registry knows
+    of each built-in one without importing it): a line starting with an order word of another
+    edition is an order line too (and then an error), never prose."""
+    from pbem import editions
+
+    own = (w.lower().replace("-", "").replace("_", "") for w in editions.order_line_words())
+    return frozenset({*ORDER_WORDS, *WORD_ALIASES, *own})
 
 
 def fold(text: str) -> str:
@@ -254,3 +272,32 @@ def move_example(board: Board) -> str:
         if land:
             return f"{pid} -> {land[0]}"
     return "pella -> athen"
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """What writing orders as text needs of an edition (:func:`spelling`)."""
+
+    edition_id: str
+    order_keys: tuple[str, ...]
+    """The edition's order keys, in the order they are written."""
+    own: Mapping[str, tuple[str, Mapping[str, Any]]]
+    """An order key of the edition's own -> the word its lines start with and their form
+    (:attr:`OrderLanguage.order_words <pbem.kernel.protocols.OrderLanguage>`)."""
+    standing: Mapping[str, Mapping[str, Any]]
+    """The standing orders of the edition's own that text orders can write, with their
+    forms, in the edition's order (:attr:`OrderLanguage.standing_words <pbem.kernel.protocols.OrderLanguage>`)."""
+    wedges: Mapping[str, str]
+    """Another name the edition accepts for a wedge (an older edition's) -> the wedge."""
+
+
+def spelling(edition: Edition) -> Spelling:
+    """How orders of ``edition`` are written as text, beyond the shared order words."""
+    return Spelling(
+        edition_id=edition.id,
+        order_keys=tuple(edition.order_keys),
+        own=MappingProxyType({spec["key"]: (word, spec) for word, spec in
+                              (edition.language.order_words if edition.language else {}).items()}),
+        standing=MappingProxyType(dict(edition.language.standing_words if edition.language else {})),
+        wedges=MappingProxyType(dict(edition.rondel.aliases)),
+    )

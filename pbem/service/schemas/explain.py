@@ -68,68 +68,98 @@ def explain(err: Any, nouns: Mapping[frozenset, str]) -> str:
     spec = err.validator_value
     schema = err.schema if isinstance(err.schema, Mapping) else {}
     if kind == "enum":
-        choices = list(spec)
-        noun = nouns.get(frozenset(map(str, choices)))
-        what = f"a known {noun}" if noun else "one of the allowed values"
-        if not isinstance(value, str):
-            return f"{_shown(value)} is not {what}: write one of {_listing(choices)}"
-        return f"{_shown(value)} is not {what}{did_you_mean(value, map(str, choices))} (one of: {_listing(choices)})"
+        return _not_a_choice(value, list(spec), nouns)
     if kind == "const":
         return f"must be {_shown(spec)}, not {_shown(value)}"
     if kind == "additionalProperties" and isinstance(value, Mapping):
-        allowed = list(schema.get("properties", {}))
-        unknown = [k for k in value if k not in allowed]
-        noun = nouns.get(frozenset(a for a in allowed if a != "default"))
-        parts = []
-        for key in unknown:
-            if noun:
-                parts.append(f"{_shown(key)} is not a {noun} in this game{did_you_mean(key, allowed)}")
-            else:
-                parts.append(f"{_shown(key)} is not a key that belongs here{did_you_mean(key, allowed)}")
-        return "; ".join(parts) + f" (allowed here: {_listing(allowed)})"
+        return _unknown_keys(value, list(schema.get("properties", {})), nouns)
     if kind == "required":
-        missing = [k for k in spec if isinstance(value, Mapping) and k not in value]
-        near = []
-        if isinstance(value, Mapping):
-            near = [k for k in value if k not in schema.get("properties", {}) and closest(k, missing)]
-        written = f" ({', '.join(_shown(k) for k in near)} looks like a misspelling)" if near else ""
-        names = " and ".join(repr(k) for k in missing) or _listing(spec)
-        return f"{names} {'is' if len(missing) == 1 else 'are'} missing here{written}; needed: {_listing(spec)}"
+        return _missing_keys(value, spec, schema)
     if kind == "type":
         wanted = [spec] if isinstance(spec, str) else list(spec)
         words = " or ".join(TYPES.get(t, t) for t in wanted)
         return f"must be {words}, not {_shown(value)}"
-    if kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
-        bound = {"minimum": "at least", "exclusiveMinimum": "more than",
-                 "maximum": "at most", "exclusiveMaximum": "less than"}[kind]
-        return f"must be {bound} {spec}, not {_shown(value)}"
+    if kind in _SIZES or (kind == "minProperties" and isinstance(value, Mapping)):
+        return _size(kind, value, spec)
+    if kind == "pattern":
+        return _not_in_form(value, spec)
+    if kind in ("oneOf", "anyOf"):
+        return _alternatives(err, nouns)
+    if kind == "not":
+        return f"{_shown(value)} is not allowed here"
+    return err.message
+
+
+def _not_a_choice(value: Any, choices: list[Any], nouns: Mapping[frozenset, str]) -> str:
+    """``enum``: a value that is none of ``choices``, with the closest ones first."""
+    noun = nouns.get(frozenset(map(str, choices)))
+    what = f"a known {noun}" if noun else "one of the allowed values"
+    if not isinstance(value, str):
+        return f"{_shown(value)} is not {what}: write one of {_listing(choices)}"
+    return f"{_shown(value)} is not {what}{did_you_mean(value, map(str, choices))} (one of: {_listing(choices)})"
+
+
+def _unknown_keys(value: Mapping[str, Any], allowed: list[str], nouns: Mapping[frozenset, str]) -> str:
+    """``additionalProperties``: each key of ``value`` that is not ``allowed``, called what
+    the allowed keys are (a nation, ...) where ``nouns`` knows."""
+    unknown = [k for k in value if k not in allowed]
+    noun = nouns.get(frozenset(a for a in allowed if a != "default"))
+    parts = []
+    for key in unknown:
+        if noun:
+            parts.append(f"{_shown(key)} is not a {noun} in this game{did_you_mean(key, allowed)}")
+        else:
+            parts.append(f"{_shown(key)} is not a key that belongs here{did_you_mean(key, allowed)}")
+    return "; ".join(parts) + f" (allowed here: {_listing(allowed)})"
+
+
+def _missing_keys(value: Any, spec: Any, schema: Mapping[str, Any]) -> str:
+    """``required``: the keys missing, and a key written that looks like a misspelling of one."""
+    missing = [k for k in spec if isinstance(value, Mapping) and k not in value]
+    near = []
+    if isinstance(value, Mapping):
+        near = [k for k in value if k not in schema.get("properties", {}) and closest(k, missing)]
+    written = f" ({', '.join(_shown(k) for k in near)} looks like a misspelling)" if near else ""
+    names = " and ".join(repr(k) for k in missing) or _listing(spec)
+    return f"{names} {'is' if len(missing) == 1 else 'are'} missing here{written}; needed: {_listing(spec)}"
+
+
+_BOUNDS = {"minimum": "at least", "exclusiveMinimum": "more than",
+           "maximum": "at most", "exclusiveMaximum": "less than"}
+_SIZES = frozenset({*_BOUNDS, "minLength", "maxLength", "minItems", "maxItems", "uniqueItems"})
+"""The keywords :func:`_size` words (and ``minProperties``, of an object)."""
+
+
+def _size(kind: str, value: Any, spec: Any) -> str:
+    """A number out of bounds, a text too short or too long, a list or an object with too
+    few or too many entries, or a list that names an entry twice."""
+    if kind in _BOUNDS:
+        return f"must be {_BOUNDS[kind]} {spec}, not {_shown(value)}"
     if kind == "minLength":
         return "must not be empty" if spec == 1 else f"must be at least {spec} characters long"
     if kind == "maxLength":
         return f"is too long: at most {spec} characters"
-    if kind == "minProperties" and isinstance(value, Mapping):
+    if kind == "minProperties":
         named = f"names only {_listing(_shown(k) for k in value)}" if value else "is empty"
         return f"{named}, but needs at least {spec} key{'' if spec == 1 else 's'}"
     if kind == "minItems":
         return "must not be an empty list" if spec == 1 else f"must list at least {spec} entries"
     if kind == "maxItems":
         return f"lists too many entries: at most {spec}"
-    if kind == "uniqueItems":
-        return "names the same entry twice; each may appear once"
-    if kind == "pattern":
-        if spec in ID_PATTERNS and isinstance(value, str):
-            suggestion = "_".join(value.strip().lower().replace("-", " ").split())
-            example = f" (for example {suggestion!r})" if re.fullmatch(r"[a-z][a-z0-9_]*", suggestion) else ""
-            return (f"{_shown(value)} is not written as a name the referee knows: names are written in "
-                    f"lowercase letters and digits with _ for a space{example}")
-        if spec == "\\S":
-            return "must not be blank"
-        return f"{_shown(value)} is not in the expected form"
-    if kind in ("oneOf", "anyOf"):
-        return _alternatives(err, nouns)
-    if kind == "not":
-        return f"{_shown(value)} is not allowed here"
-    return err.message
+    return "names the same entry twice; each may appear once"
+
+
+def _not_in_form(value: Any, spec: Any) -> str:
+    """``pattern``: an id written otherwise than as ids are (with the id it could be), a
+    blank text, or another text not in the expected form (never the regular expression)."""
+    if spec in ID_PATTERNS and isinstance(value, str):
+        suggestion = "_".join(value.strip().lower().replace("-", " ").split())
+        example = f" (for example {suggestion!r})" if re.fullmatch(r"[a-z][a-z0-9_]*", suggestion) else ""
+        return (f"{_shown(value)} is not written as a name the referee knows: names are written in "
+                f"lowercase letters and digits with _ for a space{example}")
+    if spec == "\\S":
+        return "must not be blank"
+    return f"{_shown(value)} is not in the expected form"
 
 
 def _alternatives(err: Any, nouns: Mapping[frozenset, str]) -> str:

@@ -118,10 +118,12 @@ _TYPE_TESTS = {
     "number": "(isinstance({v}, (int, float)) and {v}.__class__ is not bool)",
     "integer": "((isinstance({v}, int) and {v}.__class__ is not bool) or (isinstance({v}, float) and {v}.is_integer()))",
 }
-_KNOWN = frozenset({"type", "enum", "const", "properties", "additionalProperties", "required",
-                    "propertyNames", "minProperties", "items", "prefixItems", "minItems", "maxItems",
-                    "uniqueItems", "minimum", "maximum", "minLength", "maxLength", "pattern", "allOf",
-                    "anyOf", "oneOf", "not", "if", "then", "else", "$ref"})
+_VALUE_KEYWORDS = frozenset({"type", "enum", "const", "$ref"})
+_OBJECT_KEYWORDS = frozenset({"required", "properties", "additionalProperties", "propertyNames", "minProperties"})
+_ARRAY_KEYWORDS = frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems"})
+_SCALAR_KEYWORDS = frozenset({"minimum", "maximum", "minLength", "maxLength", "pattern"})
+_LOGIC_KEYWORDS = frozenset({"allOf", "anyOf", "oneOf", "not", "if"})
+_KNOWN = _VALUE_KEYWORDS | _OBJECT_KEYWORDS | _ARRAY_KEYWORDS | _SCALAR_KEYWORDS | _LOGIC_KEYWORDS | {"then", "else"}
 
 
 class _Source:
@@ -192,6 +194,20 @@ class _Source:
 
     def keyword(self, key: str, arg: Any, node: dict[str, Any]) -> list[str]:
         """Lines that ``return False`` when ``v`` fails ``key``."""
+        if key in _VALUE_KEYWORDS:
+            return self.value_keyword(key, arg)
+        if key in _OBJECT_KEYWORDS:
+            return self.object_keyword(key, arg, node)
+        if key in _ARRAY_KEYWORDS:
+            return self.array_keyword(key, arg, node)
+        if key in _SCALAR_KEYWORDS:
+            return self.scalar_keyword(key, arg)
+        if key in _LOGIC_KEYWORDS:
+            return self.logic_keyword(key, arg, node)
+        raise Unsupported(key)
+
+    def value_keyword(self, key: str, arg: Any) -> list[str]:
+        """``type``, ``enum``, ``const``, ``$ref``: what ``v`` is."""
         if key == "type":
             names = [arg] if isinstance(arg, str) else list(arg)
             return [f"if not ({' or '.join(_TYPE_TESTS[n].format(v='v') for n in names)}): return False"]
@@ -202,8 +218,11 @@ class _Source:
             return [f"if not any(_equal(v, e) for e in {self.value(values)}): return False"]
         if key == "const":
             return [f"if not _equal(v, {self.value(arg)}): return False"]
-        if key == "$ref":
-            return [f"if not {self.ref(arg)}(v): return False"]
+        return [f"if not {self.ref(arg)}(v): return False"]
+
+    def object_keyword(self, key: str, arg: Any, node: dict[str, Any]) -> list[str]:
+        """``required``, ``properties``, ``additionalProperties``, ``propertyNames``,
+        ``minProperties``: what an object holds."""
         if key == "required":
             names = list(arg)
             if not names:
@@ -220,23 +239,30 @@ class _Source:
             self.values["_missing"] = _MISSING
             return lines if len(lines) > 1 else []
         if key == "additionalProperties":
-            if "patternProperties" in node:
-                raise Unsupported("patternProperties")
-            known = self.value(frozenset(node.get("properties", {})))
-            test = self.test(arg, "x")
-            if test == "True":
-                return []
-            if test == "False":
-                return [f"if isinstance(v, dict) and not {known}.issuperset(v): return False"]
-            return ["if isinstance(v, dict):",
-                    "    for k, x in v.items():",
-                    f"        if k not in {known} and not ({test}): return False"]
+            return self.additional(arg, node)
         if key == "propertyNames":
             return ["if isinstance(v, dict):",
                     "    for x in v:",
                     f"        if not ({self.test(arg, 'x')}): return False"]
-        if key == "minProperties":
-            return [f"if isinstance(v, dict) and len(v) < {int(arg)}: return False"]
+        return [f"if isinstance(v, dict) and len(v) < {int(arg)}: return False"]
+
+    def additional(self, arg: Any, node: dict[str, Any]) -> list[str]:
+        """``additionalProperties``: the keys ``properties`` does not name."""
+        if "patternProperties" in node:
+            raise Unsupported("patternProperties")
+        known = self.value(frozenset(node.get("properties", {})))
+        test = self.test(arg, "x")
+        if test == "True":
+            return []
+        if test == "False":
+            return [f"if isinstance(v, dict) and not {known}.issuperset(v): return False"]
+        return ["if isinstance(v, dict):",
+                "    for k, x in v.items():",
+                f"        if k not in {known} and not ({test}): return False"]
+
+    def array_keyword(self, key: str, arg: Any, node: dict[str, Any]) -> list[str]:
+        """``items``, ``prefixItems``, ``minItems``, ``maxItems``, ``uniqueItems``: what a
+        list holds."""
         if key == "items":
             if isinstance(arg, list):
                 raise Unsupported("items as a list")
@@ -253,11 +279,14 @@ class _Source:
             return [f"if isinstance(v, list) and len(v) < {int(arg)}: return False"]
         if key == "maxItems":
             return [f"if isinstance(v, list) and len(v) > {int(arg)}: return False"]
-        if key == "uniqueItems":
-            if not arg:
-                return []
-            return ["if isinstance(v, list) and any(_equal(v[i], v[j]) for i in range(len(v)) "
-                    "for j in range(i + 1, len(v))): return False"]
+        if not arg:
+            return []
+        return ["if isinstance(v, list) and any(_equal(v[i], v[j]) for i in range(len(v)) "
+                "for j in range(i + 1, len(v))): return False"]
+
+    def scalar_keyword(self, key: str, arg: Any) -> list[str]:
+        """``minimum``, ``maximum``, ``minLength``, ``maxLength``, ``pattern``: bounds of a
+        number or a string."""
         if key in ("minimum", "maximum"):
             if not _number(arg):
                 raise Unsupported(f"{key} {arg!r}")
@@ -266,8 +295,11 @@ class _Source:
         if key in ("minLength", "maxLength"):
             op = "<" if key == "minLength" else ">"
             return [f"if isinstance(v, str) and len(v) {op} {int(arg)}: return False"]
-        if key == "pattern":
-            return [f"if isinstance(v, str) and {self.value(re.compile(arg).search)}(v) is None: return False"]
+        return [f"if isinstance(v, str) and {self.value(re.compile(arg).search)}(v) is None: return False"]
+
+    def logic_keyword(self, key: str, arg: Any, node: dict[str, Any]) -> list[str]:
+        """``allOf``, ``anyOf``, ``oneOf``, ``not``, ``if`` (with ``then`` and ``else``):
+        schemas combined."""
         if key == "allOf":
             return [f"if not ({self.test(sub, 'v')}): return False" for sub in arg]
         if key == "anyOf":
@@ -277,14 +309,11 @@ class _Source:
             return [f"if ({' + '.join(f'bool({t})' for t in tests) or '0'}) != 1: return False"]
         if key == "not":
             return [f"if {self.test(arg, 'v')}: return False"]
-        if key == "if":
-            test = self.test(arg, "v")
-            then = self.test(node.get("then", True), "v")
-            other = self.test(node.get("else", True), "v")
-            return [f"if ({then} if {test} else {other}) is False: return False"
-                    .replace(" is False: return False", " is not True: return False")]
-        raise Unsupported(key)
-
+        test = self.test(arg, "v")
+        then = self.test(node.get("then", True), "v")
+        other = self.test(node.get("else", True), "v")
+        return [f"if ({then} if {test} else {other}) is False: return False"
+                .replace(" is False: return False", " is not True: return False")]
 
 _MISSING = object()
 

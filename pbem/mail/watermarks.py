@@ -10,11 +10,11 @@ only if all of this still holds:
 - the mark is one this version of antike-ref wrote (its format, the version and its own
   checksum: a mark that was edited by hand is not trusted), for the same settings of the
   game (a digest of what the cycle reads of the configuration for it: the game file, the
-  mail source, deadline, remind, missed, bot, attach, from, gm and domain) and the same
-  mail source;
-- the game file and its ledger ``GAME.mail.json`` are the same files, unchanged
-  (``st_dev``, ``st_ino``, ``st_mtime_ns``, ``st_size``); every writer of either replaces
-  it whole, which makes a new file;
+  mail source, deadline, remind, missed, absence, bot, attach, from, gm and domain) and
+  the same mail source;
+- the game file, its ledger ``GAME.mail.json`` and its clock ``GAME.clock.json`` are the
+  same files, unchanged (``st_dev``, ``st_ino``, ``st_mtime_ns``, ``st_size``); every
+  writer of any of them replaces it whole, which makes a new file;
 - no mail waits in ``GAME.mail-queue/``;
 - the mail source has not changed since it was looked at, *before* it was read: a Maildir
   by the identity and modification time of its ``new/`` and ``cur/`` folders (a mail
@@ -25,9 +25,10 @@ only if all of this still holds:
   IMAP mailbox cannot be told from here: it is asked once (one login and EXAMINE) for its
   UIDVALIDITY, UIDNEXT and EXISTS (:meth:`pbem.mail.inbox.ImapSource.state`);
 - the time (``--now``) is not before the run that wrote the mark, and not yet at the
-  next moment the clock needs the cycle: the current turn's reminder or deadline,
-  whichever comes first and is not done yet (none when the game has no deadline or is
-  over).
+  next moment the clock needs the cycle: when the cycle's run ended, the clock's own
+  :func:`pbem.service.clock.next_step` said when its next step falls due (the reminder,
+  the deadline, the day an absence of the player on turn begins or ends; none when the
+  game has no deadline, is paused or is over), and the mark keeps that moment.
 
 Anything unknown, unreadable or different means a full cycle: a wrong full run costs
 only time, a wrong skip would cost a turn's report. Deleting a mark is always safe.
@@ -44,14 +45,15 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from pbem import __version__
 from pbem.errors import PbemError
 from pbem.mail.config import GameMail, MailConfig
-from pbem.service.clock import iso, parse_time  # noqa: F401 (the idle run and the cycle read and write times by these)
+from pbem.service.clock import SUFFIX as CLOCK_SUFFIX
+from pbem.service.clock import iso, parse_time
 
 FORMAT = 1
 """The layout of a mark file; a mark of another format is not trusted."""
@@ -78,6 +80,11 @@ def mark_path(game: str | os.PathLike) -> Path:
 
 def ledger_file(game: str | os.PathLike) -> Path:
     return sibling(game, ".mail.json")
+
+
+def clock_file(game: str | os.PathLike) -> Path:
+    """The game's clock (:mod:`pbem.service.clockfile`), found without loading the service."""
+    return sibling(game, CLOCK_SUFFIX)
 
 
 def queue_folder(game: str | os.PathLike) -> Path:
@@ -168,52 +175,12 @@ def settings_digest(config: MailConfig, settings: GameMail, spec: str | None) ->
 
     data = {"file": os.path.realpath(settings.file), "source": source_key(spec),
             "deadline": seconds(settings.deadline), "remind": seconds(settings.remind),
-            "missed": settings.missed, "bot": settings.bot, "attach": list(settings.attach),
+            "missed": settings.missed, "absence": settings.absence, "bot": settings.bot,
+            "attach": list(settings.attach),
             "from": config.sender, "gm": config.gm, "domain": config.domain,
             "timezone": config.timezone, "guide": config.guide_url, "site": settings.site,
             "image_base": settings.image_base}
     return hashlib.sha256(json.dumps(data, sort_keys=True).encode("utf-8")).hexdigest()
-
-
-# -- the clock ------------------------------------------------------------------------
-
-def next_moment(settings: GameMail, clock: dict[str, Any], turn: int, active: str,
-                winner: str | None, judge: dict[str, Any] | None = None,
-                after: datetime | None = None) -> tuple[bool, datetime | None]:
-    """The next moment the clock needs the cycle, from the ledger's clock after a cycle:
-    ``(True, None)`` if none (no deadline, the game is over, the deadline was dealt with,
-    the game is paused), ``(False, None)`` if it cannot be told (the clock is not the current
-    turn's). ``judge``: the ledger's absences and pause (:mod:`pbem.service.clock`): the day
-    an absence of the nation on turn begins or ends (after ``after``) is such a moment too."""
-    if winner is not None:
-        return True, None
-    if clock.get("key") != [turn, active]:
-        return False, None
-    judge = judge or {}
-    if judge.get("paused"):
-        return True, None
-    pending = []
-    for entry in judge.get("absences") or []:
-        if not isinstance(entry, dict) or entry.get("nation") != active:
-            continue
-        try:
-            from pbem.service.clock import zone_of
-
-            zone = zone_of(clock.get("zone"))
-            start = datetime.combine(date.fromisoformat(entry["from"]), datetime.min.time(), zone)
-            end = datetime.combine(date.fromisoformat(entry["until"]) + timedelta(days=1), datetime.min.time(), zone)
-        except (KeyError, TypeError, ValueError):
-            return False, None
-        pending += [m for m in (start, end) if after is None or m > after]
-    if settings.deadline is not None and not clock.get("missed") and not clock.get("held"):
-        try:
-            due = parse_time(clock["due"]) if clock.get("due") else parse_time(clock["since"]) + settings.deadline
-        except (KeyError, TypeError, ValueError):
-            return False, None
-        pending.append(due)
-        if settings.remind is not None and not clock.get("reminded"):
-            pending.append(due - settings.remind)
-    return True, min(pending) if pending else None
 
 
 # -- the mark file --------------------------------------------------------------------
@@ -271,6 +238,7 @@ def _well_formed(data: Any) -> bool:
             and isinstance(game.get("addresses"), dict)
             and all(isinstance(k, str) and (v is None or isinstance(v, str)) for k, v in game["addresses"].items())
             and (data.get("ledger") is None or _stat_list(data.get("ledger"), 4))
+            and (data.get("clock") is None or _stat_list(data.get("clock"), 4))
             and _source_ok(data.get("source")))
 
 
@@ -311,6 +279,7 @@ class Verdict:
     why: str = "no mark"
     """Why not (for tests and for reading)."""
     ledger: list[int] | None = field(default=None)
+    clock: list[int] | None = field(default=None)
 
     @property
     def source(self) -> dict[str, Any] | None:
@@ -334,22 +303,25 @@ def look(config: MailConfig, settings: GameMail, option: str | None, now: dateti
     verdict.mark = mark
     try:
         verdict.ledger = file_state(ledger_file(settings.file))
-        verdict.idle, verdict.why = _holds(config, settings, spec, mark, verdict.ledger, now)
+        verdict.clock = file_state(clock_file(settings.file))
+        verdict.idle, verdict.why = _holds(config, settings, spec, mark, verdict, now)
     except (OSError, ValueError, PbemError) as exc:
         verdict.idle, verdict.why = False, f"cannot look: {exc}"
     return verdict
 
 
 def _holds(config: MailConfig, settings: GameMail, spec: str | None, mark: dict[str, Any],
-           ledger: list[int] | None, now: datetime) -> tuple[bool, str]:
+           verdict: Verdict, now: datetime) -> tuple[bool, str]:
     if mark["settings"] != settings_digest(config, settings, spec):
         return False, "the game's settings changed"
     if mark["source"].get("spec") != source_key(spec):
         return False, "another mail source"
     if file_state(settings.file) != mark["game"]["file"]:
         return False, "the game file changed"
-    if ledger != mark["ledger"]:
+    if verdict.ledger != mark["ledger"]:
         return False, "the ledger changed"
+    if verdict.clock != mark.get("clock"):
+        return False, "the clock changed"
     if mail_waiting(queue_folder(settings.file)):
         return False, "mail waits in the queue"
     if now < parse_time(mark["at"]):
