@@ -195,7 +195,7 @@ def reminder(config: MailConfig, game: Game, nation: str, due: datetime | None, 
 def gm_notice(config: MailConfig, game: Game, subject: str, lines: list[str], now: datetime, key: str) -> EmailMessage:
     body: list[str] = []
     for line in lines:
-        body += wrap(line)
+        body += [line] if line.startswith("    ") else wrap(line)  # a command, to copy whole
     return message(config, [config.gm or config.sender], f"[{game.game_id}] {subject}", body + footer(game), now,
                     f"gm|{game.game_id}|{key}", game)
 
@@ -216,6 +216,33 @@ def stranger(config: MailConfig, incoming, now: datetime) -> EmailMessage:
                  "one of them, so your mail was not read. If you play here and changed your address, ask your GM.")
     return message(config, [incoming.sender], "not read: " + (incoming.subject or "your mail")[:60], body, now,
                     f"stranger|{incoming.message_id}", None, incoming)
+
+
+def other_address(config: MailConfig, game: Game, incoming, now: datetime) -> EmailMessage:
+    """The one line to a player who wrote from an address no nation has (their name, or
+    their nation's password, says who they are): the address they registered is not
+    told, since anyone may write under a player's name."""
+    body = para(f"Your mail for game {game.game_id} was not read: write from the address you registered for the "
+                "game (or ask your GM to register this one).")
+    return message(config, [incoming.sender], f"[{game.game_id}] not read: " + (incoming.subject or "your mail")[:60],
+                   body, now, f"other-address|{game.game_id}|{incoming.message_id}", None, incoming)
+
+
+def other_address_notice(config: MailConfig, game: Game, incoming, nation: str, now: datetime,
+                         file: str) -> EmailMessage:
+    """To the GM: a mail for ``nation`` came from an address no nation has (``file``: the
+    game file, for the command that registers the address)."""
+    import shlex
+
+    name = game.edition.nation_name(nation)
+    who = f"{one_line(incoming.sender_name)} <{incoming.sender}>" if incoming.sender_name else incoming.sender
+    lines = [f"A mail for the {name} ({game.meta[nation].player or 'their player'}) came from {who}, an address "
+             f"no nation of the game has. It was not read; the sender was told to write from the address they "
+             f"registered.", "",
+             "If the player moved to this address, register it (the password stays):",
+             f"    antike-ref player {shlex.quote(file)} {nation} --player {shlex.quote(who)} --keep-password"]
+    return gm_notice(config, game, f"mail for the {name} from another address", lines, now,
+                     f"other-address|{incoming.message_id}")
 
 
 def notice(config: MailConfig, game: Game, to: Recipient, texts: list[str], now: datetime, clock: ClockNews | None,

@@ -43,6 +43,12 @@ def wrap(text: str, indent: str = "") -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
 
 
+def message_id(ident: str, domain: str) -> str:
+    """The Message-ID of the referee's mail made for ``ident`` (the same mail, the same id:
+    a reply is known by it)."""
+    return f"<antike-ref.{hashlib.sha256(ident.encode()).hexdigest()[:20]}@{domain}>"
+
+
 def message(config: MailConfig, to: list[str], subject: str, body: list[str], now: datetime,
              ident: str, game: Game | None = None, answering: Any = None) -> EmailMessage:
     """A text mail; ``answering`` is the incoming mail it answers (threaded under it)."""
@@ -51,8 +57,7 @@ def message(config: MailConfig, to: list[str], subject: str, body: list[str], no
     msg["To"] = ", ".join(one_line(t, 200) for t in to)
     msg["Subject"] = one_line(subject, 200)
     msg["Date"] = format_datetime(now)
-    digest = hashlib.sha256(ident.encode()).hexdigest()[:20]
-    msg["Message-ID"] = f"<antike-ref.{digest}@{config.message_domain()}>"
+    msg["Message-ID"] = message_id(ident, config.message_domain())
     msg["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
     if game is not None:
         msg["X-Antike-Ref-Game"] = game.game_id
