@@ -30,6 +30,7 @@ from pbem.mail.transport import spool
 from pbem.mail.writing import entry_lines, status_lines, your_options
 from pbem.service import clockchanges, numbers, passwords
 from pbem.service.clock import iso, local_day, parse_time, told
+from pbem.service.history import private_identity
 from pbem.service.press import append_press
 
 PENDING_DAYS = 7
@@ -204,15 +205,16 @@ class Desk:
         game = run.game
         readers = nations_of(game, incoming.sender)
         lines: list[str] = []
-        for entry in game.history[-count:]:
+        for entry in [e for e in game.history if not private_identity(e)][-count:]:  # a player's own change: theirs
             lines += [f"#{entry['seq']}"] + entry_lines(game, entry, readers) + [""]
         return lines
 
-    def _cmd_resend(self, run, incoming, nation, command, attachments, names) -> list[str]:
-        game = run.game
+    @staticmethod
+    def _resend_asks(run: GameRun, nation: str | None, args: tuple[str, ...]) -> tuple[list[str], list[int]]:
+        """The formats and turns a ``RESEND`` asks for (the game's formats by default)."""
         formats: list[str] = []
         turns: list[int] = []
-        for arg in command.args:
+        for arg in args:
             if arg.isascii() and arg.isdigit():
                 turn = numbers.whole(arg, "RESEND", 0, 99_999, "a turn number")
                 turns += [turn] if turn not in turns else []
@@ -220,7 +222,14 @@ class Desk:
                 formats += [arg.lower()] if arg.lower() not in formats else []
             else:
                 raise UsageError(f"RESEND takes {', '.join(cmds.FORMATS)} and turn numbers, not {numbers.shown(arg)}")
-        formats = formats or [f for f in run.settings.attach if f in cmds.FORMATS] or ["png"]
+        formats = formats or [f for f in run.settings.attach if f in cmds.FORMATS and (nation or f != "copy")] or ["png"]
+        if "copy" in formats and nation is None:
+            raise UsageError("a copy of the game is a player's own (an observer gets the public reports)")
+        return formats, turns
+
+    def _cmd_resend(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        game = run.game
+        formats, turns = self._resend_asks(run, nation, command.args)
         done = game.state.status.turn - (1 if game.state.status.winner is None else 0)
         late = [t for t in turns if t > done]
         if late:
@@ -243,8 +252,6 @@ class Desk:
             room -= len(data)
             attachments[f"{turn}.{fmt}"], names[f"{turn}.{fmt}"] = data, report.name(fmt)
             sent += [turn] if turn not in sent else []
-        if "copy" in formats and nation is None:
-            raise UsageError("a copy of the game is a player's own (an observer gets the public reports)")
         if "copy" in formats:
             from pbem.service.copies import player_copy
             from pbem.service.schemas import dumps

@@ -118,12 +118,15 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
 def since_last_turn(game: Game, nations: tuple[str, ...], limit: int = 40) -> list[dict[str, Any]]:
     """The history entries since the last turn the player of ``nations`` played themselves
     (a default or bot turn played for them is news to them), all of them if there is none;
-    at most ``limit`` (the latest)."""
+    at most ``limit`` (the latest). A player's own change of address or password is nobody
+    else's news, and not among them."""
+    from pbem.service.history import private_identity
+
     last = 0
     for i, entry in enumerate(game.history):
         if entry.get("kind") == "turn" and entry.get("nation") in nations:
             last = i
-    return game.history[last + 1 if last else 0:][-limit:]
+    return [e for e in game.history[last + 1 if last else 0:] if not private_identity(e)][-limit:]
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from pbem.report.text import Words, edit_lines, event_line, produce_line, produc
 from pbem.service import witness
 from pbem.service.clock import Deadline
 from pbem.service.game import Game
+from pbem.service.history import private_identity
 from pbem.service.turns import TURN_KINDS
 
 RESOURCE_COLOURS = {"marble": "#f2f2ef", "iron": "#5d7f9e", "gold": "#e6c24a"}
@@ -246,6 +247,8 @@ def _log(game: Game) -> list[dict[str, Any]]:
 
     blocks = []
     for entry in game.history[log_start(game):]:
+        if private_identity(entry):  # a player's own new address or password: not the others' news
+            continue
         kind = entry.get("kind")
         lines = _event_lines(entry.get("events", []), tell, nation_name)
         for chosen in entry.get("defaults", []):

@@ -56,8 +56,10 @@ def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), 
         "since": None, "since_local": None, "deadline": None, "late_seconds": None, "missed": False,
         "policy": missed, "paused": None, "absences": [], "queue": {"waiting": queue.waiting,
                                                                    "undeliverable": queue.undeliverable},
-        "last_error": None, "needs_gm": False, "attention": [], "strays": _strays(strays, now),
+        "last_error": None, "needs_gm": False, "attention": [],
     }
+    if strays:  # only where there are any: a record is as it was for every game without
+        record["strays"] = _strays(strays, now)
     clock = read_clock(path)
     zone = str(clock.zone or zone)
     record["zone"] = zone
@@ -86,7 +88,7 @@ def _game(record: dict[str, Any], game, clock: TurnClock, now: datetime) -> None
     st = game.state.status
     edition = game.edition
     record.update(game=game.game_id, edition=edition.id, turn=st.turn, round=st.round, winner=st.winner)
-    for named in [*record["absences"], *record["strays"]]:
+    for named in [*record["absences"], *record.get("strays", [])]:
         if named["nation"] in game.seats:
             named["name"] = edition.nation_name(named["nation"])
     if st.winner is not None:
@@ -154,7 +156,7 @@ def _attention(record: dict[str, Any], now: datetime) -> list[str]:
     if record["queue"]["waiting"]:
         n = record["queue"]["waiting"]
         out.append(f"{n} mail{'s' if n != 1 else ''} still waiting in the queue")
-    for stray in record["strays"]:
+    for stray in record.get("strays", []):
         when = _when(stray["latest"], zone)
         count = stray["count"]
         out.append(f"{'a mail' if count == 1 else f'{count} mails'} for the {stray['name']} came from another "
