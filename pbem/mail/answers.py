@@ -78,7 +78,7 @@ def moved_notice(config: MailConfig, game: Game, nation: str, old: str, new: str
                  f"now (confirmed from there); this address gets no more mail of the game. The password is "
                  f"unchanged. If you did not ask for this, tell the GM at once.")
     return message(config, [old], f"[{game.game_id}] you play from a new address", body, now,
-                    f"moved|{game.game_id}|{old}|{new}", game)
+                   f"moved|{game.game_id}|{old}|{new}", game, helped=False)
 
 
 def press(config: MailConfig, game: Game, sender: str, who: str, to: Recipient, nations: list[str],
@@ -113,6 +113,6 @@ def forwarded(config: MailConfig, game: Game, incoming, now: datetime) -> EmailM
             f"Subject: {one_line(incoming.subject)}", ""] + text.splitlines()
     msg = message(config, [config.gm or config.sender], f"[{game.game_id}] from the {nations}: "
                    + (incoming.subject or "a mail")[:60], body, now,
-                   f"forward|{game.game_id}|{incoming.message_id}", game)
+                   f"forward|{game.game_id}|{incoming.message_id}", game, helped=False)
     msg["Reply-To"] = incoming.sender
     return msg
