@@ -78,24 +78,31 @@ def moved_notice(config: MailConfig, game: Game, nation: str, old: str, new: str
                  f"now (confirmed from there); this address gets no more mail of the game. The password is "
                  f"unchanged. If you did not ask for this, tell the GM at once.")
     return message(config, [old], f"[{game.game_id}] you play from a new address", body, now,
-                    f"moved|{game.game_id}|{old}|{new}", game)
+                   f"moved|{game.game_id}|{old}|{new}", game, helped=False)
 
 
-def press(config: MailConfig, game: Game, sender: str, player: str | None, to: Recipient, nations: list[str],
+def press(config: MailConfig, game: Game, sender: str, who: str, to: Recipient, nations: list[str],
           everyone: bool, text: str, now: datetime, key: str) -> EmailMessage:
-    """A press message as the referee passes it on: signed with the sender's nation (and
-    name), never an address."""
+    """A press message as the referee passes it on: signed ``who`` (the sender's nation and
+    name, or an observer's name), never an address. A player may answer it by replying
+    with their password in the reply (:meth:`pbem.mail.desk.Desk.other`)."""
     name = game.edition.nation_name
-    who = f"the {name(sender)}" + (f" ({one_line(player)})" if player else "")
     whom = "all" if everyone else " and ".join(f"the {name(n)}" for n in nations)
-    body = [f"Press in game {game.game_id}, from {who} to {whom}:", ""]
+    body = [f"Press in game {game.game_id}, from {one_line(who)} to {whom}:", ""]
     body += [line.rstrip() for line in text.splitlines()]
     body += ["", "-" * 20]
-    body += para(f"To answer, mail the referee: PRESS TO {sender} (or PRESS TO all), then your message on the "
-                  "lines after it. Addresses are never shown.")
-    subject = f"[{game.game_id}] press from the {name(sender)}" + (" to all" if everyone else "")
+    if sender in game.meta:
+        body += para(f"To answer the {name(sender)}, reply to this mail: your message, and a line 'password ...' "
+                     "with your password (it is never passed on). Or write to the referee: PRESS TO "
+                     f"{sender} (or PRESS TO all), your password line, then your message. Addresses are never "
+                     "shown.")
+    else:
+        body += para("To answer, write to the referee: PRESS TO all, a line 'password ...' with your password, "
+                     "then your message. Addresses are never shown.")
+    short = f"the {name(sender)}" if sender in game.meta else one_line(who, 60)
+    subject = f"[{game.game_id}] press from {short}" + (" to all" if everyone else "")
     return message(config, [formataddr((one_line(to.name or ""), to.address))], subject, body, now,
-                    f"press|{game.game_id}|{key}|{to.address}", game)
+                   f"press|{game.game_id}|{key}|{to.address}", game)
 
 
 def forwarded(config: MailConfig, game: Game, incoming, now: datetime) -> EmailMessage:
@@ -106,6 +113,6 @@ def forwarded(config: MailConfig, game: Game, incoming, now: datetime) -> EmailM
             f"Subject: {one_line(incoming.subject)}", ""] + text.splitlines()
     msg = message(config, [config.gm or config.sender], f"[{game.game_id}] from the {nations}: "
                    + (incoming.subject or "a mail")[:60], body, now,
-                   f"forward|{game.game_id}|{incoming.message_id}", game)
+                   f"forward|{game.game_id}|{incoming.message_id}", game, helped=False)
     msg["Reply-To"] = incoming.sender
     return msg

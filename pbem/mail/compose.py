@@ -18,8 +18,8 @@ from typing import Any
 from pbem.errors import clip
 from pbem.mail.addresses import Recipient, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.mail.writing import (MIME, ClockNews, entry_lines, footer, guide_lines, message, para, since_last_turn,
-                               site_lines, status_lines, wrap, your_options)
+from pbem.mail.writing import (MIME, ClockNews, command_list, entry_lines, footer, guide_lines, message, para,
+                               since_last_turn, site_lines, status_lines, wrap, your_options)
 from pbem.service.clock import told
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
@@ -54,7 +54,7 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
     if password:
         body += para(f"Welcome! Your password ({password}) comes in this first mail only: keep it, and put it "
                       "in every order mail as a line 'password ...'. Whoever knows it can give orders for your "
-                      "nation.") + guide_lines(config, "How to play by mail") + [""]
+                      "nation.") + guide_lines(config, "How to play by mail") + command_list() + [""]
     if gm:
         body += ["New since the last report:", ""]
     elif entries:
@@ -75,7 +75,7 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
                           f"send orders, test them on it: antike-ref check {copies[0]} ORDERS (and "
                           f"antike-ref options {copies[0]} lists what you can do).")
     msg = message(config, [formataddr((one_line(to.name or ""), to.address))], subject, body + footer(game), now,
-                   f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game)
+                   f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game, helped=to.role != "gm")
     for key, data in attachments.items():
         maintype, subtype = MIME[key.rpartition(".")[2]]  # "pdf", or "romans.pdf" for one of several nations
         msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key])
@@ -195,9 +195,9 @@ def reminder(config: MailConfig, game: Game, nation: str, due: datetime | None, 
 def gm_notice(config: MailConfig, game: Game, subject: str, lines: list[str], now: datetime, key: str) -> EmailMessage:
     body: list[str] = []
     for line in lines:
-        body += wrap(line)
+        body += [line] if line.startswith("    ") else wrap(line)  # a command, to copy whole
     return message(config, [config.gm or config.sender], f"[{game.game_id}] {subject}", body + footer(game), now,
-                    f"gm|{game.game_id}|{key}", game)
+                   f"gm|{game.game_id}|{key}", game, helped=False)
 
 
 def not_read(config: MailConfig, game_id: str, incoming, problem: str, now: datetime) -> EmailMessage:
@@ -215,7 +215,34 @@ def stranger(config: MailConfig, incoming, now: datetime) -> EmailMessage:
     body = para("This referee takes orders only from the addresses its games' players registered; yours is not "
                  "one of them, so your mail was not read. If you play here and changed your address, ask your GM.")
     return message(config, [incoming.sender], "not read: " + (incoming.subject or "your mail")[:60], body, now,
-                    f"stranger|{incoming.message_id}", None, incoming)
+                   f"stranger|{incoming.message_id}", None, incoming, helped=False)
+
+
+def other_address(config: MailConfig, game: Game, incoming, now: datetime) -> EmailMessage:
+    """The one line to a player who wrote from an address no nation has (their name, or
+    their nation's password, says who they are): the address they registered is not
+    told, since anyone may write under a player's name."""
+    body = para(f"Your mail for game {game.game_id} was not read: write from the address you registered for the "
+                "game (or ask your GM to register this one).")
+    return message(config, [incoming.sender], f"[{game.game_id}] not read: " + (incoming.subject or "your mail")[:60],
+                   body, now, f"other-address|{game.game_id}|{incoming.message_id}", None, incoming, helped=False)
+
+
+def other_address_notice(config: MailConfig, game: Game, incoming, nation: str, now: datetime,
+                         file: str) -> EmailMessage:
+    """To the GM: a mail for ``nation`` came from an address no nation has (``file``: the
+    game file, for the command that registers the address)."""
+    import shlex
+
+    name = game.edition.nation_name(nation)
+    who = f"{one_line(incoming.sender_name)} <{incoming.sender}>" if incoming.sender_name else incoming.sender
+    lines = [f"A mail for the {name} ({game.meta[nation].player or 'their player'}) came from {who}, an address "
+             f"no nation of the game has. It was not read; the sender was told to write from the address they "
+             f"registered.", "",
+             "If the player moved to this address, register it (the password stays):",
+             f"    antike-ref player {shlex.quote(file)} {nation} --player {shlex.quote(who)} --keep-password"]
+    return gm_notice(config, game, f"mail for the {name} from another address", lines, now,
+                     f"other-address|{incoming.message_id}")
 
 
 def notice(config: MailConfig, game: Game, to: Recipient, texts: list[str], now: datetime, clock: ClockNews | None,
@@ -226,7 +253,8 @@ def notice(config: MailConfig, game: Game, to: Recipient, texts: list[str], now:
         body += wrap(text, "  - ")
     body += [""] + status_lines(game, clock, now)
     return message(config, [formataddr((one_line(to.name or ""), to.address))], f"[{game.game_id}] news of the game",
-                    body + footer(game), now, f"notice|{game.game_id}|{key}|{to.address.lower()}", game)
+                   body + footer(game), now, f"notice|{game.game_id}|{key}|{to.address.lower()}", game,
+                   helped=to.role != "gm")
 
 
 def copy_to_gm(config: MailConfig, mail: EmailMessage, gm: Recipient) -> EmailMessage:

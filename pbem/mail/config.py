@@ -146,7 +146,11 @@ class GameMail:
     press_gm: bool = False
     """Whether the GM gets a copy of every press mail (public press is in the log anyway)."""
     observers: tuple[str, ...] = ()
-    """``Name <address>`` of people who follow the game: public reports and public press."""
+    """``Name <address>`` of people who follow the game: public reports and public press;
+    by mail they may ask for ``HELP``, ``STATUS``, ``HISTORY`` and ``RESEND``."""
+    observer_press: bool = False
+    """Whether observers may send press (to all only; they have no password: their address
+    is all that signs it)."""
     forward: bool = False
     """Whether a player's mail that is neither orders nor a command goes on to the GM."""
     gm_copies: str = "none"
@@ -230,7 +234,7 @@ def _secret(section: dict[str, Any], default_env: str, base: Path) -> Secret:
 
 def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None) -> GameMail:
     known = {"file", "source", "deadline", "remind", "missed", "bot", "attach", "site", "image_base", "absence",
-             "absence_days", "press", "press_gm", "observers", "forward", "gm_copies"}
+             "absence_days", "press", "press_gm", "observers", "observer_press", "forward", "gm_copies"}
     extra = set(raw) - known
     if extra:
         raise UsageError(f"{where}: unknown key(s) {', '.join(sorted(extra))} (known: {', '.join(sorted(known))})")
@@ -250,7 +254,8 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
     file = raw.get("file")
     choice = {key: _choice(raw.get(key, getattr(start, key)), options, f"{where}.{key}")
               for key, options in (("absence", ABSENCE), ("press", PRESS), ("gm_copies", GM_COPIES))}
-    flags = {key: _flag(raw.get(key, getattr(start, key)), f"{where}.{key}") for key in ("press_gm", "forward")}
+    flags = {key: _flag(raw.get(key, getattr(start, key)), f"{where}.{key}")
+             for key in ("press_gm", "forward", "observer_press")}
     days = whole(raw.get("absence_days", start.absence_days), f"{where}.absence_days", 0, 366, "a number of days")
     observers = raw.get("observers", list(start.observers))
     if not isinstance(observers, list) or not all(isinstance(o, str) and _one_mailbox(o) for o in observers):

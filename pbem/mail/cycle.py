@@ -15,8 +15,9 @@ stop anywhere:
    (:func:`pbem.mail.router.route`) finds what it holds and the game that answers it; the
    desk (:class:`pbem.mail.desk.Desk`) runs its commands and passes press on, the order
    desk (:class:`pbem.mail.orders.OrderDesk`) applies its orders through the game service
-   (which records its Message-ID in the history) or refuses them; the answer is spooled,
-   then the ledger notes the mail. The other games note it as ignored.
+   (which records its Message-ID in the history) or refuses them, then the desk runs the
+   commands written under the orders; the answer is spooled, then the ledger notes the
+   mail. The other games note it as ignored.
 3. *Report* (:class:`pbem.mail.reporter.Reporter`): for history entries the ledger has not
    yet queued mails for (played by mail, by the GM by hand, by a deadline), the receipts of
    applied mails and one report per player are spooled; then the ledger moves on.
@@ -232,7 +233,9 @@ class Cycle:
             if not self.desk.other(run, incoming):
                 self.replies.ignore(run, incoming, why="no orders")
         elif self._loaded(run):
-            self.orders.take(run, incoming, way.found, way.wrong)
+            after = self.orders.take(run, incoming, way.found, way.wrong)
+            if after:  # commands under the orders (STATUS), run once the orders were taken
+                self.desk.after_orders(run, incoming, after)
 
     def _loaded(self, run: GameRun) -> bool:
         """Load a game opened by its mark, for the orders of a mail. Should it not load (its

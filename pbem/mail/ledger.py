@@ -59,6 +59,9 @@ class Ledger:
     """Address moves waiting to be confirmed: code -> ``{"nation", "from", "to", "at"}``."""
     identity: dict[str, list[str]] = field(default_factory=dict)
     """Nation -> when it changed its password or address by mail (for the rate a day)."""
+    strays: list[dict[str, Any]] = field(default_factory=list)
+    """The latest mails from a player's other address (:mod:`pbem.mail.strays`):
+    ``{"at", "nation", "address"}``, for ``status``."""
     legacy_clock: dict[str, Any] | None = None
     """The parts of the clock a ledger of format 1 holds, until :func:`open_books` hands
     them over to the service."""
@@ -96,7 +99,8 @@ class Ledger:
         return "fp" in record and record["fp"] != fingerprint
 
     def to_json(self) -> dict[str, Any]:
-        kept = {"announce": self.announce, "pending": self.pending, "identity": self.identity}
+        kept = {"announce": self.announce, "pending": self.pending, "identity": self.identity,
+                "strays": self.strays}
         legacy = self.legacy_clock or {}
         return {"format": FORMAT if self.legacy_clock is None else LEGACY, "messages": self.messages,
                 "queued": self.queued, "head": self.head, **legacy,
@@ -161,7 +165,7 @@ def load_ledger(game: str | os.PathLike) -> Ledger:
         legacy = {k: data[k] for k in CLOCK_PARTS if k in data} if data["format"] == LEGACY else None
         return Ledger(path, dict(data["messages"]), int(data["queued"]), data.get("head"),
                       list(data.get("announce") or []), dict(data.get("pending") or {}),
-                      dict(data.get("identity") or {}), legacy, _text=text)
+                      dict(data.get("identity") or {}), list(data.get("strays") or []), legacy, _text=text)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InputError(str(path), f"the mail ledger cannot be read ({exc}); move it away to start afresh") from None
 

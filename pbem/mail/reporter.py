@@ -54,8 +54,22 @@ class Reporter:
         new = hist[ledger.queued + 1:]
         if not new:
             return
+        from pbem.service.history import private_identity
         from pbem.service.service import echo_text
 
+        own = [e for e in new if private_identity(e)]  # a player's own address or password: no news for others
+        if own:
+            self.identities(run, own)
+        new = [e for e in new if not private_identity(e)]
+        if new:
+            self._told(run, new, echo_text)
+        ledger.queued = len(hist) - 1
+        ledger.head = hist[-1]["hash"]
+        run.save()
+
+    def _told(self, run: GameRun, new: list[dict], echo_text) -> None:
+        """The receipts of the applied mails among ``new`` and the reports of them."""
+        ledger = run.ledger
         run.start_clock(self.now)  # the new turn's deadline, for every mail that tells it
         clock = run.news(self.now)
         for entry in new:
@@ -68,9 +82,31 @@ class Reporter:
                 spool(run.spool, f"{entry['seq']:06d}-receipt", message)
                 self.journal.summary.queued += 1
         self.reports(run, new, clock)
-        ledger.queued = len(hist) - 1
-        ledger.head = hist[-1]["hash"]
-        run.save()
+
+    def identities(self, run: GameRun, entries: list[dict]) -> None:
+        """Players' own changes of identity (:func:`pbem.service.history.private_identity`):
+        told to the GM alone; the player had the answer to their command, or the GM's
+        ``player`` mail (the address given up is told there too)."""
+        game = run.game
+        if not self.config.gm:
+            return
+        lines = []
+        for entry in entries:
+            for nation, who in entry["identities"].items():
+                name = game.edition.nation_name(nation)
+                was = who.get("was") or {}
+                if who.get("change") == "password":
+                    what = "a new password (mailed to the player alone; it is in the secrets file)"
+                else:
+                    what = f"played from {who.get('email')} now (was {was.get('email')}), the password kept" + (
+                        f", under the name {who.get('player')}" if who.get("player") != was.get("player") else "")
+                lines.append(f"The {name}: {what}. {entry.get('reason', '')}".strip())
+        lines.append("The other players were not told: it is the player's own change, not a new player.")
+        key = entries[-1]["hash"]
+        spool(run.spool, f"{entries[-1]['seq']:06d}-identity-gm",
+              compose.gm_notice(self.config, game, "a player's address or password changed", lines, self.now,
+                                f"identity|{key}"))
+        self.journal.summary.queued += 1
 
     def reports(self, run: GameRun, news: list[dict], clock: ClockNews | None = None) -> None:
         """One report mail per address (and the GM's digest of ``news``, the entries

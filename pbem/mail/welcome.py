@@ -16,7 +16,7 @@ from pbem.mail.addresses import deliverable, one_line
 from pbem.mail.config import MailConfig
 from pbem.mail.ledger import mail_lock, spool_path
 from pbem.mail.transport import Transport, spool
-from pbem.mail.writing import footer, guide_lines, message, para, status_lines, your_options
+from pbem.mail.writing import command_list, footer, guide_lines, message, para, status_lines, your_options
 from pbem.service.game import Game
 from pbem.service.service import GameService
 
@@ -72,6 +72,7 @@ def new_password(config: MailConfig, game: Game, nation: str, password: str | No
                 "Put it in every order mail (a line 'password ...'). Keep it to yourself:",
                 "whoever knows it can give orders for your nation."]
     body += guide_lines(config, "How to play by mail")
+    body += command_list() + [""] if password is not None else [""]
     body += status_lines(game)
     if game.state.status.active == nation and game.state.status.winner is None:
         body += your_options(config, game, nation)
@@ -91,4 +92,4 @@ def farewell(config: MailConfig, game: Game, nation: str, old: tuple[str | None,
             "address gets no more mail of the game. Thank you for playing.")
     return message(config, [formataddr((one_line(old[0] or ""), old[1] or ""))], f"[{game.game_id}] the {name}",
                     para(text + " If this is news to you, ask the GM."), now,
-                    f"farewell|{game.game_id}|{game.history[-1]['hash']}|{nation}", game)
+                   f"farewell|{game.game_id}|{game.history[-1]['hash']}|{nation}", game, helped=False)

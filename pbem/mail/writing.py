@@ -43,16 +43,29 @@ def wrap(text: str, indent: str = "") -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
 
 
+def message_id(ident: str, domain: str) -> str:
+    """The Message-ID of the referee's mail made for ``ident`` (the same mail, the same id:
+    a reply is known by it)."""
+    return f"<antike-ref.{hashlib.sha256(ident.encode()).hexdigest()[:20]}@{domain}>"
+
+
+def help_line(config: MailConfig) -> str:
+    """The line every mail to a player (or an observer) ends with: how to learn what they
+    can ask the referee, and where the GM's guide is (``[mail] guide_url``), if set."""
+    line = "Mail the referee HELP for every command you can send."
+    return line + (f" The guide: {config.guide_url}" if config.guide_url else "")
+
+
 def message(config: MailConfig, to: list[str], subject: str, body: list[str], now: datetime,
-             ident: str, game: Game | None = None, answering: Any = None) -> EmailMessage:
-    """A text mail; ``answering`` is the incoming mail it answers (threaded under it)."""
+             ident: str, game: Game | None = None, answering: Any = None, helped: bool = True) -> EmailMessage:
+    """A text mail; ``answering`` is the incoming mail it answers (threaded under it);
+    ``helped``: a mail to a player (or an observer), which ends with :func:`help_line`."""
     msg = EmailMessage()
     msg["From"] = one_line(config.sender, 200)
     msg["To"] = ", ".join(one_line(t, 200) for t in to)
     msg["Subject"] = one_line(subject, 200)
     msg["Date"] = format_datetime(now)
-    digest = hashlib.sha256(ident.encode()).hexdigest()[:20]
-    msg["Message-ID"] = f"<antike-ref.{digest}@{config.message_domain()}>"
+    msg["Message-ID"] = message_id(ident, config.message_domain())
     msg["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
     if game is not None:
         msg["X-Antike-Ref-Game"] = game.game_id
@@ -60,7 +73,7 @@ def message(config: MailConfig, to: list[str], subject: str, body: list[str], no
     if answering is not None and re.fullmatch(r"<[^<>\s]{1,500}>", answering.message_id):
         msg["In-Reply-To"] = answering.message_id
         msg["References"] = answering.message_id
-    msg.set_content("\n".join(body) + "\n", cte="quoted-printable")
+    msg.set_content("\n".join([*body, help_line(config)] if helped else body) + "\n", cte="quoted-printable")
     return msg
 
 
@@ -114,12 +127,15 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
 def since_last_turn(game: Game, nations: tuple[str, ...], limit: int = 40) -> list[dict[str, Any]]:
     """The history entries since the last turn the player of ``nations`` played themselves
     (a default or bot turn played for them is news to them), all of them if there is none;
-    at most ``limit`` (the latest)."""
+    at most ``limit`` (the latest). A player's own change of address or password is nobody
+    else's news, and not among them."""
+    from pbem.service.history import private_identity
+
     last = 0
     for i, entry in enumerate(game.history):
         if entry.get("kind") == "turn" and entry.get("nation") in nations:
             last = i
-    return game.history[last + 1 if last else 0:][-limit:]
+    return [e for e in game.history[last + 1 if last else 0:] if not private_identity(e)][-limit:]
 
 
 @dataclass(frozen=True)
@@ -202,6 +218,18 @@ def your_options(config: MailConfig, game: Game, nation: str) -> list[str]:
               "or attach an order file (.json or .txt). A start:", ""]
     lines += ["    " + line for line in orders_template(game, nation)]
     return lines + guide_lines(config)
+
+
+def command_list() -> list[str]:
+    """Every command a player may mail the referee, one a line with what it does (the
+    opening mail and a new player's carry it)."""
+    from pbem.mail.commands import WORDS
+
+    lines = [""] + para("Besides orders, you can mail the referee these commands, one a line (a command that "
+                        "changes something, or press, needs your password line):") + [""]
+    for word, what in WORDS.items():
+        lines += wrap(f"{word.upper()}: {what}", "  - ")
+    return lines
 
 
 def footer(game: Game, entry: dict[str, Any] | None = None) -> list[str]:

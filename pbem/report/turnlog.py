@@ -12,6 +12,7 @@ from pbem.report.style import clean, wedge_label
 from pbem.report.text import edit_lines, event_line, produce_line, production_coin
 from pbem.report.wording import card_namer
 from pbem.service.game import Game
+from pbem.service.history import private_identity
 from pbem.service.turns import TURN_KINDS
 
 
@@ -106,6 +107,8 @@ def turn_log(game: Game) -> list[dict[str, Any]]:
 
     blocks = []
     for entry in game.history[log_start(game):]:
+        if private_identity(entry):  # a player's own new address or password: not the others' news
+            continue
         kind = entry.get("kind")
         lines = _event_lines(entry.get("events", []), tell, nation_name)
         for chosen in entry.get("defaults", []):

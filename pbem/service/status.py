@@ -34,13 +34,20 @@ class Queue:
     """Mails given up after the server refused them too often (``undeliverable/``)."""
 
 
+STRAY_DAYS = 7
+"""How long ``status`` tells of a mail from a player's other address."""
+
+
 def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), zone: str = "UTC",
-                missed: str | None = None, shown: str | None = None) -> dict[str, Any]:
+                missed: str | None = None, shown: str | None = None,
+                strays: list[dict[str, str]] | tuple = ()) -> dict[str, Any]:
     """The status of the game file ``path`` at ``now``: a record of named fields (the
     ``status --json`` object, docs/mail.md), never an exception: a game that does not load
     is a record with its ``error``. ``zone``: the time zone times are told in where the
     game's clock names none; ``missed``: what the configuration does when a deadline
-    passes; ``shown``: how the file is named to the GM (default: ``path``)."""
+    passes; ``shown``: how the file is named to the GM (default: ``path``); ``strays``: the
+    mails from a player's other address the mail adapter kept (``{"at", "nation"}``),
+    told for :data:`STRAY_DAYS` days."""
     from pbem.service.store import load_game
 
     record: dict[str, Any] = {
@@ -51,6 +58,8 @@ def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), 
                                                                    "undeliverable": queue.undeliverable},
         "last_error": None, "needs_gm": False, "attention": [],
     }
+    if strays:  # only where there are any: a record is as it was for every game without
+        record["strays"] = _strays(strays, now)
     clock = read_clock(path)
     zone = str(clock.zone or zone)
     record["zone"] = zone
@@ -79,9 +88,9 @@ def _game(record: dict[str, Any], game, clock: TurnClock, now: datetime) -> None
     st = game.state.status
     edition = game.edition
     record.update(game=game.game_id, edition=edition.id, turn=st.turn, round=st.round, winner=st.winner)
-    for absence in record["absences"]:
-        if absence["nation"] in game.seats:
-            absence["name"] = edition.nation_name(absence["nation"])
+    for named in [*record["absences"], *record.get("strays", [])]:
+        if named["nation"] in game.seats:
+            named["name"] = edition.nation_name(named["nation"])
     if st.winner is not None:
         record["winner_name"] = edition.nation_name(st.winner)
         return
@@ -98,6 +107,23 @@ def _game(record: dict[str, Any], game, clock: TurnClock, now: datetime) -> None
     record["deadline"] = deadline.to_json(now)
     if deadline.due is not None and deadline.paused is None and now >= deadline.due:
         record["late_seconds"] = int((now - deadline.due).total_seconds())
+
+
+def _strays(strays: list[dict[str, str]] | tuple, now: datetime) -> list[dict[str, Any]]:
+    """Per nation, the mails from its player's other address in the last :data:`STRAY_DAYS`
+    days: how many, and the latest."""
+    out: dict[str, dict[str, Any]] = {}
+    for item in strays:
+        try:
+            at = parse_time(item["at"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if (now - at).days < STRAY_DAYS and at <= now:
+            seen = out.setdefault(item["nation"], {"nation": item["nation"], "name": item["nation"], "count": 0,
+                                                   "latest": item["at"]})
+            seen["count"] += 1
+            seen["latest"] = max(seen["latest"], item["at"])
+    return list(out.values())
 
 
 def _absences(clock: TurnClock, today: date) -> list[dict[str, Any]]:
@@ -130,6 +156,12 @@ def _attention(record: dict[str, Any], now: datetime) -> list[str]:
     if record["queue"]["waiting"]:
         n = record["queue"]["waiting"]
         out.append(f"{n} mail{'s' if n != 1 else ''} still waiting in the queue")
+    for stray in record.get("strays", []):
+        when = _when(stray["latest"], zone)
+        count = stray["count"]
+        out.append(f"{'a mail' if count == 1 else f'{count} mails'} for the {stray['name']} came from another "
+                   f"address{' (the latest ' + when + ')' if when and count > 1 else ' ' + when if when else ''}: "
+                   "register it (antike-ref player --keep-password) or tell the player")
     if record["paused"] is not None:
         reason = record["paused"]["reason"]
         when = _when(record["paused"]["since"], zone)
