@@ -82,9 +82,9 @@ def moved_notice(config: MailConfig, game: Game, nation: str, old: str, new: str
 
 
 def press(config: MailConfig, game: Game, sender: str, player: str | None, to: Recipient, nations: list[str],
-          everyone: bool, text: str, now: datetime, key: str) -> EmailMessage:
+          everyone: bool, text: str, now: datetime, key: str, clock: ClockNews | None = None) -> EmailMessage:
     """A press message as the referee passes it on: signed with the sender's nation (and
-    name), never an address."""
+    name), never an address; under it, whose turn it is and the deadline (``clock``)."""
     name = game.edition.nation_name
     who = f"the {name(sender)}" + (f" ({one_line(player)})" if player else "")
     whom = "all" if everyone else " and ".join(f"the {name(n)}" for n in nations)
@@ -93,6 +93,7 @@ def press(config: MailConfig, game: Game, sender: str, player: str | None, to: R
     body += ["", "-" * 20]
     body += para(f"To answer, mail the referee: PRESS TO {sender} (or PRESS TO all), then your message on the "
                   "lines after it. Addresses are never shown.")
+    body += [""] + status_lines(game, clock, now)
     subject = f"[{game.game_id}] press from the {name(sender)}" + (" to all" if everyone else "")
     return message(config, [formataddr((one_line(to.name or ""), to.address))], subject, body, now,
                     f"press|{game.game_id}|{key}|{to.address}", game)

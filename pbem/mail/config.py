@@ -190,6 +190,12 @@ class MailConfig:
         base = self.defaults or GameMail(file)
         return replace(base, file=Path(file))
 
+    @property
+    def owner(self) -> str | None:
+        """The configuration as the games it runs record it (its file's full path, links
+        resolved: :attr:`pbem.service.clock.TurnClock.config`); ``None`` without a file."""
+        return os.path.realpath(self.path) if self.path is not None else None
+
     def message_domain(self) -> str:
         if self.domain:
             return self.domain

@@ -140,7 +140,7 @@ class Desk:
         readers = nations_of(game, incoming.sender)
         lines: list[str] = []
         for entry in game.history[-count:]:
-            lines += [f"#{entry['seq']}"] + entry_lines(game, entry, readers) + [""]
+            lines += [f"#{entry['seq']}"] + entry_lines(game, entry, readers, self.config.timezone) + [""]
         return lines
 
     def _cmd_resend(self, run, incoming, nation, command, attachments, names) -> list[str]:
@@ -365,9 +365,10 @@ class Desk:
         append_press(Path(run.settings.file), {
             "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1, "from": sender,
             "to": "all" if everyone else to_nations, "public": everyone, "text": text, "key": key})
+        clock = run.news(self.now)
         for k, person in enumerate(people):
             message = answers.press(self.config, game, sender, game.meta[sender].player, person, to_nations,
-                                    everyone, text, self.now, key)
+                                    everyone, text, self.now, key, clock)
             spool(run.spool, f"{seq:06d}-press-{key}-{k:02d}", message)
             self.journal.summary.queued += 1
         shown = "all" if everyone else ", ".join(game.edition.nation_name(n) for n in to_nations)

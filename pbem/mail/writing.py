@@ -24,7 +24,7 @@ from typing import Any
 
 from pbem.mail.addresses import one_line
 from pbem.mail.config import MailConfig
-from pbem.service.clock import Deadline, TurnClock, local_day
+from pbem.service.clock import Deadline, TurnClock, local_day, parse_time, told
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
 
@@ -73,11 +73,13 @@ def names(game: Game):
     return edition.nation_name, place
 
 
-def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()) -> list[str]:
+def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = (),
+                zone: str | None = None) -> list[str]:
     """A history entry as a heading and one line per event, as a player of ``readers``
     (nations; none: the public, the GM's copy) may read it: in an edition with secrets
     (an edition with cards) a card another nation drew is not named
-    (:func:`pbem.report.views.masked_entry`)."""
+    (:func:`pbem.report.views.masked_entry`). A deadline a turn was played for is told in
+    the game's time zone ``zone``, as every mail tells times."""
     from pbem.report.model import card_namer
     from pbem.report.text import event_lines
     from pbem.report.views import has_secrets, masked_entry
@@ -90,7 +92,7 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
         who = name(entry["nation"])
         by = {"default-turn": " (the GM's default turn)", "bot-turn": f" (played by the {entry.get('bot')} bot)"}.get(kind, "")
         if entry.get("deadline"):
-            by += f", deadline {entry['deadline']} missed"
+            by += f", deadline {local_time(entry['deadline'], zone)} missed"
         if entry.get("absent"):
             by += f", while the player is away (until {entry['absent']})"
         head = f"Turn {entry['turn']}: {who}{by}"
@@ -108,6 +110,15 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
                             card=card_namer(game), automatic=bool(getattr(game.edition, "automatic_battles", False))):
         lines += wrap(line, "  - ")
     return lines
+
+
+def local_time(text: Any, zone: str | None) -> str:
+    """A time a history entry or a ledger records (ISO 8601, UTC) as players read it, in the
+    game's time zone (``Wed 25 Nov 2026, 11:00 CET``); as recorded if it is no time."""
+    try:
+        return told(parse_time(str(text)), zone)
+    except (ValueError, OverflowError):
+        return str(text)
 
 
 def since_last_turn(game: Game, nations: tuple[str, ...], limit: int = 40) -> list[dict[str, Any]]:
