@@ -16,7 +16,9 @@ app.add_typer(mail_app, name="mail")
 
 CONFIG_HELP = "The mail configuration (docs/mail.md); also from ANTIKE_REF_MAIL_CONFIG."
 OUTBOX_HELP = ("Deliver into this folder instead of by SMTP: each mail is written there as an .eml file "
-               "and counts as sent (it is not sent again). To look without sending, add --dry-run.")
+               "and counts as sent (it is not sent again).")
+RUN_OUTBOX_HELP = OUTBOX_HELP[:-1] + ". To look without sending, add --dry-run."
+"""``mail run`` alone has ``--dry-run``: only its help offers it."""
 DRY_RUN_HELP = ("Change nothing: with --outbox DIR, write every mail this run would send into DIR, while the "
                 "games, ledgers, mail queues and clocks stay as they are (the real run still sends them).")
 NOW_HELP = "The time to act at (ISO 8601, e.g. 2026-11-23T18:00:00Z); default: now. For tests and catching up."
@@ -136,7 +138,7 @@ def mail_run(
     games: Optional[List[Path]] = typer.Argument(None, help="Game files (default: every game of the configuration)."),
     config: Optional[Path] = _config_option(),
     source: Optional[str] = typer.Option(None, "--source", help="Read this mail source instead of the configured one."),
-    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=RUN_OUTBOX_HELP),
     dry_run: bool = typer.Option(False, "--dry-run", help=DRY_RUN_HELP),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:

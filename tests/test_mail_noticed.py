@@ -1,0 +1,86 @@
+"""Small things a GM or a player noticed after a month of real play (issue 38, item 6), each
+as they met it: help that offers an option the command does not have, a missing
+``ca_file`` told as a bug, answers addressed without the player's name, short subjects
+folded, ``options --hint`` in JSON, ``post`` after a GM edit without the deadline, the
+mover's report without a word of their turn, a player whose turns were played for them
+told the whole game again, a Duellum mail with the player's copy that grows past 150 KB;
+and what docs/mail.md says of the commands' options and of a refusal's reasons."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from mailkit import ADDRESSES, add_to_maildir, body, config, game_with_players, mail, maildir, sent
+
+from conftest import cli_run
+
+ROOT = Path(__file__).resolve().parent.parent
+T0 = "2026-11-23T10:00:00Z"
+
+
+def flat(message) -> str:
+    return " ".join(body(message).split())
+
+
+def active(game) -> str:
+    return json.loads(game.read_text())["status"]["active"]
+
+
+@pytest.fixture
+def played(tmp_path):
+    """A game of four run by mail (48 h, told in UTC), its opening mailed; ``cycle`` runs
+    ``mail run`` and returns what it sent."""
+    game = game_with_players(tmp_path)
+    box = maildir(tmp_path / "M")
+    cfg = config(tmp_path, game, defaults='deadline = "48h"\nattach = ""')
+
+    def cycle(now: str, out: str):
+        result = cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / out, "--now", now)
+        assert result.exit_code == 0, result.stdout + result.stderr
+        return sent(tmp_path / out)
+
+    cycle(T0, "o0")
+    return tmp_path, game, box, cfg, cycle
+
+
+# -- the commands' help and options -----------------------------------------------------------------
+
+
+def commands():
+    import typer.main
+
+    from pbem.cli import app
+    from test_docs import command_names
+
+    root = typer.main.get_command(app)
+
+    def of(name: str):
+        found = root
+        for part in name.split():
+            found = found.commands[part]
+        return found
+
+    return {name: of(name) for name in command_names()}
+
+
+def options_of(command) -> set[str]:
+    names = [o for p in command.params for o in [*getattr(p, "opts", []), *getattr(p, "secondary_opts", [])]]
+    return {*names, "--help"}
+
+
+def test_a_commands_help_offers_only_its_own_options():
+    """``player``, ``inbox`` and ``remind --help`` said "To look without sending, add
+    --dry-run", which only ``mail run`` has. Every option a command's help names is its
+    own, or another command's named with it (``new --board``)."""
+    found = commands()
+    for name, command in found.items():
+        text = re.sub(r"-\n\s+", "-", cli_run(*name.split(), "--help").stdout)  # an option wrapped at its hyphen
+        own = options_of(command)
+        for before, option in re.findall(r"(?:([a-z-]+) )?(?<![\w-])(--[a-z][a-z-]*)", text):
+            if option in own:
+                continue
+            other = found.get(before) or found.get(f"mail {before}")
+            assert other is not None and option in options_of(other), f"{name} --help offers {option}"
