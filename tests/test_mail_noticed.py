@@ -84,3 +84,27 @@ def test_a_commands_help_offers_only_its_own_options():
                 continue
             other = found.get(before) or found.get(f"mail {before}")
             assert other is not None and option in options_of(other), f"{name} --help offers {option}"
+
+
+# -- the GM's configuration --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("server", ["smtp", "imap"])
+def test_a_missing_ca_file_is_the_gms_error_not_a_bug(tmp_path, monkeypatch, server):
+    """``ca_file = "nope.pem"`` (a file that is not there): the run names the key and the
+    file, exit code 2 (a usage error: the configuration's), never "a bug in antike-ref"."""
+    monkeypatch.setenv("TEST_PASSWORD", "secret")
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game)
+    section = ('[smtp]\nhost = "127.0.0.1"\nport = 9\nsecurity = "ssl"\npassword_env = "TEST_PASSWORD"\n'
+               'ca_file = "nope.pem"\n' if server == "smtp" else
+               '[imap]\nurl = "imaps://referee@127.0.0.1:9/INBOX"\npassword_env = "TEST_PASSWORD"\n'
+               'ca_file = "nope.pem"\n')
+    cfg.write_text(cfg.read_text().replace("\n[[game]]", f"\n{section}\n[[game]]"))
+    if server == "smtp":
+        result = cli_run("remind", game, "--config", cfg, "--now", T0)
+    else:
+        result = cli_run("mail", "run", "--config", cfg, "--outbox", tmp_path / "o", "--now", T0)
+    assert result.exit_code == 2, result.stdout + result.stderr
+    assert f"{server}.ca_file {tmp_path / 'nope.pem'}: cannot be read" in result.stderr, result.stderr
+    assert "bug" not in result.stderr and "refused" not in result.stderr

@@ -203,6 +203,23 @@ class MailConfig:
         return m.group(1) if m else "localhost"
 
 
+def tls_context(ca_file: str | None, where: str):
+    """The TLS context for a mail server (``where``: ``smtp`` or ``imap``), trusting the
+    certificates of ``ca_file`` (a private certificate authority) if the configuration
+    names one. A file that cannot be read, or holds no certificate, is the configuration's
+    error, told as such (a usage error naming the key), never a bug."""
+    import ssl
+
+    try:
+        return ssl.create_default_context(cafile=ca_file)
+    except ssl.SSLError as exc:
+        raise UsageError(f"{where}.ca_file {ca_file}: not a file of certificates in PEM form ({exc.reason or exc}); "
+                         f"correct ca_file in [{where}] of the mail configuration") from None
+    except OSError as exc:
+        raise UsageError(f"{where}.ca_file {ca_file}: cannot be read ({exc.strerror or exc}); correct ca_file in "
+                         f"[{where}] of the mail configuration") from None
+
+
 def duration(value: Any, where: str) -> timedelta:
     """``"48h"``, ``"30m"``, ``"2d"`` (or a number of hours), up to a year
     (:func:`pbem.service.numbers.duration`)."""

@@ -238,13 +238,14 @@ class Transport:
 
     def _connection(self) -> smtplib.SMTP:
         import smtplib
-        import ssl
+
+        from pbem.mail.config import tls_context
 
         if self._conn is not None:
             return self._conn
         s = self.smtp
         assert s is not None
-        context = ssl.create_default_context(cafile=s.ca_file)
+        context = tls_context(s.ca_file, "smtp")
         try:
             if s.security == "ssl":
                 conn: smtplib.SMTP = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=context)
