@@ -108,3 +108,23 @@ def test_a_missing_ca_file_is_the_gms_error_not_a_bug(tmp_path, monkeypatch, ser
     assert result.exit_code == 2, result.stdout + result.stderr
     assert f"{server}.ca_file {tmp_path / 'nope.pem'}: cannot be read" in result.stderr, result.stderr
     assert "bug" not in result.stderr and "refused" not in result.stderr
+
+
+# -- what the mails look like -----------------------------------------------------------------------
+
+
+def test_answers_name_the_player_and_keep_a_short_subject_on_one_line(played):
+    """A receipt went ``To: phoenicians@players.example``, a report ``To: Phoenicians
+    Player <...>``: every mail to a player names them. A subject of 75 characters was
+    folded after ``Subject:``, which some mail programs show as no subject."""
+    folder, game, box, cfg, cycle = played
+    nation = active(game)
+    subject = "Re: [demo] after set-up: Phoenicians to play turn 1"
+    orders = f"game demo\nnation {nation}\npassword pw-{nation}\nrondel x\n"
+    add_to_maildir(box, mail(ADDRESSES[nation], subject, orders))
+    cycle("2026-11-23T11:00:00Z", "o1")
+    (path,) = sorted((folder / "o1").glob("*.eml"))
+    raw = path.read_bytes()
+    assert f"\r\nTo: {nation.capitalize()} Player <{ADDRESSES[nation]}>\r\n".encode() in raw
+    assert f"\r\nSubject: [demo] NOT accepted: {subject}\r\n".encode() in raw
+    assert re.search(rb"\r\nX-Antike-Ref-Head: [0-9a-f]{64}\r\n", raw)

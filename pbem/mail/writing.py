@@ -19,10 +19,10 @@ import textwrap
 from dataclasses import dataclass
 from datetime import date, datetime
 from email.message import EmailMessage
-from email.utils import format_datetime
+from email.utils import format_datetime, formataddr
 from typing import Any
 
-from pbem.mail.addresses import one_line
+from pbem.mail.addresses import deliverable, nations_of, one_line
 from pbem.mail.config import MailConfig
 from pbem.service.clock import Deadline, TurnClock, local_day, parse_time, told
 from pbem.service.game import Game
@@ -48,7 +48,7 @@ def message(config: MailConfig, to: list[str], subject: str, body: list[str], no
     """A text mail; ``answering`` is the incoming mail it answers (threaded under it)."""
     msg = EmailMessage()
     msg["From"] = one_line(config.sender, 200)
-    msg["To"] = ", ".join(one_line(t, 200) for t in to)
+    msg["To"] = ", ".join(one_line(t, 200) for t in named(game, to))
     msg["Subject"] = one_line(subject, 200)
     msg["Date"] = format_datetime(now)
     digest = hashlib.sha256(ident.encode()).hexdigest()[:20]
@@ -62,6 +62,20 @@ def message(config: MailConfig, to: list[str], subject: str, body: list[str], no
         msg["References"] = answering.message_id
     msg.set_content("\n".join(body) + "\n", cte="quoted-printable")
     return msg
+
+
+def named(game: Game | None, to: list[str]) -> list[str]:
+    """The addresses ``to``, each bare one a player of ``game`` registered with the player's
+    name (``Ann <ann@example.org>``), as every mail of the game addresses them; others as
+    they are (a stranger's address is never given a name from the game)."""
+    if game is None:
+        return to
+    out = []
+    for address in to:
+        nations = nations_of(game, address) if deliverable(address) else ()
+        player = game.meta[nations[0]].player if nations else None
+        out.append(formataddr((one_line(player), address)) if player else address)
+    return out
 
 
 def names(game: Game):
