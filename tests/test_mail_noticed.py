@@ -128,3 +128,37 @@ def test_answers_name_the_player_and_keep_a_short_subject_on_one_line(played):
     assert f"\r\nTo: {nation.capitalize()} Player <{ADDRESSES[nation]}>\r\n".encode() in raw
     assert f"\r\nSubject: [demo] NOT accepted: {subject}\r\n".encode() in raw
     assert re.search(rb"\r\nX-Antike-Ref-Head: [0-9a-f]{64}\r\n", raw)
+
+
+def test_the_movers_report_tells_their_turn(played):
+    """The player who just moved got a report that said nothing but whose turn is next."""
+    folder, game, box, cfg, cycle = played
+    mover = active(game)
+    orders = f"game demo\nnation {mover}\nturn 1\npassword pw-{mover}\nrondel gold\n"
+    add_to_maildir(box, mail(ADDRESSES[mover], "turn", orders))
+    out = cycle("2026-11-23T11:00:00Z", "o1")
+    report = next((m for m in out if "after turn 1" in str(m["Subject"]) and ADDRESSES[mover] in str(m["To"])), None)
+    assert report is not None, [(str(m["To"]), str(m["Subject"]), flat(m)[:600]) for m in out]
+    text = flat(report)
+    assert "Your turn, as played: Turn 1:" in text and "place their stone on GOLD" in text, text
+
+
+def test_a_player_whose_turns_were_played_for_them_is_told_only_what_is_new(tmp_path):
+    """Deadlines of one hour, missed ones played by the GM's default turn, nobody writes:
+    the player of the first turn, played for them, was told the whole game again in every
+    report since (from the set-up: they never played a turn themselves). Now each report
+    tells them what is new since the last."""
+    game = game_with_players(tmp_path)
+    box = maildir(tmp_path / "M")
+    cfg = config(tmp_path, game, defaults='deadline = "1h"\nmissed = "default"\nattach = ""')
+    first = None
+    for k, now in enumerate(["2026-11-23T10:00:00Z", "2026-11-23T11:00:00Z", "2026-11-23T12:00:00Z",
+                             "2026-11-23T13:00:00Z"]):
+        first = first or active(game)
+        result = cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / f"o{k}", "--now", now)
+        assert result.exit_code == 0, result.stderr
+    (last,) = [m for m in sent(tmp_path / "o3")
+               if ADDRESSES[first] in str(m["To"]) and "after turn" in str(m["Subject"])]
+    text = flat(last)
+    assert "New since your last report: Turn 3:" in text, text
+    assert "Turn 1:" not in text and "Turn 2:" not in text and "The game is set up" not in text

@@ -39,7 +39,10 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
     mail reports for the first time, not the whole round again. ``site``: the game's web
     page, linked."""
     gm = not to.nations
-    entries = (news if news is not None else game.history[-1:]) if gm else since_last_turn(game, to.nations)
+    if gm:
+        heading, entries = "New since the last report:", news if news is not None else game.history[-1:]
+    else:
+        heading, entries = since_last_turn(game, to.nations, news)
     last = game.history[-1]
     st = game.state.status
     done = [e for e in game.history if e.get("kind") in TURN_KINDS]
@@ -55,10 +58,8 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
         body += para(f"Welcome! Your password ({password}) comes in this first mail only: keep it, and put it "
                       "in every order mail as a line 'password ...'. Whoever knows it can give orders for your "
                       "nation.") + guide_lines(config, "How to play by mail") + [""]
-    if gm:
-        body += ["New since the last report:", ""]
-    elif entries:
-        body += ["What happened since your last turn:" if len(entries) < len(game.history) else "What happened so far:", ""]
+    if entries:
+        body += [heading, ""]
     for entry in entries:
         body += entry_lines(game, entry, to.nations, config.timezone) + [""]
     body += status_lines(game, clock, now)

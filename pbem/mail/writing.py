@@ -135,15 +135,24 @@ def local_time(text: Any, zone: str | None) -> str:
         return str(text)
 
 
-def since_last_turn(game: Game, nations: tuple[str, ...], limit: int = 40) -> list[dict[str, Any]]:
-    """The history entries since the last turn the player of ``nations`` played themselves
-    (a default or bot turn played for them is news to them), all of them if there is none;
-    at most ``limit`` (the latest)."""
-    last = 0
-    for i, entry in enumerate(game.history):
-        if entry.get("kind") == "turn" and entry.get("nation") in nations:
-            last = i
-    return game.history[last + 1 if last else 0:][-limit:]
+def since_last_turn(game: Game, nations: tuple[str, ...], news: list[dict[str, Any]] | None = None,
+                    limit: int = 40) -> tuple[str, list[dict[str, Any]]]:
+    """What a report tells the player of ``nations``: a heading and the entries (at most
+    ``limit``, the latest). What happened since the last turn they played themselves
+    (every entry if there is none); a player who has just played (nothing came after
+    their own turn) is told that turn. A player whose latest turn was played for them (a
+    default or a bot turn) is told only what is new since their last report (``news``: the
+    entries this round of reports tells for the first time), not every entry since the
+    turn they last played themselves, which may lie many rounds back."""
+    history = game.history
+    turns = [i for i, e in enumerate(history) if e.get("kind") in TURN_KINDS and e.get("nation") in nations]
+    if turns and history[turns[-1]].get("kind") != "turn" and news:
+        return "New since your last report:", news[-limit:]
+    if turns and history[turns[-1]].get("kind") == "turn" and turns[-1] == len(history) - 1:
+        return "Your turn, as played:", [history[-1]]
+    own = [i for i in turns if history[i].get("kind") == "turn"]
+    entries = history[own[-1] + 1 if own else 0:][-limit:]
+    return ("What happened since your last turn:" if len(entries) < len(history) else "What happened so far:"), entries
 
 
 @dataclass(frozen=True)
