@@ -162,3 +162,13 @@ def test_a_player_whose_turns_were_played_for_them_is_told_only_what_is_new(tmp_
     text = flat(last)
     assert "New since your last report: Turn 3:" in text, text
     assert "Turn 1:" not in text and "Turn 2:" not in text and "The game is set up" not in text
+
+
+def test_options_hint_gives_the_orders_in_words(played):
+    folder, game, box, cfg, cycle = played
+    result = cli_run("options", game, "--hint", "--budget", "20")
+    assert result.exit_code == 0, result.stderr
+    hint = result.stdout.split("\nhint for ", 1)[1]
+    assert '"rondel"' not in hint and "{" not in hint
+    orders = hint.split("  orders:\n", 1)[1].splitlines()
+    assert orders[0] == "    game demo" and any(line.startswith("    rondel ") for line in orders)
