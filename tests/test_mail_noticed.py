@@ -172,3 +172,16 @@ def test_options_hint_gives_the_orders_in_words(played):
     assert '"rondel"' not in hint and "{" not in hint
     orders = hint.split("  orders:\n", 1)[1].splitlines()
     assert orders[0] == "    game demo" and any(line.startswith("    rondel ") for line in orders)
+
+
+def test_post_after_a_gm_edit_names_the_deadline(played):
+    """The GM corrects something after the turn's clock started and posts the report to
+    the forum: the post named no deadline."""
+    folder, game, box, cfg, cycle = played
+    assert "Deadline for turn 1" in cli_run("post", game, "--format", "markdown").stdout
+    change = folder / "fix.json"
+    change.write_text(json.dumps({"game": "demo", "reason": "a coin forgotten",
+                                  "edits": [{"nation": "greeks", "coins": 2}]}))
+    assert cli_run("gm-edit", game, change).exit_code == 0
+    post = cli_run("post", game, "--format", "markdown")
+    assert post.exit_code == 0 and "Deadline for turn 1: Wed 25 Nov 2026, 10:00 UTC" in post.stdout, post.stdout
