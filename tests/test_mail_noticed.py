@@ -185,3 +185,92 @@ def test_post_after_a_gm_edit_names_the_deadline(played):
     assert cli_run("gm-edit", game, change).exit_code == 0
     post = cli_run("post", game, "--format", "markdown")
     assert post.exit_code == 0 and "Deadline for turn 1: Wed 25 Nov 2026, 10:00 UTC" in post.stdout, post.stdout
+
+
+# -- the player's copy in an Antike Duellum mail -----------------------------------------------------
+
+DUEL = {"romans": "ann@players.example", "carthaginians": "ben@players.example"}
+
+
+def duel_by_mail(folder: Path, attach: str):
+    from conftest import new_game_file
+
+    players = [a for n, address in DUEL.items() for a in ("--player", f"{n}={n.capitalize()} <{address}>")]
+    game = new_game_file(folder, "--edition", "duellum", "--id", "duel", *players, name="duel.json",
+                         nations=["carthaginians", "romans"])
+    cfg = config(folder, game, defaults=f'attach = "{attach}"')
+    return game, cfg
+
+
+def test_the_copy_a_mail_carries_is_packed_and_every_command_reads_it(tmp_path):
+    """The copy of the game in a player's mail: JSON whose lines hold the copy compressed
+    (a tenth of its size), carried as it is (no base64 around it); ``check``, ``show``,
+    ``options``, ``history`` and ``verify`` read it as the copy ``antike-ref copy`` writes;
+    one that was tampered with is bad input (exit 3), never a crash."""
+    import base64
+    import zlib
+
+    from pbem.errors import InputError
+    from pbem.service import copies
+    from pbem.service.schemas import dumps
+    from pbem.service.store import load_game
+
+    game, cfg = duel_by_mail(tmp_path, "copy")
+    assert cli_run("mail", "run", "--config", cfg, "--outbox", tmp_path / "o0", "--now", T0).exit_code == 0
+    assert cli_run("bot", game, "--apply").exit_code == 0
+    assert cli_run("mail", "run", "--config", cfg, "--outbox", tmp_path / "o1", "--now", T0).exit_code == 0
+    (path,) = [p for p in sorted((tmp_path / "o1").glob("*-report-*.eml")) if b"ann@players.example" in p.read_bytes()]
+    raw = path.read_bytes()
+    assert b'Content-Disposition: attachment; filename="duel.romans.json"' in raw
+    part = raw.split(b'filename="duel.romans.json"', 1)[0].rsplit(b"Content-Type: application/json", 1)[1]
+    assert b"Content-Transfer-Encoding: 7bit" in part
+    import email
+    from email import policy
+
+    (attached,) = [p for p in email.message_from_bytes(raw, policy=policy.default).iter_attachments()]
+    data = attached.get_content()
+    saved = tmp_path / "duel.romans.json"
+    saved.write_bytes(data)
+    plain = dumps(copies.player_copy(load_game(game), "romans"))
+    assert len(data) * 2 < len(plain)  # a tenth in a long game (docs/mail.md)
+    assert copies.unpacked(json.loads(data), "mail", 1 << 24) == json.loads(plain)
+    assert copies.is_player_copy(data)
+    verified = cli_run("verify", saved)
+    assert verified.exit_code == 0 and "the romans' copy" in verified.stdout, verified.stderr
+    assert cli_run("copy", game, "--for", "romans", "-o", tmp_path / "plain.json").exit_code == 0
+    shown = cli_run("show", saved, "--json")
+    assert shown.exit_code == 0 and shown.stdout == cli_run("show", tmp_path / "plain.json", "--json").stdout
+    assert load_game(saved).copy_of == "romans"  # what check, options, history and bot -o load too
+    packed = json.loads(data)
+    blob = base64.b64encode(zlib.compress(b" " * (20 << 20), 9)).decode()
+    for broken, why in ((dict(packed, packed=["not base64!"]), "cannot be unpacked"),
+                        (dict(packed, copy={"of": "carthaginians", "packed": "zlib"}), "does not hold"),
+                        (dict(packed, copy={"of": "romans", "packed": "lzma"}), "unknown kind"),
+                        (dict(packed, packed=[blob[k:k + 76] for k in range(0, len(blob), 76)]), "unpacks to more")):
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps(broken))
+        with pytest.raises(InputError, match=why):
+            load_game(bad)
+    result = cli_run("show", bad)
+    assert result.exit_code == 3 and "unpacks to more than" in result.stderr, result.stderr
+
+
+@pytest.mark.slow
+def test_a_duellum_mail_with_the_copy_stays_under_150_kb_through_turn_60(tmp_path):
+    """``attach = "png,copy"``, every turn reported by the mail cycle: the copy grows with
+    the history (some 1.6 kB a turn as plain JSON, 0.2 kB packed); at turns 20, 40 and 60
+    each report mail to a player is at most 150 KB (bench/bench_copy_mail.py prints the
+    sizes)."""
+    game, cfg = duel_by_mail(tmp_path, "png,copy")
+    assert cli_run("mail", "run", "--config", cfg, "--outbox", tmp_path / "o0", "--now", T0).exit_code == 0
+    largest = {}
+    for turn in range(1, 61):
+        if json.loads(game.read_text())["status"]["winner"] is not None:
+            break
+        assert cli_run("bot", game, "--apply").exit_code == 0
+        out = tmp_path / f"o{turn}"
+        assert cli_run("mail", "run", "--config", cfg, "--outbox", out, "--now", T0).exit_code == 0
+        if turn in (20, 40, 60):
+            sizes = [p.stat().st_size for p in out.glob("*-report-*.eml") if b"players.example" in p.read_bytes()]
+            largest[turn] = max(sizes)
+    assert largest and all(size <= 150 * 1024 for size in largest.values()), largest

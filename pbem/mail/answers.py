@@ -11,7 +11,7 @@ from email.utils import formataddr
 
 from pbem.mail.addresses import Recipient, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.mail.writing import MIME, ClockNews, footer, message, names, para, status_lines, wrap
+from pbem.mail.writing import MIME, ClockNews, attached_as, footer, message, names, para, status_lines, wrap
 from pbem.service.game import Game
 
 
@@ -56,7 +56,7 @@ def command_answer(config: MailConfig, game: Game, incoming, sections: list[tupl
                    + footer(game), now, f"commands|{game.game_id}|{incoming.message_id}", game, incoming)
     for key, data in attachments.items():
         maintype, subtype = MIME[key.rpartition(".")[2]]
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key])
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key], **attached_as(key))
     return msg
 
 

@@ -18,8 +18,8 @@ from typing import Any
 from pbem.errors import clip
 from pbem.mail.addresses import Recipient, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.mail.writing import (MIME, ClockNews, entry_lines, footer, guide_lines, local_time, message, para,
-                               since_last_turn, site_lines, status_lines, wrap, your_options)
+from pbem.mail.writing import (MIME, ClockNews, attached_as, entry_lines, footer, guide_lines, local_time, message,
+                               para, since_last_turn, site_lines, status_lines, wrap, your_options)
 from pbem.service.clock import told
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
@@ -79,7 +79,7 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
                    f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game)
     for key, data in attachments.items():
         maintype, subtype = MIME[key.rpartition(".")[2]]  # "pdf", or "romans.pdf" for one of several nations
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key])
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key], **attached_as(key))
     return msg
 
 

@@ -179,10 +179,9 @@ class Desk:
             attachments[f"{turn}.{fmt}"], names[f"{turn}.{fmt}"] = data, report.name(fmt)
             sent += [turn] if turn not in sent else []
         if "copy" in formats:
-            from pbem.service.copies import player_copy
-            from pbem.service.schemas import dumps
+            from pbem.service.copies import packed_copy
 
-            data = dumps(player_copy(game, nation)).encode("utf-8")
+            data = packed_copy(game, nation)
             name = f"{Path(run.settings.file).stem}.{nation}.json"
             if len(data) > room:
                 too_big.append(name)

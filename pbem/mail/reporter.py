@@ -204,11 +204,10 @@ class _Files:
                 attachments[key] = self.rendered[viewer, fmt]
                 names[key] = self.reports[viewer].name(fmt)
         settings = self.run.settings
-        if "copy" in settings.attach:  # each player's own copy of the game, for check
-            from pbem.service.copies import player_copy
-            from pbem.service.schemas import dumps
+        if "copy" in settings.attach:  # each player's own copy of the game, for check (packed: a tenth the size)
+            from pbem.service.copies import packed_copy
 
             for nation in person.nations:
-                attachments[f"{nation}.json"] = dumps(player_copy(self.run.game, nation)).encode("utf-8")
+                attachments[f"{nation}.json"] = packed_copy(self.run.game, nation)
                 names[f"{nation}.json"] = f"{Path(settings.file).stem}.{nation}.json"
         return attachments, names

@@ -34,6 +34,13 @@ MIME = {"pdf": ("application", "pdf"), "png": ("image", "png"), "svg": ("image",
         "json": ("application", "json")}
 
 
+def attached_as(key: str) -> dict[str, str]:
+    """How a mail carries the attachment ``key``: a player's copy of the game (packed, in
+    short lines of ASCII: :func:`pbem.service.copies.packed_copy`) as it is, every other
+    file in base64."""
+    return {"cte": "7bit"} if key.endswith(".json") else {}
+
+
 def wrap(text: str, indent: str = "") -> list[str]:
     """``text`` in lines of :data:`WIDTH`; a bullet (``indent`` such as ``"  - "``) is
     written once, its wrapped lines are indented under the text; plain text wraps with two
