@@ -86,6 +86,26 @@ def test_a_commands_help_offers_only_its_own_options():
             assert other is not None and option in options_of(other), f"{name} --help offers {option}"
 
 
+def test_the_command_table_names_each_commands_own_options():
+    """docs/mail.md, "What each command does", said that all of them take ``--config``,
+    ``--outbox DIR`` and ``--now TIME`` (``mail cron-line`` and ``status`` take no
+    ``--outbox``, ``mail cron-line`` no ``--now``). Each row names the options of its
+    command among these (and ``--dry-run``), and no option the command does not have."""
+    text = (ROOT / "docs" / "mail.md").read_text(encoding="utf-8")
+    table = text.split("## What each command does", 1)[1].split("\n## ", 1)[0]
+    assert "All of them take" not in table
+    found = commands()
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert len(rows) >= 7
+    for row in rows:
+        name = next(n for n in sorted(found, key=len, reverse=True) if row.startswith(f"| `{n}"))
+        own = options_of(found[name])
+        for option in re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", row):
+            assert option in own, f"docs/mail.md: {name} {option}"
+        for option in ("--config", "--outbox", "--now", "--dry-run"):
+            assert (option in row) == (option in own), f"docs/mail.md: {name} {option}"
+
+
 # -- the GM's configuration --------------------------------------------------------------------------
 
 
@@ -185,6 +205,30 @@ def test_post_after_a_gm_edit_names_the_deadline(played):
     assert cli_run("gm-edit", game, change).exit_code == 0
     post = cli_run("post", game, "--format", "markdown")
     assert post.exit_code == 0 and "Deadline for turn 1: Wed 25 Nov 2026, 10:00 UTC" in post.stdout, post.stdout
+
+
+# -- the refusal's reasons, as docs/mail.md tells them -------------------------------------------------
+
+
+def test_a_refusal_gives_the_first_of_sender_game_nation_and_turn_else_every_problem(played):
+    """docs/mail.md: orders from another address than the nation's, or for a turn the game
+    is not at, are refused for that alone (the orders are not judged against a turn they
+    were not written for); otherwise every problem found is given: every line that cannot
+    be read, or every rule the orders break."""
+    folder, game, box, cfg, cycle = played
+    nation = active(game)
+    other = next(n for n in ADDRESSES if n != nation)
+    head = f"game demo\nnation {nation}\n"
+    add_to_maildir(box, mail(ADDRESSES[other], "a", f"{head}turn 5\npassword pw-{nation}\nrondel temple\n"))
+    add_to_maildir(box, mail(ADDRESSES[nation], "b", f"{head}turn 5\npassword pw-{nation}\nrondel temple\n"
+                                                     "temple persepolis\n"))
+    add_to_maildir(box, mail(ADDRESSES[nation], "c", f"{head}password pw-{nation}\nrondel temple\ntemple atlantis\n"
+                                                     "arm 1 legion at atlantis\n"))
+    out = cycle("2026-11-23T11:00:00Z", "o1")
+    answers = {str(m["Subject"]).rsplit(" ", 1)[-1]: flat(m) for m in out if "NOT accepted" in str(m["Subject"])}
+    assert "Why: - orders for the" in answers["a"] and "turn 5" not in answers["a"], answers["a"]
+    assert "Why: - line 3 (\"turn 5\")" in answers["b"] and "Persepolis" not in answers["b"], answers["b"]
+    assert "Why (2 problems):" in answers["c"] and answers["c"].count("unknown province 'atlantis'") == 2, answers["c"]
 
 
 # -- the player's copy in an Antike Duellum mail -----------------------------------------------------
