@@ -315,8 +315,10 @@ def options(
         print(json.dumps(data["template"], ensure_ascii=False, indent=1))
         if hint:
             from pbem.play.search import hint_lines
+            from pbem.service.service import echo_text
 
-            for line in hint_lines(data["hint"]):
+            # the orders as a player writes them in a mail (the order file's JSON: --json)
+            for line in hint_lines(data["hint"], echo_text(loaded, data["hint"]["orders"]).splitlines()):
                 print(line)
 
     run(go)

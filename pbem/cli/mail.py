@@ -16,7 +16,9 @@ app.add_typer(mail_app, name="mail")
 
 CONFIG_HELP = "The mail configuration (docs/mail.md); also from ANTIKE_REF_MAIL_CONFIG."
 OUTBOX_HELP = ("Deliver into this folder instead of by SMTP: each mail is written there as an .eml file "
-               "and counts as sent (it is not sent again). To look without sending, add --dry-run.")
+               "and counts as sent (it is not sent again).")
+RUN_OUTBOX_HELP = OUTBOX_HELP[:-1] + ". To look without sending, add --dry-run."
+"""``mail run`` alone has ``--dry-run``: only its help offers it."""
 DRY_RUN_HELP = ("Change nothing: with --outbox DIR, write every mail this run would send into DIR, while the "
                 "games, ledgers, mail queues and clocks stay as they are (the real run still sends them).")
 NOW_HELP = "The time to act at (ISO 8601, e.g. 2026-11-23T18:00:00Z); default: now. For tests and catching up."
@@ -136,7 +138,7 @@ def mail_run(
     games: Optional[List[Path]] = typer.Argument(None, help="Game files (default: every game of the configuration)."),
     config: Optional[Path] = _config_option(),
     source: Optional[str] = typer.Option(None, "--source", help="Read this mail source instead of the configured one."),
-    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=RUN_OUTBOX_HELP),
     dry_run: bool = typer.Option(False, "--dry-run", help=DRY_RUN_HELP),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
@@ -292,28 +294,54 @@ def _moment(now: Optional[str]):
     return moment(now, "--now") if now else datetime.now(timezone.utc).replace(microsecond=0)
 
 
+GM_CONFIG_HELP = ("The mail configuration the game is run by (docs/mail.md): its time zone is used, and a game "
+                  "that belongs to another configuration is refused. Also from ANTIKE_REF_MAIL_CONFIG.")
+
+
+def _gm_config(config: Optional[Path]):
+    """The configuration a GM's clock command was given, and the owner it names (or none)."""
+    if config is None:
+        return None, None
+    from pbem.mail.config import load_config
+
+    cfg = load_config(config)
+    return cfg, cfg.owner
+
+
+def _gm_config_option():
+    return typer.Option(None, "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False, help=GM_CONFIG_HELP)
+
+
 @app.command()
 def deadline(
     game: Path = typer.Argument(..., help="The game file."),
     extend: Optional[str] = typer.Option(None, "--extend", help="Move this turn's deadline on by a duration (24h, 90m, "
                                          "2d; the deadline at most a year ahead)."),
     set_to: Optional[str] = typer.Option(None, "--set", help="Set this turn's deadline to a time "
-                                         "(2026-11-30T18:00:00Z; at most a year ahead)."),
+                                         "(2026-11-30T18:00:00Z, or 2026-11-30T18:00 in the game's time zone; at "
+                                         "most a year ahead)."),
+    force: bool = typer.Option(False, "--force", help="Also a deadline in the past (the turn is then late at the "
+                                                      "next mail run); without it one is refused."),
     reason: str = typer.Option("", "--reason", help="Why (written to the audit log, not told to the players)."),
+    config: Optional[Path] = _gm_config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: extend or set the current turn's deadline (this turn only); logged, and the players told.
+
+    A time without a zone is in the game's time zone ([mail] timezone). A deadline that
+    would not lie ahead is refused, unless --force.
 
     Example: antike-ref deadline game.json --extend 24h --reason "Ann is travelling"
     """
 
     def go():
         from pbem.mail import judge
-        from pbem.service.numbers import duration, moment
+        from pbem.service.numbers import duration
 
+        cfg, owner = _gm_config(config)
         by = duration(extend, "--extend") if extend is not None else None
-        to = moment(set_to, "--set") if set_to is not None else None
-        print(judge.change_deadline(game, _moment(now), by, to, reason).what)
+        print(judge.change_deadline(game, _moment(now), by, set_to, reason, force, owner,
+                                    cfg.timezone if cfg is not None else None).what)
 
     run(go)
 
@@ -328,7 +356,7 @@ def absent(
     reason: str = typer.Option("", "--reason", help="Why (for the GM's log only: the players are told nothing of it)."),
     over_cap: bool = typer.Option(False, "--over-cap", help="Allow more days away than the game's absence_days "
                                   "(the audit log records it)."),
-    config: Optional[Path] = _config_option(),
+    config: Optional[Path] = _gm_config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: a player is away from one day to another; their turns follow the game's absence policy.
@@ -343,21 +371,20 @@ def absent(
 
     def go():
         from pbem.mail import judge
-        from pbem.mail.config import load_config
+        from pbem.service.clock import local_day
 
         moment = _moment(now)
+        cfg, owner = _gm_config(config)
         if back:
-            print(judge.end_absence(game, nation, moment).what)
+            print(judge.end_absence(game, nation, moment, owner=owner).what)
             return
         if until is None:
             raise UsageError("give --until DAY (the last day away), or --back")
-        settings = load_config(config).game(game) if config is not None else None
-        zone = load_config(config).timezone if config is not None else None
-        from pbem.service.clock import local_day
-
+        settings = cfg.game(game) if cfg is not None else None
+        zone = cfg.timezone if cfg is not None else None
         first = judge.zone_day(start, "--from") if start else local_day(moment, zone)
         print(judge.add_absence(game, nation, first, judge.zone_day(until, "--until"), moment, reason, "gm",
-                                settings.absence_days if settings else 21, zone, over_cap).what)
+                                settings.absence_days if settings else 21, zone, over_cap, owner).what)
 
     run(go)
 
@@ -366,6 +393,7 @@ def absent(
 def pause(
     game: Path = typer.Argument(..., help="The game file."),
     reason: str = typer.Option("", "--reason", help="Why: told to the players."),
+    config: Optional[Path] = _gm_config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: pause the game: no deadline runs until `resume`; the players are told.
@@ -376,7 +404,7 @@ def pause(
     def go():
         from pbem.mail import judge
 
-        print(judge.pause(game, _moment(now), reason).what)
+        print(judge.pause(game, _moment(now), reason, _gm_config(config)[1]).what)
 
     run(go)
 
@@ -384,6 +412,7 @@ def pause(
 @app.command()
 def resume(
     game: Path = typer.Argument(..., help="The game file."),
+    config: Optional[Path] = _gm_config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: the paused game goes on; the current turn's deadline moves on by the time it was paused.
@@ -394,6 +423,35 @@ def resume(
     def go():
         from pbem.mail import judge
 
-        print(judge.resume(game, _moment(now)).what)
+        print(judge.resume(game, _moment(now), _gm_config(config)[1]).what)
+
+    run(go)
+
+
+@mail_app.command("adopt")
+def adopt(
+    games: List[Path] = typer.Argument(..., help="The game files (each listed in the configuration)."),
+    config: Path = typer.Option(..., "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False,
+                                help="The mail configuration the games are to belong to."),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+) -> None:
+    """GM: move games to this mail configuration on purpose; the one they belonged to is refused from then on.
+
+    A game belongs to the configuration whose mail run first ran it (recorded in
+    GAME.clock.json); a run, or a GM's clock command, with another configuration is
+    refused, so that two configurations never keep one game's deadlines by two sets of
+    rules. Logged in each game's audit log.
+
+    Example: antike-ref mail adopt games/demo.json --config mail.toml
+    """
+
+    def go():
+        from pbem.mail import judge
+        from pbem.mail.config import load_config
+
+        cfg = load_config(config)
+        moment = _moment(now)
+        for game in games:
+            print(judge.adopt(game, moment, cfg))
 
     run(go)

@@ -11,7 +11,7 @@ from email.utils import formataddr
 
 from pbem.mail.addresses import Recipient, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.mail.writing import MIME, ClockNews, footer, message, names, para, status_lines, wrap
+from pbem.mail.writing import MIME, ClockNews, attached_as, footer, message, names, para, status_lines, wrap
 from pbem.service.game import Game
 
 
@@ -56,7 +56,7 @@ def command_answer(config: MailConfig, game: Game, incoming, sections: list[tupl
                    + footer(game), now, f"commands|{game.game_id}|{incoming.message_id}", game, incoming)
     for key, data in attachments.items():
         maintype, subtype = MIME[key.rpartition(".")[2]]
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key])
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key], **attached_as(key))
     return msg
 
 
@@ -82,10 +82,11 @@ def moved_notice(config: MailConfig, game: Game, nation: str, old: str, new: str
 
 
 def press(config: MailConfig, game: Game, sender: str, who: str, to: Recipient, nations: list[str],
-          everyone: bool, text: str, now: datetime, key: str) -> EmailMessage:
+          everyone: bool, text: str, now: datetime, key: str, clock: ClockNews | None = None) -> EmailMessage:
     """A press message as the referee passes it on: signed ``who`` (the sender's nation and
-    name, or an observer's name), never an address. A player may answer it by replying
-    with their password in the reply (:meth:`pbem.mail.desk.Desk.other`)."""
+    name, or an observer's name), never an address; under it, whose turn it is and the
+    deadline (``clock``). A player may answer it by replying with their password in the
+    reply (:meth:`pbem.mail.desk.Desk.other`)."""
     name = game.edition.nation_name
     whom = "all" if everyone else " and ".join(f"the {name(n)}" for n in nations)
     body = [f"Press in game {game.game_id}, from {one_line(who)} to {whom}:", ""]
@@ -101,6 +102,7 @@ def press(config: MailConfig, game: Game, sender: str, who: str, to: Recipient, 
                      "then your message. Addresses are never shown.")
     short = f"the {name(sender)}" if sender in game.meta else one_line(who, 60)
     subject = f"[{game.game_id}] press from {short}" + (" to all" if everyone else "")
+    body += [""] + status_lines(game, clock, now)
     return message(config, [formataddr((one_line(to.name or ""), to.address))], subject, body, now,
                    f"press|{game.game_id}|{key}|{to.address}", game)
 

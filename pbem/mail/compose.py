@@ -18,8 +18,9 @@ from typing import Any
 from pbem.errors import clip
 from pbem.mail.addresses import Recipient, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.mail.writing import (MIME, ClockNews, command_list, entry_lines, footer, guide_lines, message, para,
-                               since_last_turn, site_lines, status_lines, wrap, your_options)
+from pbem.mail.writing import (MIME, ClockNews, attached_as, command_list, entry_lines, footer, guide_lines,
+                               local_time, message, para, since_last_turn, site_lines, status_lines, wrap,
+                               your_options)
 from pbem.service.clock import told
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
@@ -39,7 +40,10 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
     mail reports for the first time, not the whole round again. ``site``: the game's web
     page, linked."""
     gm = not to.nations
-    entries = (news if news is not None else game.history[-1:]) if gm else since_last_turn(game, to.nations)
+    if gm:
+        heading, entries = "New since the last report:", news if news is not None else game.history[-1:]
+    else:
+        heading, entries = since_last_turn(game, to.nations, news)
     last = game.history[-1]
     st = game.state.status
     done = [e for e in game.history if e.get("kind") in TURN_KINDS]
@@ -55,12 +59,10 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
         body += para(f"Welcome! Your password ({password}) comes in this first mail only: keep it, and put it "
                       "in every order mail as a line 'password ...'. Whoever knows it can give orders for your "
                       "nation.") + guide_lines(config, "How to play by mail") + command_list() + [""]
-    if gm:
-        body += ["New since the last report:", ""]
-    elif entries:
-        body += ["What happened since your last turn:" if len(entries) < len(game.history) else "What happened so far:", ""]
+    if entries or gm:
+        body += [heading, ""]
     for entry in entries:
-        body += entry_lines(game, entry, to.nations) + [""]
+        body += entry_lines(game, entry, to.nations, config.timezone) + [""]
     body += status_lines(game, clock, now)
     if st.winner is None and st.active in to.nations:
         body += your_options(config, game, st.active)
@@ -78,7 +80,7 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
                    f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game, helped=to.role != "gm")
     for key, data in attachments.items():
         maintype, subtype = MIME[key.rpartition(".")[2]]  # "pdf", or "romans.pdf" for one of several nations
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key])
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key], **attached_as(key))
     return msg
 
 
@@ -111,7 +113,8 @@ def receipt_accepted(config: MailConfig, game: Game, incoming, entry: dict[str, 
     body += ["    " + line for line in echo.splitlines() if not line.lower().startswith("password")]
     body += ignored_lines(ignored or [])
     readers = nations_of(game, incoming.sender) or ((entry["nation"],) if entry.get("nation") in game.seats else ())
-    body += ["", "What happened:", ""] + entry_lines(game, entry, readers)[1:] + [""] + status_lines(game, clock, now)
+    body += ["", "What happened:", ""] + entry_lines(game, entry, readers, config.timezone)[1:] + [""]
+    body += status_lines(game, clock, now)
     return message(config, [incoming.sender], subject, body + footer(game, entry), now,
                     f"receipt|{game.game_id}|{incoming.message_id}", game, incoming)
 
@@ -170,26 +173,63 @@ def applied_before(config: MailConfig, game: Game, incoming, entry: dict[str, An
                     f"again|{game.game_id}|{incoming.message_id}", game, incoming)
 
 
+AT_THE_DEADLINE = {
+    "remind": "you are told so and the game waits for them",
+    "wait": "the game waits and the GM decides what becomes of your turn: a default turn, a bot's turn, or waiting "
+            "for your orders",
+    "default": "the GM's default turn is played for you",
+    "bot": "the {bot} bot plays your turn",
+}
+"""What happens at the deadline, by the game's ``missed`` setting (a reminder says it)."""
+AFTER_THE_DEADLINE = {
+    "remind": "The game waits for your orders: send them as soon as you can.",
+    "wait": "The GM decides what becomes of your turn (a default turn, a bot's turn, or waiting for your orders); "
+            "your orders are welcome until then.",
+}
+"""What a player late under ``missed = "remind"`` or ``"wait"`` is told."""
+
+
 def reminder(config: MailConfig, game: Game, nation: str, due: datetime | None, now: datetime,
-             passed: bool = False, key: str = "", clock: ClockNews | None = None) -> EmailMessage:
-    """To the player whose turn it is."""
+             passed: bool = False, key: str = "", clock: ClockNews | None = None, policy: str | None = None,
+             bot: str = "greedy") -> EmailMessage:
+    """To the player whose turn it is: a reminder of the deadline, and what happens at it
+    (``policy``: the game's ``missed``); or (``passed``) that it has passed, and what
+    happens now."""
     meta = game.meta[nation]
     st = game.state.status
     zone = clock.deadline.zone if clock is not None and clock.deadline is not None else config.timezone
     when = told(due, zone) if due else None
     if passed:
         subject = f"[{game.game_id}] deadline passed: turn {st.turn}, {game.edition.nation_name(nation)}"
-        body = [f"The deadline for turn {st.turn} ({when}) has passed.",
-                "Your orders are still welcome until the GM decides otherwise."]
+        body = para(f"The deadline for turn {st.turn} ({when}) has passed. "
+                    + AFTER_THE_DEADLINE.get(policy or "remind", AFTER_THE_DEADLINE["remind"]))
     else:
         subject = f"[{game.game_id}] reminder: your turn {st.turn} ({game.edition.nation_name(nation)})"
         left = f", {clock.deadline.left(now)}" if clock is not None and clock.deadline is not None and due else ""
-        body = [f"It is your turn {st.turn} in game {game.game_id}."
-                + (f" The deadline is {when}{left}." if when else "")]
+        then = (f" If your orders have not come by then, {AT_THE_DEADLINE[policy].format(bot=bot)}."
+                if when and policy in AT_THE_DEADLINE else "")
+        body = para(f"It is your turn {st.turn} in game {game.game_id}."
+                    + (f" The deadline is {when}{left}.{then}" if when else ""))
     body += your_options(config, game, nation)
     return message(config, [formataddr((one_line(meta.player or ""), meta.email or ""))], subject,
                     body + footer(game), now,
                     f"remind|{game.game_id}|{game.history[-1]['hash']}|{nation}|{passed}|{key}", game)
+
+
+def played_for(config: MailConfig, game: Game, nation: str, entry: dict[str, Any], now: datetime,
+               clock: ClockNews | None = None) -> EmailMessage:
+    """To the player whose deadline passed without their orders, when their turn was played
+    for them (the history ``entry``: the GM's default turn or a bot's): what was played,
+    and how the game goes on."""
+    meta = game.meta[nation]
+    name = game.edition.nation_name(nation)
+    who = "the GM's default turn" if entry.get("kind") == "default-turn" else f"the {entry.get('bot')} bot's turn"
+    body = para(f"The deadline for turn {entry['turn']} ({local_time(entry.get('deadline'), config.timezone)}) has "
+                f"passed without your orders: {who} was played for you. What it did:")
+    body += [""] + entry_lines(game, entry, (nation,), config.timezone)[1:] + [""] + status_lines(game, clock, now)
+    return message(config, [formataddr((one_line(meta.player or ""), meta.email or ""))],
+                   f"[{game.game_id}] deadline passed: turn {entry['turn']}, {name}, played for you", body
+                   + footer(game, entry), now, f"played-for|{game.game_id}|{entry['hash']}|{nation}", game)
 
 
 def gm_notice(config: MailConfig, game: Game, subject: str, lines: list[str], now: datetime, key: str) -> EmailMessage:

@@ -194,11 +194,34 @@ class MailConfig:
         base = self.defaults or GameMail(file)
         return replace(base, file=Path(file))
 
+    @property
+    def owner(self) -> str | None:
+        """The configuration as the games it runs record it (its file's full path, links
+        resolved: :attr:`pbem.service.clock.TurnClock.config`); ``None`` without a file."""
+        return os.path.realpath(self.path) if self.path is not None else None
+
     def message_domain(self) -> str:
         if self.domain:
             return self.domain
         m = re.search(r"@([A-Za-z0-9.-]+)", self.sender)
         return m.group(1) if m else "localhost"
+
+
+def tls_context(ca_file: str | None, where: str):
+    """The TLS context for a mail server (``where``: ``smtp`` or ``imap``), trusting the
+    certificates of ``ca_file`` (a private certificate authority) if the configuration
+    names one. A file that cannot be read, or holds no certificate, is the configuration's
+    error, told as such (a usage error naming the key), never a bug."""
+    import ssl
+
+    try:
+        return ssl.create_default_context(cafile=ca_file)
+    except ssl.SSLError as exc:
+        raise UsageError(f"{where}.ca_file {ca_file}: not a file of certificates in PEM form ({exc.reason or exc}); "
+                         f"correct ca_file in [{where}] of the mail configuration") from None
+    except OSError as exc:
+        raise UsageError(f"{where}.ca_file {ca_file}: cannot be read ({exc.strerror or exc}); correct ca_file in "
+                         f"[{where}] of the mail configuration") from None
 
 
 def duration(value: Any, where: str) -> timedelta:

@@ -40,7 +40,7 @@ from pbem.errors import CannotWrite, GameLocked, PbemError
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.desk import Desk
 from pbem.mail.inbox import Incoming, Source, open_source
-from pbem.mail.ledger import mail_lock, open_books
+from pbem.mail.ledger import claim, commit, mail_lock, open_books
 from pbem.mail.orders import OrderDesk
 from pbem.mail.post import Postman
 from pbem.mail.reader import Reader
@@ -111,6 +111,8 @@ class Cycle:
         try:
             stack.enter_context(mail_lock(settings.file))
             books = open_books(settings.file, self.now)
+            if claim(books, settings.file, self.config.owner):  # the configuration that runs it, from now on
+                commit(books.ledger, books.clocks, books.clock)
         except GameLocked:
             journal.log(f"{settings.file}: another mail run is working on this game; left to it")
             return None

@@ -206,7 +206,7 @@ class Desk:
         readers = nations_of(game, incoming.sender)
         lines: list[str] = []
         for entry in [e for e in game.history if not private_identity(e)][-count:]:  # a player's own change: theirs
-            lines += [f"#{entry['seq']}"] + entry_lines(game, entry, readers) + [""]
+            lines += [f"#{entry['seq']}"] + entry_lines(game, entry, readers, self.config.timezone) + [""]
         return lines
 
     @staticmethod
@@ -253,10 +253,9 @@ class Desk:
             attachments[f"{turn}.{fmt}"], names[f"{turn}.{fmt}"] = data, report.name(fmt)
             sent += [turn] if turn not in sent else []
         if "copy" in formats:
-            from pbem.service.copies import player_copy
-            from pbem.service.schemas import dumps
+            from pbem.service.copies import packed_copy
 
-            data = dumps(player_copy(game, nation)).encode("utf-8")
+            data = packed_copy(game, nation)
             name = f"{Path(run.settings.file).stem}.{nation}.json"
             if len(data) > room:
                 too_big.append(name)
@@ -451,8 +450,10 @@ class Desk:
             "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1,
             "from": sender if sender in game.meta else who,
             "to": "all" if everyone else to_nations, "public": everyone, "text": text, "key": key})
+        clock = run.news(self.now)
         for k, person in enumerate(people):
-            message = answers.press(self.config, game, sender, who, person, to_nations, everyone, text, self.now, key)
+            message = answers.press(self.config, game, sender, who, person, to_nations, everyone, text, self.now, key,
+                                    clock)
             spool(run.spool, f"{seq:06d}-press-{key}-{k:02d}", message)
             self.journal.summary.queued += 1
         shown = "all" if everyone else ", ".join(game.edition.nation_name(n) for n in to_nations)

@@ -148,8 +148,8 @@ class Watermarks:
                 books = open_books(settings.file, self.now)
             except PbemError:
                 return False
-            if books.ledger.queued < 0:
-                return False
+            if books.ledger.queued < 0 or books.clock.config != self.config.owner:
+                return False  # opened as usual (a game of another configuration is refused there)
             marks.forget(settings.file)
             run = GameRun.of(self.config, settings, books, mark=verdict.mark)
             self.journal.runs[run.game_id] = run

@@ -409,9 +409,10 @@ class ImapSource:
 
     def _connect(self) -> imaplib.IMAP4:
         import imaplib
-        import ssl
 
-        context = ssl.create_default_context(cafile=self.settings.ca_file)
+        from pbem.mail.config import tls_context
+
+        context = tls_context(self.settings.ca_file, "imap")
         password = self.settings.password.read(f"IMAP {self.name}")
         try:
             if self.scheme == "imaps":

@@ -23,12 +23,12 @@ import json
 import os
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from pbem.errors import CannotWrite, InputError
+from pbem.errors import CannotWrite, InputError, UsageError
 from pbem.service import store
 from pbem.service.clock import TurnClock
 from pbem.service.clockfile import ClockFile
@@ -194,6 +194,29 @@ def open_books(game: str | os.PathLike, now: datetime) -> Books:
     ledger.legacy_clock = None
     ledger.save()
     return Books(ledger, clocks, clock)
+
+
+def claim(books: Books, game: str | os.PathLike, owner: str | None) -> bool:
+    """Check that the game belongs to the mail configuration ``owner`` (its full path;
+    ``None``: a run without one) before anything of the game is kept by it: a game
+    belongs to the configuration that first ran it, recorded in its clock
+    (:attr:`pbem.service.clock.TurnClock.config`), so that a second configuration pointed
+    at the same game (with other rules for its deadlines) can change nothing. Records
+    ``owner`` in ``books.clock`` if no configuration is recorded yet (the caller saves it;
+    true then). A usage error if the game belongs to another."""
+    recorded = books.clock.config
+    if recorded is None:
+        if owner is None:
+            return False
+        books.clock = replace(books.clock, config=owner)
+        return True
+    if recorded != owner:
+        mine = f"this run's is {owner}" if owner is not None else "this run has none"
+        moved = (f", or move it to this one on purpose: antike-ref mail adopt {os.fspath(game)} --config {owner}"
+                 if owner is not None else "")
+        raise UsageError(f"{os.fspath(game)}: this game belongs to the mail configuration {recorded} ({mine}); "
+                         f"nothing was done: run it with --config {recorded}{moved}")
+    return False
 
 
 def commit(ledger: Ledger, clocks: ClockFile, clock: TurnClock, audit: list[dict[str, Any]] | tuple = ()) -> None:

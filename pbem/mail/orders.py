@@ -26,6 +26,7 @@ from pbem.mail.replies import Replies
 from pbem.mail.router import Found
 from pbem.mail.runs import GameRun, Journal
 from pbem.mail.transport import spool
+from pbem.mail.writing import local_time
 from pbem.service.game import Game
 from pbem.service.history import canonical
 from pbem.service.service import AlreadyApplied, Input
@@ -105,16 +106,18 @@ def covers(stored: Any, sent: Any) -> bool:
     return stored == sent
 
 
-def played_for_them(game: Game, orders: dict) -> str | None:
+def played_for_them(game: Game, orders: dict, zone: str | None = None) -> str | None:
     """Why a turn's orders came too late: their turn was played by the GM's default turn
-    or a bot (for a missed deadline) before they arrived."""
+    or a bot (for a missed deadline, told in the game's time zone ``zone``) before they
+    arrived."""
     if "rondel" not in orders:
         return None
     for entry in reversed(game.history):
         if (entry.get("kind") in ("default-turn", "bot-turn") and entry.get("nation") == orders["nation"]
                 and entry.get("turn") == orders.get("turn")):
             who = "the GM's default turn" if entry["kind"] == "default-turn" else f"the {entry.get('bot')} bot"
-            missed = f" after the deadline {entry['deadline']} had passed" if entry.get("deadline") else ""
+            missed = (f" after the deadline {local_time(entry['deadline'], zone)} had passed" if entry.get("deadline")
+                      else "")
             return (f"turn {entry['turn']} of the {game.edition.nation_name(entry['nation'])} was played already "
                     f"by {who}{missed} (history entry {entry['seq']}); these orders came too late for it")
     return None
@@ -219,7 +222,7 @@ class OrderDesk:
             self.journal.log(f"{run.game_id}: {exc}; its mail is read again on the next run")
             return None
         except Refused as exc:
-            late = played_for_them(read["game"], read["orders"]) if read else None
+            late = played_for_them(read["game"], read["orders"], self.config.timezone) if read else None
             self.reject(run, incoming, ([late] if late else []) + told(given, exc),
                         ignored=not_read(read.get("reading")))
             return read.get("reading")

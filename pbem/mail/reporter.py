@@ -25,7 +25,7 @@ from pbem.mail.runs import GameRun, Journal
 from pbem.mail.transport import spool
 from pbem.mail.welcome import opening_passwords
 from pbem.mail.writing import ClockNews
-from pbem.service.clock import iso
+from pbem.service.clock import told
 
 
 class Reporter:
@@ -164,7 +164,8 @@ class Reporter:
             self.journal.log(f"{run.game_id}: no address (or no single address) registered for {nation}; no "
                              "reminder sent")
             return
-        message = compose.reminder(self.config, game, nation, due, self.now, key=key, clock=run.news(self.now))
+        message = compose.reminder(self.config, game, nation, due, self.now, key=key, clock=run.news(self.now),
+                                   policy=run.rules.missed, bot=run.settings.bot)
         spool(run.spool, f"{len(game.history):06d}-remind-{nation}{'-' + key if key else ''}", message)
         if run.clock.current is not None:
             run.clock = replace(run.clock, current=replace(run.clock.current, reminded=True))
@@ -179,8 +180,9 @@ class Reporter:
         game = run.game
         st = game.state.status
         nation = st.active
-        when = iso(due)
-        message = compose.reminder(self.config, game, nation, due, self.now, passed=True, clock=run.news(self.now))
+        when = told(due, run.rules.zone)
+        message = compose.reminder(self.config, game, nation, due, self.now, passed=True, clock=run.news(self.now),
+                                   policy=policy)
         spool(run.spool, f"{len(game.history):06d}-late-{nation}", message)
         lines = [f"The deadline of turn {st.turn} ({game.edition.nation_name(nation)}) passed at {when}."]
         lines.append("The game waits for you: play a default turn (antike-ref default-turn) or a bot turn "
@@ -194,6 +196,18 @@ class Reporter:
             run.clock = replace(run.clock, current=replace(run.clock.current, missed=True))
         run.save()
         self.journal.log(f"{run.game_id}: the deadline of turn {st.turn} ({nation}) passed at {when}; {policy}")
+
+
+    def played_for(self, run: GameRun, entry: dict[str, Any]) -> None:
+        """The late player's own notice that their turn was played for them (``entry``: the
+        default or bot turn, its deadline recorded); queued before the turn's reports."""
+        game = run.game
+        nation = entry["nation"]
+        if not deliverable(game.meta[nation].email):
+            return
+        message = compose.played_for(self.config, game, nation, entry, self.now, run.news(self.now))
+        spool(run.spool, f"{entry['seq']:06d}-played-for-{nation}", message)
+        self.journal.summary.queued += 1
 
 
 class _Files:
@@ -226,11 +240,10 @@ class _Files:
                 attachments[key] = self.rendered[viewer, fmt]
                 names[key] = self.reports[viewer].name(fmt)
         settings = self.run.settings
-        if "copy" in settings.attach:  # each player's own copy of the game, for check
-            from pbem.service.copies import player_copy
-            from pbem.service.schemas import dumps
+        if "copy" in settings.attach:  # each player's own copy of the game, for check (packed: a tenth the size)
+            from pbem.service.copies import packed_copy
 
             for nation in person.nations:
-                attachments[f"{nation}.json"] = dumps(player_copy(self.run.game, nation)).encode("utf-8")
+                attachments[f"{nation}.json"] = packed_copy(self.run.game, nation)
                 names[f"{nation}.json"] = f"{Path(settings.file).stem}.{nation}.json"
         return attachments, names

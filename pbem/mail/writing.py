@@ -19,12 +19,12 @@ import textwrap
 from dataclasses import dataclass
 from datetime import date, datetime
 from email.message import EmailMessage
-from email.utils import format_datetime
+from email.utils import format_datetime, formataddr
 from typing import Any
 
-from pbem.mail.addresses import one_line
+from pbem.mail.addresses import deliverable, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.service.clock import Deadline, TurnClock, local_day
+from pbem.service.clock import Deadline, TurnClock, local_day, parse_time, told
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
 
@@ -32,6 +32,13 @@ WIDTH = 76
 MIME = {"pdf": ("application", "pdf"), "png": ("image", "png"), "svg": ("image", "svg+xml"),
         "txt": ("text", "plain"), "md": ("text", "markdown"), "bbcode": ("text", "plain"),
         "json": ("application", "json")}
+
+
+def attached_as(key: str) -> dict[str, str]:
+    """How a mail carries the attachment ``key``: a player's copy of the game (packed, in
+    short lines of ASCII: :func:`pbem.service.copies.packed_copy`) as it is, every other
+    file in base64."""
+    return {"cte": "7bit"} if key.endswith(".json") else {}
 
 
 def wrap(text: str, indent: str = "") -> list[str]:
@@ -62,7 +69,7 @@ def message(config: MailConfig, to: list[str], subject: str, body: list[str], no
     ``helped``: a mail to a player (or an observer), which ends with :func:`help_line`."""
     msg = EmailMessage()
     msg["From"] = one_line(config.sender, 200)
-    msg["To"] = ", ".join(one_line(t, 200) for t in to)
+    msg["To"] = ", ".join(one_line(t, 200) for t in named(game, to))
     msg["Subject"] = one_line(subject, 200)
     msg["Date"] = format_datetime(now)
     msg["Message-ID"] = message_id(ident, config.message_domain())
@@ -77,6 +84,20 @@ def message(config: MailConfig, to: list[str], subject: str, body: list[str], no
     return msg
 
 
+def named(game: Game | None, to: list[str]) -> list[str]:
+    """The addresses ``to``, each bare one a player of ``game`` registered with the player's
+    name (``Ann <ann@example.org>``), as every mail of the game addresses them; others as
+    they are (a stranger's address is never given a name from the game)."""
+    if game is None:
+        return to
+    out = []
+    for address in to:
+        nations = nations_of(game, address) if deliverable(address) else ()
+        player = game.meta[nations[0]].player if nations else None
+        out.append(formataddr((one_line(player), address)) if player else address)
+    return out
+
+
 def names(game: Game):
     edition, board = game.edition, game.board
 
@@ -86,11 +107,13 @@ def names(game: Game):
     return edition.nation_name, place
 
 
-def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()) -> list[str]:
+def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = (),
+                zone: str | None = None) -> list[str]:
     """A history entry as a heading and one line per event, as a player of ``readers``
     (nations; none: the public, the GM's copy) may read it: in an edition with secrets
     (an edition with cards) a card another nation drew is not named
-    (:func:`pbem.report.views.masked_entry`)."""
+    (:func:`pbem.report.views.masked_entry`). A deadline a turn was played for is told in
+    the game's time zone ``zone``, as every mail tells times."""
     from pbem.report.model import card_namer
     from pbem.report.text import event_lines
     from pbem.report.views import has_secrets, masked_entry
@@ -103,7 +126,7 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
         who = name(entry["nation"])
         by = {"default-turn": " (the GM's default turn)", "bot-turn": f" (played by the {entry.get('bot')} bot)"}.get(kind, "")
         if entry.get("deadline"):
-            by += f", deadline {entry['deadline']} missed"
+            by += f", deadline {local_time(entry['deadline'], zone)} missed"
         if entry.get("absent"):
             by += f", while the player is away (until {entry['absent']})"
         head = f"Turn {entry['turn']}: {who}{by}"
@@ -124,18 +147,35 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
     return lines
 
 
-def since_last_turn(game: Game, nations: tuple[str, ...], limit: int = 40) -> list[dict[str, Any]]:
-    """The history entries since the last turn the player of ``nations`` played themselves
-    (a default or bot turn played for them is news to them), all of them if there is none;
-    at most ``limit`` (the latest). A player's own change of address or password is nobody
-    else's news, and not among them."""
+def local_time(text: Any, zone: str | None) -> str:
+    """A time a history entry or a ledger records (ISO 8601, UTC) as players read it, in the
+    game's time zone (``Wed 25 Nov 2026, 11:00 CET``); as recorded if it is no time."""
+    try:
+        return told(parse_time(str(text)), zone)
+    except (ValueError, OverflowError):
+        return str(text)
+
+
+def since_last_turn(game: Game, nations: tuple[str, ...], news: list[dict[str, Any]] | None = None,
+                    limit: int = 40) -> tuple[str, list[dict[str, Any]]]:
+    """What a report tells the player of ``nations``: a heading and the entries (at most
+    ``limit``, the latest). What happened since the last turn they played themselves
+    (every entry if there is none); a player who has just played (nothing came after
+    their own turn) is told that turn. A player whose latest turn was played for them (a
+    default or a bot turn) is told only what is new since their last report (``news``: the
+    entries this round of reports tells for the first time), not every entry since the
+    turn they last played themselves, which may lie many rounds back."""
     from pbem.service.history import private_identity
 
-    last = 0
-    for i, entry in enumerate(game.history):
-        if entry.get("kind") == "turn" and entry.get("nation") in nations:
-            last = i
-    return [e for e in game.history[last + 1 if last else 0:] if not private_identity(e)][-limit:]
+    history = game.history
+    turns = [i for i, e in enumerate(history) if e.get("kind") in TURN_KINDS and e.get("nation") in nations]
+    if turns and history[turns[-1]].get("kind") != "turn" and news:
+        return "New since your last report:", [e for e in news if not private_identity(e)][-limit:]
+    if turns and history[turns[-1]].get("kind") == "turn" and turns[-1] == len(history) - 1:
+        return "Your turn, as played:", [history[-1]]
+    own = [i for i in turns if history[i].get("kind") == "turn"]
+    entries = [e for e in history[own[-1] + 1 if own else 0:] if not private_identity(e)][-limit:]
+    return ("What happened since your last turn:" if len(entries) < len(history) else "What happened so far:"), entries
 
 
 @dataclass(frozen=True)

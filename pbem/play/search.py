@@ -238,8 +238,9 @@ def hint(game, budget: int | None = None, seed: str = "") -> dict[str, Any]:
             "horizon": horizon(len(game.state.nations)), "budget": budget, "simulated": choice.simulated}
 
 
-def hint_lines(data: dict[str, Any]) -> list[str]:
-    """``hint`` in words, then the orders it suggests."""
+def hint_lines(data: dict[str, Any], orders: list[str] | None = None) -> list[str]:
+    """``hint`` in words, then the orders it suggests: ``orders``, their lines in the text
+    syntax players write, or else as JSON."""
     rondel = data["orders"].get("rondel", {})
     where = f"to {rondel['to']}" if "to" in rondel else json.dumps(rondel, sort_keys=True)
     lines = [f"hint for {data['nation']}: the strong bot would move {where}"
@@ -249,5 +250,6 @@ def hint_lines(data: dict[str, Any]) -> list[str]:
              f"its mean margin over the best rival was {data['mean']:+.1f}, "
              f"the greedy turn's {data['greedy_mean']:+.1f}: an expected gain of {data['gain']:+.1f}",
              "  orders:"]
-    lines += ["  " + line for line in json.dumps(data["orders"], ensure_ascii=False, indent=1).splitlines()]
+    shown = orders if orders is not None else json.dumps(data["orders"], ensure_ascii=False, indent=1).splitlines()
+    lines += ["    " + line if orders is not None else "  " + line for line in shown]
     return lines

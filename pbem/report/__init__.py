@@ -235,7 +235,9 @@ def _located(game, turn: int | None, entry: int | None):
     kind = last.get("kind")
     own = None if kind in TURN_KINDS or kind == "new" else index
     number = last["turn"] if kind in TURN_KINDS else (0 if kind == "new" else at.state.status.turn - 1)
-    return at, number, own, index == len(game.history) - 1
+    # the latest entry, or the latest turn with only GM edits or standing orders after it (the turn is still on)
+    latest = not any(e.get("kind") in TURN_KINDS or e.get("kind") == "new" for e in game.history[index + 1:])
+    return at, number, own, latest
 
 
 def _report(at, number: int, own: int | None, image_base: str | None, viewer: str | None,
