@@ -214,6 +214,7 @@ class ReceivedMessage:
     envelope_to: list[str]
     message: EmailMessage  # parsed with email.policy.default, from raw with \r\n -> \n
     raw: bytes  # the DATA as received (\r\n line ends, dots unstuffed)
+    at: float = field(default_factory=time.monotonic)  # when it arrived (time.monotonic)
 
 
 @dataclass
