@@ -55,7 +55,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "status": ("status", "GM: one line per game run by mail: whose turn, the deadline, how late, who is away, "
                          "the mail queue, the last error."),
     "map": ("maps", "Board map files."),
-    "mail": ("mail", "The mail cycle a GM runs from cron (docs/mail.md)."),
+    "mail": ("mail", "The mail cycle: from cron, from the mail server, or as a service (docs/mail.md)."),
 }
 """Every top-level command: the module that defines it and its first help paragraph, in
 the order ``--help`` lists them."""

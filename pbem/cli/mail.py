@@ -1,4 +1,4 @@
-"""Playing by e-mail: inbox, remind, mail run, player."""
+"""Playing by e-mail: inbox, remind, mail run, mail receive, mail watch, player, the GM's clock."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import typer
 from pbem.cli.base import app, err, run
 from pbem.errors import ExitCode, UsageError
 
-mail_app = typer.Typer(help="The mail cycle a GM runs from cron (docs/mail.md).", no_args_is_help=True,
-                       rich_markup_mode=None)
+mail_app = typer.Typer(help="The mail cycle: from cron, from the mail server, or as a service (docs/mail.md).",
+                       no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(mail_app, name="mail")
 
 CONFIG_HELP = "The mail configuration (docs/mail.md); also from ANTIKE_REF_MAIL_CONFIG."
@@ -48,11 +48,9 @@ def _cycle(cfg, moment, transport, record: bool, log=print, warn=err):
     ``now`` is."""
     import time
 
-    from pbem.mail.cycle import Cycle
-    from pbem.mail.idle import Watermarks
+    from pbem.mail.rounds import cycle
 
-    return Cycle(cfg, moment, transport, log, warn,
-                 watermarks=lambda journal: Watermarks(cfg, moment, journal, record=record, wall=time.time_ns))
+    return cycle(cfg, moment, transport, log, warn, record, time.time_ns)
 
 
 def _finish(summary, transport, idle: Optional[int] = None) -> None:
@@ -146,7 +144,8 @@ def mail_run(
 
     Safe to run from cron every minute, twice at once, or again after a crash. A game in
     which nothing happened since the last run (its watermark, GAME.mail-mark.json, says
-    so) is left alone without being loaded.
+    so) is left alone without being loaded. A run of every game of the configuration (no
+    GAME named, no --source) first reads the mails `mail receive` kept for later.
 
     Example: antike-ref mail run --config mail.toml
 
@@ -154,7 +153,10 @@ def mail_run(
     """
 
     def go():
-        from pbem.mail.watermarks import plan
+        import time
+
+        from pbem.mail.rounds import one_round
+        from pbem.mail.watermarks import arrivals_waiting
 
         if dry_run and outbox is None:
             raise UsageError("--dry-run writes the mails it would send into a folder: give --outbox DIR too")
@@ -162,6 +164,8 @@ def mail_run(
         chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
         if not chosen:
             raise UsageError("no games: name game files, or list them in the configuration ([[game]] file = ...)")
+        # the mails `mail receive` kept are read only by a run of every game (they may be for any)
+        kept = cfg.incoming if not games and source is None else None
         if dry_run:
             from pbem.mail.rehearsal import rehearsal
 
@@ -169,14 +173,15 @@ def mail_run(
             with rehearsal(chosen, print) as (copies, real):
                 cycle = _cycle(cfg, moment, transport, record=False, log=lambda m: print(real(m)),
                                warn=lambda m: err(real(m)))
+                if kept is not None and arrivals_waiting(kept):
+                    cycle.arrivals(copies, kept, sweep=False)
                 summary = cycle.run(copies, source=source)
             _finish(summary, transport)
             return
         # the idle games are told by their watermarks alone (docs/mail.md); only the others
         # load the cycle, the game service and the games
-        todo = plan(cfg, chosen, source, moment)
-        summary = _cycle(cfg, moment, transport, record=True).run(todo.busy, source=source) if todo.busy else _IDLE
-        _finish(summary, transport, idle=len(todo.idle))
+        done = one_round(cfg, chosen, moment, transport, print, err, time.time_ns, source=source, whole=not games)
+        _finish(done.summary if done.summary is not None else _IDLE, transport, idle=done.idle)
 
     run(go)
 
@@ -234,6 +239,159 @@ def player(
                         old=(before.player, before.email) if before is not None else None)
         elif plain is not None:
             err("no --config or --outbox: send the new player their password yourself")
+
+    run(go)
+
+
+RECEIVE_WAIT_HELP = ("How long to try again while another run holds a game (seconds, 0-300); then the mail waits in "
+                     "the incoming folder for the next run and the mail server is told to try again (75).")
+
+
+@mail_app.command("receive")
+def mail_receive(
+    config: Optional[Path] = _config_option(),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    wait: float = typer.Option(5.0, "--wait", min=0, max=300, help=RECEIVE_WAIT_HELP),
+    log: Optional[Path] = typer.Option(None, "--log", help="Also append what it says to this file (mode 600), each "
+                                                           "line with the time: a mail server shows nobody."),
+) -> None:
+    """Answer one mail at once: a mail server's pipe delivery hands it over on standard input.
+
+    For a Postfix pipe, procmail, a Sieve pipe or Dovecot's LDA (docs/mail.md, "Answers in
+    seconds"). The mail is kept in the configuration's incoming folder, synced to disk,
+    then every game of the configuration reads it as `mail run` reads a mailbox (the same
+    guards, locks and ledgers: a mail is applied once, however often it is handed over).
+    Exit codes, for the mail server: 0, the mail is taken (kept until every game has read
+    it); 75 (EX_TEMPFAIL), it could not be kept or read now (the configuration does not
+    load, the disk is full, another run holds a game past --wait): the server tries again,
+    and a mail that was kept is read by the next run anyway. No other code.
+
+    Example: antike-ref mail receive --config /home/gm/antike/mail.toml
+    """
+    import sys
+
+    say, complain = _receive_log(log)
+    try:
+        code = _receive(config, outbox, now, wait, say, complain, sys.stdin.buffer)
+    except BaseException as exc:  # noqa: B036 -- the mail server must hear 0 or 75, whatever happened
+        if isinstance(exc, typer.Exit):
+            raise
+        complain(f"mail receive: {type(exc).__name__}: {exc}; the mail server keeps the mail and tries again")
+        code = 75
+    sys.stdout.flush()
+    raise typer.Exit(code)
+
+
+def _receive(config, outbox, now, wait, say, complain, stream) -> int:
+    import time
+
+    from pbem.errors import PbemError
+    from pbem.mail.receive import TEMPFAIL, Clocks, receive
+
+    try:
+        if config is None:
+            raise UsageError("give --config FILE (the mail configuration that lists the games)")
+        cfg, transport, moment = _setup(config, outbox, now)
+    except PbemError as exc:
+        complain(f"mail receive: {exc}; the mail server keeps the mail and tries again")
+        return TEMPFAIL
+    return receive(cfg, stream, Clocks(moment, time.time_ns, time.monotonic, time.sleep), transport, say, complain,
+                   wait)
+
+
+def _receive_log(path: Optional[Path]):
+    """What ``mail receive`` says: to stdout and stderr, and appended to ``path`` if given."""
+
+    def into(line: str) -> None:
+        if path is None:
+            return
+        import os
+        from datetime import datetime, timezone
+
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as fh:
+                fh.write(f"{stamp} {line}\n")
+        except OSError as exc:
+            err(f"mail receive: cannot write {path}: {exc.strerror or exc}")
+
+    def say(line: str) -> None:
+        print(line)
+        into(line)
+
+    def complain(line: str) -> None:
+        err(line)
+        into(line)
+
+    return say, complain
+
+
+@mail_app.command("watch")
+def mail_watch(
+    config: Optional[Path] = _config_option(),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: Optional[str] = typer.Option(None, "--now", help="Start the watch's clock at this time (ISO 8601); it runs "
+                                                          "on from there. For tests and catching up."),
+    stop_after: Optional[int] = typer.Option(None, "--stop-after", min=1, metavar="N",
+                                             help="Stop after the round in which the N-th mail was read."),
+    stop_at: Optional[str] = typer.Option(None, "--stop-at", metavar="TIME",
+                                          help="Stop once the watch's clock reaches TIME (after a last round)."),
+) -> None:
+    """Answer each mail as it arrives (IMAP IDLE) and keep every deadline on time, until stopped.
+
+    A long-running service (docs/mail.md gives a systemd unit): a round of `mail run` at the
+    start, then one whenever a mail arrives in a mailbox of the games (IMAP IDLE; a local
+    mailbox and the incoming folder of `mail receive` are looked at twice a second) and
+    whenever a game's clock needs one (a reminder, a deadline, an absence). A dropped
+    connection is opened again (after 1, 2, 4 ... up to 60 s). SIGTERM or Ctrl-C ends it
+    after the round under way, its mails finished and delivered (exit code 0).
+    `mail run` from cron and `mail receive` may run beside it: each mail is read once.
+
+    Example: antike-ref mail watch --config mail.toml
+    """
+
+    def go():
+        import signal
+        import time
+        from datetime import datetime, timedelta, timezone
+
+        from pbem.mail.transport import Transport
+        from pbem.mail.watch import Clocks, Until, Watch
+        from pbem.service.numbers import moment as read_time
+
+        cfg, transport, start = _setup(config, outbox, now)
+        if not cfg.games:
+            raise UsageError("no games: list them in the configuration ([[game]] file = ...)")
+        began = time.monotonic()
+
+        def clock():
+            return start + timedelta(seconds=time.monotonic() - began) if now else datetime.now(timezone.utc)
+
+        until = Until(stop_after, read_time(stop_at, "--stop-at") if stop_at else None)
+        watcher = Watch(cfg, list(cfg.games), Clocks(clock, time.time_ns),
+                        lambda: Transport(transport.smtp, transport.outbox, transport.sender),
+                        lambda m: print(m, flush=True), err, until)
+        previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+
+        def stop(signum, frame):
+            if watcher.stopping:  # asked twice: as without the watch
+                handler = previous.get(signum)
+                if callable(handler):
+                    handler(signum, frame)
+                raise KeyboardInterrupt
+            watcher.request_stop(signal.Signals(signum).name)
+
+        for s in previous:
+            signal.signal(s, stop)
+        try:
+            code = watcher.run()
+        finally:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+        if code:
+            raise typer.Exit(code)
 
     run(go)
 

@@ -184,6 +184,10 @@ class MailConfig:
     games: tuple[GameMail, ...] = ()
     defaults: GameMail | None = None
     path: Path | None = None
+    incoming: str | None = None
+    """The folder where ``mail receive`` keeps each mail a mail server hands it until every
+    game of the configuration has read it (``[mail] incoming``; default: ``incoming``
+    beside the configuration file); ``mail run`` and ``mail watch`` read it too."""
 
     def game(self, file: Path) -> GameMail:
         """The settings of game file ``file``: its own entry, else the defaults."""
@@ -396,4 +400,11 @@ def load_config(path: str | os.PathLike) -> MailConfig:
                       limits=limits, answer_strangers=strangers, timezone=zone,
                       domain=mail.get("domain"), smtp=smtp, imap=imap,
                       source=local_source(i.get("url") or mail.get("source"), base), games=games,
-                      defaults=defaults, path=path)
+                      defaults=defaults, path=path, incoming=local_path(_text(mail.get("incoming", "incoming"),
+                                                                              f"{path}: mail.incoming"), base))
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value.strip() or "\x00" in value:
+        raise UsageError(f"{where}: a folder name, not {str(value)[:60]!r}")
+    return value

@@ -12,6 +12,7 @@ or the clock notes it, so a run that dies in between queues it again, never lose
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -36,15 +37,18 @@ class Reporter:
         self.now = now
         self.journal = journal
 
-    def report(self, run: GameRun) -> None:
+    def report(self, run: GameRun, early: Callable[[], None] | None = None) -> None:
         """Spool the receipts and reports of history entries not yet reported, and the
-        notices the changes of the clock left."""
-        self.entries(run)
+        notices the changes of the clock left; ``early`` delivers the receipts before the
+        reports are rendered."""
+        self.entries(run, early)
         self.announce(run)
 
-    def entries(self, run: GameRun) -> None:
+    def entries(self, run: GameRun, early: Callable[[], None] | None = None) -> None:
         """The receipts and reports of the history entries not reported yet; then the
-        ledger moves on."""
+        ledger moves on. The receipts are queued first and the ledger notes each with its
+        mail; ``early`` (a delivery) is then called, so that a player has the answer before
+        the reports are rendered (a run that dies in between does not send it again)."""
         hist = run.game.history
         ledger = run.ledger
         if ledger.head is not None and not any(e["hash"] == ledger.head for e in hist):
@@ -72,15 +76,21 @@ class Reporter:
         ledger = run.ledger
         run.start_clock(self.now)  # the new turn's deadline, for every mail that tells it
         clock = run.news(self.now)
+        receipts = 0
         for entry in new:
             record = ledger.messages.get(entry.get("mail", ""), {})
-            if record.get("sender"):
+            if record.get("sender") and record.get("receipt") != entry["seq"]:
                 incoming = Incoming(entry["mail"], record["sender"], record.get("subject", ""), b"")
                 message = compose.receipt_accepted(self.config, run.game, incoming, entry,
                                                    echo_text(run.game, entry["orders"]), self.now,
                                                    ignored=record.get("ignored", []), clock=clock)
                 spool(run.spool, f"{entry['seq']:06d}-receipt", message)
+                record["receipt"] = entry["seq"]
+                receipts += 1
                 self.journal.summary.queued += 1
+        if receipts and early is not None:
+            run.save()
+            early()
         self.reports(run, new, clock)
 
     def identities(self, run: GameRun, entries: list[dict]) -> None:

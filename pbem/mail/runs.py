@@ -180,6 +180,8 @@ class Tripped(Exception):
 class Summary:
     """What a cycle did, for the command line."""
 
+    read: int = 0
+    """Mails that took their route (each time a group of games read one)."""
     applied: int = 0
     rejected: int = 0
     ignored: int = 0
@@ -202,6 +204,8 @@ class Journal:
         self.runs: dict[str, GameRun] = {}
         """The games open in this cycle, by id."""
         self.failed_games: set[str] = set()
+        self.left: list[str] = []
+        """The games left to another run that held their mail lock."""
 
     def fail(self, where: str, exc: PbemError) -> None:
         """A failure of a game or a mail: counted, told, and the game's last error."""
@@ -217,6 +221,11 @@ class Journal:
         else:
             message = str(exc)
         self.warn(message if message.startswith(where) else f"{where}: {message}")
+
+    def left_to_another(self, file: Path) -> None:
+        """A game whose mail lock another run holds: left to it (counted in :attr:`left`)."""
+        self.left.append(str(file))
+        self.log(f"{file}: another mail run is working on this game; left to it")
 
     def note_error(self, run: GameRun, exc: PbemError) -> None:
         """The game's last error, for the GM's status."""
