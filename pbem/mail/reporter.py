@@ -66,13 +66,13 @@ class Reporter:
             self.identities(run, own)
         new = [e for e in new if not private_identity(e)]
         if new:
-            self._told(run, new, echo_text)
+            self._told(run, new, echo_text, early)
         ledger.queued = len(hist) - 1
         ledger.head = hist[-1]["hash"]
         run.save()
 
-    def _told(self, run: GameRun, new: list[dict], echo_text) -> None:
-        """The receipts of the applied mails among ``new`` and the reports of them."""
+    def _told(self, run: GameRun, new: list[dict], echo_text, early: Callable[[], None] | None) -> None:
+        """The receipts of the applied mails among ``new`` (then ``early``) and the reports of them."""
         ledger = run.ledger
         run.start_clock(self.now)  # the new turn's deadline, for every mail that tells it
         clock = run.news(self.now)
