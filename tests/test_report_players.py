@@ -76,14 +76,14 @@ def test_labels_stay_near_their_city(east):
 
 
 def test_ports_have_an_anchor_in_open_water_and_inland_provinces_none(east):
-    from pbem.report.layout import _on_land
+    from pbem.report.layout import on_land
 
     harbours = board_places(east)["harbours"]
     assert set(harbours) == {p for p in east.provinces if not east.province(p).land_only}
     boxes = {pid: (min(x for x, _ in r), min(y for _, y in r), max(x for x, _ in r), max(y for _, y in r))
              for pid, r in east.shapes.items()}
     for pid, (x, y) in sorted(harbours.items()):
-        assert not _on_land(east, x, y, boxes), f"the anchor of {pid} is on land"
+        assert not on_land(east, x, y, boxes), f"the anchor of {pid} is on land"
         for q, (qx, qy) in harbours.items():
             if q != pid:
                 assert not overlaps((x - 17, y - 9, x + 17, y + 9), (qx - 17, qy - 9, qx + 17, qy + 9)), (pid, q)

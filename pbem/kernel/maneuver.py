@@ -82,7 +82,7 @@ def _demanders(t: TurnView, at: str, unit: str) -> list[str]:
     return out
 
 
-def _plural(n: int, word: str) -> str:
+def plural_of(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
@@ -115,10 +115,10 @@ def _why_not_moving(t: TurnView, f: Forces, unit: str, at: str, need: int, able:
         owned = t.ns.knowhow
         steps = sorted((n, k) for k, n in t.rules.movement.get(unit, {}).items() if k not in owned and n >= need)
         more = "; ".join(f"{n} steps need {t.display(k)}" for n, k in steps)
-        return (f"a {unit} moves at most {_plural(allowance, 'step')} a turn"
+        return (f"a {unit} moves at most {plural_of(allowance, 'step')} a turn"
                 + (f" ({more})" if more else ""))
     spent = len(here) - able
-    return (f"only {able} of its {len(here)} {unit}s there can still move {_plural(need, 'step')}; "
+    return (f"only {able} of its {len(here)} {unit}s there can still move {plural_of(need, 'step')}; "
             f"{spent} {'has' if spent == 1 else 'have'} used {'its' if spent == 1 else 'their'} steps this turn")
 
 
@@ -157,7 +157,7 @@ def _move(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> None:
         return
     moving = _choose(able, count, step.get("which"))
     if "which" not in step and len(set(able)) > 1 and count < len(able):
-        t.note_default(f"{path}.which", f"the {_plural(count, unit)} moving from {t.display(start)} are those "
+        t.note_default(f"{path}.which", f"the {plural_of(count, unit)} moving from {t.display(start)} are those "
                        "with the fewest steps left (no \"which\" given; \"which\": \"fresh\" sends the others)")
     f.take(start, unit, moving)
     here = start
@@ -214,7 +214,7 @@ def _battle(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[str
     most = min(own, theirs)
     count = step.get("count", most)
     if "count" not in step:
-        t.note_default(f"{path}.count", f"the battle in {t.display(at)} is fought by {_plural(most, unit)} a side, "
+        t.note_default(f"{path}.count", f"the battle in {t.display(at)} is fought by {plural_of(most, unit)} a side, "
                        "as many as can fight (no \"count\" given)")
     if count > most:
         t.reject("battle/too-many", f"{path}.count", most=most, unit=unit, at=at, count=count)
@@ -327,8 +327,8 @@ def _conquering_units(t: TurnView, f: Forces, step: dict[str, Any], city: str, s
     legions = min(upright["legion"], strength)
     used = {"legion": legions, "galley": strength - legions}
     if upright["legion"] and upright["galley"]:
-        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {_plural(used['legion'], 'legion')} "
-                       f"and {_plural(used['galley'], 'galley')} (no \"with\" given: legions first, "
+        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {plural_of(used['legion'], 'legion')} "
+                       f"and {plural_of(used['galley'], 'galley')} (no \"with\" given: legions first, "
                        "galleys are kept)")
     return used
 
@@ -358,7 +358,7 @@ def _take_city(t: TurnView, f: Forces, city: str, owner: str | None, strength: i
                give_up: str | None) -> None:
     """``city`` taken: the conquerors and the defenders leave the board, its temple is
     destroyed (a general), the city given up is left with its temple and chosen type."""
-    _remove_conquerors(t, f, city, used)
+    remove_conquerors(t, f, city, used)
     prov = t.state.province(city)  # to change (taking the units may already have copied it)
     lost = {u: prov.count(owner, u) for u in UNITS}
     for u in UNITS:
@@ -381,7 +381,7 @@ def _take_city(t: TurnView, f: Forces, city: str, owner: str | None, strength: i
            defender_lost=lost, temple_destroyed=temple, give_up=give_up)
 
 
-def _remove_conquerors(t: TurnView, f: Forces, city: str, used: dict[str, int]) -> None:
+def remove_conquerors(t: TurnView, f: Forces, city: str, used: dict[str, int]) -> None:
     """The units that conquered leave the board (000 L689-692, 003 L28). In classic each
     used a maneuver action, so only upright ones go (000 L944-948); where a conquest uses
     none, those with the fewest actions left go first."""
@@ -394,7 +394,7 @@ def _destroy_neutral_temple(t: TurnView, f: Forces, city: str, strength: int, us
     """A neutral temple conquered (an edition with neutral temples, 003 L30, L208; docs/rulings.md Q23): the
     attackers that match its defence leave the board, the temple goes back to the bank,
     the conqueror earns a general, and the region is free for a city."""
-    _remove_conquerors(t, f, city, used)
+    remove_conquerors(t, f, city, used)
     prov = t.state.province(city)
     extra = dict(prov.extra)
     extra.pop("neutral_temple", None)

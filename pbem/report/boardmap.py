@@ -20,8 +20,8 @@ from pbem.errors import Problem, UsageError
 from pbem.kernel.board import Board
 from pbem.kernel.protocols import CityMark
 from pbem.report.layout import (CHIP_ROOM, HARBOUR_H, HARBOUR_W, LEGEND_LAYOUTS, MARGIN, NEUTRAL_TEMPLE, SEA_LEGEND,
-                                SEA_ONLY_INK, WIDTH, Box, _anchor, _box_distance, _chip, _cost, _cross,
-                                _far_candidates, _Grid, _inside, _province_base, _sea_mark, _temple, board_frame,
+                                SEA_ONLY_INK, WIDTH, Box, anchor_mark, box_distance, chip_mark, overlap_cost, cross_mark,
+                                far_candidates, LegendGrid, box_inside, province_base, galley_mark, temple_mark, board_frame,
                                 board_places, board_view, fit, legend_extras, marker_box, num, overlaps, text_width)
 
 PICTURE_FORMATS = ("svg", "png", "pdf")
@@ -45,7 +45,7 @@ def id_places(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Box]:
     out: dict[str, Box] = {}
     for pid in sorted(labels, key=lambda q: (labels[q][1], labels[q][0])):
         box = labels[pid]
-        left = box[0] + (CHIP_ROOM if _chip(board.province(pid).resource) else 1)
+        left = box[0] + (CHIP_ROOM if chip_mark(board.province(pid).resource) else 1)
         w = text_width(pid, ID_SIZE) + 2
         others = [t for t in taken if t is not box]
         best = None
@@ -53,13 +53,13 @@ def id_places(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Box]:
                  (box[2] + 3, box[1] + 4), (box[0] - w - 3, box[1] + 4)]
         # else anywhere near the name, but not on it
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        further = [(x0, y0) for x0, y0 in _far_candidates(w, ID_H, cx, cy)
-                   if _box_distance((x0, y0, x0 + w, y0 + ID_H), cx, cy) < 40]
+        further = [(x0, y0) for x0, y0 in far_candidates(w, ID_H, cx, cy)
+                   if box_distance((x0, y0, x0 + w, y0 + ID_H), cx, cy) < 40]
         for k, (x0, y0) in enumerate(close + further):
             spot = (x0, y0, x0 + w, y0 + ID_H)
-            if not _inside(spot, view.bounds):
+            if not box_inside(spot, view.bounds):
                 continue
-            cost = _cost(spot, others if k < len(close) else taken)
+            cost = overlap_cost(spot, others if k < len(close) else taken)
             if best is None or cost < best[0]:
                 best = (cost, spot)
             if cost == 0:
@@ -79,12 +79,12 @@ def map_layout(board: Board, ids: bool = True, marks: tuple[CityMark, ...] = ())
     spots = id_places(board, marks) if ids else {}
     provinces = []
     for pid in sorted(board.provinces):
-        entry = _province_base(board, pid, marks)
+        entry = province_base(board, pid, marks)
         if ids:
             spot = spots[pid]
             entry["id_text"] = {"x": num(spot[0] + 1), "y": num(spot[1] + 8.5), "text": pid}
         x, y = view.xy[pid]
-        chip = _chip(board.province(pid).resource)
+        chip = chip_mark(board.province(pid).resource)
         if chip:
             entry["city"] = {"x": num(x - 7), "y": num(y - 7), "fill": chip["fill"], "tx": num(x),
                              "ty": num(y + 3), "text": chip["letter"], "ink": chip["ink"]}
@@ -92,7 +92,7 @@ def map_layout(board: Board, ids: bool = True, marks: tuple[CityMark, ...] = ())
         harbour = places["harbours"].get(pid)
         if harbour is not None:
             hx, hy = harbour
-            entry["harbour"] = {"anchor": _anchor(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
+            entry["harbour"] = {"anchor": anchor_mark(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
                                 "busy": False}
         provinces.append(entry)
     title = board.name
@@ -123,12 +123,12 @@ def _map_legend(box, columns: int, ids: bool, seas: bool = False) -> dict[str, A
     if columns != 1 and extra > 0:
         left = box[0] + (extra / 2 if columns == 5 else 0 if box[0] < 100 else extra)
         box = (left, box[1], left + base, box[3])
-    items = _legend_items(_Grid(box, columns), ids, seas)
+    items = _legend_items(LegendGrid(box, columns), ids, seas)
     return {"x": num(box[0]), "y": num(box[1]), "w": num(box[2] - box[0]), "h": num(box[3] - box[1]),
             "entries": [_legend_entry(i) for i in items]}
 
 
-def _legend_items(g: _Grid, ids: bool, seas: bool) -> list[dict[str, Any]]:
+def _legend_items(g: LegendGrid, ids: bool, seas: bool) -> list[dict[str, Any]]:
     """The map legend's items, each with its kind, label and place on the grid ``g``."""
     items: list[dict[str, Any]] = []
 
@@ -161,24 +161,24 @@ def _legend_entry(i: dict[str, Any]) -> dict[str, Any]:
     if kind in ("land", "sea", "both", "none"):
         i["d"] = f"M{num(x)},{num(y - 4)} L{num(x + 34)},{num(y - 4)}"
     elif kind == "anchor":
-        i["anchor"] = _anchor(x + 17, y - 4)
+        i["anchor"] = anchor_mark(x + 17, y - 4)
     elif kind == "sites":
         resources = i.pop("resources")
         i["sites"] = []
         for k, resource in enumerate(resources):
-            chip = _chip(resource)
+            chip = chip_mark(resource)
             sx = x + 18 * k
             i["sites"].append({"x": num(sx), "y": num(y - 11), "fill": chip["fill"], "tx": num(sx + 7),
                                "ty": num(y - 1), "text": chip["letter"], "ink": chip["ink"]})
         i["tx"] = num(x + 18 * len(resources) + 6)
     elif kind == "cross":
-        i["d"] = _cross(x + 7, y - 4)
+        i["d"] = cross_mark(x + 7, y - 4)
         i["tx"] = num(x + 24)
     elif kind == "sea":
-        i["mark"] = _sea_mark(x + 8, y - 3)
+        i["mark"] = galley_mark(x + 8, y - 3)
         i["tx"] = num(x + 24)
     elif kind == "temple":
-        i["temple"] = dict(_temple(x + 7, y - 4), fill=NEUTRAL_TEMPLE)
+        i["temple"] = dict(temple_mark(x + 7, y - 4), fill=NEUTRAL_TEMPLE)
         i["tx"] = num(x + 24)
     elif kind == "sample":
         i["sx"], i["sy"] = num(x), num(y)

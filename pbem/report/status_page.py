@@ -13,13 +13,13 @@ from datetime import datetime
 from typing import Any
 
 from pbem.paths import data_dir
-from pbem.report.site import _render, scrub
+from pbem.report.site import render_page, scrub
 from pbem.service.clock import told
-from pbem.service.status import left_text
+from pbem.service.overview import left_text
 
 
 def status_page(records: list[dict[str, Any]], now: datetime, zone: str = "UTC") -> bytes:
-    """The page for ``records`` (:func:`pbem.service.status.game_status`, in the order
+    """The page for ``records`` (:func:`pbem.service.overview.game_status`, in the order
     given), as of ``now``, told in the time zone ``zone``."""
     games = []
     for record in records:
@@ -30,5 +30,5 @@ def status_page(records: list[dict[str, Any]], now: datetime, zone: str = "UTC")
     css = (data_dir("templates") / "site" / "style.css").read_text(encoding="utf-8")
     from markupsafe import Markup
 
-    return _render("status.html.j2", games=games, as_of=told(now, zone), css=Markup(css.strip()),
+    return render_page("status.html.j2", games=games, as_of=told(now, zone), css=Markup(css.strip()),
                    needing=sum(1 for g in games if g["needs_gm"]))

@@ -16,7 +16,7 @@ from pbem.editions.duellum.pieces import box, opponent, set_wall, to_box, tokens
 from pbem.editions.duellum.rules import PERSONAGE_RULES as P, RECRUIT_GOLD, WALL_MARKS, WALLS_PER_NATION
 from pbem.kernel import queries
 from pbem.kernel.actions import BuildTemples, BuyKnowHow
-from pbem.kernel.maneuver import _plural, _remove_conquerors, defence
+from pbem.kernel.maneuver import plural_of, remove_conquerors, defence
 from pbem.kernel.payments import Cost
 from pbem.kernel.personages import award
 from pbem.kernel.vocab import UNITS
@@ -117,7 +117,7 @@ def recruit(t: Turn, order: dict[str, Any]) -> dict[str, Any]:
     if short or not any(counts.values()):
         return echo
     gold = sum(RECRUIT_GOLD[u] * n for u, n in counts.items())
-    what = " and ".join(_plural(n, u) for u, n in counts.items() if n)
+    what = " and ".join(plural_of(n, u) for u, n in counts.items() if n)
     paid = t.pay(Cost.of(gold=gold), order.get("pay"), f"recruiting {what}", "$.recruit")
     if paid is None:
         return echo
@@ -198,8 +198,8 @@ def _units_used(t: Turn, step: dict[str, Any], city: str, seen: int, here: dict[
     legions = min(here["legion"], seen)  # D4: legions go first, galleys count towards navigators
     used = {"legion": legions, "galley": seen - legions}
     if here["legion"] and here["galley"]:
-        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {_plural(used['legion'], 'legion')} "
-                       f"and {_plural(used['galley'], 'galley')} (no \"with\" given: legions first, galleys are kept)")
+        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {plural_of(used['legion'], 'legion')} "
+                       f"and {plural_of(used['galley'], 'galley')} (no \"with\" given: legions first, galleys are kept)")
     return used
 
 
@@ -228,7 +228,7 @@ def _defence_card(t: Turn, city: str, owner: str, used: dict[str, int], here: di
 def _take(t: Turn, f, city: str, owner: str, seen: int, used: dict[str, int]) -> None:
     """``city`` taken: the units used and every defending unit go into their boxes, a temple
     to the bank, a wall to its owner's supply (001 L367); the loser draws a card later."""
-    _remove_conquerors(t, f, city, used)
+    remove_conquerors(t, f, city, used)
     for u, n in used.items():
         if n:
             to_box(t.state, t.nation, u, n)

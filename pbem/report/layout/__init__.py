@@ -23,20 +23,20 @@ are imported here (:data:`__all__`), so ``from pbem.report.layout import ...`` r
 from __future__ import annotations
 
 from pbem.report.layout.base import (BOARD_ROOM, Box, CHIP_ROOM, FONT, HARBOUR_H, HARBOUR_W, HEADER, HEIGHT, MARGIN,
-                                     NAME_SIZE, SEA, SEA_ONLY_INK, WIDTH, _temple, fit, num, text_width)
-from pbem.report.layout.marks import NEUTRAL_FILL, NEUTRAL_TEMPLE, _anchor, _chip, _cross, _sea_mark
-from pbem.report.layout.legend import LEGEND_BOX, LEGEND_LAYOUTS, SEA_LEGEND, _Grid, legend_extras
-from pbem.report.layout.placement import (_box_distance, _cost, _far_candidates, _inside, _on_land, board_places,
+                                     NAME_SIZE, SEA, SEA_ONLY_INK, WIDTH, temple_mark, fit, num, text_width)
+from pbem.report.layout.marks import NEUTRAL_FILL, NEUTRAL_TEMPLE, anchor_mark, chip_mark, cross_mark, galley_mark
+from pbem.report.layout.legend import LEGEND_BOX, LEGEND_LAYOUTS, SEA_LEGEND, LegendGrid, legend_extras
+from pbem.report.layout.placement import (box_distance, overlap_cost, far_candidates, box_inside, on_land, board_places,
                                           board_view, label_box, marker_box, overlaps)
-from pbem.report.layout.board import _province_base
+from pbem.report.layout.board import province_base
 from pbem.report.layout.panels import panel_rows
 from pbem.report.layout.pages import board_frame, pages_layout, svg_layout
 
 __all__ = [
     "BOARD_ROOM", "Box", "CHIP_ROOM", "FONT", "HARBOUR_H", "HARBOUR_W", "HEADER", "HEIGHT", "LEGEND_BOX",
     "LEGEND_LAYOUTS", "MARGIN", "NAME_SIZE", "NEUTRAL_FILL", "NEUTRAL_TEMPLE", "SEA", "SEA_LEGEND",
-    "SEA_ONLY_INK", "WIDTH", "_Grid", "_anchor", "_box_distance", "_chip", "_cost", "_cross",
-    "_far_candidates", "_inside", "_on_land", "_province_base", "_sea_mark", "_temple", "board_frame",
+    "SEA_ONLY_INK", "WIDTH", "LegendGrid", "anchor_mark", "box_distance", "chip_mark", "overlap_cost", "cross_mark",
+    "far_candidates", "box_inside", "on_land", "province_base", "galley_mark", "temple_mark", "board_frame",
     "board_places", "board_view", "fit", "label_box", "legend_extras", "marker_box", "num", "overlaps",
     "pages_layout", "panel_rows", "svg_layout", "text_width",
 ]

@@ -83,7 +83,7 @@ def tint(colour: str, share: float) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * share):02x}" for c in rgb)
 
 
-def _pts(points) -> str:
+def points_attr(points) -> str:
     return " ".join(f"{num(x)},{num(y)}" for x, y in points)
 
 
@@ -102,10 +102,10 @@ UNIT_SIZE = 12
 RESOURCE_LETTERS = {"marble": "M", "iron": "I", "gold": "G"}
 
 
-def _temple(x: float, y: float) -> dict[str, str]:
+def temple_mark(x: float, y: float) -> dict[str, str]:
     """A small temple: pediment over a base, 14 wide, centred on (x, y)."""
     roof = [(x - 8, y - 3), (x, y - 9), (x + 8, y - 3)]
-    return {"roof": _pts(roof), "x": num(x - 7), "y": num(y - 3), "w": "14", "h": "10", "fill": "#ffffff",
+    return {"roof": points_attr(roof), "x": num(x - 7), "y": num(y - 3), "w": "14", "h": "10", "fill": "#ffffff",
             "cols": [num(x - 3.5), num(x), num(x + 3.5)], "y1": num(y - 3), "y2": num(y + 7)}
 
 

@@ -9,15 +9,15 @@ from typing import Any
 from pbem.kernel.board import Board
 from pbem.report.style import ink_for, is_sea
 from pbem.report.layout.base import (Box, CHIP_ROOM, INK, LAND, NAME_SIZE, PILL_GAP, PILL_H, SEA_ONLY_INK,
-                                     UNIT_SIZE, _pts, _temple, num, refined, text_width, tint)
+                                     UNIT_SIZE, points_attr, temple_mark, num, refined, text_width, tint)
 from pbem.kernel.protocols import CityMark
-from pbem.report.layout.marks import (NEUTRAL_TEMPLE, SEA_FILL, _anchor, _chip, _cross, _neutral_temple, _sea_mark,
+from pbem.report.layout.marks import (NEUTRAL_TEMPLE, SEA_FILL, anchor_mark, chip_mark, cross_mark, neutral_temple_mark, galley_mark,
                                       city_mark)
-from pbem.report.layout.placement import (View, _board_geometry, _leader, board_places, board_view, model_marks,
+from pbem.report.layout.placement import (View, board_geometry, leader_line, board_places, board_view, model_marks,
                                           overlaps)
 
 
-def _province_base(board: Board, pid: str, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:
+def province_base(board: Board, pid: str, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:
     """A province as the board shows it before any game: outline, label, city site (or the
     cross of a province without one), a temple printed on the board (``marks``: the city
     marks of the game's edition, :func:`board_view`)."""
@@ -26,30 +26,30 @@ def _province_base(board: Board, pid: str, marks: tuple[CityMark, ...] = ()) -> 
     p = board.province(pid)
     x, y = view.xy[pid]
     box = places["labels"][pid]
-    chip = _chip(p.resource)
+    chip = chip_mark(p.resource)
     name_w = text_width(p.name, NAME_SIZE, bold=True)
     room = CHIP_ROOM if chip else 1
     base = box[1] + 13
     sea = is_sea(p)
-    more = {"sea": True, "sea_mark": _sea_mark(x, y)} if sea else {}
+    more = {"sea": True, "sea_mark": galley_mark(x, y)} if sea else {}
     return {
         "id": pid,
-        "outline": _board_geometry(board, marks)["outlines"][pid],
+        "outline": board_geometry(board, marks)["outlines"][pid],
         "fill": SEA_FILL if sea else LAND, **more,
         "name": p.name, "name_ink": SEA_ONLY_INK if p.sea_only else INK,
         "name_x": num(box[0] + room + name_w / 2), "name_y": num(base),
         "chip": chip and {**chip, "cx": num(box[0] + 7), "cy": num(base - 5), "ty": num(base - 1.8)},
         "id_text": None,
-        "leader": _leader(box, x, y, pid in places["far"]),
+        "leader": leader_line(box, x, y, pid in places["far"]),
         "city": None, "site": None if p.resource == "none" else {"cx": num(x), "cy": num(y)},
-        "cross": _cross(x, y) if p.resource == "none" and not sea else None,
-        "temple": dict(_temple(x + 17, y), fill=NEUTRAL_TEMPLE) if p.temple else None,
+        "cross": cross_mark(x, y) if p.resource == "none" and not sea else None,
+        "temple": dict(temple_mark(x + 17, y), fill=NEUTRAL_TEMPLE) if p.temple else None,
         "units": [], "harbour": None,
     }
 
 
-def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
-    """Every province as drawn: its shape and site (:func:`_province_base`), its city,
+def draw_provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
+    """Every province as drawn: its shape and site (:func:`province_base`), its city,
     the edition's marks round it and its temple (:func:`_site_marks`), its unit badges
     (:func:`_unit_badges`)."""
     nations = {n["id"]: n for n in model["nations"]}
@@ -58,7 +58,7 @@ def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     view, places = board_view(board, marks), board_places(board, marks)
     out = []
     for pid in sorted(board.provinces):
-        entry = _province_base(board, pid, marks)
+        entry = province_base(board, pid, marks)
         _site_marks(entry, model, board, view, pid, state.get(pid), nations)
         _unit_badges(entry, view, pid, state.get(pid), nations, places, refined(model))
         out.append(entry)
@@ -83,12 +83,12 @@ def _site_marks(entry: dict[str, Any], model: dict[str, Any], board: Board, view
             entry["marks"] = [city_mark(mark["shape"], x, y) for mark in s["marks"]]
         # a temple printed on the board stands for a neutral city only; once the city
         # is a nation's, the game state says whether it has a temple
-        entry["temple"] = _temple(x + 17, y) if s["temple"] else None
+        entry["temple"] = temple_mark(x + 17, y) if s["temple"] else None
         if s.get("chosen"):  # the resource its founder chose
-            entry["chip"] = {**entry["chip"], **_chip(s["resource_id"])} if entry["chip"] else None
+            entry["chip"] = {**entry["chip"], **chip_mark(s["resource_id"])} if entry["chip"] else None
     elif s is not None and s.get("neutral_temple"):
         # a neutral temple stands on the site until a nation destroys it
-        entry["temple"] = _neutral_temple(x, y)
+        entry["temple"] = neutral_temple_mark(x, y)
         entry["site"] = None
     elif board.province(pid).temple and model["game"].get("neutral_temples"):
         entry["temple"] = None  # destroyed: the site is free for a city
@@ -130,7 +130,7 @@ def _unit_badges(entry: dict[str, Any], view: View, pid: str, s: dict[str, Any] 
             stop += PILL_H + PILL_GAP
     if harbour is not None:
         hx, hy = harbour
-        entry["harbour"] = {"anchor": _anchor(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
+        entry["harbour"] = {"anchor": anchor_mark(hx, hy), "line": f"M{num(x)},{num(y)} L{num(hx)},{num(hy)}",
                             "busy": bool(fleets)}
         htop = hy - PILL_H / 2 - (len(fleets) - 1) * (PILL_H + PILL_GAP) / 2
         for u in fleets:
@@ -155,7 +155,7 @@ def _legion_spot(x: float, y: float, pills: list[dict[str, Any]], labels: list[t
     return spots[0]
 
 
-def _arrows(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
+def draw_arrows(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     colours = {n["id"]: n["colour"] for n in model["nations"]}
     sites = board_view(board, model_marks(model)).xy
     out = []
@@ -180,7 +180,7 @@ def _arrows(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
         w = text_width(label, 11, bold=True) + 8
         out.append({
             "d": "M" + " L".join(f"{num(x)},{num(y)}" for x, y in pts),
-            "head": _pts(head), "colour": colours[mv["nation"]],
+            "head": points_attr(head), "colour": colours[mv["nation"]],
             "label": {"x": num(lx - w / 2), "y": num(ly - 8), "w": num(w), "h": "15",
                       "tx": num(lx), "ty": num(ly + 3.5), "text": label,
                       "fill": colours[mv["nation"]], "ink": ink_for(colours[mv["nation"]])},
@@ -217,7 +217,7 @@ def _trim(pts: list[tuple], start: float, end: float) -> list[tuple]:
     return pts
 
 
-def _battles(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
+def draw_battles(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     seen: dict[str, int] = {}
     for b in model["marks"]["battles"]:
         seen[b["at"]] = seen.get(b["at"], 0) + b["count"]
@@ -231,11 +231,11 @@ def _battles(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
             r = 13 if i % 2 == 0 else 6.5
             ang = math.pi * i / 8 - math.pi / 2
             star.append((cx + r * math.cos(ang), cy + r * math.sin(ang)))
-        out.append({"points": _pts(star), "tx": num(cx), "ty": num(cy + 4), "text": str(seen[pid])})
+        out.append({"points": points_attr(star), "tx": num(cx), "ty": num(cy + 4), "text": str(seen[pid])})
     return out
 
 
-def _conquests(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
+def draw_conquests(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     colours = {n["id"]: n["colour"] for n in model["nations"]}
     out = []
     sites = board_view(board, model_marks(model)).xy

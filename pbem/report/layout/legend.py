@@ -9,8 +9,8 @@ from typing import Any
 from pbem.kernel.board import Board
 from pbem.kernel.protocols import CityMark
 from pbem.report.style import RESOURCE_COLOURS, ink_for, is_sea
-from pbem.report.layout.base import Box, RESOURCE_LETTERS, SEA_ONLY_INK, _pts, _temple, num
-from pbem.report.layout.marks import _anchor, _chip, _cross, _neutral_temple, _sea_mark, city_mark
+from pbem.report.layout.base import Box, RESOURCE_LETTERS, SEA_ONLY_INK, points_attr, temple_mark, num
+from pbem.report.layout.marks import anchor_mark, chip_mark, cross_mark, neutral_temple_mark, galley_mark, city_mark
 
 
 def legend_extras(board: Board, marks: tuple[CityMark, ...] = ()) -> tuple[str | CityMark, ...]:
@@ -68,7 +68,7 @@ LEGEND_GAP = 8
 """Between the board and a legend below it."""
 
 
-class _Grid:
+class LegendGrid:
     """The legend's places: an item is named by its column ``c`` (0-2) and row ``r`` (0-4)
     in three columns of five rows, and goes to the same place in reading order in the
     other layouts (:data:`LEGEND_LAYOUTS`)."""
@@ -87,13 +87,13 @@ class _Grid:
         return self.col(0, i), self.row(0, i)
 
 
-def _legend(box: Box, columns: int, extras: tuple[str | CityMark, ...] = (),
+def draw_legend(box: Box, columns: int, extras: tuple[str | CityMark, ...] = (),
             neutral: str = "neutral temple") -> dict[str, Any]:
     """The report's legend in ``box``: what the lines, symbols and marks on the board mean;
     ``extras`` (:func:`legend_extras`) after the classic items, ``neutral`` the words for a
     neutral temple."""
     x0, y0 = box[0], box[1]
-    g = _Grid(box, columns, len(extras))
+    g = LegendGrid(box, columns, len(extras))
 
     def at(c: int, r: int) -> tuple[float, float]:
         return g.col(c, r), g.row(c, r)
@@ -117,17 +117,17 @@ def _legend_extra(kind: str | CityMark, x: float, y: float, neutral: str) -> dic
     """One of the later editions' legend items (:func:`legend_extras`) at (``x``, ``y``), in
     the shape the board map's legend entries have."""
     if kind == "choice":
-        chip = _chip("choice")
+        chip = chip_mark("choice")
         return {"kind": "chip", "label": "resource of choice", "cx": num(x + 7), "cy": num(y - 4),
                 "ty": num(y - 0.8), **chip, "tx": num(x + 22), "ty2": num(y)}
     if kind == "none":
-        return {"kind": "cross", "label": "no city site", "d": _cross(x + 7, y - 4), "tx": num(x + 22), "ty": num(y)}
+        return {"kind": "cross", "label": "no city site", "d": cross_mark(x + 7, y - 4), "tx": num(x + 22), "ty": num(y)}
     if kind == "sea":
-        return {"kind": "sea", "label": SEA_LEGEND, "mark": _sea_mark(x + 8, y - 3), "tx": num(x + 22), "ty": num(y)}
+        return {"kind": "sea", "label": SEA_LEGEND, "mark": galley_mark(x + 8, y - 3), "tx": num(x + 22), "ty": num(y)}
     if isinstance(kind, CityMark):  # round a city square, as on the board
         return {"kind": "mark", "label": kind.words, "mark": city_mark(kind.shape, x + 8, y - 3),
                 "square": {"x": num(x + 1), "y": num(y - 10)}, "tx": num(x + 24), "ty": num(y)}
-    return {"kind": "temple", "label": neutral, "temple": _neutral_temple(x + 8, y - 3),
+    return {"kind": "temple", "label": neutral, "temple": neutral_temple_mark(x + 8, y - 3),
             "tx": num(x + 22), "ty": num(y)}
 
 
@@ -138,7 +138,7 @@ def _legend_items(at) -> dict[str, Any]:
     c0r4 = at(0, 4)
     return {
         "city": {"x": num(c1r0[0]), "y": num(c1r0[1] - 11), "tx": num(c1r0[0] + 22), "ty": num(c1r0[1])},
-        "temple": dict(_temple(c1r1[0] + 7, c1r1[1] - 4), tx=num(c1r1[0] + 22), ty=num(c1r1[1])),
+        "temple": dict(temple_mark(c1r1[0] + 7, c1r1[1] - 4), tx=num(c1r1[0] + 22), ty=num(c1r1[1])),
         "units": {"x": num(c1r2[0] - 2), "y": num(c1r2[1] - 13), "w": "26", "tx": num(c1r2[0] + 11),
                   "ty": num(c1r2[1]), "lx": num(c1r2[0] + 32)},
         "chips": [{"cx": num(c1r3[0] + 6 + 18 * i), "cy": num(c1r3[1] - 4), "ty": num(c1r3[1] - 0.8),
@@ -146,16 +146,16 @@ def _legend_items(at) -> dict[str, Any]:
                   for i, r in enumerate(("marble", "iron", "gold"))],
         "chips_label": {"x": num(c1r3[0] + 58), "y": num(c1r3[1])},
         "arrow": {"d": f"M{num(c2r0[0])},{num(c2r0[1] - 4)} L{num(c2r0[0] + 26)},{num(c2r0[1] - 4)}",
-                  "head": _pts([(c2r0[0] + 38, c2r0[1] - 4), (c2r0[0] + 26, c2r0[1] - 11),
+                  "head": points_attr([(c2r0[0] + 38, c2r0[1] - 4), (c2r0[0] + 26, c2r0[1] - 11),
                                 (c2r0[0] + 26, c2r0[1] + 3)]),
                   "tx": num(c2r0[0] + 46), "ty": num(c2r0[1])},
-        "battle": {"points": _pts([(c2r1[0] + 16 + (15 if i % 2 == 0 else 7) * math.cos(math.pi * i / 8 - math.pi / 2),
+        "battle": {"points": points_attr([(c2r1[0] + 16 + (15 if i % 2 == 0 else 7) * math.cos(math.pi * i / 8 - math.pi / 2),
                                     c2r1[1] - 4 + (15 if i % 2 == 0 else 7) * math.sin(math.pi * i / 8 - math.pi / 2))
                                    for i in range(16)]),
                    "tx": num(c2r1[0] + 46), "ty": num(c2r1[1])},
         "conquest": {"cx": num(c2r2[0] + 16), "cy": num(c2r2[1] - 4), "tx": num(c2r2[0] + 46), "ty": num(c2r2[1])},
         "site": {"cx": num(c2r3[0] + 16), "cy": num(c2r3[1] - 4), "tx": num(c2r3[0] + 46), "ty": num(c2r3[1])},
-        "anchor": _anchor(c0r4[0] + 17, c0r4[1] - 4),
+        "anchor": anchor_mark(c0r4[0] + 17, c0r4[1] - 4),
         "anchor_label": {"x": num(c0r4[0] + 42), "y": num(c0r4[1])},
         "sea_only": {"x": num(c1r4[0]), "y": num(c1r4[1]), "lx": num(c1r4[0] + 44), "ink": SEA_ONLY_INK},
         "galleys": {"x": num(c2r4[0] + 3), "y": num(c2r4[1] - 13), "w": "26", "tx": num(c2r4[0] + 16),

@@ -9,10 +9,10 @@ from pbem.kernel.board import Board
 from pbem.kernel.protocols import CityMark
 from pbem.report.layout.base import (BORDER_COLOURS, FONT, HEIGHT, INK, NOTE_INK, NOTE_TEXT, SEA, WIDTH, fit, num,
                                      refined, wrap)
-from pbem.report.layout.legend import _legend
-from pbem.report.layout.placement import _board_geometry, board_view, model_marks
-from pbem.report.layout.board import _arrows, _battles, _conquests, _provinces
-from pbem.report.layout.panels import (_footer, _header, _log, _nations_table, _progress, _rondel, _scores,
+from pbem.report.layout.legend import draw_legend
+from pbem.report.layout.placement import board_geometry, board_view, model_marks
+from pbem.report.layout.board import draw_arrows, draw_battles, draw_conquests, draw_provinces
+from pbem.report.layout.panels import (draw_footer, draw_header, draw_log, draw_nations_table, draw_progress, draw_rondel, draw_scores,
                                        panel_rows)
 
 
@@ -21,7 +21,7 @@ def board_frame(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Any
     and borders, the reconstruction note (``marks``: the city marks of the game's edition,
     :func:`board_view`)."""
     view = board_view(board, marks)
-    geometry = _board_geometry(board, marks)
+    geometry = board_geometry(board, marks)
     note = None
     if view.note is not None:
         note = {"x": num(view.note[0]), "y": num(view.note[1]), "text": NOTE_TEXT, "ink": NOTE_INK}
@@ -41,14 +41,14 @@ def svg_layout(model: dict[str, Any], board: Board) -> dict[str, Any]:
     return {
         **board_frame(board, marks),
         "height": str(HEIGHT), "map": False,
-        "header": _header(model),
-        "provinces": _provinces(model, board),
-        "arrows": _arrows(model, board), "battles": _battles(model, board),
-        "conquests": _conquests(model, board),
-        "legend": _legend(view.legend, view.columns, view.extras, model.get("neutral_text", "neutral temple")),
-        "rondel": _rondel(model, place), "nations": _nations_table(model, place),
-        "progress": _progress(model, place), "scores": _scores(model, place), "log": _log(model, place),
-        "footer": _footer(model),
+        "header": draw_header(model),
+        "provinces": draw_provinces(model, board),
+        "arrows": draw_arrows(model, board), "battles": draw_battles(model, board),
+        "conquests": draw_conquests(model, board),
+        "legend": draw_legend(view.legend, view.columns, view.extras, model.get("neutral_text", "neutral temple")),
+        "rondel": draw_rondel(model, place), "nations": draw_nations_table(model, place),
+        "progress": draw_progress(model, place), "scores": draw_scores(model, place), "log": draw_log(model, place),
+        "footer": draw_footer(model),
     }
 
 

@@ -84,7 +84,7 @@ def _clear_label(cx: float, cy: float, r: float, mid: float, half: float, y: flo
     return centre, size
 
 
-def _rondel(model: dict[str, Any], place: Rows) -> dict[str, Any]:
+def draw_rondel(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     box = {"x": MARGIN, "y": place.a, "w": 300, "h": ROW_A_H}
     cx, cy, r = box["x"] + 150, box["y"] + 30 + (ROW_A_H - 30) / 2, 104
     colours = {n["id"]: n for n in model["nations"]}
@@ -157,7 +157,7 @@ def _swatch(x: float, nation: dict[str, Any]) -> dict[str, str]:
     return {"x": num(x), "fill": nation["colour"]}
 
 
-def _nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
+def draw_nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     x, w = MARGIN + 300 + MARGIN, WIDTH - 2 * MARGIN - 300 - MARGIN
     cols = [("Marble", 70), ("Iron", 50), ("Gold", 50), ("Coins", 56), ("Cities", 58),
             ("Temples", 70), ("Legions", 68), ("Galleys", 68)]
@@ -203,7 +203,7 @@ def _nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     return table
 
 
-def _progress(model: dict[str, Any], place: Rows) -> dict[str, Any]:
+def draw_progress(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     x, w = MARGIN, PROGRESS_W
     name_w = 124
     col_w = (w - 16 - name_w) / max(1, len(model["knowhows"]))
@@ -237,7 +237,7 @@ def _progress(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     return table
 
 
-def _scores(model: dict[str, Any], place: Rows) -> dict[str, Any]:
+def draw_scores(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     x = MARGIN + PROGRESS_W + MARGIN
     w = WIDTH - MARGIN - x
     name_w = 118
@@ -273,7 +273,7 @@ LOG_SIZE = 12.5
 LOG_LINE = 15
 
 
-def _log(model: dict[str, Any], place: Rows) -> dict[str, Any]:
+def draw_log(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     x, w = MARGIN, WIDTH - 2 * MARGIN
     col_w = (w - 30) / 2
     per_col = int((place.c_h - 40) // LOG_LINE)
@@ -309,7 +309,7 @@ def _log(model: dict[str, Any], place: Rows) -> dict[str, Any]:
             "title_x": num(x + 10), "title_y": num(place.c + 20), "lines": out}
 
 
-def _header(model: dict[str, Any]) -> dict[str, Any]:
+def draw_header(model: dict[str, Any]) -> dict[str, Any]:
     g = model["game"]
     # a private report's title is longer (whose it is): the board's name below names the edition
     lead = f"{g['id']}" if model.get("private") else f"{g['edition']} · {g['id']}"
@@ -337,7 +337,7 @@ DEADLINE_WIDTH = 620
 """The board page's header gives the deadline's sentence at most this many units."""
 
 
-def _footer(model: dict[str, Any]) -> dict[str, str] | None:
+def draw_footer(model: dict[str, Any]) -> dict[str, str] | None:
     """The witness line in the page's bottom margin, under the panels: the game hash after
     the entry reported, in full (docs/orders.md, "Witness hashes")."""
     witness = model.get("witness")

@@ -155,7 +155,7 @@ def _legend_on(w: float, h: float, sites: list[tuple[float, float]],
 
 
 @lru_cache(maxsize=8)
-def _board_geometry(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:
+def board_geometry(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:
     """What depends on the board alone: outlines, borders, links across water (drawn
     coordinates: the board's scaled by :func:`board_view`)."""
     view = board_view(board, marks)
@@ -278,7 +278,7 @@ def overlaps(a: Box, b: Box, pad: float = 0) -> bool:
     return a[0] < b[2] + pad and b[0] < a[2] + pad and a[1] < b[3] + pad and b[1] < a[3] + pad
 
 
-def _inside(box: Box, outer: Box) -> bool:
+def box_inside(box: Box, outer: Box) -> bool:
     return box[0] >= outer[0] and box[1] >= outer[1] and box[2] <= outer[2] and box[3] <= outer[3]
 
 
@@ -309,28 +309,28 @@ def _label_candidates(w: float, h: float, x: float, y: float) -> list[tuple[floa
     return out
 
 
-def _box_distance(box: Box, x: float, y: float) -> float:
+def box_distance(box: Box, x: float, y: float) -> float:
     """How far the point (``x``, ``y``) is from ``box`` (0 inside)."""
     dx = max(box[0] - x, 0.0, x - box[2])
     dy = max(box[1] - y, 0.0, y - box[3])
     return math.hypot(dx, dy)
 
 
-def _far_candidates(w: float, h: float, x: float, y: float) -> list[tuple[float, float]]:
+def far_candidates(w: float, h: float, x: float, y: float) -> list[tuple[float, float]]:
     """More places for a label with no free place near its city: every spot on a grid of
     8 x 6 px up to 150 px away, nearest first (ties: above before below, left before right)."""
     out = []
     for i in range(-19, 20):
         for j in range(-25, 26):
             x0, y0 = x - w / 2 + 8 * i, y - h / 2 + 6 * j
-            d = _box_distance((x0, y0, x0 + w, y0 + h), x, y)
+            d = box_distance((x0, y0, x0 + w, y0 + h), x, y)
             if d <= 150:
                 out.append((round(d / 4), j, i, x0, y0))
     out.sort()
     return [(x0, y0) for *_, x0, y0 in out]
 
 
-def _cost(box: Box, taken: list[Box]) -> float:
+def overlap_cost(box: Box, taken: list[Box]) -> float:
     """How much of what is already placed ``box`` covers (0: a free place)."""
     return sum((min(box[2], t[2]) - max(box[0], t[0])) * (min(box[3], t[3]) - max(box[1], t[1]))
                for t in taken if overlaps(box, t))
@@ -346,7 +346,7 @@ def _point_in_ring(px: float, py: float, ring) -> bool:
     return inside
 
 
-def _on_land(board: Board, px: float, py: float, boxes: dict[str, Box], marks: tuple[CityMark, ...] = ()) -> bool:
+def on_land(board: Board, px: float, py: float, boxes: dict[str, Box], marks: tuple[CityMark, ...] = ()) -> bool:
     """Whether the drawn point (``px``, ``py``) lies in a province (``boxes``: each
     outline's bounding box) that is not a sea region (:func:`~pbem.report.style.is_sea`:
     drawn as water)."""
@@ -378,14 +378,14 @@ def _harbour(board: Board, pid: str, taken: list[Box], bounds: Box, shape_boxes:
                 ang = math.radians(toward + 15 * ((step + 1) // 2) * (1 if step % 2 else -1))
                 hx, hy = x + radius * math.cos(ang), y + radius * math.sin(ang)
                 box = (hx - hw, hy - hh, hx + hw, hy + hh)
-                if not _inside(box, bounds) or any(overlaps(box, t, 2) for t in taken):
+                if not box_inside(box, bounds) or any(overlaps(box, t, 2) for t in taken):
                     continue
                 if strict and ring and min(_segment_distance((hx, hy), ring[i], ring[(i + 1) % len(ring)])
                                            for i in range(len(ring))) > hw + 8:
                     continue  # open water, but not beside this province
                 # the badge in the water (at 0.5: its middle half, touching the coast)
                 points = [(hx + sx * hw * wet, hy + sy * hh * wet) for sx in (-1, 1) for sy in (-1, 1)] + [(hx, hy)]
-                if wet and any(_on_land(board, cx, cy, shape_boxes, marks) for cx, cy in points):
+                if wet and any(on_land(board, cx, cy, shape_boxes, marks) for cx, cy in points):
                     continue
                 return (hx, hy), box
     return (x, y + 30), (x - hw, y + 30 - hh, x + hw, y + 30 + hh)
@@ -401,7 +401,7 @@ def board_places(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, An
     map file gives a label's centre (``Province.label``), there; every other label at the
     first of its candidate places (:func:`_label_candidates`) that covers no other label,
     no city with its badges (:func:`marker_box`), no anchor and not the legend; if none is
-    free, at the nearest free spot farther away (:func:`_far_candidates`, and a line to its
+    free, at the nearest free spot farther away (:func:`far_candidates`, and a line to its
     city is drawn); if there is none either, where it covers least. Placed once per board,
     in province-id order (labels: longest name first), so the result never varies.
     ``marks``: the city marks of the game's edition (:func:`board_view`).
@@ -460,14 +460,14 @@ def _label_spot(w: float, h: float, x: float, y: float, taken: list[Box],
         if further:
             reach = (x - w - 160, y - h - 160, x + w + 160, y + h + 160)
             near = [t for t in taken if overlaps(t, reach)]
-            candidates = _far_candidates(w, h, x, y)
+            candidates = far_candidates(w, h, x, y)
         else:
             near, candidates = taken, _label_candidates(w, h, x, y)
         for x0, y0 in candidates:
             box = (x0, y0, x0 + w, y0 + h)
-            if not _inside(box, bounds):
+            if not box_inside(box, bounds):
                 continue
-            cost = _cost(box, near)
+            cost = overlap_cost(box, near)
             if best is None or cost < best[0]:
                 best = (cost, box, further)
             if cost == 0:
@@ -479,10 +479,10 @@ def _label_spot(w: float, h: float, x: float, y: float, taken: list[Box],
     return best
 
 
-def _leader(box: Box, x: float, y: float, far: bool) -> str | None:
+def leader_line(box: Box, x: float, y: float, far: bool) -> str | None:
     """A thin line from the city at (``x``, ``y``) to its label, when the label is far
     (``far``: it was put farther than its usual places)."""
-    if _box_distance(box, x, y) <= (20 if far else LEADER_AT):
+    if box_distance(box, x, y) <= (20 if far else LEADER_AT):
         return None
     ex, ey = min(max(x, box[0]), box[2]), min(max(y, box[1]), box[3])
     length = math.hypot(ex - x, ey - y)
