@@ -128,12 +128,12 @@ def map_render(
         board = load_board(str(file)) if str(file) in known_boards() else load_map_file(file)
         pictures = board_pictures(board, wanted, ids=ids, marks=city_marks(board))
         out.mkdir(parents=True, exist_ok=True)
-        from pbem.report import _write_bytes
+        from pbem.service import store
 
         written = []
         for fmt in wanted:
             path = out / f"{board.id}.{fmt}"
-            _write_bytes(path, pictures[fmt])
+            store.write_in(out, path.name, pictures[fmt], 0o644, durable=False)
             written.append(path)
         print(f"{_summary(board)}")
         print("wrote " + ", ".join(str(p) for p in written))

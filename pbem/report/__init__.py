@@ -6,7 +6,7 @@ drawn from the SVG by cairosvg. A past turn is rebuilt by replaying the history,
 rendering it again later gives byte-identical files.
 
 In an edition with secrets (a nation's hand of cards) every report is built from what
-its reader may see (:mod:`pbem.report.views`): the report every command writes, posts and
+its reader may see (:mod:`pbem.report.visibility`): the report every command writes, posts and
 puts on the website is the public one; each nation also gets a private report with its own
 cards (:func:`prepare_all`, ``<game>-turn-<NNN>.<nation>.<ext>``).
 
@@ -133,7 +133,7 @@ class Report:
     ``None``: by file name, next to the report."""
     viewer: str | None = None
     """The nation whose private report this is (an edition with secrets), or ``None``: the
-    public report (:mod:`pbem.report.views`)."""
+    public report (:mod:`pbem.report.visibility`)."""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def name(self, fmt: str) -> str:
@@ -219,7 +219,7 @@ def prepare_all(game, turn: int | None = None, entry: int | None = None,
 def private_viewers(game) -> tuple[str, ...]:
     """The nations that get a private report beside the public one: every nation of a
     game whose edition keeps secrets (a hand of cards), none otherwise."""
-    from pbem.report.views import has_secrets
+    from pbem.report.visibility import has_secrets
 
     return tuple(game.seats) if has_secrets(game.edition) else ()
 
@@ -254,14 +254,6 @@ def entry_index(game, entry: int) -> int:
     if not 0 <= entry < len(game.history):
         raise UsageError(f"--entry {entry}: the history of {game.game_id!r} has entries 0-{len(game.history) - 1}")
     return entry
-
-
-def _write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` whole (temporary file in the same folder, then rename: a symbolic
-    link planted at ``path`` is replaced, never written through; the store's
-    :func:`~pbem.service.store.write_in`, without fsync: a report can be written again).
-    A file that cannot be written is :class:`~pbem.errors.CannotWrite` (exit 10)."""
-    store.write_in(path.parent, path.name, data, mode, durable=False)
 
 
 def make_folder(folder: Path) -> Path:
@@ -313,7 +305,7 @@ def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | N
                 path = folder / report.name(fmt)
                 store.clear_stale_temps(path, taken)  # what a killed run left for this file
                 # a private report names a hand of cards: for its owner's eyes (mode 600)
-                _write_bytes(path, report.render(fmt), 0o600 if report.viewer else 0o644)
+                store.write_in(path.parent, path.name, report.render(fmt), 0o600 if report.viewer else 0o644, durable=False)
                 written.append(path)
     return written
 

@@ -16,7 +16,7 @@
 - ``style.css`` and ``favicon.svg``.
 
 The website is public: in an edition with secrets every page is the
-public report (:mod:`pbem.report.views`), which names no card a nation drew or holds.
+public report (:mod:`pbem.report.visibility`), which names no card a nation drew or holds.
 
 Everything is local (no font, script, image or stylesheet from elsewhere), the same
 game file gives the same bytes (no clock), and no player's e-mail address is written:
@@ -48,7 +48,8 @@ from typing import Any, Iterator
 
 from pbem.errors import CannotWrite
 from pbem.paths import data_dir
-from pbem.report import Report, _write_bytes, make_folder, report_name
+from pbem.service import store
+from pbem.report import Report, make_folder, report_name
 from pbem.report.model import build_model, deadline_sentence
 from pbem.service.clock import Deadline
 from pbem.service.game import Game
@@ -221,7 +222,7 @@ def _environment():
     return env
 
 
-def _render(template: str, **context: Any) -> bytes:
+def render_page(template: str, **context: Any) -> bytes:
     return _environment().get_template(template).render(**context).encode("utf-8")
 
 
@@ -233,7 +234,7 @@ def _write_if_changed(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
-    _write_bytes(path, data)
+    store.write_in(path.parent, path.name, data, 0o644, durable=False)  # replaced whole, a planted link too
     return True
 
 
@@ -270,7 +271,7 @@ def build_site(game: Game, folder: Path | str, force: bool = False, *,
         files.put(name, (data_dir("templates") / "site" / name).read_bytes())
     entries, latest, size = _entry_pages(game, files, addresses, drawn_for)
     shown = {**latest, "deadline": scrub(deadline_sentence(game, deadline), addresses)}
-    files.put("index.html", _render("index.html.j2", m=shown, entries=list(reversed(entries)),
+    files.put("index.html", render_page("index.html.j2", m=shown, entries=list(reversed(entries)),
                                     current=entries[-1], board_size=size, game_title=_game_title(latest),
                                     press=_press(game, press or [], addresses)))
     files.prune(previous)
@@ -363,7 +364,7 @@ def _entry_pages(game: Game, files: _SiteFiles, addresses,
         entries.append(info)
         nav = {"prev": page_name(index - 1) if index else None,
                "next": page_name(index + 1) if index + 1 < count else None}
-        files.put(info["page"], _render("entry.html.j2", m=model, e=info, nav=nav, board_size=size,
+        files.put(info["page"], render_page("entry.html.j2", m=model, e=info, nav=nav, board_size=size,
                                         game_title=_game_title(model), latest=index + 1 == count))
         if index + 1 == count:
             latest = model
