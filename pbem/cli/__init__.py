@@ -78,6 +78,19 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'pbem.cli' has no attribute {name!r}")
 
 
+def program_name() -> str:
+    """The name the program was called by, as the full help shows it: the script's file
+    name (``antike-ref``), or ``python -m PACKAGE`` when it was run as a module."""
+    import os
+
+    script = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "antike-ref"
+    package = getattr(sys.modules.get("__main__"), "__package__", None)
+    if not package:
+        return script
+    stem = os.path.splitext(script)[0]
+    return f"python -m {package}" + ("" if stem == "__main__" else f".{stem}")
+
+
 def top_help() -> str:
     """The text of ``antike-ref --help``, made from :data:`COMMANDS` without building the
     commands themselves."""
@@ -89,13 +102,7 @@ def top_help() -> str:
     group = TyperGroup(name="antike-ref", help=APP_HELP, no_args_is_help=True, rich_markup_mode=None)
     for name, (_, text) in COMMANDS.items():
         group.add_command(TyperCommand(name=name, help=text, rich_markup_mode=None))
-    try:  # the name the command was called by, worked out as Typer does for the full help
-        from typer._click.utils import _detect_program_name
-
-        name = _detect_program_name()
-    except ImportError:
-        name = "antike-ref"
-    with typer.Context(group, info_name=name) as ctx:
+    with typer.Context(group, info_name=program_name()) as ctx:
         return group.get_help(ctx)
 
 
