@@ -39,7 +39,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from soak_mail import EXE, MEMORY_BOUND_MB, Box, _mail, cycle  # noqa: E402
+from soak_mail import EXE, MEMORY_BOUND_MB, Box, cycle, mail_bytes  # noqa: E402
 
 NATIONS = ["persians", "phoenicians", "arabs", "greeks"]
 ADDRESS = {n: f"{n}@players.example" for n in NATIONS}
@@ -55,21 +55,21 @@ def floods(rng: random.Random, r: int, active: str, other: str, changer: str,
     forged = f"{active.capitalize()} Player <{ADDRESS[active]}>"
     digits = "7" * 5000
     return [
-        ("45,000 HISTORY 50 lines", _mail(forged, "history", "HISTORY 50\n" * 45_000, f"<hist-{tag}@x>")),
-        ("1,000 RESEND pdf png svg lines", _mail(forged, "resend", "RESEND pdf png svg\n" * 1_000, f"<res-{tag}@x>")),
-        ("1,000 ADDRESS lines with the password", _mail(
+        ("45,000 HISTORY 50 lines", mail_bytes(forged, "history", "HISTORY 50\n" * 45_000, f"<hist-{tag}@x>")),
+        ("1,000 RESEND pdf png svg lines", mail_bytes(forged, "resend", "RESEND pdf png svg\n" * 1_000, f"<res-{tag}@x>")),
+        ("1,000 ADDRESS lines with the password", mail_bytes(
             ADDRESS[changer], "move", f"password {secret[changer]}\n"
             + "".join(f"ADDRESS victim{k}-{tag}@elsewhere.example\n" for k in range(1_000)), f"<addr-{tag}@x>")),
-        ("1,000 PASSWORD lines with the password", _mail(
+        ("1,000 PASSWORD lines with the password", mail_bytes(
             ADDRESS[changer], "pw", f"password {secret[changer]}\n" + "PASSWORD\n" * 1_000, f"<pw-{tag}@x>")),
-        ("forged-From PRESS", _mail(forged, "psst", f"PRESS TO all\nThe {active} surrender (forged {tag}).\n",
+        ("forged-From PRESS", mail_bytes(forged, "psst", f"PRESS TO all\nThe {active} surrender (forged {tag}).\n",
                                     f"<press-{tag}@x>")),
-        ("HISTORY ²", _mail(forged, "h", "HISTORY ²\n", f"<sup-{tag}@x>")),
-        ("RESEND txt ¹", _mail(forged, "r", "RESEND txt ¹\n", f"<sup1-{tag}@x>")),
-        ("5,000-digit numbers", _mail(forged, "n", f"HISTORY {digits}\nRESEND txt {digits}\n", f"<num-{tag}@x>")),
-        ("every command twice", _mail(forged, "all", "HELP\nSTATUS\nOPTIONS\nHISTORY 2\nRESEND txt\nBACK\n" * 2,
+        ("HISTORY ²", mail_bytes(forged, "h", "HISTORY ²\n", f"<sup-{tag}@x>")),
+        ("RESEND txt ¹", mail_bytes(forged, "r", "RESEND txt ¹\n", f"<sup1-{tag}@x>")),
+        ("5,000-digit numbers", mail_bytes(forged, "n", f"HISTORY {digits}\nRESEND txt {digits}\n", f"<num-{tag}@x>")),
+        ("every command twice", mail_bytes(forged, "all", "HELP\nSTATUS\nOPTIONS\nHISTORY 2\nRESEND txt\nBACK\n" * 2,
                                       f"<twice-{tag}@x>")),
-        ("an absence renewed", _mail(ADDRESS[other], "away", f"password {secret[other]}\nABSENT UNTIL "
+        ("an absence renewed", mail_bytes(ADDRESS[other], "away", f"password {secret[other]}\nABSENT UNTIL "
                                                              f"2026-12-{10 + r % 20:02d}\n", f"<away-{tag}@x>")),
     ]
 
@@ -83,10 +83,10 @@ def valid(game: Path, r: int, active: str, other: str, secret: dict[str, str], e
     msg["Message-ID"] = f"<valid-{r}@players.example>"
     msg.set_content("Hi GM, my orders.\n")
     msg.add_attachment(json.dumps(orders).encode(), maintype="application", subtype="json", filename="orders.json")
-    press = _mail(ADDRESS[other], "press", f"password {secret[other]}\nPRESS TO all\nMove your legions home, "
+    press = mail_bytes(ADDRESS[other], "press", f"password {secret[other]}\nPRESS TO all\nMove your legions home, "
                                            f"round {r}.\n", f"<signed-{r}@players.example>")
     return [("orders", msg.as_bytes()), ("signed press", press),
-            ("HISTORY 3", _mail(ADDRESS[active], "h", "HISTORY 3\n", f"<h3-{r}@players.example>"))]
+            ("HISTORY 3", mail_bytes(ADDRESS[active], "h", "HISTORY 3\n", f"<h3-{r}@players.example>"))]
 
 
 def new_passwords(files: list[Path], secret: dict[str, str]) -> None:

@@ -42,7 +42,7 @@ TIME_BOUND_S = 0.5
 """Per hostile mail, the time of a run divided by the hostile mails it read."""
 
 
-def _mail(sender: str, subject: str, body: str, mid: str) -> bytes:
+def mail_bytes(sender: str, subject: str, body: str, mid: str) -> bytes:
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"], msg["Message-ID"] = sender, "referee@referee.example", subject, mid
     msg.set_content(body)
@@ -69,31 +69,31 @@ def hostile(rng: random.Random, round_no: int, active: str, earlier: list[str]) 
     big = (f"From: {player}\r\nSubject: big\r\nMessage-ID: <big-{tag}@x>\r\n\r\ngame demo\r\nnation {active}\r\n"
            .encode() + b"rondel gold\r\n" * (size // 13))
     lines = "".join(f"temple athen{k}\n" for k in range(rng.randint(20_000, 100_000)))
-    orderlike = _mail(player, "orders", f"game demo\nnation {active}\nturn 1\npassword x\n{lines}", f"<lines-{tag}@x>")
+    orderlike = mail_bytes(player, "orders", f"game demo\nnation {active}\nturn 1\npassword x\n{lines}", f"<lines-{tag}@x>")
     out = [
         ("nested MIME", nested),
         ("many parts", parts.as_bytes()),
         ("over the size limit", big),
         ("order-like, long", orderlike),
-        ("forged From", _mail(f"{player} <eve@evil.example>", "orders",
+        ("forged From", mail_bytes(f"{player} <eve@evil.example>", "orders",
                               f"game demo\nnation {active}\nturn 1\npassword pw-{active}\nrondel gold\n",
                               f"<forged-{tag}@x>")),
-        ("stranger's orders", _mail("eve@evil.example", "orders", f"game demo\nnation {active}\nrondel gold\n",
+        ("stranger's orders", mail_bytes("eve@evil.example", "orders", f"game demo\nnation {active}\nrondel gold\n",
                                     f"<stranger-{tag}@x>")),
-        ("line break in Subject", _mail(player, "x", f"game demo\nnation {active}\npassword no\nrondel gold\n",
+        ("line break in Subject", mail_bytes(player, "x", f"game demo\nnation {active}\npassword no\nrondel gold\n",
                                         f"<crlf-{tag}@x>").replace(b"Subject: x",
                                                                     b"Subject: =?utf-8?q?a=0D=0ABcc:_e@e.example?=")),
         ("NUL in charset", (f"From: {player}\r\nMessage-ID: <nul-{tag}@x>\r\nContent-Type: text/plain; "
                             "charset=\"utf\x00-8\"\r\n\r\ngame demo\r\nnation x\r\n").encode()),
         ("garbage", bytes(rng.randrange(256) for _ in range(rng.randint(10, 5000)))),
-        ("HTML only", _mail(player, "orders", "x", f"<html-{tag}@x>").replace(
+        ("HTML only", mail_bytes(player, "orders", "x", f"<html-{tag}@x>").replace(
             b"Content-Type: text/plain", b"Content-Type: text/html")),
     ]
     if earlier:
-        out.append(("Message-ID reused", _mail(player, "again", f"game demo\nnation {active}\nrondel iron\n",
+        out.append(("Message-ID reused", mail_bytes(player, "again", f"game demo\nnation {active}\nrondel iron\n",
                                                rng.choice(earlier))))
     # mutations of an order mail that is right in all but its password: none may ever be applied
-    valid = _mail(player, "orders", f"game demo\nnation {active}\nturn 1\npassword not-{active}\nrondel gold\n",
+    valid = mail_bytes(player, "orders", f"game demo\nnation {active}\nturn 1\npassword not-{active}\nrondel gold\n",
                   f"<mutant-{tag}@x>")
     for _ in range(3):
         data = bytearray(valid)
@@ -206,7 +206,7 @@ def soak(kind: str, rounds: int, seed: int, imap=None) -> dict:
             figures["per mail"].append(seconds / len(mails))
             figures["peak"] = max(figures["peak"], peak)
             mid = f"<valid-{r}@players.example>"
-            box.add(_mail(ADDRESS[active], "orders", f"Hi GM,\n\ngame demo\nnation {active}\nturn {turn}\n"
+            box.add(mail_bytes(ADDRESS[active], "orders", f"Hi GM,\n\ngame demo\nnation {active}\nturn {turn}\n"
                                                      f"password pw-{active}\nrondel {rng.choice(['gold', 'iron', 'marble'])}\n"
                                                      "\nThanks\n", mid))
             earlier.append(mid)
