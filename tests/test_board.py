@@ -74,7 +74,7 @@ def test_border_pair_counts(board):
     assert len(land) == 95
     assert len(sea) == 59
     assert len(land & sea) == 27
-    assert sum(len(p.both) for p in board.provinces.values()) == 2 * 27
+    assert sum(len((p.land & p.sea)) for p in board.provinces.values()) == 2 * 27
 
 
 def test_every_start_line_is_one_marble_one_iron_one_gold_city(board):
@@ -131,10 +131,10 @@ def test_map_file_is_what_the_importer_makes():
 def test_province_borders(board):
     athen = board.province("athen")
     assert athen.land == {"dyrrhachion", "pella", "sparta"}
-    assert athen.both == {"pella", "sparta"}
+    assert (athen.land & athen.sea) == {"pella", "sparta"}
     assert athen.neighbours("legion") == athen.land
     assert athen.neighbours("galley") == athen.sea
-    assert athen.coastal and not athen.land_only and not athen.sea_only
+    assert athen.kind == "coastal" and not athen.land_only and not athen.sea_only
     with pytest.raises(ValueError):
         athen.neighbours("elephant")
 

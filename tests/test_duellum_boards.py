@@ -189,13 +189,13 @@ def test_the_temple_example(front):
 def test_the_arming_example(front):
     """001 L297-305: Zama has only red borders, Carthago and Caesarea are coastal."""
     assert front.province("zama").land_only
-    assert front.province("carthago").coastal and front.province("caesarea").coastal
+    assert front.province("carthago").kind == "coastal" and front.province("caesarea").kind == "coastal"
     assert front.can_arm("caesarea", "galley") and not front.can_arm("zama", "galley")
 
 
 def test_the_movement_example(front):
     """001 L371-379: a legion and a galley at Roma; the galley may sail to Corsica."""
-    assert front.province("roma").coastal
+    assert front.province("roma").kind == "coastal"
     assert front.path_ok("galley", "roma", ["corsica"]) is None
     corsica = front.province("corsica")
     assert corsica.sea_only and corsica.resource == "none" and corsica.double
@@ -204,7 +204,7 @@ def test_the_movement_example(front):
 def test_the_conquest_example(front):
     """001 L381-383: two legions stand at Tarraco, a galley defends it."""
     tarraco = front.province("tarraco")
-    assert tarraco.coastal and tarraco.land and tarraco.resource == "choice"
+    assert tarraco.kind == "coastal" and tarraco.land and tarraco.resource == "choice"
 
 
 # --- the back side excerpt ----------------------------------------------------------------
@@ -229,4 +229,4 @@ def test_the_moving_and_conquering_example(aegean):
     assert aegean.province("mare_aegaeum").sea & aegean.province("ainos").sea == {"lemnos"}
     assert aegean.path_ok("legion", "pergamon", ["abydos"]) is None
     ainos = aegean.province("ainos")
-    assert ainos.coastal and ainos.resource == "choice"
+    assert ainos.kind == "coastal" and ainos.resource == "choice"

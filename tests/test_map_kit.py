@@ -112,7 +112,7 @@ def test_a_typed_in_board_is_checked_drawn_and_played(small, tmp_path):
     assert "14 provinces" in checked.stdout and "a reconstruction" in checked.stdout
     board = load_map_file(small)
     assert board.province("delos_minor").name == "Delos Minor"  # id made from the name
-    assert board.province("melos").sea_only and board.province("halon").coastal
+    assert board.province("melos").sea_only and board.province("halon").kind == "coastal"
     assert board.province("lemnos").sea == {"halon", "ithaka", "melos"}  # typed on the other rows
     drawn = cli_run("map", "render", str(small), "--out", str(tmp_path / "pics"), "--format", "svg,png")
     assert drawn.exit_code == 0, drawn.stderr

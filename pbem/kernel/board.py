@@ -49,11 +49,6 @@ class Province:
                 f"kind={self.kind!r}, xy={self.xy!r}, land={ids(self.land)}, sea={ids(self.sea)}{extra})")
 
     @property
-    def both(self) -> frozenset[str]:
-        """Neighbours across a combined (red and blue) border: both unit types cross it."""
-        return self.land & self.sea
-
-    @property
     def site(self) -> str:
         """What a city here may be: ``"fixed"`` (its resource is printed), ``"choice"`` (the
         founder picks the resource) or ``"none"`` (no city site, e.g. a sea region)."""
@@ -68,11 +63,6 @@ class Province:
     def sea_only(self) -> bool:
         """Only blue borders (island or sea city): legions can never be here."""
         return self.kind == "sea_only"
-
-    @property
-    def coastal(self) -> bool:
-        """Both red and blue borders."""
-        return self.kind == "coastal"
 
     def neighbours(self, unit: str) -> frozenset[str]:
         """The provinces ``unit`` can reach in one step: legions cross land, galleys sea."""

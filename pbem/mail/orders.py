@@ -30,10 +30,7 @@ from pbem.mail.writing import local_time
 from pbem.service.game import Game
 from pbem.service.history import canonical
 from pbem.service.service import AlreadyApplied, Input
-from pbem.service.turns import mail_ids, public_orders
-
-HEADER_KEYS = frozenset({"game", "nation", "turn", "password"})
-"""The keys of an order file that say who sends it and for what, but order nothing."""
+from pbem.service.turns import mail_ids, orders_something, public_orders
 
 
 def told(given: Input, exc: InputError | Refused) -> list[str]:
@@ -203,7 +200,7 @@ class OrderDesk:
                     f"orders for the {game.edition.nation_name(nation)} are accepted only from the address "
                     f"registered for them; {incoming.sender or 'this mail'} is not it"],
                     advice="If you have a new address, ask the GM to register it."))
-            if not set(orders) - HEADER_KEYS:
+            if not orders_something(orders):
                 raise Answered(lambda: self.no_orders(run, incoming, nation))
             copy = applied_copy(game, run.ledger, orders, read["digest"])
             if copy is not None:

@@ -19,7 +19,6 @@ from typing import Any
 
 from pbem.paths import data_dir
 
-TEXT_FORMATS = ("svg", "txt", "md", "bbcode")
 TEMPLATES = {"svg": "board.svg.j2", "pages": "pages.svg.j2", "txt": "report.txt.j2",
              "md": "report.md.j2", "bbcode": "report.bbcode.j2"}
 

@@ -17,6 +17,7 @@ from pbem.kernel.orders import canonical_orders
 from pbem.kernel.queries import default_orders
 from pbem.kernel.rejections import Rejection, reject
 from pbem.kernel.turn import TurnResult, header_problems, public_echo, resolve
+from pbem.kernel.vocab import HEADER_KEYS
 from pbem.service import history, passwords
 from pbem.service.game import Game, NationMeta
 
@@ -64,6 +65,12 @@ passing made the GM's default or a bot play, the last day of the player's absenc
 which the GM's default or a bot played (the mail judge's ``absence`` policy), the defaults
 the referee applied where the orders left a choice open (the stored orders spell out what
 was chosen, so a replay could not tell them again)."""
+
+
+def orders_something(orders: dict[str, Any]) -> bool:
+    """Whether an order file orders anything: keys beyond the header's (``game``,
+    ``nation``, ``turn``, ``password``), which say who sends it and for what."""
+    return bool(set(orders) - set(HEADER_KEYS))
 
 
 def authenticate(game: Game, orders: dict[str, Any]) -> list[Rejection]:

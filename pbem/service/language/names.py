@@ -189,7 +189,6 @@ class Vocabulary:
     """Whether an ``arm`` entry may be marked ``free`` (an edition's free unit of a wedge)."""
     city_types: bool = False
     """Whether ``found`` may name the new city's resource (an edition's sites of choice)."""
-    edition_name: str = ""
     move_example: str = "pella -> athen"
     """A move's path on this board, for messages (``pella -> athen`` on the first boards)."""
     order_words: tuple[str, ...] = ORDER_WORDS
@@ -252,7 +251,6 @@ def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
         own_standing=tuple(edition.extras.standing),
         free_units=order_field(edition, "arm_order", "free"),
         city_types=order_field(edition, "city_order", "resource"),
-        edition_name=edition.name,
         move_example=move_example(board),
         order_words=order_words(edition),
         own_words=MappingProxyType(own_words(edition)),
