@@ -106,7 +106,7 @@ def test_a_secret_in_a_public_output_is_found(monkeypatch):
     """An edition whose status block lists every hand (as the reader may see them: the
     other's as "?") conforms; reports that forget to take the reader's view of the game show
     the real hands, and the kit finds that each differs from the report of the view."""
-    from pbem.report import views
+    from pbem.report import visibility
 
     du = editions.get("duellum")
 
@@ -124,7 +124,7 @@ def test_a_secret_in_a_public_output_is_found(monkeypatch):
         assert secret_problems(game) == []
         assert view_of(game, None).state.nations["romans"].extra["hand"] == \
             ["?"] * len(game.state.nations["romans"].extra["hand"])
-        monkeypatch.setattr(views, "seen_by", lambda game, viewer=None: game)
+        monkeypatch.setattr(visibility, "seen_by", lambda game, viewer=None: game)
         leaks = secret_problems(game)
     finally:
         editions.forget("broken")

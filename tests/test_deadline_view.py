@@ -21,7 +21,7 @@ from pbem.report import FORMATS, prepare, prepare_all
 from pbem.service.clock import parse_time
 from pbem.service.clockfile import read_clock
 from pbem.service.service import GameService
-from pbem.service.view import current_deadline
+from pbem.service.readout import current_deadline
 
 SINCE = "2026-11-23T10:00:00Z"
 DUE = "2026-11-25T10:00:00Z"

@@ -28,7 +28,7 @@ from pbem.play.selfplay import conservation_problems
 from pbem.service.boards import load_board
 from pbem.service.replay import verify
 from pbem.service.store import game_from_data, game_text
-from pbem.service.view import show_json
+from pbem.service.readout import show_json
 
 DU = editions.get("duellum")
 BOARD = load_board("duellum-rome-carthage")

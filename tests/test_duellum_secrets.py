@@ -24,7 +24,7 @@ from pbem.play.selfplay import bot_turn, start_game
 from pbem.service import copies
 from pbem.service.schemas import dumps
 from pbem.service.store import game_from_data, save_game
-from pbem.service.view import show_json
+from pbem.service.readout import show_json
 
 NATIONS = ["carthaginians", "romans"]
 

@@ -36,7 +36,7 @@ from pbem.kernel.setup import SetupOptions
 from pbem.report import prepare
 from pbem.service import turns
 from pbem.service.boards import load_board
-from pbem.service.view import show_json
+from pbem.service.readout import show_json
 
 DU = editions.get("duellum")
 BOARD = load_board("duellum-rome-carthage")

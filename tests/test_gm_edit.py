@@ -10,7 +10,7 @@ import pytest
 from conftest import FOUR, cli_run, edit, make_game, new_game_file, write_json
 
 from pbem.errors import Refused
-from pbem.service.view import show_json
+from pbem.service.readout import show_json
 
 CONTRACT = Path(__file__).resolve().parent / "data" / "contract" / "edit-example.json"
 

@@ -66,7 +66,7 @@ from pbem.service.game import consistency_problems
 from pbem.service.passwords import MIN_ITERATIONS
 from pbem.service.replay import game_after, replayed, verify
 from pbem.service.schemas import problems
-from pbem.service.setup import new_game
+from pbem.service.creation import new_game
 from pbem.service.store import game_from_data, game_text
 from tests.editions import ninefold
 

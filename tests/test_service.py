@@ -197,7 +197,7 @@ def test_new_games_get_the_strong_cost_by_default():
     from pbem import editions
     from pbem.kernel.setup import SetupOptions
     from pbem.service.boards import load_board
-    from pbem.service.setup import new_game
+    from pbem.service.creation import new_game
 
     game, _ = new_game(editions.get("classic"), SetupOptions("g", "antike-east", FOUR, seed="s"),
                        load_board("antike-east"), {n: PASSWORDS[n] for n in FOUR})

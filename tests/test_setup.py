@@ -17,7 +17,7 @@ from pbem.service import passwords
 from pbem.service.boards import load_board
 from pbem.errors import Refused, UsageError
 from conftest import SetupOptions, new_game
-from pbem.service.view import show_json
+from pbem.service.readout import show_json
 
 EAST = {
     3: ["greeks", "persians", "arabs"],

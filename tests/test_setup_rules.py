@@ -17,7 +17,7 @@ from conftest import FOUR, PASSWORDS, SetupOptions, cli_run, new_game
 from pbem.errors import UsageError
 from pbem.kernel.queries import stock
 from pbem.service.boards import load_board
-from pbem.service.view import show_json
+from pbem.service.readout import show_json
 
 
 def setup(nations, board="antike-east", **opts):

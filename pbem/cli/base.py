@@ -164,7 +164,7 @@ def reporter(report_dir: Path | None, formats: list[str] | None, image_base: str
 
     def write(game):
         from pbem.service.clockfile import read_clock
-        from pbem.service.view import current_deadline
+        from pbem.service.readout import current_deadline
 
         deadline = current_deadline(game, read_clock(game_file)) if game_file is not None else None
         return write_latest(game, report_dir, chosen, image_base=image_base, deadline=deadline)

@@ -79,7 +79,7 @@ def new(
         from pbem import editions
         from pbem.service import passwords
         from pbem.service.service import GameService
-        from pbem.service.setup import SetupOptions
+        from pbem.service.creation import SetupOptions
 
         chosen = editions.get(edition)
         on, secrets = _board_and_secrets(game, board or chosen.default_board, secrets_out)
@@ -178,7 +178,7 @@ def show(
     def go():
         from pbem.service.clockfile import read_clock
         from pbem.service.service import GameService
-        from pbem.service.view import show_json
+        from pbem.service.readout import show_json
 
         moment = time_option(now)
         loaded = GameService(game).load()

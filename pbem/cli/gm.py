@@ -183,7 +183,7 @@ def history_cmd(
     def go():
         from pbem.report.text import event_line
         from pbem.service.service import GameService
-        from pbem.service.view import entry_row
+        from pbem.service.readout import entry_row
 
         loaded = GameService(game).load()
         if turn is None:
@@ -230,7 +230,7 @@ def undo(
 
     def go():
         from pbem.service.service import GameService
-        from pbem.service.view import entry_row
+        from pbem.service.readout import entry_row
 
         service = GameService(game)
         write = reporter(report_dir, report_format, image_base, game)

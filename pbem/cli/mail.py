@@ -214,7 +214,7 @@ def player(
     def go():
         from pbem.service import passwords, store
         from pbem.service.service import GameService
-        from pbem.service.setup import parse_player
+        from pbem.service.creation import parse_player
 
         name, email = parse_player(who)
         if not email:

@@ -38,7 +38,7 @@ def render(
         from pbem.report import check_image_base, parse_formats, write_reports
         from pbem.service.clockfile import read_clock
         from pbem.service.service import GameService
-        from pbem.service.view import current_deadline
+        from pbem.service.readout import current_deadline
 
         chosen = parse_formats(formats)
         check_image_base(image_base)
@@ -76,7 +76,7 @@ def post(
         from pbem.service import store
         from pbem.service.clockfile import read_clock
         from pbem.service.service import GameService
-        from pbem.service.view import current_deadline
+        from pbem.service.readout import current_deadline
 
         kind = POST_FORMATS.get(fmt.strip().lower())
         if kind is None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from pbem.service.clock import TurnClock
 from pbem.service.game import Game
-from pbem.service.view import RECENT_TURNS, RESOURCES, UNITS, current_deadline, recent_entries, show_json, today
+from pbem.service.readout import RECENT_TURNS, RESOURCES, UNITS, current_deadline, recent_entries, show_json, today
 
 
 def console():
@@ -125,7 +125,7 @@ def _print_recent(game: Game, console, viewer: str | None) -> None:
         return
     from pbem.report.model import card_namer
     from pbem.report.text import event_lines
-    from pbem.report.views import masked_entry
+    from pbem.report.visibility import masked_entry
 
     console.print(f"[bold]The last {len(recent)} entries of the history[/]")
     for entry in recent:

@@ -27,7 +27,7 @@ def site(
         from pbem.report.site import build_site
         from pbem.service.clockfile import read_clock
         from pbem.service.service import GameService
-        from pbem.service.view import current_deadline
+        from pbem.service.readout import current_deadline
 
         from pbem.service.press import read_press
 

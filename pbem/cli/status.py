@@ -41,7 +41,7 @@ def status(
 
     def go():
         from pbem.mail.config import MailConfig, load_config
-        from pbem.service.status import game_status, order
+        from pbem.service.overview import game_status, order
 
         moment = time_option(now)
         if config is not None:
@@ -85,7 +85,7 @@ def _queue(game: Path):
     """What waits in the game's mail queue: mails not delivered yet, mails given up."""
     from pbem.mail.ledger import spool_path
     from pbem.mail.transport import UNDELIVERABLE, waiting
-    from pbem.service.status import Queue
+    from pbem.service.overview import Queue
 
     folder = spool_path(game)
     return Queue(len(waiting(folder)), len(waiting(folder / UNDELIVERABLE)))
@@ -120,7 +120,7 @@ def status_lines(records: list[dict], now, zone: str) -> list[str]:
     """The status as text: a head line, then one line per game (``!`` before the games
     that need the GM)."""
     from pbem.service.clock import told
-    from pbem.service.status import left_text
+    from pbem.service.overview import left_text
 
     needing = sum(1 for r in records if r["needs_gm"])
     head = f"{len(records)} game{'s' if len(records) != 1 else ''} as of {told(now, zone)}: "

@@ -17,7 +17,7 @@ from pbem.service.game import Game
 
 def holdings(game: Game, nation: str) -> list[str]:
     """What ``nation`` holds, as its own player may see it (``STATUS``)."""
-    from pbem.service.view import show_json
+    from pbem.service.readout import show_json
 
     seen = show_json(game, nation)["nations"][nation]
     name, place = names(game)

@@ -75,7 +75,7 @@ def text_game(text: str, lines: Sequence[tuple[int, str]] | None = None) -> str 
     ``game`` line's rest (a mistyped id, which the answer then quotes)."""
     from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
     from pbem.service.language.tokens import line_value
-    from pbem.service.setup import is_game_id
+    from pbem.service.creation import is_game_id
 
     if lines is None:
         lines = strip_mail(text[:MAX_TEXT_CHARS])

@@ -112,11 +112,11 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
     """A history entry as a heading and one line per event, as a player of ``readers``
     (nations; none: the public, the GM's copy) may read it: in an edition with secrets
     (an edition with cards) a card another nation drew is not named
-    (:func:`pbem.report.views.masked_entry`). A deadline a turn was played for is told in
+    (:func:`pbem.report.visibility.masked_entry`). A deadline a turn was played for is told in
     the game's time zone ``zone``, as every mail tells times."""
     from pbem.report.model import card_namer
     from pbem.report.text import event_lines
-    from pbem.report.views import has_secrets, masked_entry
+    from pbem.report.visibility import has_secrets, masked_entry
 
     if has_secrets(game.edition):
         entry = masked_entry(game.edition, entry, readers or (None,))

@@ -28,7 +28,7 @@ from pbem.service.boards import load_board
 from pbem.service.game import Game, consistency_problems
 from pbem.service.passwords import MIN_ITERATIONS
 from pbem.service.replay import verify
-from pbem.service.setup import new_game
+from pbem.service.creation import new_game
 from pbem.service.store import game_text
 
 STALEMATE_TURNS = 800

@@ -80,7 +80,7 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
     how the Markdown and BBCode reports refer to the board picture. ``viewer``: whose
     report it is in an edition with secrets (a hand of cards): ``None``, the
     public report, or a nation, its private report; everything is read from what that
-    reader may see (:func:`pbem.report.views.seen_by`).
+    reader may see (:func:`pbem.report.visibility.seen_by`).
 
     ``deadline``: the current turn's deadline (:mod:`pbem.service.clock`), for the report
     of the latest entry; the model's ``deadline`` is then its sentence
@@ -130,9 +130,9 @@ def build_model(game: Game, png_name: str = "", viewer: str | None = None, *,
 
 
 def _seen(game: Game, viewer: str | None) -> Game:
-    """``game`` as the reader of the report may see it (:func:`pbem.report.views.seen_by`);
+    """``game`` as the reader of the report may see it (:func:`pbem.report.visibility.seen_by`);
     a private report only for a nation of a game with secrets."""
-    from pbem.report.views import has_secrets, seen_by
+    from pbem.report.visibility import has_secrets, seen_by
 
     if viewer is not None and (not has_secrets(game.edition) or viewer not in game.seats):
         raise UsageError(f"a private report for {viewer!r}: only for a nation of a game with secrets")

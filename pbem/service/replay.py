@@ -24,7 +24,7 @@ from pbem.kernel.setup import SetupOptions
 from pbem.service import turns
 from pbem.service.game import Game
 from pbem.service.history import same_json, use_fast_encoder
-from pbem.service.setup import record, start
+from pbem.service.creation import record, start
 
 
 def _same(stored: Any, replayed: Any) -> bool:

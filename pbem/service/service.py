@@ -447,7 +447,7 @@ class GameService:
                secrets: Path, iterations: int, force: bool = False, reporter: Reporter | None = None) -> Outcome:
         """Create the game file and the GM's secrets file (plain passwords, mode 600) on
         ``board`` (default: the shipped board ``opts.board``); ``after`` is the new game."""
-        from pbem.service.setup import new_game, with_hidden_secret  # only new sets a game up
+        from pbem.service.creation import new_game, with_hidden_secret  # only new sets a game up
 
         opts, passwords = with_hidden_secret(edition, opts, passwords)
         created, plain = new_game(edition, opts, board or load_board(opts.board), passwords, iterations)

@@ -18,7 +18,7 @@ from typing import Any
 from pbem.errors import PbemError, clip
 from pbem.service.clock import Deadline, TurnClock, iso, local_day, parse_time, span, told
 from pbem.service.clockfile import read_clock
-from pbem.service.view import current_deadline
+from pbem.service.readout import current_deadline
 
 ERROR_TEXT = 300
 """A last error or a load error is cut to this many characters."""
