@@ -353,7 +353,6 @@ def mail_watch(
     """
 
     def go():
-        import signal
         import time
         from datetime import datetime, timedelta, timezone
 
@@ -373,27 +372,35 @@ def mail_watch(
         watcher = Watch(cfg, list(cfg.games), Clocks(clock, time.time_ns),
                         lambda: Transport(transport.smtp, transport.outbox, transport.sender),
                         lambda m: print(m, flush=True), err, until)
-        previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
-
-        def stop(signum, frame):
-            if watcher.stopping:  # asked twice: as without the watch
-                handler = previous.get(signum)
-                if callable(handler):
-                    handler(signum, frame)
-                raise KeyboardInterrupt
-            watcher.request_stop(signal.Signals(signum).name)
-
-        for s in previous:
-            signal.signal(s, stop)
-        try:
-            code = watcher.run()
-        finally:
-            for s, handler in previous.items():
-                signal.signal(s, handler)
+        code = _watch_until_stopped(watcher)
         if code:
             raise typer.Exit(code)
 
     run(go)
+
+
+def _watch_until_stopped(watcher) -> int:
+    """Run ``watcher`` with SIGTERM and SIGINT asking it to stop after the round under way
+    (asked twice: as without the watch); the handlers before it are put back after."""
+    import signal
+
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+
+    def stop(signum, frame):
+        if watcher.stopping:  # asked twice: as without the watch
+            handler = previous.get(signum)
+            if callable(handler):
+                handler(signum, frame)
+            raise KeyboardInterrupt
+        watcher.request_stop(signal.Signals(signum).name)
+
+    for s in previous:
+        signal.signal(s, stop)
+    try:
+        return watcher.run()
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 @mail_app.command("cron-line")

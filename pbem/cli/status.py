@@ -40,27 +40,8 @@ def status(
     """
 
     def go():
-        from pbem.mail.config import MailConfig, load_config
-        from pbem.service.overview import game_status, order
-
         moment = time_option(now)
-        if config is not None:
-            try:
-                cfg = load_config(config)
-            except InputError as exc:  # a configuration that cannot be read is a usage error here
-                raise UsageError(f"--config {exc}") from None
-        else:
-            cfg = MailConfig()
-        chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
-        if not chosen:
-            raise UsageError("no games: name game files, or give --config with games in it ([[game]] file = ...)")
-        base = cfg.path.parent.absolute() if cfg.path is not None else None
-        known = cfg.path is not None  # no configuration, no policy
-        owner = os.path.realpath(cfg.path) if cfg.path is not None else None
-        records = order([game_status(g.file, moment, _queue(g.file), cfg.timezone, g.missed if known else None,
-                                     _shown(g.file, base, bool(games)), g.absence if known else None, owner,
-                                     _strays(g.file))
-                         for g in chosen])
+        cfg, records = _records(config, games, moment)
         if as_json:
             from pbem.report.site import scrub
             from pbem.service.clock import iso
@@ -79,6 +60,31 @@ def status(
             print(f"status page: {html}", file=sys.stderr if as_json else sys.stdout)
 
     run(go)
+
+
+def _records(config: Optional[Path], games: Optional[List[Path]], moment) -> tuple:
+    """The mail configuration (``--config``, or none) and the status record of each game
+    it names (or of ``games``), the games that need the GM first."""
+    from pbem.mail.config import MailConfig, load_config
+    from pbem.service.overview import game_status, order
+
+    if config is not None:
+        try:
+            cfg = load_config(config)
+        except InputError as exc:  # a configuration that cannot be read is a usage error here
+            raise UsageError(f"--config {exc}") from None
+    else:
+        cfg = MailConfig()
+    chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
+    if not chosen:
+        raise UsageError("no games: name game files, or give --config with games in it ([[game]] file = ...)")
+    base = cfg.path.parent.absolute() if cfg.path is not None else None
+    known = cfg.path is not None  # no configuration, no policy
+    owner = os.path.realpath(cfg.path) if cfg.path is not None else None
+    return cfg, order([game_status(g.file, moment, _queue(g.file), cfg.timezone, g.missed if known else None,
+                                   _shown(g.file, base, bool(games)), g.absence if known else None, owner,
+                                   _strays(g.file))
+                       for g in chosen])
 
 
 def _queue(game: Path):
