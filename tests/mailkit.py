@@ -131,3 +131,11 @@ def server_config(folder: Path, game: Path, smtp, imap=None, mail_extra: str = "
     path = folder / "mail.toml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def to_of(message) -> str:
+    """The bare addresses a mail is sent to (``To: Ann <ann@x>`` is ``ann@x``: every mail to
+    a player names them since issue 38), comma-separated."""
+    from email.utils import getaddresses
+
+    return ", ".join(address for _, address in getaddresses([str(message["To"])]))

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from mailkit import (ADDRESSES, GM, START, add_to_maildir, body, config, game_with_players, json_orders, mail,
-                     maildir, mbox, sent, to_whom)
+                     maildir, mbox, sent, to_whom, to_of)
 
 from conftest import cli_run
 
@@ -39,12 +39,12 @@ def test_orders_attached_are_applied_answered_and_reported(table):
     assert data["history"][-1]["turn"] == 1
     out = sent(folder / "out")
     receipts = [m for m in out if "accepted" in str(m["Subject"])]
-    assert len(receipts) == 1 and str(receipts[0]["To"]) == ADDRESSES[nation]
+    assert len(receipts) == 1 and to_of(receipts[0]) == ADDRESSES[nation]
     assert receipts[0]["In-Reply-To"] == "<first@players.example>"
     assert "rondel gold" in body(receipts[0]).lower()
     reports = [m for m in out if "after turn 1" in str(m["Subject"])]
     # every player once, and the GM
-    assert sorted(str(m["To"]).split("<")[-1].rstrip(">") for m in reports) == sorted([*ADDRESSES.values(), GM])
+    assert sorted(to_of(m).split("<")[-1].rstrip(">") for m in reports) == sorted([*ADDRESSES.values(), GM])
     for m in reports:  # the default attachment: the board picture, no PDF
         kinds = sorted(p.get_content_type() for p in m.iter_attachments())
         assert kinds == ["image/png"]
@@ -52,9 +52,9 @@ def test_orders_attached_are_applied_answered_and_reported(table):
         assert png.startswith(b"\x89PNG\r\n\x1a\n")
         assert str(m["X-Antike-Ref-Head"]).strip() == data["history"][-1]["hash"]
     nxt = data["status"]["active"]
-    mine = next(m for m in reports if ADDRESSES[nxt] in str(m["To"]))
+    mine = next(m for m in reports if ADDRESSES[nxt] in to_of(m))
     assert "It is your turn" in body(mine)
-    others = [m for m in reports if ADDRESSES[nxt] not in str(m["To"])]
+    others = [m for m in reports if ADDRESSES[nxt] not in to_of(m)]
     assert all("It is your turn" not in body(m) for m in others)
     # the same mailbox again: nothing new is applied or sent
     before = game.read_bytes()
@@ -230,7 +230,7 @@ def test_deadline_reminds_then_plays_the_default_turn(tmp_path):
     assert sent(tmp_path / "o2") == []
     assert cycle("2026-11-24T22:00:00Z", "o3").exit_code == 0
     reminders = sent(tmp_path / "o3")
-    assert [str(m["To"]).split("<")[-1].rstrip(">") for m in reminders] == [ADDRESSES[late]]
+    assert [to_of(m).split("<")[-1].rstrip(">") for m in reminders] == [ADDRESSES[late]]
     assert "reminder" in str(reminders[0]["Subject"])
     assert "Wed 25 Nov 2026, 10:00 UTC, in 12 h" in " ".join(body(reminders[0]).split())
     assert cycle("2026-11-24T23:00:00Z", "o4").exit_code == 0
@@ -265,7 +265,7 @@ def test_deadline_that_waits_tells_the_player_and_the_gm(tmp_path, policy):
     assert run("2026-11-23T11:00:00Z", "b").exit_code == 0
     assert game.read_bytes() == before
     notices = sent(tmp_path / "b")
-    assert sorted(str(m["To"]).split("<")[-1].rstrip(">") for m in notices) == sorted([ADDRESSES[active(game)], GM])
+    assert sorted(to_of(m).split("<")[-1].rstrip(">") for m in notices) == sorted([ADDRESSES[active(game)], GM])
     assert run("2026-11-23T12:00:00Z", "c").exit_code == 0
     assert sent(tmp_path / "c") == []
 
@@ -275,7 +275,7 @@ def test_remind_command_mails_the_player_on_turn(table):
     result = cli_run("remind", game, "--config", cfg, "--outbox", folder / "out", "--now", START)
     assert result.exit_code == 0, result.stdout + result.stderr
     reminders = [m for m in sent(folder / "out") if "reminder" in str(m["Subject"])]
-    assert len(reminders) == 1 and ADDRESSES[active(game)] in str(reminders[0]["To"])
+    assert len(reminders) == 1 and ADDRESSES[active(game)] in to_of(reminders[0])
     assert "What you can do" in body(reminders[0])
 
 
@@ -287,7 +287,7 @@ def test_gm_replaces_a_player(table):
     assert result.exit_code == 0, result.stdout + result.stderr
     secrets = json.loads((folder / "game.secrets.json").read_text())
     welcome = [m for m in sent(folder / "out") if "you play" in str(m["Subject"])]
-    assert len(welcome) == 1 and "nell@new.example" in str(welcome[0]["To"])
+    assert len(welcome) == 1 and "nell@new.example" in to_of(welcome[0])
     assert secrets[nation] in body(welcome[0])
     data = json.loads(game.read_text())
     assert data["nations"][nation]["email"] == "nell@new.example"
@@ -301,7 +301,7 @@ def test_gm_replaces_a_player(table):
     assert inbox(game, maildir(folder / "M", old, stale_pw), cfg, folder / "o2").exit_code == 0
     assert game.read_bytes() == before
     refused = [m for m in sent(folder / "o2") if "NOT accepted" in str(m["Subject"])]
-    assert [str(m["To"]) for m in refused] == ["nell@new.example"]  # the old address is a stranger now: no answer
+    assert [to_of(m) for m in refused] == ["nell@new.example"]  # the old address is a stranger now: no answer
     add_to_maildir(folder / "M", good)
     assert inbox(game, folder / "M", cfg, folder / "o3").exit_code == 0
     assert json.loads(game.read_text())["history"][-1]["kind"] == "turn"
@@ -355,7 +355,7 @@ def test_a_crash_anywhere_loses_nothing_and_repeats_nothing(table, monkeypatch, 
     receipts = [m for m in out if "accepted" in str(m["Subject"])]
     reports = [m for m in out if "after turn 1" in str(m["Subject"])]
     assert len(receipts) == 1
-    assert sorted(str(m["To"]) for m in reports) == sorted(set(str(m["To"]) for m in reports))
+    assert sorted(to_of(m) for m in reports) == sorted(set(to_of(m) for m in reports))
     assert len(reports) == 5
     assert inbox(game, folder / "M", cfg, folder / "out3").exit_code == 0
     assert sent(folder / "out3") == []
@@ -378,9 +378,9 @@ def test_mail_is_routed_to_the_game_it_names(tmp_path):
     assert json.loads(one.read_text())["history"][-1]["orders"]["rondel"]["to"] == "gold"
     assert json.loads(two.read_text())["history"][-1]["orders"]["rondel"]["to"] == "iron"
     refused = [m for m in sent(tmp_path / "out") if "NOT accepted" in str(m["Subject"])]
-    assert len(refused) == 1 and ADDRESSES["greeks"] in str(refused[0]["To"])
+    assert len(refused) == 1 and ADDRESSES["greeks"] in to_of(refused[0])
     assert "'three'" in body(refused[0])
-    assert all("someone@else.example" not in str(m["To"]) for m in sent(tmp_path / "out"))
+    assert all("someone@else.example" not in to_of(m) for m in sent(tmp_path / "out"))
 
 
 def test_a_report_tells_everything_since_the_readers_last_turn(table):
@@ -393,7 +393,7 @@ def test_a_report_tells_everything_since_the_readers_last_turn(table):
         add_to_maildir(folder / "M", mail(ADDRESSES[nation], orders=json_orders(nation, turn, rondel="gold" if turn % 2 else "iron")))
         assert inbox(game, folder / "M", cfg, folder / f"o{turn}").exit_code == 0
     # after turn 4 the first player (who played turn 1) reads turns 2, 3 and 4
-    mine = next(m for m in sent(folder / "o4") if ADDRESSES[first] in str(m["To"]) and "after turn 4" in str(m["Subject"]))
+    mine = next(m for m in sent(folder / "o4") if ADDRESSES[first] in to_of(m) and "after turn 4" in str(m["Subject"]))
     text = body(mine)
     assert "Turn 1:" not in text and all(f"Turn {t}:" in text for t in (2, 3, 4))
     assert len(order) == 4

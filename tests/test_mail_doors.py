@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, add_to_maildir, body, config, game_with_players, mail, maildir, sent
+from mailkit import ADDRESSES, add_to_maildir, body, config, game_with_players, mail, maildir, sent, to_of
 
 from conftest import cli_run
 
@@ -66,7 +66,7 @@ def words(message) -> str:
 
 
 def to(messages, address):
-    return [m for m in messages if str(m["To"]).split("<")[-1].rstrip(">") == address]
+    return [m for m in messages if to_of(m).split("<")[-1].rstrip(">") == address]
 
 
 # -- 1. a mail is bounded, whatever it holds ------------------------------------------------
@@ -267,7 +267,7 @@ def test_a_configurations_server_numbers_are_read_strictly(tmp_path, section):
 
 def test_press_with_a_forged_from_is_not_passed_on(desk):
     out, _ = desk.run(mail(FORGED, subject="psst", body="PRESS TO all\nThe Greeks surrender. Sparta is yours.\n"))
-    assert [str(m["To"]) for m in out] == [ADDRESSES["greeks"]]
+    assert [to_of(m) for m in out] == [ADDRESSES["greeks"]]
     assert "PRESS needs your password" in words(out[0])
     assert not (desk.folder / "game.press.jsonl").exists()
 
@@ -288,7 +288,7 @@ def test_press_with_the_password_is_passed_on_and_the_password_is_nowhere(desk):
 
 def test_press_that_holds_the_password_is_not_passed_on(desk):
     out, _ = desk.run(mail(ADDRESSES["arabs"], body="password pw-arabs\nPRESS TO all\nMy password is pw-arabs\n"))
-    assert [str(m["To"]) for m in out] == [ADDRESSES["arabs"]]
+    assert [to_of(m) for m in out] == [ADDRESSES["arabs"]]
     assert "holds your password" in words(out[0]) and "pw-arabs" not in body(out[0])
 
 
@@ -332,8 +332,8 @@ def test_a_thousand_address_lines_send_one_code_and_the_code_only_to_the_new_add
     lines = "".join(f"ADDRESS victim{k}@elsewhere.example\n" for k in range(1_000))
     asked = "<moving-1@players.example>"
     out, _ = desk.run(mail(ADDRESSES["greeks"], body="password pw-greeks\n" + lines, message_id=asked))
-    codes = [m for m in out if "elsewhere.example" in str(m["To"])]
-    assert [str(m["To"]) for m in codes] == ["victim0@elsewhere.example"]
+    codes = [m for m in out if "elsewhere.example" in to_of(m)]
+    assert [to_of(m) for m in codes] == ["victim0@elsewhere.example"]
     code = next(line.split()[-1] for line in body(codes[0]).splitlines() if line.strip().startswith("CONFIRM"))
     (answer,) = to(out, ADDRESSES["greeks"])
     assert code not in body(answer) and "A code went to victim0@elsewhere.example" in words(answer)
@@ -365,12 +365,12 @@ def test_identity_changes_have_a_rate_a_day(desk):
         secret = next(line.split(": ", 1)[1] for line in body(answer).splitlines() if "Your new password" in line)
     before = desk.game.read_bytes()
     out, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nADDRESS dora@new.example\n"))
-    assert [str(m["To"]) for m in out] == [ADDRESSES["greeks"]]
+    assert [to_of(m) for m in out] == [ADDRESSES["greeks"]]
     assert f"at most {IDENTITY_PER_DAY} changes of password or address a day" in words(out[0])
     assert desk.game.read_bytes() == before
     later, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nADDRESS dora@new.example\n"),
                         minutes=1440)
-    assert [str(m["To"]) for m in later if "dora@" in str(m["To"])] == ["dora@new.example"]
+    assert [to_of(m) for m in later if "dora@" in to_of(m)] == ["dora@new.example"]
 
 
 def test_a_servers_mailbox_numbers_are_read_strictly():

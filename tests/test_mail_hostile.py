@@ -166,10 +166,14 @@ def test_reports_into_a_full_folder_say_the_turn_is_saved(tmp_path, monkeypatch,
     orders.write_text(json.dumps({"game": "demo", "nation": nation, "turn": 1, "password": f"pw-{nation}",
                                   "rondel": "gold"}))
 
-    def full(path, data, mode=0o644):
-        raise OSError(errno, why, str(path))
+    write_in = report.store.write_in
 
-    monkeypatch.setattr(report, "_write_bytes", full)
+    def full(folder, name, data, mode=0o600, durable=True):
+        if not durable:  # a report (the game file and the history are written durably)
+            raise OSError(errno, why, str(folder / name))
+        return write_in(folder, name, data, mode, durable)
+
+    monkeypatch.setattr(report.store, "write_in", full)
     done = cli_run("process", game, orders, "--report-dir", tmp_path / "r")
     assert done.exit_code == 11, done.stderr
     assert "the turn is saved" in done.stderr and "antike-ref render" in done.stderr and why in done.stderr

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent
+from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent, to_of
 
 from conftest import cli_run
 
@@ -44,11 +44,11 @@ def text(message) -> str:
 
 
 def to(message) -> str:
-    return str(message["To"]).split("<")[-1].rstrip(">")
+    return to_of(message).split("<")[-1].rstrip(">")
 
 
 def only_to(messages, address):
-    assert [to(m) for m in messages] == [address], [str(m["To"]) for m in messages]
+    assert [to(m) for m in messages] == [address], [to_of(m) for m in messages]
     return messages[0]
 
 
@@ -211,4 +211,4 @@ def test_a_refused_command_is_copied_to_the_gm_when_gm_copies_asks(desk):
     new = json.loads((folder / "game.secrets.json").read_text())["greeks"]
     copy = next(m for m in out if to(m) == GM and "[copy]" in str(m["Subject"]))
     assert "has not been played" in body(copy) and new not in body(copy)
-    assert cycle(mail(ADDRESSES["greeks"], body="STATUS\n"))[0]["To"] == ADDRESSES["greeks"]
+    assert to_of(cycle(mail(ADDRESSES["greeks"], body="STATUS\n"))[0]) == ADDRESSES["greeks"]
