@@ -8,16 +8,16 @@ VPY := $(VENV)/bin/python
 
 # libcairo2 for cairosvg, DejaVu for the fonts the SVG reports name,
 # poppler-utils (pdftoppm) for the report tests that look at PDF pages.
-# dovecot-imapd (pulls in dovecot-core) for the mail tests: tests/mail/conftest.py
+# dovecot-imapd (pulls in dovecot-core) for the mail tests: tests/mail/servers/mailservers.py
 # runs a private Dovecot IMAPS server on 127.0.0.1 from a throw-away config, so
 # the packaged system service is never started (see system-packages below).
-# dovecot-lmtpd and dovecot-sieve (its extprograms plugin) for tests/mail/test_mail_instant.py:
+# dovecot-lmtpd and dovecot-sieve (its extprograms plugin) for tests/mail/servers/test_mail_instant.py:
 # a private Dovecot takes mail by LMTP and hands it to `antike-ref mail receive` through a
 # Sieve pipe, as a mail server of a GM's would.
-# chromium for tests/test_site.py: a real headless browser takes screenshots of the
+# chromium for tests/report/test_site.py: a real headless browser takes screenshots of the
 # website `antike-ref site` writes (desktop and phone width) and proves through a
 # recording proxy that its pages ask for nothing but their own files.
-# openssh-client (ssh-keygen) for tests/test_trust.py: OpenSSH itself checks the signatures
+# openssh-client (ssh-keygen) for tests/trust/test_trust.py: OpenSSH itself checks the signatures
 # and keys antike-ref writes, and makes the ones it must read.
 SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd dovecot-lmtpd dovecot-sieve chromium openssh-client
 
@@ -75,7 +75,7 @@ $(VENV)/.installed: pyproject.toml
 # The tests run in parallel (pytest-xdist), one worker per core. `make test` leaves out
 # the tests marked slow (whole games, the wheel build, the browser screenshots);
 # `make test-all` runs every test, as CI does (.ci/run); `make test-fast`, the inner loop,
-# also leaves out tests/mail, which starts real SMTP and IMAP (Dovecot) servers.
+# also leaves out tests/mail/servers, which starts real SMTP and IMAP (Dovecot) servers.
 PYTEST := $(VPY) -m pytest -q -n auto
 
 test: venv
@@ -85,7 +85,7 @@ test-all: venv
 	$(PYTEST)
 
 test-fast: venv
-	$(PYTEST) -m "not slow" --ignore=tests/mail
+	$(PYTEST) -m "not slow" --ignore=tests/mail/servers
 
 demo: venv
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash demo/run.sh out/demo

@@ -1,6 +1,6 @@
 """``mail watch``: how long a player waits for the answer to a mail.
 
-Starts the SMTP sink and a private Dovecot of the mail tests (tests/mail/mailservers.py),
+Starts the SMTP sink and a private Dovecot of the mail tests (tests/mail/servers/mailservers.py),
 a 4-nation game whose opening mails went out, and ``antike-ref mail watch`` on it as its
 own process (its IMAP mailbox: Dovecot's INBOX; its mail goes out to the sink). Then, one
 at a time, each of ``--mails`` mails (50) is put into the INBOX (IMAP APPEND, as a mail
@@ -43,7 +43,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "mail"))
+sys.path.insert(0, str(ROOT / "tests" / "mail" / "servers"))
 os.environ.setdefault("ANTIKE_REF_KDF_ITERATIONS", "1000")
 
 NATIONS = ["persians", "phoenicians", "arabs", "greeks"]

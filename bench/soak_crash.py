@@ -1,6 +1,6 @@
 """Crash soak: kill the commands that change a game with SIGKILL many times.
 
-The long form of tests/test_crash.py (the harness is tests/crashkit.py): ``process`` with
+The long form of tests/cli/test_crash.py (the harness is tests/crashkit.py): ``process`` with
 and without ``--report-dir``, ``gm-edit`` and ``undo`` each run as the console script on a
 fresh copy of one game and are killed at moments drawn from a seeded generator, spread
 over the whole run and bunched near the save. After each kill the game file must be the

@@ -236,7 +236,7 @@ def soak(kind: str, rounds: int, seed: int, imap=None) -> dict:
 
 def start_imap():
     """The Dovecot server the mail tests use, started by hand (or ``None`` if missing)."""
-    sys.path.insert(0, str(ROOT / "tests" / "mail"))
+    sys.path.insert(0, str(ROOT / "tests" / "mail" / "servers"))
     import mailservers
 
     binary = mailservers._find_dovecot()

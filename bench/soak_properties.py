@@ -1,6 +1,6 @@
 """Soak test: long random legal games of every edition, every invariant after every turn.
 
-The checks are those of ``tests/test_properties.py`` (:class:`Run`): after every history
+The checks are those of ``tests/kernel/test_properties.py`` (:class:`Run`): after every history
 entry the game file matches its schema, loads back and writes back byte for byte, the same
 orders give the same bytes, the edition's conservation laws hold and nothing is negative;
 every ``--check-every`` entries and at the end ``verify`` passes and every report rendered
@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-for folder in (ROOT, ROOT / "tests"):
+for folder in (ROOT, ROOT / "tests", ROOT / "tests" / "kernel"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 

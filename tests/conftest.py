@@ -12,11 +12,11 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-MAIL_TESTS = str(Path(__file__).resolve().parent / "mail")
+MAIL_TESTS = str(Path(__file__).resolve().parent / "mail" / "servers")
 if MAIL_TESTS not in sys.path:
     sys.path.insert(0, MAIL_TESTS)
 
-# The real SMTP and IMAP servers of the mail tests (tests/mail/mailservers.py): a plugin,
+# The real SMTP and IMAP servers of the mail tests (tests/mail/servers/mailservers.py): a plugin,
 # not a second conftest.py, because every conftest.py would be imported as ``conftest``.
 pytest_plugins = ["mailservers"]
 

@@ -1,4 +1,4 @@
-"""Kill and race harness for tests/test_crash.py and bench/soak_crash.py.
+"""Kill and race harness for tests/cli/test_crash.py and bench/soak_crash.py.
 
 A command that changes a game (``process``, with and without ``--report-dir``, ``gm-edit``,
 ``undo``) is run as the real console script in a fresh copy of one prepared game and

@@ -7,7 +7,7 @@ The PDF and the PNG are drawn by cairo from SVG: the board picture (``svg``) and
 pages. Their digests here are of those drawings (``pdf``: the board and every page, ``png``:
 the board), so that the comparison does not depend on the cairo build of the machine; a
 drawing that is the same gives the same PDF and PNG on one machine
-(``tests/test_report.py``).
+(``tests/report/test_report.py``).
 
 Run ``python tests/legacy_renders.py`` to print the digests (``renders.json`` was written so
 at commit 900c792); never write them anew for a release that changes them: a change in an

@@ -120,7 +120,7 @@ def run_mail(cfg: Path, box: Path, outbox: Path, now: str = START, *extra):
 
 
 def server_config(folder: Path, game: Path, smtp, imap=None, mail_extra: str = "", extra: str = "") -> Path:
-    """A mail configuration for the real test servers (tests/mail/mailservers.py): SMTP, and
+    """A mail configuration for the real test servers (tests/mail/servers/mailservers.py): SMTP, and
     IMAP when given; ``mail_extra`` goes into ``[mail]``, ``extra`` after the game."""
     text = (f'[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "{GM}"\n{mail_extra}\n'
             f'[smtp]\nhost = "{smtp.host}"\nport = {smtp.port}\nsecurity = "{smtp.security}"\n'

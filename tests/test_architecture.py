@@ -856,3 +856,15 @@ def test_the_private_import_check_can_fail():
     assert private_imports({"m": source}) == ["m: pbem.mail.inbox._plain_id", "m: pbem.mail._x", "m: pbem._z"]
     assert private_imports({"m": "from __future__ import annotations\nfrom pbem.errors import clip\n"}) == []
     assert private_imports({"m": "from typer._click.utils import detect\n"}) == ["m: typer._click.utils.detect"]
+
+
+def test_the_tests_mirror_the_package():
+    """A module's tests are found by its path (issue 37): a test file in a folder of
+    ``tests/`` tests the package of ``pbem`` of that folder's name (``tests/mail/`` the
+    mail adapter; ``tests/mail/servers/`` its tests against real mail servers); the test
+    files at the top of ``tests/`` are those of the whole program (architecture, docs,
+    packaging, the rule cases, the fuzzer, the legacy games)."""
+    tests = Path(__file__).resolve().parent
+    package = tests.parent / "pbem"
+    folders = {path.parent.relative_to(tests).parts for path in tests.rglob("test_*.py")} - {()}
+    assert folders and all((package / parts[0]).is_dir() for parts in folders), sorted(folders)

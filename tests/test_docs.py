@@ -1,4 +1,4 @@
-"""Every command is documented: in its --help (tests/test_startup.py) and in the README."""
+"""Every command is documented: in its --help (tests/cli/test_startup.py) and in the README."""
 
 from __future__ import annotations
 

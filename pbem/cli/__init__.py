@@ -12,7 +12,7 @@ Start-up is kept lean in two more ways (bench/bench_speed.py measures both):
   Typer builds a handful of commands rather than all of them;
 - ``antike-ref`` and ``antike-ref --help`` print the command list from :data:`COMMANDS`
   (each command's first help paragraph) without building any command;
-  tests/test_startup.py proves that this text is exactly the one Typer prints for the
+  tests/cli/test_startup.py proves that this text is exactly the one Typer prints for the
   whole application, so the two cannot drift apart.
 
 ``from pbem.cli import app`` gives the whole application with every command registered.

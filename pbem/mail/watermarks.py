@@ -34,7 +34,7 @@ Anything unknown, unreadable or different means a full cycle: a wrong full run c
 only time, a wrong skip would cost a turn's report. Deleting a mark is always safe.
 
 Only the standard library and the configuration are imported here: this is all an idle
-``mail run`` loads (tests/test_startup.py checks it).
+``mail run`` loads (tests/cli/test_startup.py checks it).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ FORMATS: tuple[str, ...] = ("svg", "pdf", "png", "txt", "md", "bbcode")
 PNG_SCALE = 0.9
 """The PNG is the board page at this scale (1037 pixels wide): with its palette
 (:func:`pbem.report.render.to_png`) a mid-game board stays under 100 kB, so that a report
-mail with it stays small (tests/test_report_png.py). Names, numbers and tables are 11 to 13
+mail with it stays small (tests/report/test_report_png.py). Names, numbers and tables are 11 to 13
 pixels high; the smallest letters (a city's nation, the footer's hash, which the mail's
 text gives too) 7 to 8, still legible at 100 %. The board is 105 kB at 1.0, 142 kB at 1.25."""
 MAP_PNG_SCALE = 1.25

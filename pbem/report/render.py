@@ -235,7 +235,7 @@ PALETTE_GAP = 9
 """Palette entries differ by at least this much in some channel (0-255). Pillow maps a
 colour to a palette entry through a cache of cells four levels wide, each given the entry
 nearest the cell's corner; entries this far apart keep every colour that is in the palette
-on its own entry, exactly (tests/test_report_png.py)."""
+on its own entry, exactly (tests/report/test_report_png.py)."""
 LARGE_AREA = 0.005
 """A colour that is not the report's own joins the palette when it covers at least this
 share of the picture (a translucent panel); antialiasing shades never do."""

@@ -291,7 +291,7 @@ def load_board(board_id: str) -> Board:
         raise InputError(f"board {board_id!r}",
                          f"unknown board {board_id!r}; known boards: {', '.join(known) or 'none'}")
     path = map_path(board_id)
-    # A shipped board is checked whole by the tests (tests/test_map_kit.py) and by
+    # A shipped board is checked whole by the tests (tests/service/test_map_kit.py) and by
     # `antike-ref map check`; re-checking it against the map schema on every run cost
     # about 60 ms of each command, so here it is only read.
     data = read_json(path)

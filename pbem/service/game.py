@@ -177,7 +177,7 @@ class Game:
         With the fast encoder (a whole replay), the parts fixed for the game (its table,
         board, seed) and the players' identities are written once and kept, and only the
         state, status and standing orders are written for every entry; the bytes are the
-        same either way (``tests/test_canonical.py``)."""
+        same either way (``tests/kernel/test_canonical.py``)."""
         st = self.state
         st.freeze()  # hashed into the history: final (the next turn works on a copy)
         if not history.fast():

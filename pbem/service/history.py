@@ -47,7 +47,7 @@ def _may_differ(out: bytes) -> bool:
     0.0001 does (``orjson`` writes ``0.00001`` and ``1e-7`` where ``json`` writes ``1e-05``
     and ``1e-07``). Every other value (integers of up to 64 bits, other numbers, texts,
     ``true``/``false``/``null``, lists, objects with sorted keys) comes out byte for byte the
-    same (``tests/test_canonical.py``). A text that merely looks like such a number only
+    same (``tests/kernel/test_canonical.py``). A text that merely looks like such a number only
     costs the slower path."""
     if b"0.0000" in out:
         return True

@@ -22,7 +22,7 @@ purpose, each framed as an SSH string (:mod:`pbem.trust.wire`), so no hash of on
 of one game, seat, turn or purpose can stand for another.
 
 Everything here is exact and portable: the same reveals give the same draw on any machine
-(``tests/test_trust.py`` pins a vector and recomputes it from this description alone).
+(``tests/trust/test_trust.py`` pins a vector and recomputes it from this description alone).
 
 **What this proves.** A head fixes every value of its chain: to reveal anything else a
 player would need a second preimage of SHA-256. So no player can change their

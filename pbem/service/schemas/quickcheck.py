@@ -13,7 +13,7 @@ exactly what they were.
 
 It fails safe: a schema with any keyword it does not know, or a ``$ref`` that is not to
 the schema's own ``$defs``, gives ``None`` (no quick check; ``jsonschema`` decides), and
-tests/test_quickcheck.py runs both over thousands of near-valid inputs and requires the
+tests/service/test_quickcheck.py runs both over thousands of near-valid inputs and requires the
 same answer every time.
 """
 
