@@ -86,7 +86,7 @@ class Produce(Action):
 class BuildTemples(Action):
     """Temples: marble each, one per own city, from the bank (000 L390-404)."""
 
-    keys = ("temples",)
+    keys: tuple[str, ...] = ("temples",)
     spends = "marble"
 
     def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -137,7 +137,7 @@ class Arm(Action):
     exists; foreign units do not block arming.
     """
 
-    keys = ("arm",)
+    keys: tuple[str, ...] = ("arm",)
     spends = "iron"
 
     def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -207,7 +207,7 @@ class Arm(Action):
 class BuyKnowHow(Action):
     """Know-how: bought in order with gold, a basic before its secondary (000 L455-497)."""
 
-    keys = ("knowhow",)
+    keys: tuple[str, ...] = ("knowhow",)
     spends = "gold"
 
     def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -258,7 +258,7 @@ class BuyKnowHow(Action):
 class Maneuver(Action):
     """Maneuver: movement and battles, then conquests (:mod:`pbem.kernel.maneuver`)."""
 
-    keys = ("maneuver",)
+    keys: tuple[str, ...] = ("maneuver",)
 
     def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return run_maneuver(t, entries)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from pbem.kernel.board import Board
     from pbem.kernel.payments import Cost
     from pbem.kernel.rejections import Rejection
+    from pbem.kernel.rondel import Rondel
     from pbem.kernel.rules import RuleTable
     from pbem.kernel.state import GameState, NationState, Table
 
@@ -73,6 +74,7 @@ class EditionView(Protocol):
     order_keys: tuple[str, ...]
     special_units: Mapping[str, str]
     codes: Mapping[str, str]
+    rondel: Rondel
 
     @property
     def turn(self) -> TurnRules: ...
@@ -475,6 +477,7 @@ class TurnView(Protocol):
     produced: dict[str, int]
     extra: dict[str, Any]
     start: GameState | None
+    rondel_discount: int
 
     @property
     def edition(self) -> EditionView: ...
@@ -502,11 +505,17 @@ class TurnView(Protocol):
 
 class WedgeAction(Protocol):
     """What the rondel, the turn and the rule queries need of the action a rondel field
-    carries. Documented on :class:`~pbem.kernel.actions.Action`."""
+    carries. Documented on :class:`~pbem.kernel.actions.Action`. Its attributes are only
+    read (properties here, so that an action may give a narrower type)."""
 
-    keys: tuple[str, ...]
-    produces: str | None
-    spends: str | None
+    @property
+    def keys(self) -> tuple[str, ...]: ...
+
+    @property
+    def produces(self) -> str | None: ...
+
+    @property
+    def spends(self) -> str | None: ...
 
     def run(self, t: TurnView, orders: dict[str, Any], echo: dict[str, Any]) -> None: ...
 

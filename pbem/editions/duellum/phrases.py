@@ -11,12 +11,15 @@ type has its own small function (:data:`EVENT_LINES`), each step of a card's eff
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.editions.duellum.cards import OPEN_TABLE
 from pbem.kernel.facets import SharedPhrases
 from pbem.kernel.protocols import CityMark
 from pbem.kernel.vocab import RESOURCES, UNITS
+
+if TYPE_CHECKING:
+    from pbem.editions.duellum import Duellum
 
 
 def _plural(n: int, word: str) -> str:
@@ -293,7 +296,8 @@ class DuellumPhrases(SharedPhrases):
     town wall on the board."""
 
     event_kinds = frozenset(EVENT_LINES)
-    city_marks = (CityMark("wall", "battlements", "town wall", "wall"),)
+    edition: Duellum
+    city_marks: tuple[CityMark, ...] = (CityMark("wall", "battlements", "town wall", "wall"),)
 
     def event_line(self, ev: dict[str, Any], words: Any) -> str | None:
         return event_line(ev, words)
