@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from pbem.kernel.board import Board
     from pbem.kernel.payments import Cost
     from pbem.kernel.rejections import Rejection
-    from pbem.kernel.rondel import Rondel
     from pbem.kernel.rules import RuleTable
     from pbem.kernel.state import GameState, NationState, Table
 
@@ -74,7 +73,9 @@ class EditionView(Protocol):
     order_keys: tuple[str, ...]
     special_units: Mapping[str, str]
     codes: Mapping[str, str]
-    rondel: Rondel
+
+    @property
+    def rondel(self) -> RondelView: ...
 
     @property
     def turn(self) -> TurnRules: ...
@@ -501,6 +502,25 @@ class TurnView(Protocol):
     def produce(self, resource: str, amount: int) -> None: ...
 
     def pay(self, cost: Cost, pay: dict[str, int] | None, what: str, path: str) -> dict[str, int] | None: ...
+
+
+class RondelField(Protocol):
+    """A field of the rondel as an edition's own rules read it (a
+    :class:`~pbem.kernel.rondel.Field`)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class RondelView(Protocol):
+    """The rondel as an edition's own rules read it (a :class:`~pbem.kernel.rondel.Rondel`):
+    its fields by index, and the wedge a name stands for."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int) -> RondelField: ...
+
+    def canonical(self, name: str) -> str | None: ...
 
 
 class WedgeAction(Protocol):
