@@ -105,5 +105,5 @@ bench: venv
 	done
 
 clean:
-	rm -rf $(VENV) out build dist .pytest_cache *.egg-info
+	rm -rf $(VENV) out build dist .pytest_cache .mypy_cache *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
