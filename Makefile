@@ -21,7 +21,7 @@ VPY := $(VENV)/bin/python
 # and keys antike-ref writes, and makes the ones it must read.
 SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd dovecot-lmtpd dovecot-sieve chromium openssh-client
 
-.PHONY: venv system-packages test test-all test-fast demo bench clean
+.PHONY: venv system-packages test test-all test-fast lint demo bench clean
 
 venv: $(VENV)/.installed
 	@:
@@ -87,6 +87,11 @@ test-all: venv
 test-fast: venv
 	$(PYTEST) -m "not slow" --ignore=tests/mail/servers
 
+# The static checks, one line each: mypy over pbem with the settings in pyproject.toml
+# ([tool.mypy]: strict on the kernel and the clock).
+lint: venv
+	$(VPY) -m mypy
+
 demo: venv
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash demo/run.sh out/demo
 	@echo "Demo output is in out/demo/"
@@ -100,5 +105,5 @@ bench: venv
 	done
 
 clean:
-	rm -rf $(VENV) out build dist .pytest_cache *.egg-info
+	rm -rf $(VENV) out build dist .pytest_cache .mypy_cache *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

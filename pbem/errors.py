@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
 
 class ExitCode(IntEnum):
@@ -77,7 +78,10 @@ class InputError(PbemError):
     """A file cannot be read, is not JSON, or does not match its schema."""
 
     exit_code = ExitCode.BAD_INPUT
-    text_reading = None
+    about_orders: bool
+    """Set (to ``True``) on an error about orders a player sent: the command line then
+    points the player to the guide."""
+    text_reading: Any = None  # Any: a TextReading, of the service, which this bottom layer does not import
     """For a problem of the orders schema about orders in the text syntax: the reading of
     the text (:class:`pbem.service.language.textorders.TextReading`), whose ``describe`` tells each
     problem by line."""
@@ -100,7 +104,7 @@ class Refused(PbemError):
     """Orders or an edit refused by the rules; carries every rejection."""
 
     exit_code = ExitCode.REFUSED
-    text_reading = None
+    text_reading: Any = None  # Any: a TextReading, of the service, which this bottom layer does not import
     """For orders in the text syntax: the reading of the text
     (:class:`pbem.service.language.textorders.TextReading`), whose ``describe`` tells each rejection
     by line."""
@@ -174,7 +178,7 @@ RECEIVED: list[int] = []
 """The signals the console script's handler received in this process."""
 
 
-def caused_by_interrupt(exc: BaseException) -> bool:
+def caused_by_interrupt(exc: BaseException | None) -> bool:
     """Whether ``exc`` is, or was raised because of, Ctrl-C or SIGTERM. Python wraps an
     exception raised while a class is being made in a RuntimeError, and a library may turn
     it into an error of its own (cairo's writer reports a write error): an error that

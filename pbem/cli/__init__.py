@@ -161,7 +161,7 @@ def main() -> None:
         except KeyboardInterrupt:
             _exit_interrupted()
         except BaseException as exc:
-            errors = sys.modules.get("pbem.errors")
+            errors = sys.modules.get("pbem.errors")  # type: ignore[assignment]  # None: the import above did not finish
             if errors is not None and (isinstance(exc, errors.Interrupted) or (
                     isinstance(exc, Exception) and errors.caused_by_interrupt(exc))):
                 _exit_interrupted()  # an interrupt, maybe wrapped (class creation, cairo's writer)

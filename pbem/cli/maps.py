@@ -23,7 +23,7 @@ def _summary(board) -> str:
     provinces = board.provinces.values()
     land = sum(len(p.land) for p in provinces) // 2
     sea = sum(len(p.sea) for p in provinces) // 2
-    sites = {}
+    sites: dict[str, int] = {}
     for p in provinces:
         sites[p.resource] = sites.get(p.resource, 0) + 1
     counts = ", ".join(f"{n} {r}" for r, n in sorted(sites.items()))

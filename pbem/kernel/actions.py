@@ -11,7 +11,7 @@ its own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pbem.kernel import queries
 from pbem.kernel.bank import give_coin
@@ -59,11 +59,14 @@ class Action:
         if self.produces is None:
             return None
         budget = {**state.nations[nation].resources, "coin": state.nations[nation].coins}
-        return self.preview(state, edition, board, nation, budget)["produce"][self.produces]
+        amount: int = self.preview(state, edition, board, nation, budget)["produce"][self.produces]
+        return amount
 
 
 class Produce(Action):
     """Production: the nation's cities of one resource yield it (000 L356-362)."""
+
+    produces: str
 
     def __init__(self, resource: str):
         self.produces = resource
@@ -75,14 +78,15 @@ class Produce(Action):
             # it produces"; with the bank out of coins, a chip of its choice (standing order).
             give_coin(t.state, t.nation, t.events, "production")
 
-    def preview(self, state, edition, board, nation, budget):
+    def preview(self, state: GameState, edition: EditionView, board: Board, nation: str,
+                budget: dict[str, int]) -> dict[str, Any]:
         return {"produce": {self.produces: queries.production(state, edition, board, nation, self.produces)}}
 
 
 class BuildTemples(Action):
     """Temples: marble each, one per own city, from the bank (000 L390-404)."""
 
-    keys = ("temples",)
+    keys: tuple[str, ...] = ("temples",)
     spends = "marble"
 
     def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -118,7 +122,8 @@ class BuildTemples(Action):
             t.emit("temple", city=city, paid=paid)
         return echo
 
-    def preview(self, state, edition, board, nation, budget):
+    def preview(self, state: GameState, edition: EditionView, board: Board, nation: str,
+                budget: dict[str, int]) -> dict[str, Any]:
         price = edition.rules_for(state.table).temple_marble
         cities = [c for c in state.cities(nation) if not state.provinces[c].temple]
         can = min(len(cities), state.bank.temples, (budget["marble"] + budget["coin"]) // price)
@@ -132,7 +137,7 @@ class Arm(Action):
     exists; foreign units do not block arming.
     """
 
-    keys = ("arm",)
+    keys: tuple[str, ...] = ("arm",)
     spends = "iron"
 
     def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -189,8 +194,9 @@ class Arm(Action):
             t.edition.forces.armed(t, unit, at, count)
         return echo
 
-    def preview(self, state, edition, board, nation, budget):
-        places = [{"city": c, "limit": queries.arm_limit(state, edition, c),
+    def preview(self, state: GameState, edition: EditionView, board: Board, nation: str,
+                budget: dict[str, int]) -> dict[str, Any]:
+        places: list[dict[str, Any]] = [{"city": c, "limit": queries.arm_limit(state, edition, c),
                    "units": [u for u in UNITS if board.can_arm(c, u)]} for c in state.cities(nation)]
         stock = {u: edition.forces.arm_source(state, nation, u) for u in UNITS}
         price = edition.rules_for(state.table).arming_iron
@@ -201,7 +207,7 @@ class Arm(Action):
 class BuyKnowHow(Action):
     """Know-how: bought in order with gold, a basic before its secondary (000 L455-497)."""
 
-    keys = ("knowhow",)
+    keys: tuple[str, ...] = ("knowhow",)
     spends = "gold"
 
     def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -236,7 +242,8 @@ class BuyKnowHow(Action):
             t.emit("knowhow", name=name, price=offer.price, paid=paid, first=offer.first)
         return echo
 
-    def preview(self, state, edition, board, nation, budget):
+    def preview(self, state: GameState, edition: EditionView, board: Board, nation: str,
+                budget: dict[str, int]) -> dict[str, Any]:
         owned = state.nations[nation].knowhow
         offers = []
         for name in edition.rules_for(state.table).knowhows:
@@ -251,12 +258,13 @@ class BuyKnowHow(Action):
 class Maneuver(Action):
     """Maneuver: movement and battles, then conquests (:mod:`pbem.kernel.maneuver`)."""
 
-    keys = ("maneuver",)
+    keys: tuple[str, ...] = ("maneuver",)
 
     def apply(self, t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return run_maneuver(t, entries)
 
-    def preview(self, state, edition, board, nation, budget):
+    def preview(self, state: GameState, edition: EditionView, board: Board, nation: str,
+                budget: dict[str, int]) -> dict[str, Any]:
         groups = []
         for pid in sorted(state.provinces):
             for unit in UNITS:
@@ -324,12 +332,12 @@ def found(t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return echo
 
 
-def _city_type(t: TurnView, entry: dict[str, Any], site: str, city: str, path: str) -> str | None | bool:
+def _city_type(t: TurnView, entry: dict[str, Any], site: str, city: str, path: str) -> str | None | Literal[False]:
     """The resource a new city gets where the founder chooses it: on a site showing all
     three (003 L270-278) or everywhere in the free-choice variant (003 L106-108); ``None``
     where the board prints it; ``False`` (and a rejection) when the choice is missing or
     not allowed."""
-    chosen = entry.get("resource")
+    chosen: str | None = entry.get("resource")
     if site == "choice":
         if chosen is None:
             t.reject("found/resource-needed", f"{path}.resource", city=city)

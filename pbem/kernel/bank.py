@@ -5,6 +5,8 @@ Shared by the turn and set-up; pure functions on a :class:`GameState`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.kernel.state import GameState
 from pbem.kernel.vocab import RESOURCES
 
@@ -18,7 +20,7 @@ def substitute_chip(state: GameState, nation: str) -> str:
     return min(RESOURCES, key=lambda r: (held[r], RESOURCES.index(r)))
 
 
-def give_coin(state: GameState, nation: str, events: list[dict], reason: str) -> None:
+def give_coin(state: GameState, nation: str, events: list[dict[str, Any]], reason: str) -> None:
     """Hand one coin to ``nation``; with the bank empty, a chip instead (000 L295-296)."""
     ns = state.nation(nation)
     if state.bank.coins > 0:
@@ -31,7 +33,7 @@ def give_coin(state: GameState, nation: str, events: list[dict], reason: str) ->
         events.append({"type": "coin", "nation": nation, "reason": reason, "coin": 0, "instead": chip})
 
 
-def round_coins(state: GameState, events: list[dict]) -> None:
+def round_coins(state: GameState, events: list[dict[str, Any]]) -> None:
     """Every nation receives a coin at the start of a round, in turn order (000 L289-292, Q4)."""
     for nation in state.table.turn_order():
         give_coin(state, nation, events, "round")

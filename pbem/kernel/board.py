@@ -233,7 +233,7 @@ def rules_hash(data: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _q(value) -> str:
+def _q(value: object) -> str:
     """A value from the board file as a message quotes it (a long one clipped)."""
     return repr(clip(value)) if isinstance(value, str) else repr(value)
 

@@ -77,7 +77,7 @@ class facet(Generic[F]):  # noqa: N801 (used like a function in a class body, as
         if isinstance(make, str):
             module, _, name = make.partition(":")
             make = getattr(importlib.import_module(module), name)
-        return make(edition)  # type: ignore[operator]
+        return make(edition)
 
 
 def absent(edition: Edition) -> None:

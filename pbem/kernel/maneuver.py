@@ -272,6 +272,7 @@ def _conquer(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[st
     echo = {"conquer": city, "with": used}
     if give_up is not None:
         echo["give_up"] = give_up
+    assert owner is not None  # no neutral temple: _target found the city's owner
     _take_city(t, f, city, owner, strength, used, give_up)
     return echo
 
@@ -287,6 +288,7 @@ def _target(t: TurnView, city: str, path: str) -> tuple[str | None, bool] | None
     if (prov is None or prov.owner is None) and not neutral:
         t.reject("conquer/no-city", f"{path}.conquer", city=city)
         return None
+    assert prov is not None  # a neutral temple stands in a province of the state
     owner = prov.owner
     if owner == t.nation:
         t.reject("conquer/own-city", f"{path}.conquer", city=city, nation=t.nation)
@@ -354,7 +356,7 @@ def _given_up(t: TurnView, step: dict[str, Any], city: str, path: str) -> tuple[
     return True, give_up
 
 
-def _take_city(t: TurnView, f: Forces, city: str, owner: str | None, strength: int, used: dict[str, int],
+def _take_city(t: TurnView, f: Forces, city: str, owner: str, strength: int, used: dict[str, int],
                give_up: str | None) -> None:
     """``city`` taken: the conquerors and the defenders leave the board, its temple is
     destroyed (a general), the city given up is left with its temple and chosen type."""

@@ -35,7 +35,7 @@ def _with_pay(entry: dict[str, Any], source: Mapping[str, Any]) -> dict[str, Any
     return entry
 
 
-def _trade(trades: list) -> list[dict[str, Any]]:
+def _trade(trades: list[Any]) -> list[dict[str, Any]]:
     """Trades; ``get`` stays a chip's name, or the chips received in resource order;
     ``when`` is kept as given (without it, the trade is made before the rondel move)."""
     out = []
@@ -57,10 +57,10 @@ def _rondel(rondel: str | Mapping[str, Any]) -> dict[str, Any]:
     return _with_pay(move, rondel)
 
 
-def _named_list(key: str) -> Callable[[list], list[dict[str, Any]]]:
+def _named_list(key: str) -> Callable[[list[Any]], list[dict[str, Any]]]:
     """Canonicaliser for a list whose entries may be a bare string meaning ``{key: s}``."""
 
-    def expand(entries: list) -> list[dict[str, Any]]:
+    def expand(entries: list[Any]) -> list[dict[str, Any]]:
         out = []
         for entry in entries:
             if isinstance(entry, str):
@@ -72,7 +72,7 @@ def _named_list(key: str) -> Callable[[list], list[dict[str, Any]]]:
     return expand
 
 
-def _arm(entries: list) -> list[dict[str, Any]]:
+def _arm(entries: list[Any]) -> list[dict[str, Any]]:
     """Arming entries; ``"free": true`` (a unit armed for free, :meth:`Edition.free_units
     <pbem.kernel.edition.Edition.free_units>`) is kept, ``false`` dropped."""
     out = []
@@ -84,7 +84,7 @@ def _arm(entries: list) -> list[dict[str, Any]]:
     return out
 
 
-def _found(entries: list) -> list[dict[str, Any]]:
+def _found(entries: list[Any]) -> list[dict[str, Any]]:
     """Foundings: a bare city name, or ``{"city": ..., "resource": ...}`` where the founder
     chooses the city's type."""
     out = []
@@ -124,7 +124,7 @@ def _step(step: Mapping[str, Any]) -> dict[str, Any]:
     return conquer
 
 
-def _maneuver(steps: list) -> list[dict[str, Any]]:
+def _maneuver(steps: list[Any]) -> list[dict[str, Any]]:
     return [_step(step) for step in steps]
 
 

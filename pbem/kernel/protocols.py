@@ -75,6 +75,9 @@ class EditionView(Protocol):
     codes: Mapping[str, str]
 
     @property
+    def rondel(self) -> RondelView: ...
+
+    @property
     def turn(self) -> TurnRules: ...
 
     @property
@@ -475,6 +478,7 @@ class TurnView(Protocol):
     produced: dict[str, int]
     extra: dict[str, Any]
     start: GameState | None
+    rondel_discount: int
 
     @property
     def edition(self) -> EditionView: ...
@@ -497,16 +501,41 @@ class TurnView(Protocol):
 
     def produce(self, resource: str, amount: int) -> None: ...
 
-    def pay(self, cost: Cost, pay: dict | None, what: str, path: str) -> dict | None: ...
+    def pay(self, cost: Cost, pay: dict[str, int] | None, what: str, path: str) -> dict[str, int] | None: ...
+
+
+class RondelField(Protocol):
+    """A field of the rondel as an edition's own rules read it (a
+    :class:`~pbem.kernel.rondel.Field`)."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class RondelView(Protocol):
+    """The rondel as an edition's own rules read it (a :class:`~pbem.kernel.rondel.Rondel`):
+    its fields by index, and the wedge a name stands for."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, index: int) -> RondelField: ...
+
+    def canonical(self, name: str) -> str | None: ...
 
 
 class WedgeAction(Protocol):
     """What the rondel, the turn and the rule queries need of the action a rondel field
-    carries. Documented on :class:`~pbem.kernel.actions.Action`."""
+    carries. Documented on :class:`~pbem.kernel.actions.Action`. Its attributes are only
+    read (properties here, so that an action may give a narrower type)."""
 
-    keys: tuple[str, ...]
-    produces: str | None
-    spends: str | None
+    @property
+    def keys(self) -> tuple[str, ...]: ...
+
+    @property
+    def produces(self) -> str | None: ...
+
+    @property
+    def spends(self) -> str | None: ...
 
     def run(self, t: TurnView, orders: dict[str, Any], echo: dict[str, Any]) -> None: ...
 

@@ -12,6 +12,7 @@ table; where an edition's rule differs in kind it answers through a hook of
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -87,7 +88,7 @@ def neutral_temple(state: GameState, pid: str) -> bool:
     return prov is not None and bool(prov.extra.get("neutral_temple"))
 
 
-def best_bonus(table: dict[str, int], owned: list[str]) -> int:
+def best_bonus(table: Mapping[str, int], owned: list[str]) -> int:
     """The largest bonus among the know-hows owned (bonuses never add up, Q7)."""
     return max((b for k, b in table.items() if k in owned), default=0)
 
@@ -144,8 +145,9 @@ def shortest_path(board: Board, start: str, goal: str, unit: str, limit: int) ->
                     nxt.append(p)
         if goal in prev:
             path = [goal]
-            while prev[path[-1]] != start:
-                path.append(prev[path[-1]])
+            while (back := prev[path[-1]]) != start:
+                assert back is not None  # only start has no predecessor
+                path.append(back)
             return path[::-1]
         frontier = nxt
     return None
@@ -159,6 +161,7 @@ def defence(state: GameState, edition: EditionView, city: str) -> int:
     rules = edition.rules_for(state.table)
     if owner is None and prov.extra.get("neutral_temple"):
         return rules.neutral_temple_defence  # a flat 3 (003 L30)
+    assert owner is not None  # a city is someone's: only a neutral temple has no owner
     strength = rules.defence_temple_city if prov.temple else rules.defence_city
     strength += sum(prov.count(owner, u) for u in UNITS)
     strength += best_bonus(rules.defence_bonus, state.nations[owner].knowhow)
@@ -248,6 +251,7 @@ def default_orders(state: GameState, edition: RondelEdition, board: Board, natio
         rondel = best[1].order
     else:
         current = state.nations[nation].rondel
+        assert current is not None  # on a first move every wedge is free, and one produces
         nxt = (current + 1) % len(edition.rondel)
         rondel = {"to": edition.rondel[nxt].name, "steps": 1}
     return {"game": state.table.game_id, "nation": nation, "turn": state.status.turn,

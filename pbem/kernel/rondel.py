@@ -114,6 +114,7 @@ class Rondel:
         MANEUVER wedge (docs/rulings.md, Rondel).
         """
         to = self.canonical(move["to"])
+        assert to is not None, f"wedge {move['to']!r} is not on the rondel"  # the orders are canonical
         n = len(self.fields)
         origin = 0 if current is None else current
         if "steps" in move:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,11 @@ class RuleTable:
         return spec.price_later if owned_by_other else spec.price_first
 
 
-def frozen(mapping: dict) -> Mapping:
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def frozen(mapping: Mapping[K, V]) -> Mapping[K, V]:
     """A read-only view of a copy of ``mapping``, for rule tables."""
     return MappingProxyType(dict(mapping))
 

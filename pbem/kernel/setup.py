@@ -57,7 +57,7 @@ class SetupOptions:
     revision 1, as every game then was."""
 
     def to_json(self) -> dict[str, Any]:
-        data = {
+        data: dict[str, Any] = {
             "game_id": self.game_id, "board": self.board, "nations": list(self.nations),
             "first": self.first, "variants": sorted(self.variants), "goal": self.goal,
             "players": self.players, "player": dict(sorted(self.player.items())),

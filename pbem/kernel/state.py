@@ -19,7 +19,7 @@ state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn, Protocol, TypeVar
 
 from pbem.kernel.vocab import RESOURCES, UNITS
 
@@ -27,11 +27,16 @@ from pbem.kernel.vocab import RESOURCES, UNITS
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
 
-def _read_only(self, *args, **kwargs):
+def _read_only(self: object, *args: object, **kwargs: object) -> NoReturn:
     raise SharedStateError("this belongs to a nation shared by two game states; change it through GameState.nation()")
 
 
-class FrozenDict(dict):
+K = TypeVar("K")
+V = TypeVar("V")
+T = TypeVar("T")
+
+
+class FrozenDict(dict[K, V]):
     """A dict that cannot be changed (a shared nation's chips, personages, extras): it
     reads, compares and serialises as a plain dict."""
 
@@ -39,7 +44,7 @@ class FrozenDict(dict):
     __setitem__ = __delitem__ = update = pop = popitem = setdefault = clear = __ior__ = _read_only
 
 
-class FrozenList(list):
+class FrozenList(list[T]):
     """A list that cannot be changed (a shared nation's know-hows)."""
 
     __slots__ = ()
@@ -47,7 +52,14 @@ class FrozenList(list):
     __iadd__ = __imul__ = _read_only
 
 
-def _kept_value(self, make: Callable[[Any], Any]) -> Any:
+class Keeps(Protocol):
+    """What :func:`_kept_value` needs of the object it keeps a value for."""
+
+    _ro: bool
+    _kept: Any
+
+
+def _kept_value(self: Keeps, make: Callable[[Any], Any]) -> Any:
     """``make(self)``, made once and kept while the object is read-only (and so cannot
     change): the hashing of a replay writes only what a turn changed. One ``make`` per
     process; the value must not be changed. (The ``kept`` of provinces, nations and
@@ -360,7 +372,7 @@ class GameState:
     extra: dict[str, Any] = field(default_factory=dict)
     _frozen: bool = field(default=False, init=False, repr=False, compare=False)
     """Every province, nation and standing order is read-only (:meth:`freeze`)."""
-    _fresh: list | None = field(default=None, init=False, repr=False, compare=False)
+    _fresh: list[ProvinceState | NationState | Standing] | None = field(default=None, init=False, repr=False, compare=False)
     """The objects :meth:`province`, :meth:`nation` and :meth:`standing_to_change` made
     since the state was copied (all others are shared and read-only); ``None``: not known
     (a state read from a file or set up), so :meth:`freeze` looks at every one."""
@@ -439,7 +451,7 @@ class GameState:
         self._made(own)
         return own
 
-    def _made(self, obj) -> None:
+    def _made(self, obj: ProvinceState | NationState | Standing) -> None:
         """``obj`` was just made for this state to change: not read-only, so neither is the state."""
         self._frozen = False
         if self._fresh is not None:

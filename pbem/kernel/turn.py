@@ -32,6 +32,9 @@ from pbem.kernel.vocab import MOMENTS
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
     from pbem.kernel.edition import Edition
+    from pbem.kernel.rondel import Field
+    from pbem.kernel.rules import RuleTable
+    from pbem.kernel.state import Standing
 
 
 @dataclass
@@ -64,7 +67,7 @@ class Turn:
     steps, played before the move)."""
 
     @property
-    def rules(self):
+    def rules(self) -> RuleTable:
         return self.edition.rules_for(self.state.table)
 
     @property
@@ -117,12 +120,13 @@ class Turn:
         self.produced[resource] = self.produced.get(resource, 0) + amount
         self.emit("produce", resource=resource, amount=amount)
 
-    def pay(self, cost: Cost, pay: dict | None, what: str, path: str) -> dict | None:
+    def pay(self, cost: Cost, pay: dict[str, int] | None, what: str, path: str) -> dict[str, int] | None:
         """Check and take a payment; ``None`` (and a rejection) if it cannot be made."""
         made, problems = check_payment(self.ns, self.display(self.nation), cost, pay, what, path)
         if problems:
             self.rejections.extend(problems)
             return None
+        assert made is not None  # a payment without problems is made
         if pay is None and cost.total and (cost.any or made.get("coin", 0) > cost.coins):
             # A real choice was made: resources of any kind, or coins standing in for chips.
             self.note_default(f"{path}.pay", f"{what}: paid {describe_payment(made)} (no \"pay\" given: "
@@ -249,7 +253,7 @@ def _check_standing(t: Turn, change: dict[str, Any]) -> None:
                      playing=", ".join(t.state.nations))
 
 
-def merge_standing(current, change: dict[str, Any]) -> None:
+def merge_standing(current: Standing, change: dict[str, Any]) -> None:
     """Apply a (canonical) ``standing`` change to a nation's standing orders."""
     for key, value in change.items():
         if key == "battle":
@@ -270,7 +274,7 @@ def _change_standing(t: Turn, change: dict[str, Any]) -> None:
     t.emit("standing", standing=change)
 
 
-def _rondel(t: Turn, move: dict[str, Any]):
+def _rondel(t: Turn, move: dict[str, Any]) -> tuple[dict[str, Any], Field]:
     """Move the stone and pay for the extra steps (000 L312-326; docs/rulings.md Rondel).
 
     Returns the echo and the field aimed at, so that the action is still checked, and its
@@ -283,7 +287,10 @@ def _rondel(t: Turn, move: dict[str, Any]):
     echo = dict(move)
     if problem:
         t.fail(problem)
-        return echo, rondel[rondel.first_index(rondel.canonical(move["to"]))]
+        to = rondel.canonical(move["to"])
+        assert to is not None  # the orders are canonical: Rondel.target checked the wedge
+        return echo, rondel[rondel.first_index(to)]
+    assert target is not None  # a move without a problem lands
     field_ = rondel[target]
     landing = rondel.landing(current, target)
     # Canonical key order: to, steps, pay. A first move shows ``steps`` only when given
@@ -299,7 +306,7 @@ def _rondel(t: Turn, move: dict[str, Any]):
         t.reject("pay/wrong-total", "$.rondel.pay", what=what, cost=0, paid=sum(move["pay"].values()),
                  spelled="nothing")
         return echo, field_
-    paid: dict = {}
+    paid: dict[str, int] = {}
     if cost:
         made = t.pay(Cost(any=cost, spare=field_.action.spends), move.get("pay"), what, "$.rondel")
         if made is None:
@@ -312,7 +319,7 @@ def _rondel(t: Turn, move: dict[str, Any]):
     return echo, field_
 
 
-def _action(t: Turn, field_, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+def _action(t: Turn, field_: Field, orders: dict[str, Any], echo: dict[str, Any]) -> None:
     """Carry out the chosen field's action; action keys of other wedges do not fit it."""
     for key in t.edition.action_keys:
         if key in orders and key not in field_.action.keys:

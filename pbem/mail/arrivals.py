@@ -133,7 +133,7 @@ class Arrivals:
                 incoming: Incoming | None = unreadable(head, f"it is {size:,} bytes, more than the "
                                                              f"{self.limits.size:,} the referee reads", size)
                 assert incoming is not None
-                message_id = incoming.message_id
+                message_id: str | None = incoming.message_id
                 if known(message_id, incoming.fingerprint):
                     incoming = None
             else:

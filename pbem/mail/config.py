@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from pbem.errors import InputError, UsageError
 from pbem.service.numbers import amount, whole
@@ -236,6 +236,10 @@ def duration(value: Any, where: str) -> timedelta:
     return read(value, where)
 
 
+@overload
+def local_path(value: str, base: Path) -> str: ...
+@overload
+def local_path(value: None, base: Path) -> None: ...
 def local_path(value: str | None, base: Path) -> str | None:
     """A path the configuration names, relative to the configuration's own folder (``~``
     is the home folder), so that cron, which starts in another folder, finds the same files."""
@@ -279,9 +283,9 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
     if bad:
         raise UsageError(f"{where}.attach: unknown format(s) {', '.join(bad)} (known: {', '.join(ATTACHABLE)})")
     file = raw.get("file")
-    choice = {key: _choice(raw.get(key, getattr(start, key)), options, f"{where}.{key}")
+    choice: dict[str, Any] = {key: _choice(raw.get(key, getattr(start, key)), options, f"{where}.{key}")
               for key, options in (("absence", ABSENCE), ("press", PRESS), ("gm_copies", GM_COPIES))}
-    flags = {key: _flag(raw.get(key, getattr(start, key)), f"{where}.{key}")
+    flags: dict[str, Any] = {key: _flag(raw.get(key, getattr(start, key)), f"{where}.{key}")
              for key in ("press_gm", "forward", "observer_press")}
     days = whole(raw.get("absence_days", start.absence_days), f"{where}.absence_days", 0, 366, "a number of days")
     observers = raw.get("observers", list(start.observers))

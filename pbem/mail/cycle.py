@@ -208,7 +208,7 @@ class Cycle:
             self._route(incoming, runs)
         except Exception as exc:
             tripped = exc.run if isinstance(exc, Tripped) else None
-            exc = exc.__cause__ if tripped is not None and exc.__cause__ is not None else exc
+            exc = exc.__cause__ if tripped is not None and exc.__cause__ is not None else exc  # type: ignore[assignment]  # a cause is an Exception: Tripped wraps one
             failure = bug(f"mail {incoming.message_id} from {incoming.sender or 'nobody'}", exc, "with the mail")
             self.journal.fail("reading", failure)
             if tripped is not None:  # no half answer goes out; the ledger is read again

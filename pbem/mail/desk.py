@@ -237,7 +237,7 @@ class Desk:
         from pbem.report import prepare_all
 
         room = cmds.MAX_ANSWER * 2 // 3 - sum(map(len, attachments.values()))  # base64 makes a file a third larger
-        wanted = [(turn, fmt) for turn in (turns or [None]) for fmt in formats if fmt != "copy"]
+        wanted = [(turn, fmt) for turn in (turns if turns else [None]) for fmt in formats if fmt != "copy"]
         reports: dict[int | None, dict] = {}
         sent: list[int | None] = []
         too_big: list[str] = []

@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pbem.errors import GameLocked, PbemError
 from pbem.mail import watermarks as marks
@@ -129,7 +129,7 @@ class Watermarks:
             self._prepare(run, verdict)
         return run
 
-    def _open_lazy(self, stack: ExitStack, settings: GameMail) -> GameRun | None | bool:
+    def _open_lazy(self, stack: ExitStack, settings: GameMail) -> GameRun | None | Literal[False]:
         """Open a game whose mark holds in everything but the source without loading it:
         the run, ``None`` if another run has the game, ``False`` if it must be opened
         as usual after all."""
@@ -187,7 +187,7 @@ class Watermarks:
                 run.failed = True
             raise
         if isinstance(source, ImapSource):
-            watermark = None if source.observed is None else {
+            watermark: dict[str, Any] | None = None if source.observed is None else {
                 "kind": "imap", "spec": marks.source_key(source.url), "state": source.observed}
         else:
             watermark = None if local is None or not isinstance(source, LocalSource) else {

@@ -31,6 +31,7 @@ from pbem.service.numbers import whole
 
 if TYPE_CHECKING:
     import imaplib
+    from email.headerregistry import Address
 
 ORDER_EXTENSIONS = (".json", ".txt")
 
@@ -145,7 +146,7 @@ def sender_of(msg: EmailMessage) -> tuple[str, str]:
     the parser had to repair is no sender at all: such a mail is never answered)."""
     try:
         header = msg["From"]
-        addresses = header.addresses if header is not None else ()
+        addresses: tuple[Address, ...] = header.addresses if header is not None else ()
         defects = header.defects if header is not None else ()
     except Exception:  # a header the library cannot take apart is no sender
         return "", ""
@@ -209,7 +210,8 @@ def _read_message(raw: bytes, limits: Limits) -> Incoming:
         ctype = part.get_content_type()
         if filename:
             if filename.lower().endswith(ORDER_EXTENSIONS):
-                incoming.attachments.append((filename, part.get_payload(decode=True) or b""))
+                # decode=True on a part that is not multipart gives bytes (or None); typeshed says Message too
+                incoming.attachments.append((filename, part.get_payload(decode=True) or b""))  # type: ignore[arg-type]
             continue
         if part.get_content_disposition() == "attachment":
             continue
@@ -414,6 +416,7 @@ class ImapSource:
 
         context = tls_context(self.settings.ca_file, "imap")
         password = self.settings.password.read(f"IMAP {self.name}")
+        conn: imaplib.IMAP4
         try:
             if self.scheme == "imaps":
                 conn = imaplib.IMAP4_SSL(self.host, self.port, ssl_context=context, timeout=self.settings.timeout)
@@ -466,7 +469,8 @@ class ImapSource:
             first = self._first_new(state)
             if first is None:
                 return
-            status, data = conn.uid("SEARCH", None, "ALL" if first == 1 else f"UID {first}:*")
+            status, data = conn.uid("SEARCH", None,  # type: ignore[arg-type]  # imaplib takes None and bytes (typeshed: str)
+                                  "ALL" if first == 1 else f"UID {first}:*")
             if status != "OK":
                 self.observed = None
             # "UID n:*" also names the last mail when every UID is below n: not a new one
@@ -474,8 +478,10 @@ class ImapSource:
             wanted = []
             for uid in uids:
                 # the size comes with the header: a mail too large is never fetched whole
-                status, head = conn.uid("FETCH", uid, "(RFC822.SIZE BODY.PEEK[HEADER.FIELDS (MESSAGE-ID FROM "
-                                                      "SUBJECT AUTO-SUBMITTED PRECEDENCE LIST-ID RETURN-PATH)])")
+                # imaplib takes the UID as the bytes the search gave (typeshed: str), here and below
+                status, head = conn.uid("FETCH", uid,  # type: ignore[arg-type]
+                                        "(RFC822.SIZE BODY.PEEK[HEADER.FIELDS (MESSAGE-ID FROM "
+                                        "SUBJECT AUTO-SUBMITTED PRECEDENCE LIST-ID RETURN-PATH)])")
                 if status != "OK":
                     self.observed = None
                 header = b"".join(p[1] for p in head if isinstance(p, tuple))
@@ -494,7 +500,7 @@ class ImapSource:
                     continue
                 wanted.append((uid, size))
             for uid, size in wanted:
-                status, body = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+                status, body = conn.uid("FETCH", uid, "(BODY.PEEK[])")  # type: ignore[arg-type]
                 if status != "OK":
                     self.observed = None
                 raw = b"".join(p[1] for p in body if isinstance(p, tuple))[:self.limits.size + 1]

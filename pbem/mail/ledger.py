@@ -83,7 +83,7 @@ class Ledger:
     def content(self, message_id: str, fingerprint: str, size: int | None) -> None:
         """What a mail held (a digest, its size), kept with whatever :meth:`note` records of
         it, so that its Message-ID seen again with other content is told apart."""
-        marks = {"fp": fingerprint} if fingerprint.startswith("sha256:") else {}
+        marks: dict[str, str | int] = {"fp": fingerprint} if fingerprint.startswith("sha256:") else {}
         if size is not None:
             marks["size"] = size
         self._content[message_id] = marks

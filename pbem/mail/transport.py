@@ -294,6 +294,7 @@ def _answer(exc: smtplib.SMTPException) -> str:
     refusal of recipients)."""
     import smtplib
 
+    text: bytes | str
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         code, text = next(iter(exc.recipients.values()), (0, b""))
     else:

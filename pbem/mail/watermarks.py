@@ -408,10 +408,10 @@ def plan(config: MailConfig, games: list[GameMail], option: str | None, now: dat
                 put(v, idle, v.why if not v.idle else "idle" if idle else "another mail source")
         elif is_imap(spec):
             state = None
-            if all(v.idle and v.source["kind"] == "imap" for v in verdicts):
+            if all(v.idle and v.source is not None and v.source["kind"] == "imap" for v in verdicts):
                 state = _imap_state(spec, config)
             for v in verdicts:
-                same = state is not None and v.source["kind"] == "imap" and v.source["state"] == state
+                same = state is not None and v.source is not None and v.source["kind"] == "imap" and v.source["state"] == state
                 put(v, same, "idle" if same else v.why if not v.idle else "the mailbox changed (or cannot be told)")
         else:
             state = local_state(spec)

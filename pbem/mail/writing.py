@@ -34,7 +34,7 @@ MIME = {"pdf": ("application", "pdf"), "png": ("image", "png"), "svg": ("image",
         "json": ("application", "json")}
 
 
-def attached_as(key: str) -> dict[str, str]:
+def attached_as(key: str) -> dict[str, Any]:
     """How a mail carries the attachment ``key``: a player's copy of the game (packed, in
     short lines of ASCII: :func:`pbem.service.copies.packed_copy`) as it is, every other
     file in base64."""

@@ -273,8 +273,8 @@ def _march(b: Builder) -> None:
             n = b.result.state.provinces.get(pid) and b.result.state.provinces[pid].count(nation, unit)
             if not n:
                 continue
-            paths = [queries.shortest_path(game.board, pid, city, unit, len(game.board.provinces)) for city in rivals]
-            paths = [path for path in paths if path]
+            paths = [path for path in (queries.shortest_path(game.board, pid, city, unit, len(game.board.provinces))
+                                       for city in rivals) if path]
             if paths:
                 path = min(paths, key=len)[:queries.allowance(st, edition, nation, unit)]
                 b.try_add("maneuver", {"move": unit, "count": n, "from": pid, "path": path})

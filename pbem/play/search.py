@@ -120,7 +120,7 @@ def candidates(game, nation: str, base: str, limit: int = CANDIDATES) -> list[tu
     seen = seen_by(game, nation)
     found = [("greedy", bot.play_turn(game, "greedy", nation))]
     keys = {_key(found[0][1])}
-    scored = []
+    scored: list[tuple[float, int, str, dict[str, Any]]] = []
     targets = [t for t in queries.rondel_targets(seen.state, seen.edition, nation) if t.affordable]
     for i, tg in enumerate(targets):
         for j, (eager, greedy, march) in enumerate(FILLS):

@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 
 from pbem import editions
+from pbem.errors import Problem
 from pbem.kernel import queries
 from pbem.kernel.board import Board
 from pbem.kernel.orders import canonical_orders
@@ -70,7 +71,7 @@ class GameRecord:
 
 def check_invariants(game: Game) -> None:
     """Conservation and consistency after a turn; raises AssertionError naming the breach."""
-    problems = consistency_problems(game)
+    problems: list[Problem] | list[str] = consistency_problems(game)
     assert not problems, problems
     st = game.state
     rules = game.edition.rules_for(st.table)

@@ -167,6 +167,7 @@ def _legend_entry(i: dict[str, Any]) -> dict[str, Any]:
         i["sites"] = []
         for k, resource in enumerate(resources):
             chip = chip_mark(resource)
+            assert chip is not None  # the legend's sites are resources or the choice
             sx = x + 18 * k
             i["sites"].append({"x": num(sx), "y": num(y - 11), "fill": chip["fill"], "tx": num(sx + 7),
                                "ty": num(y - 1), "text": chip["letter"], "ink": chip["ink"]})

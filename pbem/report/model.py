@@ -12,6 +12,7 @@ into a name or a reason is hidden.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -144,6 +145,7 @@ def _status(game: Game, private: dict[str, str] | None) -> list[dict[str, str]]:
     report's warning."""
     status = edition_status(game)
     if private is not None:
+        assert game.edition.secrets is not None  # a private report is of an edition with secrets
         status.insert(0, {"label": "Private report",
                           "value": f"it shows the {game.edition.secrets.words} of the {private['name']}: "
                                    "do not pass it on (the public report shows none)"})
@@ -250,14 +252,14 @@ def _add_facts(game: Game, nations: list[dict[str, Any]], viewer: str | None, un
     return notes
 
 
-def _provinces(game: Game, order: list[str]) -> list[dict[str, Any]]:
+def _provinces(game: Game, order: Sequence[str]) -> list[dict[str, Any]]:
     """Every province with a city, units or a neutral temple, by id."""
     st, board = game.state, game.board
     nation_name = game.edition.nation_name
     marks = game.edition.phrases.city_marks
     provinces = []
     for pid, prov in sorted(st.provinces.items()):
-        units = []
+        units: list[dict[str, Any]] = []
         for n in order:
             if n in prov.units:
                 counts = {u: prov.count(n, u) for u in UNITS}
@@ -286,7 +288,7 @@ def _provinces(game: Game, order: list[str]) -> list[dict[str, Any]]:
     return provinces
 
 
-def _rondel(game: Game, order: list[str]) -> list[dict[str, Any]]:
+def _rondel(game: Game, order: Sequence[str]) -> list[dict[str, Any]]:
     """The rondel's wedges, clockwise, with the nations whose stone is on each."""
     edition, st = game.edition, game.state
     return [{"index": i, "wedge": field.name, "label": wedge_label(edition, i),
@@ -296,7 +298,7 @@ def _rondel(game: Game, order: list[str]) -> list[dict[str, Any]]:
             for i, field in enumerate(edition.rondel.fields)]
 
 
-def _knowhows(game: Game, order: list[str]) -> list[dict[str, Any]]:
+def _knowhows(game: Game, order: Sequence[str]) -> list[dict[str, Any]]:
     """The edition's know-hows, each with its owners."""
     edition, st = game.edition, game.state
     return [{"id": k, "label": label, "secondary": edition.rules.knowhows[k].requires is not None,

@@ -227,6 +227,7 @@ def to_pdf(drawings: list[Drawing], dpi: float) -> bytes:
         ctx.set_source_surface(d.recording, 0, 0)
         ctx.paint()
         ctx.show_page()
+    assert pdf is not None  # a report has a drawing
     pdf.finish()
     return out.getvalue()
 

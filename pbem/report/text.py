@@ -48,7 +48,7 @@ def _chips(counts: dict[str, int]) -> str:
     return " and ".join(f"{counts[r]} {r}" for r in RESOURCES if counts.get(r))
 
 
-MOMENT_WORDS = {"after_move": " after the rondel move", "after": " after the action"}
+MOMENT_WORDS: dict[str | None, str] = {"after_move": " after the rondel move", "after": " after the action"}
 """A trade's or a card's moment of the turn (``when``), where it is not before the rondel move."""
 
 

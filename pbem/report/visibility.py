@@ -61,6 +61,7 @@ def seen_by(game: Game, viewer: str | None = None) -> Game:
     edition = game.edition
     if not has_secrets(edition):
         return game
+    assert edition.secrets is not None  # has_secrets
     state = edition.secrets.player_view(game.state, viewer)
     history = [masked_entry(edition, entry, (viewer,)) for entry in game.history]
     return game.copy_with(state, history)

@@ -20,13 +20,16 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import InputError, Problem, UsageError, clip
 from pbem.kernel.board import Board, board_problems
 from pbem.paths import data_dir, map_path
 from pbem.service.schemas import problems as schema_problems
 from pbem.service.schemas import read_json, read_text
+
+if TYPE_CHECKING:
+    import csv
 
 _PROVINCE_PATH = re.compile(r"^\$\.provinces\[(\d+)\](.*)$")
 
@@ -178,7 +181,7 @@ def _read_rows(reader: csv.DictReader, header: list[str], source: str) -> tuple[
 def _link(rows: list[tuple[int, dict[str, Any]]]) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Borders named by id or display name, each typed on one of its two rows, made into the
     map format's two-sided lists; kinds from the borders."""
-    by_name = {}
+    by_name: dict[str, str] = {}
     for _, p in rows:
         by_name.setdefault(_fold(p["name"]), p["id"])
     ids = {p["id"] for _, p in rows}
@@ -197,7 +200,7 @@ def _link(rows: list[tuple[int, dict[str, Any]]]) -> tuple[list[dict[str, Any]],
                 if other in borders and other != p["id"]:
                     borders[other][layer].add(p["id"])
     provinces = []
-    lines = {}
+    lines: dict[str, int] = {}
     for line, p in rows:
         land, sea = sorted(borders[p["id"]]["land"]), sorted(borders[p["id"]]["sea"])
         kind = "coastal" if land and sea else "land_only" if land else "sea_only"

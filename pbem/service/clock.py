@@ -23,7 +23,7 @@ Only the standard library is imported here (an idle ``mail run`` reads times wit
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -42,7 +42,7 @@ ABSENCE = ("wait", "default", "bot")
 # -- times --------------------------------------------------------------------------------
 
 @lru_cache(maxsize=None)
-def zone_of(name: str | None):
+def zone_of(name: str | None) -> tzinfo:
     """The time zone ``name`` (an IANA name such as ``Europe/Berlin``); UTC for ``None``,
     ``"UTC"`` or a name this machine does not know."""
     if not name or name.upper() == UTC:

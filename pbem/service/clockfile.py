@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +46,7 @@ LARGEST = 16 * 1024 * 1024
 """A clock file is a few hundred bytes, with a line per absence; a larger one is not read."""
 
 
-def clock_path(game: str | os.PathLike) -> Path:
+def clock_path(game: str | os.PathLike[str]) -> Path:
     """``GAME.clock.json`` beside the game file (beside the file a link points to)."""
     return store.sibling(game, SUFFIX)
 
@@ -57,7 +57,7 @@ class Unreadable(ValueError):
     """A part of a clock that cannot be read."""
 
 
-def _time(value: Any):
+def _time(value: Any) -> datetime:
     try:
         return second(parse_time(value))
     except (TypeError, ValueError, OverflowError) as exc:
@@ -200,7 +200,7 @@ def clock_text(clock: TurnClock) -> str:
 
 # -- the file -----------------------------------------------------------------------------------
 
-def read_clock(game: str | os.PathLike) -> TurnClock:
+def read_clock(game: str | os.PathLike[str]) -> TurnClock:
     """The game's clock for a reader (``show``, reports, the web page, ``status``): the
     empty clock when the game is not run by mail or its clock file cannot be read (the
     clock is then simply not told); a part that cannot be read is left out."""
@@ -217,7 +217,7 @@ class ClockFile:
     """The clock of the game file ``game`` as its keepers (the mail cycle, the GM's clock
     commands: under the game's mail lock) load and save it."""
 
-    def __init__(self, game: str | os.PathLike):
+    def __init__(self, game: str | os.PathLike[str]):
         self.game = Path(game)
         self.path = clock_path(game)
         self._text: str | None = None
@@ -249,7 +249,7 @@ class ClockFile:
         self._text, self.saved = text, parsed.clock
         return self.saved
 
-    def save(self, clock: TurnClock, audit: list[dict[str, Any]] | tuple = ()) -> None:
+    def save(self, clock: TurnClock, audit: list[dict[str, Any]] | tuple[dict[str, Any], ...] = ()) -> None:
         """Write ``clock`` (if it is not what the file holds), then the ``audit`` lines
         that record the change in the game's audit log. Both or neither: a line that cannot
         be written puts the clock file back as it was, and the save fails
@@ -292,7 +292,7 @@ class ClockFile:
         except (OSError, CannotWrite):
             pass
 
-    def migrate(self, parts: dict[str, Any], now, ledger: str) -> TurnClock:
+    def migrate(self, parts: dict[str, Any], now: datetime, ledger: str) -> TurnClock:
         """Take over the clock a mail ledger of an earlier release kept (``parts``: its
         ``clock``, ``paused``, ``absences`` and ``last_error``, handed in by the mail
         adapter, which saves its ledger without them afterwards), and log the move in the

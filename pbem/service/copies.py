@@ -158,7 +158,7 @@ def chain_problems(game: Game) -> list[str]:
     from pbem.service.history import GENESIS
 
     out = []
-    prev = GENESIS
+    prev: str | None = GENESIS
     for i, entry in enumerate(game.history):
         if entry.get("prev") != prev:
             out.append(f"history entry {i}: its prev is not the hash of entry {i - 1}")

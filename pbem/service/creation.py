@@ -68,6 +68,7 @@ def start(edition: Edition, opts: SetupOptions, board: Board) -> tuple[Game, dic
     for n in state.table.seats:
         name, email = parse_player(opts.player[n]) if n in opts.player else (None, None)
         meta[n] = NationMeta(name, email, edition.nations[n].colour, "")
+    assert recorded.seed is not None  # drawn above when not given
     game = Game(state, edition, board, recorded.seed, meta, [])
     return game, {"kind": "new", "setup": recorded.to_json(), "events": events}
 
@@ -124,6 +125,7 @@ def with_hidden_secret(edition: Edition, opts: SetupOptions, plain: dict[str, st
     if not edition.secrets or opts.secret is not None:
         return opts, plain
     opts = opts if opts.seed else opts.replace(seed=_secrets.token_hex(8))
+    assert opts.seed is not None
     plain = dict(plain)
     for n in opts.nations:
         plain.setdefault(n, passwords.generate())

@@ -9,6 +9,7 @@ module reads no file.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,7 +61,7 @@ class _Members:
     nations, standing orders), rebuilt from the one it wrote last: only the members that
     are not the very same objects as then are written again (each once, :meth:`kept`)."""
 
-    def __init__(self, make):
+    def __init__(self, make: Callable[[Any], bytes]) -> None:
         self.make = make
         self.objects: dict[str, Any] = {}
         self.texts: dict[str, bytes] = {}
@@ -195,7 +196,7 @@ class Game:
         parts["standing_orders"] = _STANDING(st.standing)
         return _object(parts)
 
-    def _json(self, state_json: dict[str, Any]) -> dict[str, Any]:
+    def _json(self, state_json: dict[str, Any] | None) -> dict[str, Any]:
         st = self.state
         table = st.table
         return {

@@ -126,13 +126,14 @@ def read_orders(edition: Edition, given: Input, board: Board | None = None,
     :class:`InputError` of the schema about text orders carries the reading as its
     ``text_reading``, so that its problems can be told by line."""
     data = given.data
-    reading = None
+    reading: TextReading | None = None
     if given.form == "text" and board is None:
         raise UsageError(f"{given.source}: orders in the text syntax need the game's board")
     try:
         if given.form == "text":
             from pbem.service.language.textorders import read_text_orders
 
+            assert board is not None  # refused above
             reading = read_text_orders(data, edition, board, given.source, data=rules_data, kept=given.lines)
             data = reading.orders
         elif board is not None:

@@ -170,7 +170,7 @@ def clear_stale_temps(path: str | os.PathLike, older_than: float) -> list[str]:
     cannot be removed is left."""
     target = Path(os.path.realpath(path))
     pattern = temp_pattern(target.name)
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(os.scandir(target.parent))
     except OSError:

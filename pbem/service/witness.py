@@ -17,10 +17,13 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import UsageError
 from pbem.service.turns import TURN_KINDS
+
+if TYPE_CHECKING:
+    from email.message import Message
 
 MIN_PREFIX = 12
 """The fewest hex digits of a hash ``--expect`` takes (48 bits: no two entries of any game
@@ -117,8 +120,10 @@ def _file_texts(path: Path, game_id: str | None) -> Iterator[tuple[str, str]]:
     from email.policy import default as default_policy
 
     data = path.read_bytes()
+    message: Message | None
     if data.startswith(b"From "):
-        box = mailbox.mbox(str(path), factory=lambda f: email.message_from_binary_file(f, policy=default_policy),
+        # typeshed gives the factory mailbox's own file type, which it does not take for a binary file
+        box = mailbox.mbox(str(path), factory=lambda f: email.message_from_binary_file(f, policy=default_policy),  # type: ignore[call-overload]
                            create=False)
         try:
             for i, message in enumerate(box):

@@ -14,10 +14,10 @@ from pbem.editions.antike2.rules import PERSONAGE_RULES as P
 from pbem.kernel.personages import award
 
 if TYPE_CHECKING:
-    from pbem.kernel.turn import Turn
+    from pbem.kernel.protocols import TurnView
 
 
-def end_of_turn(t: Turn) -> None:
+def end_of_turn(t: TurnView) -> None:
     """Award the turn's personages, then see whether the active nation has won."""
     st, ns = t.state, t.ns
     cities, temples, seas = st.holdings(t.nation)

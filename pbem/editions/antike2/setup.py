@@ -87,6 +87,8 @@ class Antike2SetUp(SharedSetUp):
     """Antike II's set-up facet: :func:`setup`, :func:`goal`, one nation per player, and the
     values a GM with the printed board enters (``new --data``)."""
 
+    edition: Edition
+
     def start(self, options: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
         return setup(self.edition, options, board)
 

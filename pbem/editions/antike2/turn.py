@@ -75,4 +75,5 @@ class Antike2Forces(SharedForces):
         """003 L248: "If a nation only owns 0, 1, or 2 personages its cities have an extra
         defense strength of +1" (docs/rulings.md Q9: the rule applies, examples aside)."""
         owner = state.provinces[city].owner
+        assert owner is not None  # the defence of a city, which is someone's
         return 1 if state.nations[owner].personage_count() <= PERSONAGE_RULES.small_nation else 0

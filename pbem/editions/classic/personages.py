@@ -17,7 +17,6 @@ from pbem.kernel.personages import award as _award
 if TYPE_CHECKING:
     from pbem.kernel.state import GameState
     from pbem.kernel.protocols import TurnView
-    from pbem.kernel.turn import Turn
 
 PERSONAGES = ("king", "scholar", "general", "citizen", "navigator")
 
@@ -30,7 +29,7 @@ def score(state: GameState, nation: str) -> int:
     return sum(held.values())
 
 
-def end_of_turn(t: Turn) -> None:
+def end_of_turn(t: TurnView) -> None:
     """Award personages (Q19 order), then check for a winner (000 L205-278, Q27, Q28)."""
     st, ns = t.state, t.ns
     bank_before = sum(st.bank.personages.values())

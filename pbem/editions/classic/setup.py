@@ -224,6 +224,8 @@ class ClassicSetUp(SharedSetUp):
     """Classic's set-up facet: :func:`setup`, :func:`goal`, and two players who play four
     nations or two double nations."""
 
+    edition: Edition
+
     seating_note = " (2 players play 4)"
 
     def start(self, options: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:

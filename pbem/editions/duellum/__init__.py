@@ -16,6 +16,7 @@ its words in reports (:mod:`.phrases`), in ``options`` (:mod:`.lines`) and in te
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from pbem.editions.duellum import play
 from pbem.editions.duellum.cards import HIDDEN_DRAWS, OPEN_TABLE, DuellumCards
@@ -34,6 +35,10 @@ from pbem.kernel.events import NATION
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.rondel import Field, Rondel
 from pbem.kernel.vocab import ACTION_KEYS
+
+if TYPE_CHECKING:
+    from pbem.editions.duellum.lines import DuellumLines
+    from pbem.editions.duellum.strategy import DuellumStrategy
 
 NATIONS = MappingProxyType({
     # 001 L13-17: brown and beige pieces; 001 L119: Carthaginians against Romans on the front,
@@ -171,9 +176,9 @@ class Duellum(Edition):
     secrets = facet(DuellumSecrets)
     cards = facet(DuellumCards)
     edits = facet(DuellumEdits)
-    lines = facet("pbem.editions.duellum.lines:DuellumLines")
+    lines: facet[DuellumLines] = facet("pbem.editions.duellum.lines:DuellumLines")
     language = facet(DuellumLanguage)
-    strategy = facet("pbem.editions.duellum.strategy:DuellumStrategy")
+    strategy: facet[DuellumStrategy] = facet("pbem.editions.duellum.strategy:DuellumStrategy")
     """The bots play a box, walls, cards and automatic battles their own way
     (:mod:`pbem.editions.duellum.strategy`, imported when a bot plays)."""
 

@@ -80,11 +80,12 @@ def _card_entry(b, cid: str, card: dict[str, Any], rng: random.Random, greedy: b
     (:meth:`_CardChoice.step`), then the first moment of the turn the card allows."""
     choice = _CardChoice(b, rng, greedy, keys, targeted)
     entry: dict[str, Any] = {"play": cid}
-    useful: bool | None = False
+    useful = False
     for step in card["steps"]:
-        useful = choice.step(step, entry, useful)
-        if useful is None:
+        stepped = choice.step(step, entry, useful)
+        if stepped is None:
             return None
+        useful = stepped
     if not useful:
         return None
     moments = [m for m in ("before", "after_move", "after") if m in card["when"]]
@@ -240,7 +241,7 @@ def standing_orders(b) -> None:
 
     known = playable_cards(game, st)
     ranked = sorted(known, key=lambda c: (-worth(known[c]), c))
-    change = {}
+    change: dict[str, Any] = {}
     if st.standing[nation].extra.get("fortress") != "always":
         change["fortress"] = "always"
     if list(st.standing[nation].extra.get("draw", [])) != ranked:

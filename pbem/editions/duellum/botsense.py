@@ -25,7 +25,7 @@ def routes(game, st, nation: str, start: str, unit: str, steps: int) -> dict[str
     """Where a unit of ``unit`` in ``start`` can get to in ``steps`` crossings without
     passing through a region with hostile units of its type (a battle there is automatic,
     001 L350); such a region may be the end of the path: destination -> path."""
-    seen = {start: []}
+    seen: dict[str, list[str]] = {start: []}
     frontier = [start]
     for _ in range(steps):
         nxt = []

@@ -22,7 +22,7 @@ from pbem.kernel import queries
 from pbem.kernel.vocab import MOMENTS, UNITS
 
 if TYPE_CHECKING:
-    from pbem.kernel.turn import Turn
+    from pbem.kernel.protocols import TurnView
 
 SAVES = "when it saves the city"
 """The standing order ``fortress`` that plays a card during the opponent's conquest only
@@ -33,7 +33,7 @@ FORTRESS_CHOICES = ("always", "never", SAVES)
 # -- the moment of each card --------------------------------------------------------------
 
 
-def moment_of(t: Turn, entry: dict[str, Any]) -> str:
+def moment_of(t: TurnView, entry: dict[str, Any]) -> str:
     """When in the turn an ``events`` entry is played: the ``when`` it gives, else before
     the rondel move where its card allows that, else the first moment the card allows
     (ACADEMY: after the rondel move)."""
@@ -46,13 +46,13 @@ def moment_of(t: Turn, entry: dict[str, Any]) -> str:
     return MOMENTS[0] if not own or MOMENTS[0] in own else own[0]
 
 
-def _after_wedge(t: Turn) -> bool:
+def _after_wedge(t: TurnView) -> bool:
     """Whether a card of a wedge without ``when`` is played only after the move to it (a
     game of revision :data:`~pbem.editions.duellum.cards.OPEN_TABLE`)."""
     return t.state.table.revision >= cards.OPEN_TABLE
 
 
-def play_cards(t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+def play_cards(t: TurnView, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
     """The ``events`` of an order file marked for the moment ``when`` of the turn, in the
     order given, each from the hand (001 L427). The echo lists every entry in the order
     given, with the moment the referee chose where the orders left it open."""
@@ -87,7 +87,7 @@ def play_cards(t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any])
             _to_discards(t, t.nation, cid)
 
 
-def _to_discards(t: Turn, holder: str, cid: str) -> None:
+def _to_discards(t: TurnView, holder: str, cid: str) -> None:
     """The card played leaves its holder's hand for the discards (001 L431)."""
     new_hand = list(t.state.nations[holder].extra["hand"])
     new_hand.remove(cid)
@@ -95,7 +95,7 @@ def _to_discards(t: Turn, holder: str, cid: str) -> None:
     discard(t.state, cid, t.events)
 
 
-def _play(t: Turn, cid: str, card: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+def _play(t: TurnView, cid: str, card: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
           name: str, when: str) -> bool:
     """A card of the vocabulary played on its holder's own turn; ``False`` (and the
     rejections) if it cannot be played now."""
@@ -128,7 +128,7 @@ def _play(t: Turn, cid: str, card: dict[str, Any], entry: dict[str, Any], path: 
             wrong = True
     if wrong:
         return False
-    record = {"type": "card", "nation": t.nation, "card": cid, "when": when, "effects": []}
+    record: dict[str, Any] = {"type": "card", "nation": t.nation, "card": cid, "when": when, "effects": []}
     t.events.append(record)
     _to_discards(t, t.nation, cid)  # played: on the discards before it takes effect, as at the table
     return _steps(t, t.nation, card["steps"], entry, path, name, record["effects"])
@@ -138,7 +138,7 @@ _FIELD_WORDS = {"city": "the city (\"city\")", "at": "the region (\"at\")", "uni
                 "to": "the wedge (\"to\")", "cards": "the cards of your hand to discard (\"cards\")"}
 
 
-def _steps(t: Turn, holder: str, steps: list[dict[str, Any]], entry: dict[str, Any], path: str, name: str,
+def _steps(t: TurnView, holder: str, steps: list[dict[str, Any]], entry: dict[str, Any], path: str, name: str,
            out: list[dict[str, Any]]) -> bool:
     """Carry out a card's steps for its ``holder`` in order, each recorded in ``out`` by its
     kind's function (:data:`STEPS`); ``False`` (and a rejection) at the first that cannot be
@@ -150,7 +150,7 @@ def _steps(t: Turn, holder: str, steps: list[dict[str, Any]], entry: dict[str, A
     return True
 
 
-def _gain(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+def _gain(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
           out: list[dict[str, Any]]) -> bool:
     """Chips from the supply and coins from the bank (as many as it holds)."""
     times = effects.amount_per(t, holder, step)
@@ -170,7 +170,7 @@ def _gain(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], pat
     return True
 
 
-def _pay(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+def _pay(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
          out: list[dict[str, Any]]) -> bool:
     """Chips and coins paid to the bank or the player: the holder all of it or the card is
     refused, the opponent as much as it holds."""
@@ -206,7 +206,7 @@ def _pay(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path
     return True
 
 
-def _move_stone(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+def _move_stone(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
                 out: list[dict[str, Any]]) -> bool:
     """A stone moved on the rondel: some steps on, or to the wedge the entry names."""
     whose = opponent(t.state, holder) if step.get("whose") == "opponent" else holder
@@ -229,14 +229,14 @@ def _move_stone(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any
     return True
 
 
-def _free_steps(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+def _free_steps(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
                 out: list[dict[str, Any]]) -> bool:
     t.rondel_discount += step["steps"]
     out.append({"kind": step["kind"], "steps": step["steps"]})
     return True
 
 
-def _defence(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+def _defence(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
              out: list[dict[str, Any]]) -> bool:
     """The defence of an opponent's city changed for the holder's conquest of it this turn."""
     other = opponent(t.state, holder)
@@ -251,7 +251,7 @@ def _defence(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], 
     return True
 
 
-def _draw(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+def _draw(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
           out: list[dict[str, Any]]) -> bool:
     """Cards from the display for the holder or its opponent."""
     who = opponent(t.state, holder) if step.get("who") == "opponent" else holder
@@ -262,7 +262,7 @@ def _draw(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], pat
     return True
 
 
-def _arm(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+def _arm(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
          out: list[dict[str, Any]]) -> bool:
     """Units of the holder set up free in one of its cities, from its recruitment box (or
     its supply); the board's terrain decides, and a hostile unit of the type there fights
@@ -299,7 +299,7 @@ def _arm(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path
     return True
 
 
-def arm_fight(t: Turn, holder: str, unit: str, at: str, count: int) -> None:
+def arm_fight(t: TurnView, holder: str, unit: str, at: str, count: int) -> None:
     """Units just set up where hostile units of their type stand fight them at once, 1 for
     1, both back into their boxes (001 L289); a special unit is killed only in the movement
     phase (001 L439)."""
@@ -316,7 +316,7 @@ def arm_fight(t: Turn, holder: str, unit: str, at: str, count: int) -> None:
         t.emit("battle", at=at, unit=unit, against=other, count=k, started_by=holder)
 
 
-def _remove(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+def _remove(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
             out: list[dict[str, Any]]) -> bool:
     """A town wall destroyed (back to its owner's supply, 001 L367), or units in a region
     removed into their owner's recruitment box (001 L493)."""
@@ -348,7 +348,7 @@ def _remove(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], p
     return True
 
 
-def _discard(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+def _discard(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
              out: list[dict[str, Any]]) -> bool:
     """The opponent discards cards drawn at random from its hand (by the game's secret), or
     the holder the cards of its hand the order names."""
@@ -390,7 +390,7 @@ STEPS = {"gain": _gain, "pay": _pay, "arm": _arm, "remove": _remove, "move_stone
 # -- during the opponent's conquest ---------------------------------------------------------
 
 
-def defence_card(t: Turn, defender: str, spare: int) -> tuple[str, int] | None:
+def defence_card(t: TurnView, defender: str, spare: int) -> tuple[str, int] | None:
     """The card ``defender`` plays when the active nation conquers one of its cities, by its
     standing order ``fortress`` (D10 in docs/rulings.md): ``always`` the first such card of
     its hand, ``never`` none, ``when it saves the city`` the first whose defence change the
@@ -419,7 +419,7 @@ def defence_card(t: Turn, defender: str, spare: int) -> tuple[str, int] | None:
     cid, change, rest = found[0]
     _to_discards(t, defender, cid)
     if rest:
-        record = {"type": "card", "nation": defender, "card": cid, "when": DURING_CONQUEST, "effects": []}
+        record: dict[str, Any] = {"type": "card", "nation": defender, "card": cid, "when": DURING_CONQUEST, "effects": []}
         t.events.append(record)
         _steps(t, defender, rest, {"play": cid}, "$", cards.name_of(cards.catalogue(data).get(cid), cid),
                record["effects"])
@@ -429,7 +429,7 @@ def defence_card(t: Turn, defender: str, spare: int) -> tuple[str, int] | None:
 # -- revision 1: the first kit, as it was played ---------------------------------------------
 
 
-def _revision_1_effect(t: Turn, effect: dict[str, Any] | None, entry: dict[str, Any], path: str,
+def _revision_1_effect(t: TurnView, effect: dict[str, Any] | None, entry: dict[str, Any], path: str,
                        orders: dict[str, Any], name: str, when: str) -> bool:
     """A card of a game set up before revision :data:`~pbem.editions.duellum.cards.PRINTED_DECK`,
     with the effect objects of the first kit, carried out and told as such games played
@@ -446,14 +446,14 @@ def _revision_1_effect(t: Turn, effect: dict[str, Any] | None, entry: dict[str, 
     if kind == "fortress":
         t.reject("card/not-now", f"{path}.play", card=name)
         return False
-    carry_out = FIRST_KIT.get(kind)
+    carry_out = FIRST_KIT.get(kind) if kind is not None else None
     if carry_out is None:
         t.reject("card/unknown-effect", f"{path}.play", card=name)
         return False
     return carry_out(t, effect, entry, path, orders, name, moment)
 
 
-def _destroy_wall(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+def _destroy_wall(t: TurnView, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
                   name: str, moment: dict[str, str]) -> bool:
     city = entry.get("city")
     prov = t.state.provinces.get(city) if city else None
@@ -461,13 +461,14 @@ def _destroy_wall(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: 
         t.reject("card/no-wall", f"{path}.city", card=name, city=city or "(no city named)",
                  hint=t.hint(city) if city else "")
         return False
+    assert city is not None and prov.owner is not None  # a wall stands in someone's city
     set_wall(t.state, city, False)
     t.state.nation(prov.owner).extra["walls_supply"] += 1
     t.emit("card", card=entry["play"], city=city, owner=prov.owner, **moment)
     return True
 
 
-def _halve_coins(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+def _halve_coins(t: TurnView, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
                  name: str, moment: dict[str, str]) -> bool:
     other = opponent(t.state, t.nation)
     lost = t.state.nations[other].coins // 2
@@ -477,7 +478,7 @@ def _halve_coins(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: s
     return True
 
 
-def _gold_per_knowhow(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+def _gold_per_knowhow(t: TurnView, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
                       name: str, moment: dict[str, str]) -> bool:
     if t.edition.rondel.canonical(orders["rondel"]["to"]) != "scientia":
         t.reject("card/not-scientia", f"{path}.play", card=name)
@@ -488,7 +489,7 @@ def _gold_per_knowhow(t: Turn, effect: dict[str, Any], entry: dict[str, Any], pa
     return True
 
 
-def _first_gain(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+def _first_gain(t: TurnView, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
                 name: str, moment: dict[str, str]) -> bool:
     for chip, n in effect.get("chips", {}).items():
         t.ns.resources[chip] += n
@@ -499,7 +500,7 @@ def _first_gain(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: st
     return True
 
 
-def _opponent_pays(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+def _opponent_pays(t: TurnView, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
                    name: str, moment: dict[str, str]) -> bool:
     other = opponent(t.state, t.nation)
     theirs = t.state.nation(other)

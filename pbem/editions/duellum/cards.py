@@ -290,6 +290,7 @@ class DuellumCards(Facet):
         """A card as :mod:`.effects` reads it; in a game set up before the printed deck, the
         first kit's effect said in the vocabulary, at any moment of the turn (as it is
         played there)."""
+        card: dict[str, Any] | None
         if table.revision < PRINTED_DECK:
             legacy = legacy_effect(cid, table.data)
             if not legacy:
@@ -299,6 +300,7 @@ class DuellumCards(Facet):
         card = catalogue(table.data).get(cid)
         if not entered(card):
             return None
+        assert card is not None  # entered: a card with an effect
         return effects.normalised(card, table.revision >= OPEN_TABLE)
 
     def spellings(self, cid: str, data: str) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.kernel.vocab import MOMENTS, RESOURCES, UNITS
 
 if TYPE_CHECKING:
-    from pbem.kernel.turn import Turn
+    from pbem.kernel.protocols import TurnView
 
 DURING_CONQUEST = "opponent_conquest"
 """The moment of a card played in the opponent's turn, when he conquers one of the
@@ -96,6 +96,7 @@ def normalised(card: dict[str, Any], after_wedge: bool = True) -> dict[str, Any]
     effect = card.get("effect")
     wedge = card.get("wedge")
     when = list(card.get("when") or (MOMENTS[1:] if wedge and after_wedge else MOMENTS))
+    steps: list[dict[str, Any]] | None
     if isinstance(effect, dict):
         kind = effect.get("kind")
         chips = dict(effect.get("chips", {}))
@@ -394,7 +395,7 @@ def words(card: dict[str, Any], after_wedge: bool = True) -> str:
 # -- playing a card ------------------------------------------------------------------------
 
 
-def amount_per(t: Turn, holder: str, step: dict[str, Any]) -> int:
+def amount_per(t: TurnView, holder: str, step: dict[str, Any]) -> int:
     """How many times a step's amounts count: 1, or its ``per`` counted now."""
     per = step.get("per")
     if not per:

@@ -17,11 +17,14 @@ from pbem.kernel.facets import SharedPieces
 if TYPE_CHECKING:
     from pbem.errors import Problem
     from pbem.kernel.board import Board
+    from pbem.kernel.edition import Edition
     from pbem.kernel.state import GameState
 
 
 class DuellumPieces(SharedPieces):
     """The box, the walls, the VP track, the hands, the deck: shown and checked."""
+
+    edition: Edition
 
     def view_nation(self, state: GameState, nation: str, viewer: str | None) -> dict[str, Any]:
         held = state.nations[nation].extra

@@ -11,11 +11,11 @@ type has its own small function (:data:`EVENT_LINES`), each step of a card's eff
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from pbem.editions.duellum.cards import OPEN_TABLE
 from pbem.kernel.facets import SharedPhrases
-from pbem.kernel.protocols import CityMark
+from pbem.kernel.protocols import Cards, CityMark, EditionView, Pieces
 from pbem.kernel.vocab import RESOURCES, UNITS
 
 
@@ -286,6 +286,17 @@ def nation_facts(shown: dict[str, Any], words: Any) -> tuple[list[dict[str, str]
     return facts, short, hand
 
 
+class DuellumView(EditionView, Protocol):
+    """What Antike Duellum's phrases read of their edition: its pieces and cards facets
+    (which it has)."""
+
+    @property
+    def pieces(self) -> Pieces: ...
+
+    @property
+    def cards(self) -> Cards: ...
+
+
 class DuellumPhrases(SharedPhrases):
     """Antike Duellum's words in reports (its phrases facet): its own events and those it
     tells its own way (automatic battles, a conquest that destroys a wall), its standing
@@ -293,7 +304,8 @@ class DuellumPhrases(SharedPhrases):
     town wall on the board."""
 
     event_kinds = frozenset(EVENT_LINES)
-    city_marks = (CityMark("wall", "battlements", "town wall", "wall"),)
+    edition: DuellumView
+    city_marks: tuple[CityMark, ...] = (CityMark("wall", "battlements", "town wall", "wall"),)
 
     def event_line(self, ev: dict[str, Any], words: Any) -> str | None:
         return event_line(ev, words)

@@ -23,7 +23,7 @@ from pbem.kernel.vocab import UNITS
 
 if TYPE_CHECKING:
     from pbem.kernel.state import GameState
-    from pbem.kernel.turn import Turn
+    from pbem.kernel.protocols import TurnView
 
 # -- TEMPLUM: temples and town walls ----------------------------------------------------
 
@@ -34,7 +34,7 @@ class Templum(BuildTemples):
 
     keys = ("temples", "walls")
 
-    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+    def run(self, t: TurnView, orders: dict[str, Any], echo: dict[str, Any]) -> None:
         if "temples" in orders:
             echo["temples"] = self.apply(t, orders["temples"])
         if "walls" in orders:
@@ -47,7 +47,7 @@ class Templum(BuildTemples):
         return out
 
 
-def build_walls(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def build_walls(t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     echo = []
     for i, entry in enumerate(entries):
         path = f"$.walls[{i}]"
@@ -75,7 +75,7 @@ def build_walls(t: Turn, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return echo
 
 
-def temple_surcharge(t: Turn, city: str) -> int:
+def temple_surcharge(t: TurnView, city: str) -> int:
     """001 L262: "1 coin must be paid for each temple that already exists in an adjacent
     region (both your own and opponent's temples)", counted when this temple is built."""
     here = t.board.province(city)
@@ -91,7 +91,7 @@ class Scientia(BuyKnowHow):
 
     keys = ("knowhow", "recruit")
 
-    def run(self, t: Turn, orders: dict[str, Any], echo: dict[str, Any]) -> None:
+    def run(self, t: TurnView, orders: dict[str, Any], echo: dict[str, Any]) -> None:
         if "knowhow" in orders:
             echo["knowhow"] = self.apply(t, orders["knowhow"])
         if "recruit" in orders:
@@ -104,7 +104,7 @@ class Scientia(BuyKnowHow):
         return out
 
 
-def recruit(t: Turn, order: dict[str, Any]) -> dict[str, Any]:
+def recruit(t: TurnView, order: dict[str, Any]) -> dict[str, Any]:
     """001 L340: units from the personal supply into the box, 1 gold a legion, 2 a galley."""
     echo = dict(order)
     counts = {u: order.get(u, 0) for u in UNITS}
@@ -132,7 +132,7 @@ def recruit(t: Turn, order: dict[str, Any]) -> dict[str, Any]:
 # -- MILITIA: from the box, with a fight at once ----------------------------------------
 
 
-def armed(t: Turn, unit: str, at: str, count: int) -> None:
+def armed(t: TurnView, unit: str, at: str, count: int) -> None:
     """The armed units leave the box; a hostile unit of the same type in that region
     fights each at once, 1 for 1, both back into their boxes, and such a unit cannot be
     armed again this turn (001 L289)."""
@@ -145,7 +145,7 @@ def armed(t: Turn, unit: str, at: str, count: int) -> None:
 # -- the conquest -----------------------------------------------------------------------
 
 
-def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | None:
+def conquer(t: TurnView, f, step: dict[str, Any], path: str) -> dict[str, Any] | None:
     """A Duellum conquest (001 L354-369): every own unit in the region counts; defence as
     the shared rule plus the wall (:meth:`.turn.DuellumForces.defence_bonus`); the units
     used and every defending unit go into their boxes, a temple to the bank, a wall to its
@@ -172,7 +172,7 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
     return echo
 
 
-def _units_used(t: Turn, step: dict[str, Any], city: str, seen: int, here: dict[str, int],
+def _units_used(t: TurnView, step: dict[str, Any], city: str, seen: int, here: dict[str, int],
                 path: str) -> dict[str, int] | None:
     """The units that conquer, as many as the defence the attacker sees (every own unit in
     the region counts): those ``with`` names, else legions first; ``None`` (and the
@@ -203,7 +203,7 @@ def _units_used(t: Turn, step: dict[str, Any], city: str, seen: int, here: dict[
     return used
 
 
-def _defence_card(t: Turn, city: str, owner: str, used: dict[str, int], here: dict[str, int]) -> dict[str, int] | None:
+def _defence_card(t: TurnView, city: str, owner: str, used: dict[str, int], here: dict[str, int]) -> dict[str, int] | None:
     """FORTRESS (or another card for the opponent's conquest) played by the defender's
     standing order: the city holds where the attacker has too few units left over (``None``),
     else the units used grow by the card's change (a legion first)."""
@@ -225,7 +225,7 @@ def _defence_card(t: Turn, city: str, owner: str, used: dict[str, int], here: di
     return used
 
 
-def _take(t: Turn, f, city: str, owner: str, seen: int, used: dict[str, int]) -> None:
+def _take(t: TurnView, f, city: str, owner: str, seen: int, used: dict[str, int]) -> None:
     """``city`` taken: the units used and every defending unit go into their boxes, a temple
     to the bank, a wall to its owner's supply (001 L367); the loser draws a card later."""
     remove_conquerors(t, f, city, used)
@@ -272,7 +272,7 @@ def sea_points(state: GameState, board, nation: str) -> int:
     return points
 
 
-def end_of_turn(t: Turn) -> None:
+def end_of_turn(t: TurnView) -> None:
     """001 L207-211: personages at the end of the turn, the VP marker and its town walls;
     the opponent's event cards (001 L369, L423); the winner (001 L129)."""
     st, ns = t.state, t.ns
@@ -298,7 +298,7 @@ def end_of_turn(t: Turn) -> None:
         t.emit("won", score=points, goal=st.table.goal)
 
 
-def move_marker(t: Turn, nation: str) -> None:
+def move_marker(t: TurnView, nation: str) -> None:
     """The VP marker goes to the personages held; each wall symbol reached or passed puts
     a town wall into the supply (001 L211: "from 1 to 3, he receives 2 town walls")."""
     ns = t.state.nation(nation)

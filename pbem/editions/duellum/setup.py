@@ -95,6 +95,8 @@ class DuellumSetUp(SharedSetUp):
     each, and the values a GM who owns the game enters (``new --data``: prices, the bank's
     coins, event cards)."""
 
+    edition: Edition
+
     def start(self, options: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
         return setup(self.edition, options, board)
 

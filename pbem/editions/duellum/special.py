@@ -15,7 +15,7 @@ from pbem.editions.duellum.rules import SPECIAL_ARMING_IRON, SPECIAL_MOVES_AS, S
 
 if TYPE_CHECKING:
     from pbem.kernel.state import GameState
-    from pbem.kernel.turn import Turn
+    from pbem.kernel.protocols import TurnView
 
 
 def present(state: GameState, nation: str, pid: str) -> bool:
@@ -24,7 +24,7 @@ def present(state: GameState, nation: str, pid: str) -> bool:
     return prov is not None and bool(prov.units.get(nation, {}).get(SPECIAL_UNITS[nation]))
 
 
-def attack_relief(t: Turn, city: str) -> int:
+def attack_relief(t: TurnView, city: str) -> int:
     """001 L437: "a special unit who helps to attack a city lowers the defense strength of
     the attacked city by 1"."""
     return 1 if t.state.table.has("special_units") and present(t.state, t.nation, city) else 0
@@ -33,14 +33,15 @@ def attack_relief(t: Turn, city: str) -> int:
 def defence_help(state: GameState, city: str) -> int:
     """001 L437: "a special unit who helps to defend a city increases its defense strength by 1"."""
     owner = state.provinces[city].owner
+    assert owner is not None  # the defence of a city, which is someone's
     return 1 if state.table.has("special_units") and present(state, owner, city) else 0
 
 
-def arming_iron(t: Turn, unit: str) -> int:
+def arming_iron(t: TurnView, unit: str) -> int:
     return SPECIAL_ARMING_IRON if unit in SPECIAL_MOVES_AS else t.rules.arming_iron
 
 
-def arm_problem(t: Turn, unit: str, at: str, path: str) -> bool:
+def arm_problem(t: TurnView, unit: str, at: str, path: str) -> bool:
     """001 L435: special units "can only be added to cities with a temple"."""
     if unit in SPECIAL_MOVES_AS and not t.state.provinces[at].temple:
         t.reject("arm/special-needs-temple", path, unit=unit, at=at)
@@ -48,7 +49,7 @@ def arm_problem(t: Turn, unit: str, at: str, path: str) -> bool:
     return False
 
 
-def entry_battles(t: Turn, f, at: str, unit: str, moving: list[int]) -> list[int]:
+def entry_battles(t: TurnView, f, at: str, unit: str, moving: list[int]) -> list[int]:
     """Units entering ``at`` fight the opponent's units of their type there at once, 1 for
     1, all going back to the boxes (001 L350). A special unit is fought only once the units
     of its type escorting it are gone (001 L439), and a special unit that enters is fought

@@ -102,7 +102,7 @@ UNIT_SIZE = 12
 RESOURCE_LETTERS = {"marble": "M", "iron": "I", "gold": "G"}
 
 
-def temple_mark(x: float, y: float) -> dict[str, str]:
+def temple_mark(x: float, y: float) -> dict[str, Any]:
     """A small temple: pediment over a base, 14 wide, centred on (x, y)."""
     roof = [(x - 8, y - 3), (x, y - 9), (x + 8, y - 3)]
     return {"roof": points_attr(roof), "x": num(x - 7), "y": num(y - 3), "w": "14", "h": "10", "fill": "#ffffff",

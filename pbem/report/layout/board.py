@@ -73,6 +73,7 @@ def _site_marks(entry: dict[str, Any], model: dict[str, Any], board: Board, view
     x, y = view.xy[pid]
     owner = s["owner"] if s else None
     if owner:
+        assert s is not None  # an owner is read from the province's state
         colour = nations[owner]["colour"]
         entry["fill"] = tint(colour, 0.55)
         # the owner's initials too, so that a black-and-white print still tells them apart
@@ -85,7 +86,9 @@ def _site_marks(entry: dict[str, Any], model: dict[str, Any], board: Board, view
         # is a nation's, the game state says whether it has a temple
         entry["temple"] = temple_mark(x + 17, y) if s["temple"] else None
         if s.get("chosen"):  # the resource its founder chose
-            entry["chip"] = {**entry["chip"], **chip_mark(s["resource_id"])} if entry["chip"] else None
+            chosen = chip_mark(s["resource_id"])
+            assert chosen is not None  # a chosen resource is a resource
+            entry["chip"] = {**entry["chip"], **chosen} if entry["chip"] else None
     elif s is not None and s.get("neutral_temple"):
         # a neutral temple stands on the site until a nation destroys it
         entry["temple"] = neutral_temple_mark(x, y)

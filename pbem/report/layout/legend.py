@@ -118,6 +118,7 @@ def _legend_extra(kind: str | CityMark, x: float, y: float, neutral: str) -> dic
     the shape the board map's legend entries have."""
     if kind == "choice":
         chip = chip_mark("choice")
+        assert chip is not None  # a city site of choice has its chip
         return {"kind": "chip", "label": "resource of choice", "cx": num(x + 7), "cy": num(y - 4),
                 "ty": num(y - 0.8), **chip, "tx": num(x + 22), "ty2": num(y)}
     if kind == "none":

@@ -67,9 +67,9 @@ class _Flow:
         self._new_page()
 
     def _new_page(self) -> None:
-        self.page = {"texts": [], "rules": [], "swatches": []}
+        self.page: dict[str, list[dict[str, Any]]] = {"texts": [], "rules": [], "swatches": []}
         self.pages.append(self.page)
-        self.y = PAGE_MARGIN + 34
+        self.y: float = PAGE_MARGIN + 34
 
     def room(self, height: float) -> bool:
         """Start a new page unless ``height`` fits on this one; say whether it did."""

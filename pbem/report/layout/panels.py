@@ -168,7 +168,7 @@ def draw_nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     for label, cw in cols:
         edge += cw
         header.append(_cell(edge, label, "end", True))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n in model["nations"]:
         mark = "▶ " if n["next"] else "★ " if n["winner"] else ""
         cells = [_cell(x + 30, mark + n["name"], "start", True),
@@ -251,7 +251,7 @@ def draw_scores(model: dict[str, Any], place: Rows) -> dict[str, Any]:
         for i, cell in enumerate(header):
             cell["dy"] = "-15" if i % 2 == 0 else "0"
     header.append(_cell(x + w - 12, "Score", "end", True))
-    rows = []
+    rows: list[dict[str, Any]] = []
     goal = model["game"]["goal"]
     for n in model["nations"]:
         cells = [_cell(x + 30, n["name"], "start", True)]

@@ -97,6 +97,7 @@ def board_view(board: Board, marks: tuple[CityMark, ...] = ()) -> View:
         scale, x, w, h = under
         x0 = (WIDTH - lw) / 2 - x
         placed = ((x0, h + LEGEND_GAP, x0 + lw, h + LEGEND_GAP + lh), 5)
+    assert placed is not None
     end = placed[0][3] if below else h
     return View(
         scale=scale, x=x, y=HEADER, w=w, h=h, legend=placed[0], columns=placed[1],
@@ -252,6 +253,7 @@ def _link_path(sites: dict[str, tuple[float, float]], a: str, b: str) -> str:
             score = min(math.hypot(qx - x, qy - y) for x, y in near)
             if best is None or score > best[0]:
                 best = (score, off)
+        assert best is not None  # the first of the two sides is always taken
         bend = best[1]
     clear = 16
     sx, sy = x1 + ux * clear, y1 + uy * clear

@@ -191,8 +191,7 @@ class OrderReader:
     def _rondel(self, line: OrderLine) -> None:
         line.accept("to")
         move: dict[str, Any] = {"to": line.name(self.vocab.wedges, "a wedge")}
-        while line.at() is not None:
-            token = line.at()
+        while (token := line.at()) is not None:
             if token.key == "steps" and "steps" not in move:
                 line.take()
                 move["steps"] = line.integer("the number of steps", 1, self.vocab.rondel_size)
@@ -212,7 +211,7 @@ class OrderReader:
 
     def _temple(self, line: OrderLine) -> None:
         entry = {"city": line.province()}
-        if line.at() is not None and line.at().key != "pay":
+        if (nxt := line.at()) is not None and nxt.key != "pay":
             line.end("'pay' or the end of the line (one temple per line)")
         self.data.setdefault("temples", []).append(self._with_pay(line, entry))
 
@@ -224,9 +223,9 @@ class OrderReader:
             if line.accept("as") or (token is not None and token.kind == "word"
                                      and token.text.lower() in CHIP_WORDS):
                 entry["resource"] = line.word_of(CHIP_WORDS, f"the city's resource ({', '.join(RESOURCES)})")
-            if line.at() is not None and line.at().key != "pay":
+            if (nxt := line.at()) is not None and nxt.key != "pay":
                 line.end("'as' and the city's resource, 'pay' or the end of the line (one city per line)")
-        elif line.at() is not None and line.at().key != "pay":
+        elif (nxt := line.at()) is not None and nxt.key != "pay":
             line.end("'pay' or the end of the line (one city per line)")
         self.data.setdefault("found", []).append(self._with_pay(line, entry))
 
@@ -239,7 +238,7 @@ class OrderReader:
             # a unit an edition gives for free: 'arm 2 legions at roma free'
             if line.accept("free"):
                 entry["free"] = True
-            if line.at() is not None and line.at().key != "pay":
+            if (nxt := line.at()) is not None and nxt.key != "pay":
                 line.end("'free', 'pay' or the end of the line")
         self.data.setdefault("arm", []).append(self._with_pay(line, entry))
 
@@ -281,8 +280,7 @@ class OrderReader:
 
     def _conquer(self, line: OrderLine) -> None:
         step: dict[str, Any] = {"conquer": line.province()}
-        while line.at() is not None:
-            token = line.at()
+        while (token := line.at()) is not None:
             if token.key == "with" and "with" not in step:
                 step["with"] = line.amounts(UNIT_WORDS, f"2 {UNITS[0]}s", line.take())
             elif token.key in ("give", "giveup") and "give_up" not in step:
@@ -302,7 +300,9 @@ class OrderReader:
         getattr(self, f"_form_{spec['form']}")(line, word, spec)
 
     def _card(self, line: OrderLine) -> str | None:
-        return line.name(self.vocab.cards, "an event card")
+        cards = self.vocab.cards
+        assert cards is not None  # a card is read only in an edition with event cards
+        return line.name(cards, "an event card")
 
     def _form_card(self, line: OrderLine, word: str, spec: Mapping[str, Any]) -> None:
         """``play earthquake at roma``, ``play burglary``, ``play after move academy``,
@@ -319,8 +319,7 @@ class OrderReader:
             entry["when"] = when
         fields = self.vocab.card_fields.get(cid, ()) if cid else ()
         place = "at" if "at" in fields else "city"
-        while line.at() is not None:
-            token = line.at()
+        while (token := line.at()) is not None:
             if token.key == "to" and "to" not in entry:
                 line.take()
                 entry["to"] = line.name(self.vocab.wedges, "a wedge")
@@ -344,12 +343,12 @@ class OrderReader:
         """``wall roma``, ``walls roma, neapolis``, ``wall roma pay 1 marble``: one entry a
         city; a payment only after a single city."""
         cities = [line.province()]
-        while line.at() is not None and line.at().key != "pay":
+        while (nxt := line.at()) is not None and nxt.key != "pay":
             line.accept("and")
             cities.append(line.province())
         if len(cities) > 1:
-            if line.at() is not None and line.at().key == "pay":
-                line.fail(line.at(), f"a payment belongs to one {spec['one']}: write the {spec['many']} you "
+            if (nxt := line.at()) is not None and nxt.key == "pay":
+                line.fail(nxt, f"a payment belongs to one {spec['one']}: write the {spec['many']} you "
                                      f"pay for one per line ('{spec['example']}')")
             line.end()
             self.data.setdefault(spec["key"], []).extend({"city": c} for c in cities)
@@ -394,16 +393,18 @@ class OrderReader:
         kind = _STANDING_KINDS.get(token.key) if token is not None else None
         own = next((k for k in self.vocab.standing_words if token is not None and token.key == word_key(k)), None)
         if own is not None:
+            assert token is not None  # own is the token's word
             line.take()
             self._standing_own(line, own, token)
             return
         if kind is None:
-            own = [k for k in self.vocab.own_standing if token is not None and word_key(k) == token.key]
-            if own:
+            own_only = [k for k in self.vocab.own_standing if token is not None and word_key(k) == token.key]
+            if own_only and token is not None:
                 line.fail(token, f"the standing order '{token.text}' belongs to this edition only and "
                                  "cannot be written as text orders; send it in an order file (JSON)")
             *kinds, last = ("battle", "bonus", "coin", *self.vocab.standing_words)
             line.expected(f"{', '.join(kinds)} or {last} after 'standing'")
+        assert token is not None  # a kind of standing order is a word's
         line.take()
         if kind == "bonus_stack":
             line.accept("stack")
@@ -413,6 +414,7 @@ class OrderReader:
         if kind == "battle":
             self._battle_stances(line, standing.setdefault("battle", {}))
             return
+        value: str | list[str | None] | None
         if kind == "coin_substitute":
             value = line.name(self.vocab.coin_substitutes, "a coin substitute")
             line.end()
@@ -428,23 +430,24 @@ class OrderReader:
             stack.append(line.name(names, "a personage"))
         if None not in stack:
             missing = [p for p in names.labels if p not in stack]
-            twice = sorted({p for p in stack if stack.count(p) > 1})
+            twice = sorted({p for p in stack if p is not None and stack.count(p) > 1})
             if missing or twice:
                 why = "; ".join(filter(None, [f"missing {', '.join(missing)}" if missing else "",
                                               f"twice {', '.join(twice)}" if twice else ""]))
                 line.note(after, f"the bonus stack names every personage once, in the order wanted ({why})")
         return stack
 
-    def _battle_stances(self, line: OrderLine, battle: dict[str, Any]) -> None:
+    def _battle_stances(self, line: OrderLine, battle: dict[str | None, Any]) -> None:
         """``always`` (the default), or pairs ``default home`` / ``romans always``."""
-        if line.at() is None:
+        first = line.at()
+        if first is None:
             line.expected("a battle stance (always, never, home), or a nation and its stance")
         if line.at(1) is None:
-            self._stance(line, battle, "default", line.at())
+            self._stance(line, battle, "default", first)
             battle.setdefault("default", line.name(self.vocab.stances, "a battle stance"))
             return
-        while line.at() is not None:
-            token = line.at()
+        while (token := line.at()) is not None:
+            key: str | None
             if line.accept("default"):
                 key = "default"
             else:
@@ -454,7 +457,7 @@ class OrderReader:
                 line.expected(f"the battle stance for {token.text} (always, never, home)")
             battle.setdefault(key, line.name(self.vocab.stances, "a battle stance"))
 
-    def _stance(self, line: OrderLine, battle: dict[str, Any], key: str | None, token: Token) -> None:
+    def _stance(self, line: OrderLine, battle: dict[str | None, Any], key: str | None, token: Token) -> None:
         if key is None:
             return
         seen = self.stances

@@ -98,7 +98,7 @@ def _compiled(source: str):
         except (OSError, EOFError, ValueError, TypeError):
             pass
     code = compile(source, "<quickcheck>", "exec")
-    if path is not None:
+    if folder is not None and path is not None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
