@@ -139,3 +139,33 @@ def to_of(message) -> str:
     from email.utils import getaddresses
 
     return ", ".join(address for _, address in getaddresses([str(message["To"])]))
+
+
+OBSERVED = 'deadline = "48h"\nattach = ""\nobservers = ["Olga <olga@watch.example>"]'
+"""The defaults of :func:`desk_table`'s game: two days a turn, no attachments, one observer."""
+
+
+def desk_table(tmp_path: Path, minute: list[int]):
+    """A game of four players by mail with an observer, after its opening reports: the
+    folder, the game file, the configuration and ``cycle(*mails, extra_config="")``, which
+    adds the mails to the mailbox and runs ``mail run`` five minutes after the last one
+    (``minute``: the module's clock, counted on across its tests), returning what it sent."""
+    from conftest import cli_run
+
+    game = game_with_players(tmp_path)
+    cfg = config(tmp_path, game, defaults=OBSERVED)
+    box = maildir(tmp_path / "M")
+
+    def cycle(*mails, extra_config: str = ""):
+        if extra_config:
+            cfg.write_text(cfg.read_text() + extra_config)
+        add_to_maildir(box, *mails)
+        minute[0] += 5
+        now = f"2026-11-23T{10 + minute[0] // 60:02d}:{minute[0] % 60:02d}:00Z"
+        out = tmp_path / f"o{minute[0]}"
+        result = cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", out, "--now", now)
+        assert result.exit_code == 0, result.stdout + result.stderr
+        return sent(out)
+
+    cycle()  # the opening reports
+    return tmp_path, game, cfg, cycle

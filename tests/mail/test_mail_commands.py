@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent, to_of
+from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent, to_of, desk_table
 
 from conftest import cli_run
 
@@ -17,23 +17,7 @@ _minute = [0]
 
 @pytest.fixture
 def desk(tmp_path):
-    game = game_with_players(tmp_path)
-    cfg = config(tmp_path, game, defaults='deadline = "48h"\nattach = ""\nobservers = ["Olga <olga@watch.example>"]')
-    box = maildir(tmp_path / "M")
-
-    def cycle(*mails, extra_config: str = ""):
-        if extra_config:
-            cfg.write_text(cfg.read_text() + extra_config)
-        add_to_maildir(box, *mails)
-        _minute[0] += 5
-        now = f"2026-11-23T{10 + _minute[0] // 60:02d}:{_minute[0] % 60:02d}:00Z"
-        out = tmp_path / f"o{_minute[0]}"
-        result = cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", out, "--now", now)
-        assert result.exit_code == 0, result.stdout + result.stderr
-        return sent(out)
-
-    cycle()  # the opening reports
-    return tmp_path, game, cfg, cycle
+    return desk_table(tmp_path, _minute)
 
 
 def active(game):
