@@ -26,10 +26,9 @@ def site(
     def go():
         from pbem.report.site import build_site
         from pbem.service.clockfile import read_clock
-        from pbem.service.service import GameService
-        from pbem.service.readout import current_deadline
-
         from pbem.service.press import read_press
+        from pbem.service.readout import current_deadline
+        from pbem.service.service import GameService
 
         loaded = GameService(game).load()
         result = build_site(loaded, folder, force=force, deadline=current_deadline(loaded, read_clock(game)),

@@ -18,11 +18,11 @@ state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from pbem.kernel.vocab import RESOURCES, UNITS
-
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 

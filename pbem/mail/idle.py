@@ -31,7 +31,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import datetime
-from typing import Any
 
 from pbem.errors import GameLocked, PbemError
 from pbem.mail import watermarks as marks

@@ -73,9 +73,9 @@ def text_game(text: str, lines: Sequence[tuple[int, str]] | None = None) -> str 
     """The game a text of orders names: the first ``game`` line whose rest is a game id
     (``Game night was fun!`` before the orders is prose, not a game line), else the first
     ``game`` line's rest (a mistyped id, which the answer then quotes)."""
+    from pbem.service.creation import is_game_id
     from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
     from pbem.service.language.tokens import line_value
-    from pbem.service.creation import is_game_id
 
     if lines is None:
         lines = strip_mail(text[:MAX_TEXT_CHARS])

@@ -53,7 +53,8 @@ from pbem import __version__
 from pbem.errors import PbemError
 from pbem.mail.config import GameMail, MailConfig
 from pbem.service.clock import SUFFIX as CLOCK_SUFFIX
-from pbem.service.clock import iso, parse_time
+from pbem.service.clock import iso as iso  # re-exported: pbem.mail.idle writes the mark's times with marks.iso
+from pbem.service.clock import parse_time
 
 FORMAT = 1
 """The layout of a mark file; a mark of another format is not trusted."""

@@ -16,8 +16,17 @@ from pbem.mail.addresses import deliverable, one_line
 from pbem.mail.config import MailConfig
 from pbem.mail.ledger import mail_lock, spool_path
 from pbem.mail.transport import Transport, spool
-from pbem.mail.writing import (ClockNews, clock_news, command_list, footer, guide_lines, message, para,
-                               status_lines, your_options)
+from pbem.mail.writing import (
+    ClockNews,
+    clock_news,
+    command_list,
+    footer,
+    guide_lines,
+    message,
+    para,
+    status_lines,
+    your_options,
+)
 from pbem.service.game import Game
 from pbem.service.service import GameService
 

@@ -17,12 +17,13 @@ when something is rendered.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
 import re
+from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import CannotWrite, UsageError
 from pbem.service import store

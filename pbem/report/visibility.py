@@ -19,6 +19,7 @@ from typing import Any
 
 from pbem.service.game import Game
 
+
 def has_secrets(edition: Any) -> bool:
     """Whether ``edition`` keeps anything from a player (it has a secrets facet,
     :class:`~pbem.kernel.protocols.Secrets`), so that each nation gets a private report

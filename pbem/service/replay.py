@@ -15,16 +15,17 @@ that is not what it claims to be (exit code 3).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from pbem.errors import InconsistentGame, PbemError, Problem, VerifyFailed
 from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.service import turns
+from pbem.service.creation import record, start
 from pbem.service.game import Game
 from pbem.service.history import same_json, use_fast_encoder
-from pbem.service.creation import record, start
 
 
 def _same(stored: Any, replayed: Any) -> bool:

@@ -13,10 +13,11 @@ import pbem.editions.duellum.special as special
 from pbem.editions.duellum.cardplay import arm_fight, defence_card
 from pbem.editions.duellum.deck import discard, draw
 from pbem.editions.duellum.pieces import box, opponent, set_wall, to_box, tokens_used, walls_of
-from pbem.editions.duellum.rules import PERSONAGE_RULES as P, RECRUIT_GOLD, WALL_MARKS, WALLS_PER_NATION
+from pbem.editions.duellum.rules import PERSONAGE_RULES as P
+from pbem.editions.duellum.rules import RECRUIT_GOLD, WALL_MARKS, WALLS_PER_NATION
 from pbem.kernel import queries
 from pbem.kernel.actions import BuildTemples, BuyKnowHow
-from pbem.kernel.maneuver import plural_of, remove_conquerors, defence
+from pbem.kernel.maneuver import defence, plural_of, remove_conquerors
 from pbem.kernel.payments import Cost
 from pbem.kernel.personages import award
 from pbem.kernel.vocab import UNITS

@@ -14,11 +14,20 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from pbem.editions.classic.setup import start_cities
 import pbem.editions.duellum.cards as cards
+from pbem.editions.classic.setup import start_cities
 from pbem.editions.duellum.edits import moments
-from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, DISPLAY, GOAL, PRICES, SPECIAL_UNITS, START_BOX, TOKENS,
-                                         data_problems)
+from pbem.editions.duellum.rules import (
+    BANK_COINS,
+    DATA_KEYS,
+    DISPLAY,
+    GOAL,
+    PRICES,
+    SPECIAL_UNITS,
+    START_BOX,
+    TOKENS,
+    data_problems,
+)
 from pbem.errors import UsageError
 from pbem.kernel.bank import give_coin
 from pbem.kernel.facets import SharedSetUp

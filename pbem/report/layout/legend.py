@@ -8,9 +8,9 @@ from typing import Any
 
 from pbem.kernel.board import Board
 from pbem.kernel.protocols import CityMark
+from pbem.report.layout.base import RESOURCE_LETTERS, SEA_ONLY_INK, Box, num, points_attr, temple_mark
+from pbem.report.layout.marks import anchor_mark, chip_mark, city_mark, cross_mark, galley_mark, neutral_temple_mark
 from pbem.report.style import RESOURCE_COLOURS, ink_for, is_sea
-from pbem.report.layout.base import Box, RESOURCE_LETTERS, SEA_ONLY_INK, points_attr, temple_mark, num
-from pbem.report.layout.marks import anchor_mark, chip_mark, cross_mark, neutral_temple_mark, galley_mark, city_mark
 
 
 def legend_extras(board: Board, marks: tuple[CityMark, ...] = ()) -> tuple[str | CityMark, ...]:

@@ -7,9 +7,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.report.layout.base import Box, HEAD_SIZE, HEIGHT, INK, MARGIN, WIDTH, fit, num, refined, text_width, wrap
+from pbem.report.layout.base import HEAD_SIZE, HEIGHT, INK, MARGIN, WIDTH, Box, fit, num, refined, text_width, wrap
 from pbem.report.layout.placement import View, overlaps
-
 
 ROW_A_H = 290
 """The rondel and the nations table."""
