@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import FOUR, PASSWORDS, cli_run, new_game_file, write_json
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.play.selfplay import bot_turn, start_game
 from pbem.service import copies
+from pbem.service.readout import show_json
 from pbem.service.schemas import dumps
 from pbem.service.store import game_from_data, save_game
-from pbem.service.readout import show_json
 
 NATIONS = ["carthaginians", "romans"]
 

@@ -21,8 +21,8 @@ cards"; revision 3 of the edition's rules):
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PASSWORDS, ROOT, cli_run, new_game_file
 
+from conftest import PASSWORDS, ROOT, cli_run, new_game_file
 from pbem import editions
 from pbem.kernel import queries
 from pbem.play.selfplay import STALEMATE_TURNS, bot_turn, play_game, start_game

@@ -102,8 +102,8 @@ def test_the_unbroken_inputs_pass(base, tmp_path):
         made = cli_run("new", folder / "game.json", "--board", folder / "board.json", "--nations",
                        fuzzkit._nations_for(case), "--kdf-iterations", 1000)
         assert made.exit_code == 0, (name, made.stderr)
-    from pbem.mail.router import find_orders
     from pbem.mail.inbox import read_message
+    from pbem.mail.router import find_orders
 
     for k, raw in enumerate(base.mails):
         assert fuzzkit.mail_problems(raw, base) == []

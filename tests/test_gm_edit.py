@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FOUR, cli_run, edit, make_game, new_game_file, write_json
 
+from conftest import FOUR, cli_run, edit, make_game, new_game_file, write_json
 from pbem.errors import Refused
 from pbem.service.readout import show_json
 

@@ -6,10 +6,23 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import (ADDRESSES, GM, START, add_to_maildir, body, config, game_with_players, json_orders, mail,
-                     maildir, mbox, sent, to_whom)
 
 from conftest import cli_run
+from mailkit import (
+    ADDRESSES,
+    GM,
+    START,
+    add_to_maildir,
+    body,
+    config,
+    game_with_players,
+    json_orders,
+    mail,
+    maildir,
+    mbox,
+    sent,
+    to_whom,
+)
 
 
 @pytest.fixture
@@ -506,7 +519,6 @@ def test_an_order_mail_is_read_once_and_its_game_loaded_once(table, monkeypatch)
     read as orders once (in the transaction that applies them, with the sender check), and
     the game is loaded once for the run and the change."""
     from mailkit import PASSWORDS
-
     from pbem.service import store
     from pbem.service.language import mailtext, textorders
 

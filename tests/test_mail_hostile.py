@@ -8,11 +8,22 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import (ADDRESSES, GM, START, active, add_to_maildir, body, config, game_with_players, mail, maildir,
-                     run_mail, sent)
 
 from conftest import cli_run, new_game_file
-
+from mailkit import (
+    ADDRESSES,
+    GM,
+    START,
+    active,
+    add_to_maildir,
+    body,
+    config,
+    game_with_players,
+    mail,
+    maildir,
+    run_mail,
+    sent,
+)
 
 run = run_mail
 

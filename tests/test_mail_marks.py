@@ -12,9 +12,21 @@ import time
 from pathlib import Path
 
 import pytest
-from mailkit import ADDRESSES, GM, START, add_to_maildir, config, game_with_players, json_orders, mail, maildir, mbox, sent
 
 from conftest import cli_run
+from mailkit import (
+    ADDRESSES,
+    GM,
+    START,
+    add_to_maildir,
+    config,
+    game_with_players,
+    json_orders,
+    mail,
+    maildir,
+    mbox,
+    sent,
+)
 
 T1, T2, T3, T4 = (f"2026-11-23T10:0{k}:00Z" for k in (1, 2, 3, 4))
 

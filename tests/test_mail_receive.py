@@ -11,9 +11,9 @@ import os
 from pathlib import Path
 
 import pytest
-from mailkit import ADDRESSES, START, config, game_with_players, json_orders, mail, maildir, run_mail, sent
 
 from conftest import cli_run
+from mailkit import ADDRESSES, START, config, game_with_players, mail, maildir, run_mail, sent
 
 LATER = "2026-11-23T10:05:00Z"
 QUICK = 'attach = ""'

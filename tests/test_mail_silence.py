@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 from conftest import cli_run
+from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 _minute = [0]
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from conftest import edit, make_game, orders_for
-from conftest import apply_orders
+from conftest import apply_orders, edit, make_game, orders_for
 from pbem.errors import Refused
 from pbem.service.store import game_text
 

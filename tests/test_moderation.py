@@ -7,19 +7,17 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from conftest import PASSWORDS, make_game, orders_for, play, write_json
-from pbem.play.bot import play_turn
+from conftest import PASSWORDS, apply_orders, canonical_orders, make_game, orders_for, play, process, write_json
 from pbem.cli import app
-from conftest import apply_orders, process
 from pbem.errors import VerifyFailed
 from pbem.kernel import queries
-from pbem.service.service import take_back as undo
-from pbem.service.turns import default_turn
+from pbem.play.bot import play_turn
 from pbem.play.options import options
-from conftest import canonical_orders
-from pbem.service.replay import replay, verify
-from pbem.service.store import game_text
 from pbem.service import turns
+from pbem.service.replay import replay, verify
+from pbem.service.service import take_back as undo
+from pbem.service.store import game_text
+from pbem.service.turns import default_turn
 
 runner = CliRunner()
 

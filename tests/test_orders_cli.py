@@ -13,9 +13,8 @@ import re
 import pytest
 
 from conftest import PASSWORDS, cli_run, edit, held_lock, make_game, new_game_file, play, write_json
-from pbem.service.store import save_game
-
 from pbem.cli.base import GUIDE
+from pbem.service.store import save_game
 
 HELP = f"antike-ref: help: {GUIDE}\n"
 

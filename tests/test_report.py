@@ -18,13 +18,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cli_run, edit, make_game, play
-from test_report_scenario import scripted_game, scripted_games
 
+from conftest import ROOT, cli_run, edit, make_game, play
 from pbem.report import FORMATS, parse_formats, prepare, report_name, write_reports
 from pbem.report.style import clean
 from pbem.report.turnlog import entry_for_turn
 from pbem.service.store import save_game
+from test_report_scenario import scripted_games
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -144,8 +144,7 @@ def test_turn_selection(final):
 
 
 def test_the_latest_turn_after_a_standing_change_is_still_the_last_turn(final):
-    from conftest import orders_for
-    from conftest import process
+    from conftest import orders_for, process
 
     order = orders_for(final, "persians", standing={"coin_substitute": "gold"})
     order.pop("turn", None)

@@ -11,11 +11,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import cli_run
 
+from conftest import cli_run
 from pbem.report import FORMATS, check_image_base, image_url, prepare, wrap_text
-from pbem.report.layout import (LEGEND_BOX, NAME_SIZE, board_places, label_box, marker_box, overlaps,
-                                svg_layout, text_width)
+from pbem.report.layout import (
+    LEGEND_BOX,
+    NAME_SIZE,
+    board_places,
+    label_box,
+    marker_box,
+    overlaps,
+    svg_layout,
+)
 from pbem.report.style import contrast, ink_for, text_colour
 from pbem.service.boards import load_board
 from pbem.service.service import GameService

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import apply_orders, make_game, orders_for, play, ready, refusal
-from conftest import CLASSIC
+from conftest import CLASSIC, apply_orders, make_game, orders_for, play, ready, refusal
 
 RONDEL = [field.name for field in CLASSIC.rondel.fields]
 

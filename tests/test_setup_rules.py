@@ -12,8 +12,8 @@ import hashlib
 import json
 
 import pytest
-from conftest import FOUR, PASSWORDS, SetupOptions, cli_run, new_game
 
+from conftest import FOUR, PASSWORDS, SetupOptions, cli_run, new_game
 from pbem.errors import UsageError
 from pbem.kernel.queries import stock
 from pbem.service.boards import load_board

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 import typer.main
-from conftest import cli_run
 
+from conftest import cli_run
 from pbem.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,11 +7,11 @@ import json
 import os
 
 import pytest
-from conftest import FOUR, PASSWORDS, cli_run, held_lock, new_game_file, write_json
 
-from pbem.service import store
+from conftest import FOUR, PASSWORDS, cli_run, held_lock, new_game_file, write_json
 from pbem.errors import InconsistentGame, InputError
 from pbem.paths import map_path
+from pbem.service import store
 
 
 def edit_file(folder, game_id="game", name="edit.json", **edit):
@@ -311,7 +311,8 @@ def test_a_copy_without_its_copy_key_is_still_no_game(tmp_path):
     file holds: it is refused as a game (exit 3) by every command, never changed."""
     import json as _json
 
-    from conftest import cli_run as run, write_json
+    from conftest import cli_run as run
+    from conftest import write_json
 
     game = new_game_file(tmp_path, "--id", "demo")
     assert run("copy", game, "--for", "greeks", "-o", tmp_path / "c.json").exit_code == 0

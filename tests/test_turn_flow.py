@@ -10,7 +10,16 @@ from __future__ import annotations
 import pytest
 
 from conftest import (
-    PASSWORDS, apply_orders, canonical_orders, codes, edit, make_game, pass_turn, pass_until, play, ready,
+    PASSWORDS,
+    apply_orders,
+    canonical_orders,
+    codes,
+    edit,
+    make_game,
+    pass_turn,
+    pass_until,
+    play,
+    ready,
     refusal,
 )
 from pbem.errors import Refused

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, game_with_players, mail, server_config
 
 from conftest import cli_run, new_game_file
+from mailkit import ADDRESSES, GM, game_with_players, mail, server_config
 
 OBSERVER = "olga@watch.example"
 

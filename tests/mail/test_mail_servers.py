@@ -7,9 +7,9 @@ import json
 import subprocess
 
 import pytest
-from mailkit import ADDRESSES, GM, game_with_players, json_orders, mail, server_config
 
 from conftest import cli_run
+from mailkit import ADDRESSES, GM, game_with_players, json_orders, mail, server_config
 
 NOW = "2026-11-23T10:00:00Z"
 
