@@ -193,7 +193,7 @@ def mail(work: Path, out: Path) -> None:
     (folder / "mail.toml").write_text(
         '[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "gm@referee.example"\nsource = "Maildir"\n'
         '\n[defaults]\ndeadline = "48h"\nremind = "12h"\nmissed = "bot"\nattach = "copy"\n'
-        f'\n[[game]]\nfile = "game.json"\n', encoding="utf-8")
+        '\n[[game]]\nfile = "game.json"\n', encoding="utf-8")
     box = mailbox.Maildir(folder / "Maildir", create=True)
     first = json.loads(game.read_text(encoding="utf-8"))["status"]["active"]
     script = [
