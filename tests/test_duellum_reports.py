@@ -490,7 +490,7 @@ def test_no_card_another_nation_drew_appears_in_a_report(bot_turns):
     (not on the display) is named in its own private report of that turn, and neither in
     the other nation's private report nor in the public one, in any format."""
     checked = 0
-    for turn, at in sorted(bot_turns.items()):
+    for _, at in sorted(bot_turns.items()):
         entry = at.history[-1]
         drawn = {(ev["nation"], ev["card"]) for ev in entry.get("events", []) if ev["type"] == "draw"}
         display = set(at.state.extra["display"])

@@ -128,7 +128,7 @@ def test_broken_inputs_hurt_nothing(base, tmp_path, kind):
         (pending if fuzzkit.is_pending(problems) else failures).append(
             _report(f"#{i} {case.label()} (input kept as {keep})", problems))
     for item in pending:
-        warnings.warn(f"a known problem whose fix is pending: {item[:300]}")
+        warnings.warn(f"a known problem whose fix is pending: {item[:300]}", stacklevel=1)
     assert failures == [], f"{len(failures)} of {PER_KIND[kind]} {kind} inputs:\n" + "\n".join(failures[:5])
 
 

@@ -359,7 +359,7 @@ def test_identity_changes_have_a_rate_a_day(desk):
     from pbem.mail.commands import IDENTITY_PER_DAY
 
     secret = "pw-greeks"
-    for k in range(IDENTITY_PER_DAY):
+    for _ in range(IDENTITY_PER_DAY):
         out, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nPASSWORD\n"))
         (answer,) = [m for m in to(out, ADDRESSES["greeks"]) if "PASSWORD" in str(m["Subject"])]
         secret = next(line.split(": ", 1)[1] for line in body(answer).splitlines() if "Your new password" in line)

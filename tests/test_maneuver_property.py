@@ -98,6 +98,6 @@ def test_random_scripts_conserve_units():
         for key in before:
             assert before[key] - after[key] == lost[key], (key, orders["maneuver"], result.events)
         for pid, prov in result.state.provinces.items():
-            for nation, held in prov.units.items():
+            for held in prov.units.values():
                 assert min(held.values()) >= 0 and any(held.values()), pid
     assert refused > 0

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli_run
+from pbem.errors import UsageError
 from pbem.report import FORMATS, check_image_base, image_url, prepare, wrap_text
 from pbem.report.layout import (
     LEGEND_BOX,
@@ -240,7 +241,7 @@ def test_image_base_makes_absolute_picture_addresses(demo):
     assert image_url(None, "a.png") == "a.png"
     for bad in ("ftp://example.org/x", "example.org/x", "https://", "javascript:alert(1)",
                 "https://example.org/a b", "https://example.org/x)", "https://example.org/?q=1"):
-        with pytest.raises(Exception):
+        with pytest.raises(UsageError):
             check_image_base(bad)
 
 

@@ -493,7 +493,7 @@ class ImapSource:
                         yield incoming
                     continue
                 wanted.append((uid, size))
-            for uid, size in wanted:
+            for uid, _ in wanted:
                 status, body = conn.uid("FETCH", uid, "(BODY.PEEK[])")
                 if status != "OK":
                     self.observed = None

@@ -20,13 +20,16 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import InputError, Problem, UsageError, clip
 from pbem.kernel.board import Board, board_problems
 from pbem.paths import data_dir, map_path
 from pbem.service.schemas import problems as schema_problems
 from pbem.service.schemas import read_json, read_text
+
+if TYPE_CHECKING:
+    import csv  # the annotations only; read_provinces_csv imports it when a table is read
 
 _PROVINCE_PATH = re.compile(r"^\$\.provinces\[(\d+)\](.*)$")
 

@@ -167,7 +167,8 @@ def replay(game: Game, upto: int | None = None,
     """
     last = len(game.history) - 1 if upto is None else upto
     current = game
-    for i, current in enumerate(replayed(game, last, check)):
+    for i, after in enumerate(replayed(game, last, check)):
+        current = after
         if progress and i:
             progress(i, last)
     return Replay(current, last + 1)
