@@ -141,8 +141,8 @@ def _print_created(game: Path, secrets: Path, nations: int, seed: str | None, ch
     if seed is not None and len(seed) < SHORT_SEED:
         err(f"note: --seed {seed!r} is short. The seed is not a secret: anyone with a copy of the game "
             "can find a short one by trying. Nothing hidden comes from it alone (an edition's hidden "
-            "draws, such as a deck of cards, also come from the passwords), but leave --seed out, and a random one is drawn, unless you "
-            "need to set the same game up again.")
+            "draws, such as a deck of cards, also come from the passwords), but leave --seed out, and a "
+            "random one is drawn, unless you need to set the same game up again.")
     if on.reconstruction:
         print(f"board: {on.name} (marked as a reconstruction, not the printed board; docs/maps.md)")
     for ruling in chosen.setup.rulings(created.state.table):
@@ -346,7 +346,8 @@ def process(
     orders: Path = typer.Argument(..., help="The order file: JSON, or the text syntax of docs/text-orders.md."),
     output: Path | None = typer.Option(None, "-o", "--output", help="Write the next game file here instead of GAME."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
-    report_dir: Path | None = typer.Option(None, "--report-dir", help="Also write this turn's reports into this folder (GAMEID-turn-NNN.EXT)."),
+    report_dir: Path | None = typer.Option(None, "--report-dir", help="Also write this turn's reports into this folder "
+                                                                     "(GAMEID-turn-NNN.EXT)."),
     report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
     image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:

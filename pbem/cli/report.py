@@ -28,7 +28,9 @@ def render(
 ) -> None:
     """Render a turn's report, byte-identical to the one written when it was processed.
 
-    Files are named GAMEID-turn-NNN.EXT (GAMEID-entry-NNN.EXT for an entry that is not a turn). A past turn is rebuilt by replaying the history, each entry checked against its hash.
+    Files are named GAMEID-turn-NNN.EXT (GAMEID-entry-NNN.EXT for an entry that is not a
+    turn). A past turn is rebuilt by replaying the history, each entry checked against its
+    hash.
 
     Example: antike-ref render game.json --turn 12 --format pdf --format png --out reports
     """
@@ -56,7 +58,8 @@ def render(
 def post(
     game: Path = typer.Argument(..., help="The game file (not changed)."),
     turn: int | None = typer.Option(None, "--turn", help="The turn to post (default: the latest; 0: the set-up)."),
-    entry: int | None = typer.Option(None, "--entry", help="Or the history entry with this number (as `history` lists it)."),
+    entry: int | None = typer.Option(None, "--entry",
+                                     help="Or the history entry with this number (as `history` lists it)."),
     fmt: str = typer.Option("bbcode", "--format", "-f", help="bbcode (phpBB and most forums) or markdown."),
     image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write the post to this file instead of printing it."),

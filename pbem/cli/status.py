@@ -29,7 +29,8 @@ def status(
                                       help="The time to tell the status at (ISO 8601, e.g. 2026-11-23T18:00:00Z); "
                                            "default: now."),
 ) -> None:
-    """GM: one line per game run by mail: whose turn, the deadline, how late, who is away, the mail queue, the last error.
+    """GM: one line per game run by mail: whose turn, the deadline, how late, who is away, the
+    mail queue, the last error.
 
     The games that need the GM come first (a failed run, a deadline passed, a mail given
     up or still queued, a pause), then the latest, then the nearest deadline. Nothing is

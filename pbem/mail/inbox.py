@@ -397,7 +397,8 @@ class ImapSource:
         if not parts.username:
             raise UsageError(f"{url}: the user is missing (imaps://user@host/MAILBOX)")
         self.url = url
-        self.name = f"{parts.scheme}://{parts.username}@{parts.hostname}{':' + str(parts.port) if parts.port else ''}{parts.path or '/INBOX'}"
+        self.name = (f"{parts.scheme}://{parts.username}@{parts.hostname}"
+                     f"{':' + str(parts.port) if parts.port else ''}{parts.path or '/INBOX'}")
         self.scheme = parts.scheme
         self.host = parts.hostname
         self.port = parts.port or (993 if parts.scheme == "imaps" else 143)

@@ -62,7 +62,8 @@ def find_orders(incoming: Incoming) -> Found | None:
             given = Input(incoming.text, f"the body of {source}", "text", tuple(lines))
             return Found(given, game_of(given))
         return None
-    if incoming.html_text is not None and (looks_like_text_orders(incoming.html_text) or '"nation"' in incoming.html_text):
+    if incoming.html_text is not None and (looks_like_text_orders(incoming.html_text)
+                                           or '"nation"' in incoming.html_text):
         return Found(None, text_game(incoming.html_text),
                      "the mail has only an HTML part; send your orders as plain text "
                      "(in your mail program: plain text, not HTML) or attach an order file")

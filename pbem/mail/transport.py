@@ -241,7 +241,8 @@ class Transport:
             self.dropped += 1
             if self.dropped > 1:  # a second mail dropped: the server is unwell, not the mail
                 raise MailServerError(f"SMTP {self.smtp.host}:{self.smtp.port}: the connection was dropped again, "
-                                      f"on {path.name} ({what}); it and the rest stay queued for the next run") from None
+                                      f"on {path.name} ({what}); it and the rest stay queued for the next "
+                                      "run") from None
             raise MessageRefused(f"the connection was dropped while the server took this mail ({what})") from None
 
     def _connection(self) -> smtplib.SMTP:

@@ -40,7 +40,8 @@ def opening_passwords(game_file: Path) -> dict[str, str]:
         data = json.loads(raw) if raw else {}
     except ValueError:
         return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(data, dict) else {}
+    return ({k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+            if isinstance(data, dict) else {})
 
 
 def player_mail(config: MailConfig, game_file: Path, nation: str, password: str | None, now: datetime,
@@ -68,7 +69,8 @@ def player_mail(config: MailConfig, game_file: Path, nation: str, password: str 
         log(f"{game.game_id}: {len(result.sent)} mail(s) delivered to {transport.describe()}")
         if result.refused or result.given_up:
             raise MailServerError(f"{game.game_id}: the server refused the welcome mail "
-                                  f"({(result.refused or result.given_up)[0][1]}); it is tried again by the next mail run")
+                                  f"({(result.refused or result.given_up)[0][1]}); it is tried again by the next "
+                                  "mail run")
 
 
 def new_password(config: MailConfig, game: Game, nation: str, password: str | None, now: datetime,

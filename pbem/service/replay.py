@@ -145,7 +145,8 @@ def apply_entry(game: Game, entry: dict[str, Any], i: int | None = None) -> Game
 def _describe(i: int, stored: dict[str, Any], replayed: dict[str, Any]) -> str:
     for key in ("seq", "kind", "prev"):
         if stored.get(key) != replayed.get(key):
-            return f"its {key!r} is {stored.get(key)!r}, the replay gives {replayed.get(key)!r} (entries edited, removed or reordered)"
+            return (f"its {key!r} is {stored.get(key)!r}, the replay gives {replayed.get(key)!r} "
+                    "(entries edited, removed or reordered)")
     if stored.get("events") != replayed.get("events"):
         return "its recorded events differ from what its orders produce"
     return "its hash does not match the replayed state (the state, orders or hash were edited by hand)"

@@ -199,8 +199,9 @@ def _units_used(t: Turn, step: dict[str, Any], city: str, seen: int, here: dict[
     legions = min(here["legion"], seen)  # D4: legions go first, galleys count towards navigators
     used = {"legion": legions, "galley": seen - legions}
     if here["legion"] and here["galley"]:
-        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {plural_of(used['legion'], 'legion')} "
-                       f"and {plural_of(used['galley'], 'galley')} (no \"with\" given: legions first, galleys are kept)")
+        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses "
+                       f"{plural_of(used['legion'], 'legion')} and {plural_of(used['galley'], 'galley')} "
+                       "(no \"with\" given: legions first, galleys are kept)")
     return used
 
 

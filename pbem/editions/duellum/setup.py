@@ -67,7 +67,8 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
     if opts.players not in (None, 2):
         raise UsageError(f"--players {opts.players}: Antike Duellum is for two players")
     if opts.goal not in (None, GOAL):
-        raise UsageError(f"--goal {opts.goal}: Antike Duellum is won with {GOAL} personages (rulebook, 'Goal of the game')")
+        raise UsageError(f"--goal {opts.goal}: Antike Duellum is won with {GOAL} personages "
+                         "(rulebook, 'Goal of the game')")
     for unused in ("teams", "picks"):
         if getattr(opts, unused):
             raise UsageError(f"--{unused.rstrip('s')}: not an Antike Duellum option")
