@@ -1200,7 +1200,8 @@ def from_recipe(recipe: dict[str, Any], base: Base, name: str = "") -> Case:
     base input of that kind (for ``history``: also ``"remove": I``, ``"swap": [I, J]``,
     ``"duplicate": I``, and ``"first_bad": I``, the entry ``verify`` must name), then
     ``"replace": [OLD, NEW]`` on its text (for what JSON values cannot say, such as
-    ``1e999``; NEW may be ``{"head": H, "text": T, "times": N, "tail": E}``). A map recipe may add ``"table_append"`` / ``"table_prepend"``:
+    ``1e999``; NEW may be ``{"head": H, "text": T, "times": N, "tail": E}``). A map recipe
+    may add ``"table_append"`` / ``"table_prepend"``:
     ``{"text": T, "times": N}`` to its provinces table. ``"command"`` picks the command."""
     kind = recipe["kind"]
     if "generate" in recipe:

@@ -317,7 +317,8 @@ CORRUPTIONS = [
     (unknown_start_city, "$.start_lines.3.arabs[2]", "atlantis"),
     (wrong_nation_set, "$.start_lines.5", "egyptians"),
     (start_nation_not_in_play, "$.start_nation.3", "phoenicians"),
-    (missing_resource, "$.provinces[{athen}]", "'resource' is missing here; needed: id, name, resource, kind, xy, land, sea (province 'athen')"),
+    (missing_resource, "$.provinces[{athen}]",
+     "'resource' is missing here; needed: id, name, resource, kind, xy, land, sea (province 'athen')"),
     (missing_top_level_key, "$", "'start_lines' is missing here"),
     (unknown_key, "$.provinces[{athen}]", "'owner'"),
 ]

@@ -201,7 +201,8 @@ def test_the_opening_mail_carries_each_players_password_once(tmp_path):
     cfg = config(tmp_path, game, defaults='attach = ""')
     cfg.write_text(cfg.read_text().replace("[mail]\n", '[mail]\nguide_url = "https://example.org/how-to-play"\n'))
     box = maildir(tmp_path / "M")
-    assert cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / "o1", "--now", T0).exit_code == 0
+    assert cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / "o1",
+                   "--now", T0).exit_code == 0
     for m in sent(tmp_path / "o1"):
         words = text(m)
         nation = next((n for n, a in ADDRESSES.items() if a in str(m["To"])), None)

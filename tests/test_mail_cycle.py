@@ -403,10 +403,12 @@ def test_a_report_tells_everything_since_the_readers_last_turn(table):
     first = active(game)
     for turn in range(1, 5):
         nation = active(game)
-        add_to_maildir(folder / "M", mail(ADDRESSES[nation], orders=json_orders(nation, turn, rondel="gold" if turn % 2 else "iron")))
+        add_to_maildir(folder / "M", mail(ADDRESSES[nation],
+                                          orders=json_orders(nation, turn, rondel="gold" if turn % 2 else "iron")))
         assert inbox(game, folder / "M", cfg, folder / f"o{turn}").exit_code == 0
     # after turn 4 the first player (who played turn 1) reads turns 2, 3 and 4
-    mine = next(m for m in sent(folder / "o4") if ADDRESSES[first] in str(m["To"]) and "after turn 4" in str(m["Subject"]))
+    mine = next(m for m in sent(folder / "o4")
+                if ADDRESSES[first] in str(m["To"]) and "after turn 4" in str(m["Subject"]))
     text = body(mine)
     assert "Turn 1:" not in text and all(f"Turn {t}:" in text for t in (2, 3, 4))
     assert len(order) == 4

@@ -101,7 +101,8 @@ def test_an_idle_run_loads_neither_the_game_nor_its_ledger(table, monkeypatch):
     no_loading(monkeypatch)
     result = run(cfg, box, folder / "o1", T1)
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"applied 0, rejected 0, queued 0, delivered 0 (outbox {folder / 'o1'}), 1 game idle"
+    assert result.stdout.strip() == (f"applied 0, rejected 0, queued 0, delivered 0 (outbox {folder / 'o1'}), "
+                                     "1 game idle")
     assert sent(folder / "o1") == []
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before  # nothing written
 

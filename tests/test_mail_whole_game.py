@@ -92,7 +92,8 @@ def test_a_whole_game_by_mail(tmp_path):
     result = cli_run("verify", game)
     assert result.exit_code == 0, result.stderr
     # a last mail after the end is answered, not applied
-    add_to_maildir(box, mail(ADDRESSES["greeks"], body="game bymail\nnation greeks\nturn 999\npassword pw-greeks\nrondel gold"))
+    add_to_maildir(box, mail(ADDRESSES["greeks"],
+                             body="game bymail\nnation greeks\nturn 999\npassword pw-greeks\nrondel gold"))
     before = game.read_bytes()
     assert cycle().rejected == 1
     assert game.read_bytes() == before

@@ -67,7 +67,8 @@ def test_verify_catches_an_edited_state(long_game):
 
 def test_verify_catches_an_edited_order(long_game, tmp_path):
     raw = as_raw(long_game)
-    entry = next(e for e in raw["history"] if e["kind"] == "turn" and e["orders"]["rondel"]["to"] in ("iron", "gold", "marble"))
+    entry = next(e for e in raw["history"]
+                 if e["kind"] == "turn" and e["orders"]["rondel"]["to"] in ("iron", "gold", "marble"))
     entry["orders"]["rondel"] = {"to": "arming" if entry["orders"]["rondel"]["to"] != "arming" else "iron"}
     path = write_json(tmp_path / "g.json", raw)
     res = runner.invoke(app, ["verify", str(path)])

@@ -824,7 +824,8 @@ def test_the_game_line_has_one_grammar():
     from pbem.service.language.tokens import line_value
 
     for line, value in [("game demo", "demo"), ("Game: demo  # ours", "demo"), ("GAME\tdemo#2", "demo#2"),
-                        ("game :demo", "demo"), ("game", None), ("game demo # ours", "demo"), ("Game-night was fun", None),
+                        ("game :demo", "demo"), ("game", None), ("game demo # ours", "demo"),
+                        ("Game-night was fun", None),
                         ("gamer demo", None), ("rondel gold", None), ('"game" demo', None)]:
         assert line_value(line, "game") == value, line
         if value is not None:
