@@ -59,7 +59,8 @@ def main() -> None:
         game, plain = start_game("bench", lineup, "bench-boards", board=board_id)
         for _ in range(40):
             game, _ = bot_turn(game, plain)
-        report = timed(lambda game=game: [prepare(game).render(f) for f in ("svg", "png", "pdf", "txt", "md", "bbcode")],
+        report = timed(lambda game=game: [prepare(game).render(f)
+                                          for f in ("svg", "png", "pdf", "txt", "md", "bbcode")],
                        args.runs)
         turns, start = 0, time.perf_counter()
         for k in range(args.games):

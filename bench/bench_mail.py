@@ -242,7 +242,8 @@ def main() -> None:
             for _ in range(n):
                 fl.append(help_run())
                 cm.append(bench.run(cfg))
-            rows.append((f"idle mail run, {count} games, {OLD_MAILS} old mails", f"{statistics.median(cm) * 1000:.0f} ms",
+            rows.append((f"idle mail run, {count} games, {OLD_MAILS} old mails",
+                         f"{statistics.median(cm) * 1000:.0f} ms",
                          "antike-ref --help", f"{statistics.median(fl) * 1000:.0f} ms",
                          f"{ratio_text(fl, cm)} (target <= 2x)"))
 

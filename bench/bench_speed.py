@@ -192,7 +192,8 @@ def main() -> None:
             rows += slow_rows(tmp, g, n)
 
         head = ("figure", "now", "floor", "floor time", "ratio", "cpu ratio")
-        print(f"median of {n} pairs (in brackets: the quartiles of the per-pair ratios); python {sys.version.split()[0]}")
+        print(f"median of {n} pairs (in brackets: the quartiles of the per-pair ratios); "
+              f"python {sys.version.split()[0]}")
         print_table(head, rows)
         print()
         profile(demo, demo_orders, tmp)
@@ -304,7 +305,8 @@ def profile(game: Path, given: Path, tmp: Path) -> None:
     print(f"where `antike-ref process` of the demo's last turn spends its time ({len(least)} modules imported)")
     print()
     print_table(("imports, by group", "ms (least of 5 runs)", "share"),
-                [(g, f"{us / 1000:.1f}", f"{us / total:.0%}") for g, us in sorted(groups.items(), key=lambda kv: -kv[1])]
+                [(g, f"{us / 1000:.1f}", f"{us / total:.0%}")
+                 for g, us in sorted(groups.items(), key=lambda kv: -kv[1])]
                 + [("all imports", f"{total / 1000:.1f}", "100%")])
     print()
     slowest = sorted(least.items(), key=lambda kv: -kv[1][0])[:15]

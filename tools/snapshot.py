@@ -176,7 +176,8 @@ def mail(work: Path, out: Path) -> None:
     for now, tag in runs:
         done = subprocess.run([exe, "mail", "run", "--config", folder / "mail.toml", "--outbox", folder / f"out-{tag}",
                                "--now", now], capture_output=True, text=True, cwd=folder)
-        write(out / "mail-legacy" / f"run-{tag}.txt", f"{done.stdout}\n--- stderr\n{done.stderr}\n--- {done.returncode}\n")
+        write(out / "mail-legacy" / f"run-{tag}.txt",
+              f"{done.stdout}\n--- stderr\n{done.stderr}\n--- {done.returncode}\n")
     for path in sorted(folder.rglob("*")):
         if path.is_file() and "Maildir" not in path.parts:
             keep(path, out / "mail-legacy" / path.relative_to(folder))
@@ -221,7 +222,8 @@ def mail(work: Path, out: Path) -> None:
             box.add(_mail(sender, body, n))
         done = subprocess.run([exe, "mail", "run", "--config", folder / "mail.toml", "--outbox", folder / "outbox",
                                "--now", now], capture_output=True, text=True, cwd=folder)
-        write(out / "mail-game" / f"run-{step}.txt", f"{done.stdout}\n--- stderr\n{done.stderr}\n--- {done.returncode}\n")
+        write(out / "mail-game" / f"run-{step}.txt",
+              f"{done.stdout}\n--- stderr\n{done.stderr}\n--- {done.returncode}\n")
         for path in sorted(folder.rglob("*")):
             if path.is_file() and "Maildir" not in path.parts:
                 keep(path, out / "mail-game" / f"after-{step}" / path.relative_to(folder))
