@@ -21,7 +21,7 @@ VPY := $(VENV)/bin/python
 # and keys antike-ref writes, and makes the ones it must read.
 SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd dovecot-lmtpd dovecot-sieve chromium openssh-client
 
-.PHONY: venv system-packages test test-all test-fast demo bench clean
+.PHONY: venv system-packages test test-all test-fast lint demo bench clean
 
 venv: $(VENV)/.installed
 	@:
@@ -86,6 +86,10 @@ test-all: venv
 
 test-fast: venv
 	$(PYTEST) -m "not slow" --ignore=tests/mail
+
+# The linter: ruff, with the rules and the folders of [tool.ruff] in pyproject.toml.
+lint: venv
+	$(VPY) -m ruff check
 
 demo: venv
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" bash demo/run.sh out/demo
