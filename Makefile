@@ -87,9 +87,11 @@ test-all: venv
 test-fast: venv
 	$(PYTEST) -m "not slow" --ignore=tests/mail/servers
 
-# The static checks, one line each: mypy over pbem with the settings in pyproject.toml
-# ([tool.mypy]: strict on the kernel and the clock).
+# The static checks, one line each: ruff with the rules and the folders of [tool.ruff], then
+# mypy over pbem with the settings of [tool.mypy] (strict on the kernel and the clock), both
+# in pyproject.toml.
 lint: venv
+	$(VPY) -m ruff check
 	$(VPY) -m mypy
 
 demo: venv

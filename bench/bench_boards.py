@@ -49,17 +49,18 @@ def main() -> None:
     for board_id in known_boards():
         path = map_path(board_id)
         board = load_board(board_id)
-        check = timed(lambda: load_map_file(path), args.runs)
+        check = timed(lambda path=path: load_map_file(path), args.runs)
         data, _, _ = read_map(path)
         bare = {k: v for k, v in data.items() if k != "shapes"}
-        outline = timed(lambda: Board(bare).shapes, args.runs)
-        svg = timed(lambda: board_pictures(Board(data), ["svg"]), args.runs)
-        png = timed(lambda: board_pictures(Board(data), ["png"]), args.runs)
+        outline = timed(lambda bare=bare: Board(bare).shapes, args.runs)
+        svg = timed(lambda data=data: board_pictures(Board(data), ["svg"]), args.runs)
+        png = timed(lambda data=data: board_pictures(Board(data), ["png"]), args.runs)
         lineup = list(board.nations[4])
         game, plain = start_game("bench", lineup, "bench-boards", board=board_id)
         for _ in range(40):
             game, _ = bot_turn(game, plain)
-        report = timed(lambda: [prepare(game).render(f) for f in ("svg", "png", "pdf", "txt", "md", "bbcode")],
+        report = timed(lambda game=game: [prepare(game).render(f)
+                                          for f in ("svg", "png", "pdf", "txt", "md", "bbcode")],
                        args.runs)
         turns, start = 0, time.perf_counter()
         for k in range(args.games):

@@ -21,7 +21,7 @@ import email
 import os
 import sys
 import tempfile
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.policy import default as default_policy
 from pathlib import Path
 
@@ -32,7 +32,7 @@ os.environ.setdefault("ANTIKE_REF_KDF_ITERATIONS", "1000")
 from pbem.cli import app  # noqa: E402
 
 LIMIT = 150 * 1024
-T0 = datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 23, 10, 0, tzinfo=UTC)
 
 
 def cli(*args) -> None:

@@ -36,9 +36,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pbem import editions  # noqa: E402
 from pbem.kernel.orders import canonical_orders  # noqa: E402
 from pbem.play.bot import play_turn  # noqa: E402
-from pbem import editions  # noqa: E402
 from pbem.play.selfplay import STALEMATE_TURNS, check_invariants, start_game  # noqa: E402
 from pbem.service import turns  # noqa: E402
 from pbem.service.replay import verify  # noqa: E402

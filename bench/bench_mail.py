@@ -42,7 +42,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default as default_policy
@@ -105,8 +105,8 @@ def order_mail(game_file: Path, n: int) -> bytes:
     """An order mail for the active nation of ``game_file``: the greedy bot's turn in the
     text syntax, in the body."""
     from pbem.play.bot import play_turn
-    from pbem.service.service import GameService
     from pbem.service.language.writer import format_text_orders
+    from pbem.service.service import GameService
 
     game = GameService(game_file).load()
     nation = game.state.status.active
@@ -126,7 +126,7 @@ class Bench:
         self.files = files
         self.box = box
         self.outbox = folder / "out"
-        self.now = datetime(2026, 11, 23, 10, tzinfo=timezone.utc)
+        self.now = datetime(2026, 11, 23, 10, tzinfo=UTC)
         self.sent = 0
 
     def tick(self) -> str:
@@ -242,7 +242,8 @@ def main() -> None:
             for _ in range(n):
                 fl.append(help_run())
                 cm.append(bench.run(cfg))
-            rows.append((f"idle mail run, {count} games, {OLD_MAILS} old mails", f"{statistics.median(cm) * 1000:.0f} ms",
+            rows.append((f"idle mail run, {count} games, {OLD_MAILS} old mails",
+                         f"{statistics.median(cm) * 1000:.0f} ms",
                          "antike-ref --help", f"{statistics.median(fl) * 1000:.0f} ms",
                          f"{ratio_text(fl, cm)} (target <= 2x)"))
 

@@ -66,7 +66,7 @@ class Took(tuple):
     def __new__(cls, wall: float, cpu: float):
         return super().__new__(cls, (wall, cpu))
 
-    def __add__(self, other: "Took") -> "Took":
+    def __add__(self, other: Took) -> Took:
         return Took(self[0] + other[0], self[1] + other[1])
 
 
@@ -128,9 +128,9 @@ def long_game(turns: int, seed: str):
     random bot plays, except that a turn which would win is replaced by the nation's
     default turn, so the game goes on as long as asked."""
     from pbem.kernel import queries
+    from pbem.kernel.orders import canonical_orders
     from pbem.play.selfplay import start_game
     from pbem.service import turns as service_turns
-    from pbem.kernel.orders import canonical_orders
 
     game, plain = start_game("long", LINEUPS[6], seed, iterations=ITERATIONS)
     for _ in range(turns):
@@ -192,7 +192,8 @@ def main() -> None:
             rows += slow_rows(tmp, g, n)
 
         head = ("figure", "now", "floor", "floor time", "ratio", "cpu ratio")
-        print(f"median of {n} pairs (in brackets: the quartiles of the per-pair ratios); python {sys.version.split()[0]}")
+        print(f"median of {n} pairs (in brackets: the quartiles of the per-pair ratios); "
+              f"python {sys.version.split()[0]}")
         print_table(head, rows)
         print()
         profile(demo, demo_orders, tmp)
@@ -203,8 +204,8 @@ def slow_rows(tmp: Path, g: Path, n: int) -> list[tuple[str, ...]]:
     rows = []
     # verify: in-process speed on a long game, and the whole command on 1,000 turns
     from pbem.service.replay import verify
-    from pbem.service.store import load_game
     from pbem.service.schemas import read_json
+    from pbem.service.store import load_game
 
     for turns in (330, 1000):
         big, _ = long_game(turns, "bench-long")
@@ -304,7 +305,8 @@ def profile(game: Path, given: Path, tmp: Path) -> None:
     print(f"where `antike-ref process` of the demo's last turn spends its time ({len(least)} modules imported)")
     print()
     print_table(("imports, by group", "ms (least of 5 runs)", "share"),
-                [(g, f"{us / 1000:.1f}", f"{us / total:.0%}") for g, us in sorted(groups.items(), key=lambda kv: -kv[1])]
+                [(g, f"{us / 1000:.1f}", f"{us / total:.0%}")
+                 for g, us in sorted(groups.items(), key=lambda kv: -kv[1])]
                 + [("all imports", f"{total / 1000:.1f}", "100%")])
     print()
     slowest = sorted(least.items(), key=lambda kv: -kv[1][0])[:15]

@@ -57,7 +57,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem import editions  # noqa: E402
 from pbem.play.search import DEFAULT_BUDGET  # noqa: E402
 from pbem.play.selfplay import STALEMATE_TURNS, bot_turn, check_invariants, lineup_for, start_game  # noqa: E402
 from pbem.service.replay import verify  # noqa: E402

@@ -56,7 +56,8 @@ def floods(rng: random.Random, r: int, active: str, other: str, changer: str,
     digits = "7" * 5000
     return [
         ("45,000 HISTORY 50 lines", mail_bytes(forged, "history", "HISTORY 50\n" * 45_000, f"<hist-{tag}@x>")),
-        ("1,000 RESEND pdf png svg lines", mail_bytes(forged, "resend", "RESEND pdf png svg\n" * 1_000, f"<res-{tag}@x>")),
+        ("1,000 RESEND pdf png svg lines",
+         mail_bytes(forged, "resend", "RESEND pdf png svg\n" * 1_000, f"<res-{tag}@x>")),
         ("1,000 ADDRESS lines with the password", mail_bytes(
             ADDRESS[changer], "move", f"password {secret[changer]}\n"
             + "".join(f"ADDRESS victim{k}-{tag}@elsewhere.example\n" for k in range(1_000)), f"<addr-{tag}@x>")),

@@ -69,7 +69,8 @@ def hostile(rng: random.Random, round_no: int, active: str, earlier: list[str]) 
     big = (f"From: {player}\r\nSubject: big\r\nMessage-ID: <big-{tag}@x>\r\n\r\ngame demo\r\nnation {active}\r\n"
            .encode() + b"rondel gold\r\n" * (size // 13))
     lines = "".join(f"temple athen{k}\n" for k in range(rng.randint(20_000, 100_000)))
-    orderlike = mail_bytes(player, "orders", f"game demo\nnation {active}\nturn 1\npassword x\n{lines}", f"<lines-{tag}@x>")
+    orderlike = mail_bytes(player, "orders", f"game demo\nnation {active}\nturn 1\npassword x\n{lines}",
+                           f"<lines-{tag}@x>")
     out = [
         ("nested MIME", nested),
         ("many parts", parts.as_bytes()),
@@ -101,7 +102,8 @@ def hostile(rng: random.Random, round_no: int, active: str, earlier: list[str]) 
             data[rng.randrange(len(data))] = rng.randrange(256)
         out.append(("mutated", bytes(data)))
     for corpus in sorted((ROOT / "tests" / "fuzz_corpus").glob("mail-*.eml")):
-        out.append((f"corpus {corpus.stem}", corpus.read_bytes().replace(b"Message-ID: <", f"Message-ID: <{tag}".encode(), 1)))
+        out.append((f"corpus {corpus.stem}",
+                    corpus.read_bytes().replace(b"Message-ID: <", f"Message-ID: <{tag}".encode(), 1)))
     return out
 
 
@@ -197,7 +199,8 @@ def soak(kind: str, rounds: int, seed: int, imap=None) -> dict:
                 box.add(raw)
                 figures["kinds"].add(name)
             minute += 5
-            code, seconds, peak, err = cycle(cfg, box, outbox, f"2026-11-23T{10 + minute // 60:02d}:{minute % 60:02d}:00Z", env)
+            code, seconds, peak, err = cycle(cfg, box, outbox,
+                                             f"2026-11-23T{10 + minute // 60:02d}:{minute % 60:02d}:00Z", env)
             figures["exit codes"].add(code)
             figures["exit 1"] += code == 1
             if code == 1:
@@ -207,12 +210,14 @@ def soak(kind: str, rounds: int, seed: int, imap=None) -> dict:
             figures["peak"] = max(figures["peak"], peak)
             mid = f"<valid-{r}@players.example>"
             box.add(mail_bytes(ADDRESS[active], "orders", f"Hi GM,\n\ngame demo\nnation {active}\nturn {turn}\n"
-                                                     f"password pw-{active}\nrondel {rng.choice(['gold', 'iron', 'marble'])}\n"
+                                                     f"password pw-{active}\n"
+                                                     f"rondel {rng.choice(['gold', 'iron', 'marble'])}\n"
                                                      "\nThanks\n", mid))
             earlier.append(mid)
             minute += 5
             before = set(outbox.glob("*.eml")) if outbox.is_dir() else set()
-            code, _, peak, err = cycle(cfg, box, outbox, f"2026-11-23T{10 + minute // 60:02d}:{minute % 60:02d}:00Z", env)
+            code, _, peak, err = cycle(cfg, box, outbox, f"2026-11-23T{10 + minute // 60:02d}:{minute % 60:02d}:00Z",
+                                       env)
             figures["exit codes"].add(code)
             figures["exit 1"] += code == 1
             figures["peak"] = max(figures["peak"], peak)

@@ -49,10 +49,10 @@ from pbem.report.text import event_line
 from pbem.service.game import Game
 from pbem.service.language.textorders import parse_text_orders
 from pbem.service.language.writer import format_text_orders
+from pbem.service.readout import show_json
 from pbem.service.replay import verify
 from pbem.service.schemas import problems as schema_problems
 from pbem.service.store import game_from_data, game_text
-from pbem.service.readout import show_json
 
 REPORT_FORMATS = ("txt", "md", "bbcode", "svg")
 """The report formats the secrets check compares (PDF and PNG are drawn from the SVG)."""

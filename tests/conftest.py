@@ -30,8 +30,8 @@ from pbem.kernel import orders as _orders  # noqa: E402
 from pbem.kernel.setup import SetupOptions  # noqa: E402
 from pbem.service import turns  # noqa: E402
 from pbem.service.boards import load_board  # noqa: E402
-from pbem.service.passwords import MIN_ITERATIONS  # noqa: E402
 from pbem.service.creation import new_game as _new_game  # noqa: E402
+from pbem.service.passwords import MIN_ITERATIONS  # noqa: E402
 
 CLASSIC = editions.get("classic")
 

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from conftest import PASSWORDS, cli_run, new_game_file, write_json
-
 from pbem.service.store import temp_pattern
 
 ROOT = Path(__file__).resolve().parent.parent

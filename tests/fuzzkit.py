@@ -45,9 +45,11 @@ import shutil
 import subprocess
 import sys
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from conftest import FOUR, PASSWORDS, cli_run
 
@@ -468,7 +470,6 @@ def build_base(folder: Path) -> Base:
                                                     board=_kit_board(made / "small.json"))[0], 12)]
     base.mails, base.mail_game = _mails(base, game)
     from mailkit import config
-
     from pbem.mail.config import load_config
 
     base.mail_config = load_config(config(folder, folder / "mail-game.json"))
@@ -897,12 +898,12 @@ def mail_problems(raw: bytes, base: Base) -> list[str]:
     alone, also without the parser when it is plain, the mail, the orders in it, their
     shape, the rules) and write the answer a refused mail gets; anything else than orders
     or an answer is a problem."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.errors import InputError, Refused
     from pbem.mail.compose import receipt_rejected
-    from pbem.mail.router import find_orders
     from pbem.mail.inbox import header_id, plain_id, read_message
+    from pbem.mail.router import find_orders
     from pbem.service import turns
     from pbem.service.service import read_orders_for_game
 
@@ -932,7 +933,7 @@ def mail_problems(raw: bytes, base: Base) -> list[str]:
         if max(map(len, reasons)) > 1500:
             return [f"a reason of {max(map(len, reasons))} characters (it goes into the answer mail)"]
         answer = receipt_rejected(base.mail_config, game, game.game_id, incoming, reasons,
-                                  datetime(2026, 11, 23, tzinfo=timezone.utc))
+                                  datetime(2026, 11, 23, tzinfo=UTC))
         answer.as_bytes()
     except Exception:  # the point of the fuzzer: anything else is a bug
         return ["crash: " + traceback.format_exc(limit=-4)]
@@ -1199,7 +1200,8 @@ def from_recipe(recipe: dict[str, Any], base: Base, name: str = "") -> Case:
     base input of that kind (for ``history``: also ``"remove": I``, ``"swap": [I, J]``,
     ``"duplicate": I``, and ``"first_bad": I``, the entry ``verify`` must name), then
     ``"replace": [OLD, NEW]`` on its text (for what JSON values cannot say, such as
-    ``1e999``; NEW may be ``{"head": H, "text": T, "times": N, "tail": E}``). A map recipe may add ``"table_append"`` / ``"table_prepend"``:
+    ``1e999``; NEW may be ``{"head": H, "text": T, "times": N, "tail": E}``). A map recipe
+    may add ``"table_append"`` / ``"table_prepend"``:
     ``{"text": T, "times": N}`` to its provinces table. ``"command"`` picks the command."""
     kind = recipe["kind"]
     if "generate" in recipe:

@@ -316,7 +316,8 @@ def _edition_names() -> re.Pattern[str]:
     rules the kernel's comments cite as "classic"), as one pattern of whole words."""
     from pbem import editions
 
-    words = {w.lower() for e in map(editions.get, editions.BUILT_IN) if e.id != "antike" for w in (e.id, e.name, *e.aliases)}
+    words = {w.lower() for e in map(editions.get, editions.BUILT_IN) if e.id != "antike"
+             for w in (e.id, e.name, *e.aliases)}
     return re.compile(r"\b(" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 

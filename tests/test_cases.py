@@ -351,7 +351,8 @@ def _rejection_codes(case: dict[str, Any]) -> set[str]:
 
 def test_antike2_codes_are_covered():
     """Every rejection code of Antike II's own (``pbem.editions.get("antike2").codes``, the
-    kernel's :data:`A2_KERNEL_CODES` and the GM edit's ``edit/neutral-temple-in-city``) is shown by at least one case, except
+    kernel's :data:`A2_KERNEL_CODES` and the GM edit's ``edit/neutral-temple-in-city``) is
+    shown by at least one case, except
     those :data:`A2_UNREACHABLE` explains; and those still cannot be reached."""
     shown = set().union(*(_rejection_codes(c) for c in _cases([p for p in case_files() if is_antike2(p)])))
     wanted = set(editions.get(A2).codes) | A2_KERNEL_CODES | {"edit/neutral-temple-in-city"}

@@ -102,8 +102,8 @@ def test_the_unbroken_inputs_pass(base, tmp_path):
         made = cli_run("new", folder / "game.json", "--board", folder / "board.json", "--nations",
                        fuzzkit._nations_for(case), "--kdf-iterations", 1000)
         assert made.exit_code == 0, (name, made.stderr)
-    from pbem.mail.router import find_orders
     from pbem.mail.inbox import read_message
+    from pbem.mail.router import find_orders
 
     for k, raw in enumerate(base.mails):
         assert fuzzkit.mail_problems(raw, base) == []
@@ -128,7 +128,7 @@ def test_broken_inputs_hurt_nothing(base, tmp_path, kind):
         (pending if fuzzkit.is_pending(problems) else failures).append(
             _report(f"#{i} {case.label()} (input kept as {keep})", problems))
     for item in pending:
-        warnings.warn(f"a known problem whose fix is pending: {item[:300]}")
+        warnings.warn(f"a known problem whose fix is pending: {item[:300]}", stacklevel=1)
     assert failures == [], f"{len(failures)} of {PER_KIND[kind]} {kind} inputs:\n" + "\n".join(failures[:5])
 
 

@@ -169,7 +169,7 @@ class Guide:
                     self.attempt(b, self.new_game if role == "new-game" else self.gm_edit)
         previous: Block | None = None
         for b in BLOCKS:
-            self.attempt(b, lambda b: self.play(b, previous))
+            self.attempt(b, lambda b, previous=previous: self.play(b, previous))
             previous = b
         return self
 

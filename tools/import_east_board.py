@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run from a checkout without installing: make the ``pbem`` package next to us importable.
 sys.path.insert(0, str(ROOT))
 
-from pbem.service.boards import map_problems  # noqa: E402
 from pbem.kernel.vocab import RESOURCES  # noqa: E402
+from pbem.service.boards import map_problems  # noqa: E402
 
 DEFAULT_SOURCE = ROOT / "tools" / "sources" / "antike-east.facts.json"
 DEFAULT_OUT = ROOT / "maps" / "antike-east.json"

@@ -176,7 +176,8 @@ def mail(work: Path, out: Path) -> None:
     for now, tag in runs:
         done = subprocess.run([exe, "mail", "run", "--config", folder / "mail.toml", "--outbox", folder / f"out-{tag}",
                                "--now", now], capture_output=True, text=True, cwd=folder)
-        write(out / "mail-legacy" / f"run-{tag}.txt", f"{done.stdout}\n--- stderr\n{done.stderr}\n--- {done.returncode}\n")
+        write(out / "mail-legacy" / f"run-{tag}.txt",
+              f"{done.stdout}\n--- stderr\n{done.stderr}\n--- {done.returncode}\n")
     for path in sorted(folder.rglob("*")):
         if path.is_file() and "Maildir" not in path.parts:
             keep(path, out / "mail-legacy" / path.relative_to(folder))
@@ -193,7 +194,7 @@ def mail(work: Path, out: Path) -> None:
     (folder / "mail.toml").write_text(
         '[mail]\nfrom = "Referee <referee@referee.example>"\ngm = "gm@referee.example"\nsource = "Maildir"\n'
         '\n[defaults]\ndeadline = "48h"\nremind = "12h"\nmissed = "bot"\nattach = "copy"\n'
-        f'\n[[game]]\nfile = "game.json"\n', encoding="utf-8")
+        '\n[[game]]\nfile = "game.json"\n', encoding="utf-8")
     box = mailbox.Maildir(folder / "Maildir", create=True)
     first = json.loads(game.read_text(encoding="utf-8"))["status"]["active"]
     script = [
@@ -221,7 +222,8 @@ def mail(work: Path, out: Path) -> None:
             box.add(_mail(sender, body, n))
         done = subprocess.run([exe, "mail", "run", "--config", folder / "mail.toml", "--outbox", folder / "outbox",
                                "--now", now], capture_output=True, text=True, cwd=folder)
-        write(out / "mail-game" / f"run-{step}.txt", f"{done.stdout}\n--- stderr\n{done.stderr}\n--- {done.returncode}\n")
+        write(out / "mail-game" / f"run-{step}.txt",
+              f"{done.stdout}\n--- stderr\n{done.stderr}\n--- {done.returncode}\n")
         for path in sorted(folder.rglob("*")):
             if path.is_file() and "Maildir" not in path.parts:
                 keep(path, out / "mail-game" / f"after-{step}" / path.relative_to(folder))

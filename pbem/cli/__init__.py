@@ -23,7 +23,6 @@ from __future__ import annotations
 import importlib
 import sys
 
-
 COMMANDS: dict[str, tuple[str, str]] = {
     "new": ("game", "Create a game."),
     "show": ("game", "Show whose turn it is, every nation's holdings and the board."),

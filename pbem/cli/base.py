@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import os
 import sys
+from datetime import UTC
 from pathlib import Path
 
 import typer
 
-from pbem.errors import (ExitCode, InconsistentGame, InputError, PbemError, Refused, UsageError,
-                         caused_by_interrupt)
+from pbem.errors import ExitCode, InconsistentGame, InputError, PbemError, Refused, UsageError, caused_by_interrupt
 
 APP_HELP = "Play-by-email referee for Mac Gerdts' Antike."
 
@@ -130,12 +130,12 @@ def print_json(data, sort_keys: bool = True) -> None:
 def time_option(value: str | None):
     """``--now TIME`` (ISO 8601; no zone means UTC), or the clock read now: the one place a
     command that tells time left reads it (docs/mail.md, "Deadlines")."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.service.numbers import moment
 
     if value is None:
-        return datetime.now(timezone.utc).replace(microsecond=0)
+        return datetime.now(UTC).replace(microsecond=0)
     return moment(value, "--now")
 
 

@@ -5,12 +5,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
-from pbem.cli.base import (IMAGE_BASE_HELP, app, err, pairs, print_json, print_reports, quiet_stdout, reporter, run,
-                           time_option)
+from pbem.cli.base import (
+    IMAGE_BASE_HELP,
+    app,
+    err,
+    pairs,
+    print_json,
+    print_reports,
+    quiet_stdout,
+    reporter,
+    run,
+    time_option,
+)
 from pbem.errors import InputError, PbemError, Refused, UsageError, clip
 
 REPORT_DIR_HELP = "Also write the reports of what this changed into this folder."
@@ -46,29 +55,29 @@ def new(
     game: Path = typer.Argument(..., help="The game file to create."),
     nations: str = typer.Option(..., "--nations", help="Nations in seat (turn) order, comma-separated."),
     edition: str = typer.Option("classic", "--edition", help=EDITION_HELP),
-    board: Optional[str] = typer.Option(None, "--board", help=BOARD_HELP),
-    game_id: Optional[str] = typer.Option(None, "--id", help="Game id; defaults to the file name's stem."),
-    first: Optional[str] = typer.Option(None, "--first", help=FIRST_HELP),
-    variant: Optional[List[str]] = typer.Option(None, "--variant", help=VARIANT_HELP),
-    goal: Optional[int] = typer.Option(None, "--goal", help=GOAL_HELP),
-    players: Optional[int] = typer.Option(None, "--players", help=PLAYERS_HELP),
-    team: Optional[List[str]] = typer.Option(None, "--team", help=TEAM_HELP),
-    picks: Optional[str] = typer.Option(None, "--picks", help=PICKS_HELP),
-    player: Optional[List[str]] = typer.Option(None, "--player", help="NATION=Name <e-mail> (repeatable)."),
-    start: Optional[List[str]] = typer.Option(None, "--start", help="NATION=CITY,CITY,CITY start cities (repeatable)."),
-    secrets_out: Optional[Path] = typer.Option(None, "--secrets-out",
+    board: str | None = typer.Option(None, "--board", help=BOARD_HELP),
+    game_id: str | None = typer.Option(None, "--id", help="Game id; defaults to the file name's stem."),
+    first: str | None = typer.Option(None, "--first", help=FIRST_HELP),
+    variant: list[str] | None = typer.Option(None, "--variant", help=VARIANT_HELP),
+    goal: int | None = typer.Option(None, "--goal", help=GOAL_HELP),
+    players: int | None = typer.Option(None, "--players", help=PLAYERS_HELP),
+    team: list[str] | None = typer.Option(None, "--team", help=TEAM_HELP),
+    picks: str | None = typer.Option(None, "--picks", help=PICKS_HELP),
+    player: list[str] | None = typer.Option(None, "--player", help="NATION=Name <e-mail> (repeatable)."),
+    start: list[str] | None = typer.Option(None, "--start", help="NATION=CITY,CITY,CITY start cities (repeatable)."),
+    secrets_out: Path | None = typer.Option(None, "--secrets-out",
                                                help="Where the plain passwords go (default GAME.secrets.json)."),
-    password: Optional[List[str]] = typer.Option(None, "--password",
+    password: list[str] | None = typer.Option(None, "--password",
                                                  help="NATION=PASSWORD instead of a generated one (repeatable)."),
-    seed: Optional[str] = typer.Option(None, "--seed", help="Seed stored in the game (salts, bots); random by default."),
-    data: Optional[Path] = typer.Option(None, "--data", metavar="FILE", help=DATA_HELP),
-    kdf_iterations: Optional[int] = typer.Option(None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS",
+    seed: str | None = typer.Option(None, "--seed", help="Seed stored in the game (salts, bots); random by default."),
+    data: Path | None = typer.Option(None, "--data", metavar="FILE", help=DATA_HELP),
+    kdf_iterations: int | None = typer.Option(None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS",
                                                  show_envvar=False, help=KDF_HELP),
     force: bool = typer.Option(False, "--force", help="Overwrite an existing game file."),
-    report_dir: Optional[Path] = typer.Option(None, "--report-dir",
+    report_dir: Path | None = typer.Option(None, "--report-dir",
                                               help="Also write the set-up's report (turn 0) into this folder."),
-    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
-    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """Create a game.
 
@@ -78,8 +87,8 @@ def new(
     def go():
         from pbem import editions
         from pbem.service import passwords
-        from pbem.service.service import GameService
         from pbem.service.creation import SetupOptions
+        from pbem.service.service import GameService
 
         chosen = editions.get(edition)
         on, secrets = _board_and_secrets(game, board or chosen.default_board, secrets_out)
@@ -107,7 +116,7 @@ def _listed(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
-def _board_and_secrets(game: Path, board: str, secrets_out: Optional[Path]):
+def _board_and_secrets(game: Path, board: str, secrets_out: Path | None):
     """``new``: the board the game is played on, and the file its plain passwords go to
     (neither the game file nor in a folder that does not exist)."""
     from pbem.service import store
@@ -123,7 +132,7 @@ def _board_and_secrets(game: Path, board: str, secrets_out: Optional[Path]):
     return on, secrets
 
 
-def _print_created(game: Path, secrets: Path, nations: int, seed: Optional[str], chosen, on, outcome) -> None:
+def _print_created(game: Path, secrets: Path, nations: int, seed: str | None, chosen, on, outcome) -> None:
     """What ``new`` made: the game, where the passwords are, a note on a short seed, the
     board if it is a reconstruction, each value the edition had to rule on, the reports."""
     created = outcome.after
@@ -132,8 +141,8 @@ def _print_created(game: Path, secrets: Path, nations: int, seed: Optional[str],
     if seed is not None and len(seed) < SHORT_SEED:
         err(f"note: --seed {seed!r} is short. The seed is not a secret: anyone with a copy of the game "
             "can find a short one by trying. Nothing hidden comes from it alone (an edition's hidden "
-            "draws, such as a deck of cards, also come from the passwords), but leave --seed out, and a random one is drawn, unless you "
-            "need to set the same game up again.")
+            "draws, such as a deck of cards, also come from the passwords), but leave --seed out, and a "
+            "random one is drawn, unless you need to set the same game up again.")
     if on.reconstruction:
         print(f"board: {on.name} (marked as a reconstruction, not the printed board; docs/maps.md)")
     for ruling in chosen.setup.rulings(created.state.table):
@@ -141,7 +150,7 @@ def _print_created(game: Path, secrets: Path, nations: int, seed: Optional[str],
     print_reports(outcome.reports)
 
 
-def _data_file(path: Optional[Path]) -> dict:
+def _data_file(path: Path | None) -> dict:
     """``new --data FILE``: a JSON object (its keys are the edition's to check)."""
     if path is None:
         return {}
@@ -157,13 +166,13 @@ def _data_file(path: Optional[Path]) -> dict:
 def show(
     game: Path = typer.Argument(..., help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
-    viewer: Optional[str] = typer.Option(None, "--as", help="Show only what this nation may see (every edition's "
+    viewer: str | None = typer.Option(None, "--as", help="Show only what this nation may see (every edition's "
                                          "public view is the default)."),
     neighbours: bool = typer.Option(False, "--neighbours", help="Also list every province's neighbours: across "
                                     "land borders (legions) and sea borders (galleys)."),
-    province: Optional[str] = typer.Option(None, "--province", metavar="NAME",
+    province: str | None = typer.Option(None, "--province", metavar="NAME",
                                            help="Show one province: what is in it and its neighbours."),
-    now: Optional[str] = typer.Option(None, "--now", metavar="TIME",
+    now: str | None = typer.Option(None, "--now", metavar="TIME",
                                       help="The time the deadline's time left is told at (ISO 8601, e.g. "
                                            "2026-11-23T18:00:00Z); default: now."),
 ) -> None:
@@ -177,8 +186,8 @@ def show(
 
     def go():
         from pbem.service.clockfile import read_clock
-        from pbem.service.service import GameService
         from pbem.service.readout import show_json
+        from pbem.service.service import GameService
 
         moment = time_option(now)
         loaded = GameService(game).load()
@@ -211,10 +220,10 @@ def show(
 def gm_edit(
     game: Path = typer.Argument(..., help="The game file."),
     edit: Path = typer.Argument(..., help="The edit file (docs/orders.md, 'GM edit file')."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the result here instead of GAME."),
-    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
-    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
-    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    output: Path | None = typer.Option(None, "-o", "--output", help="Write the result here instead of GAME."),
+    report_dir: Path | None = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
+    report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """Apply a GM edit file: all edits or none, logged in the history with its reason.
 
@@ -335,11 +344,12 @@ def check(
 def process(
     game: Path = typer.Argument(..., help="The game file; rewritten atomically."),
     orders: Path = typer.Argument(..., help="The order file: JSON, or the text syntax of docs/text-orders.md."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the next game file here instead of GAME."),
+    output: Path | None = typer.Option(None, "-o", "--output", help="Write the next game file here instead of GAME."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout (docs/orders.md)."),
-    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help="Also write this turn's reports into this folder (GAMEID-turn-NNN.EXT)."),
-    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
-    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    report_dir: Path | None = typer.Option(None, "--report-dir", help="Also write this turn's reports into this folder "
+                                                                     "(GAMEID-turn-NNN.EXT)."),
+    report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """Apply an order file: check it, then write the next game file (and reports).
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -18,12 +17,12 @@ from pbem.errors import UsageError
 def verify(
     game: Path = typer.Argument(..., help="The game file."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    expect: Optional[List[str]] = typer.Option(
+    expect: list[str] | None = typer.Option(
         None, "--expect", metavar="HASH",
         help="A game hash a player was given (a report or receipt says 'game hash after turn N: HASH'; "
              "at least 12 hex digits), or WHO=HASH: it must be the hash of an entry of the history, "
              "else exit 6. Repeatable."),
-    receipts: Optional[Path] = typer.Option(
+    receipts: Path | None = typer.Option(
         None, "--receipts", metavar="DIR",
         help="A folder of saved receipts and reports (mails as .eml or mbox, text, Markdown, BBCode, "
              "SVG): every game hash labelled as one in them is checked as with --expect."),
@@ -59,7 +58,7 @@ def verify(
     run(go)
 
 
-def _expected(values: List[str]) -> list:
+def _expected(values: list[str]) -> list:
     """``verify --expect``: each hash a player was given (a witness)."""
     if not values:
         return []
@@ -79,7 +78,7 @@ def _receipt_hashes(receipts: Path, game_id: str) -> list:
     return found
 
 
-def _replay(service, witnesses: list, total: Optional[int]):
+def _replay(service, witnesses: list, total: int | None):
     """Replay the history (with a progress bar of ``total`` entries unless ``None``) and
     check the witnesses: the replay's result, and which entry holds each witness (or
     ``None`` without witnesses)."""
@@ -134,7 +133,7 @@ def _verify_copy(path: Path, loaded, witnesses) -> None:
 def copy_cmd(
     game: Path = typer.Argument(..., help="The GM's game file."),
     nation: str = typer.Option(..., "--for", help="The nation whose player gets the copy."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o",
+    output: Path | None = typer.Option(None, "--output", "-o",
                                           help="Where to write it (default: GAME.NATION.json beside the game)."),
 ) -> None:
     """GM: write a player's copy of the game: everything that nation may see, nothing else.
@@ -172,7 +171,7 @@ def _row_line(row: dict) -> str:
 @app.command("history")
 def history_cmd(
     game: Path = typer.Argument(..., help="The game file."),
-    turn: Optional[int] = typer.Option(None, "--turn", help="Show one turn's orders and events."),
+    turn: int | None = typer.Option(None, "--turn", help="Show one turn's orders and events."),
     as_json: bool = typer.Option(False, "--json", help="JSON on stdout."),
 ) -> None:
     """List the history, or show one turn's orders and events.
@@ -182,8 +181,8 @@ def history_cmd(
 
     def go():
         from pbem.report.text import event_line
-        from pbem.service.service import GameService
         from pbem.service.readout import entry_row
+        from pbem.service.service import GameService
 
         loaded = GameService(game).load()
         if turn is None:
@@ -219,9 +218,9 @@ def undo(
                                    "them: turns, GM edits and standing-order changes alike."),
     reason: str = typer.Option("", "--reason", help="Why (written to the audit log)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Only list what would be taken back."),
-    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
-    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
-    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    report_dir: Path | None = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
+    report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """GM: take back the last history entries by replaying the history; logged in GAME.audit.jsonl.
 
@@ -229,8 +228,8 @@ def undo(
     """
 
     def go():
-        from pbem.service.service import GameService
         from pbem.service.readout import entry_row
+        from pbem.service.service import GameService
 
         service = GameService(game)
         write = reporter(report_dir, report_format, image_base, game)
@@ -254,9 +253,9 @@ def undo(
 def default_turn(
     game: Path = typer.Argument(..., help="The game file."),
     nation: str = typer.Argument(..., help="The (active) nation whose player is missing."),
-    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
-    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
-    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    report_dir: Path | None = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP),
+    report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """GM: play the default turn (D15) for a missing player; logged in the history.
 
@@ -284,7 +283,7 @@ def options(
     game: Path = typer.Argument(..., help="The game file."),
     as_json: bool = typer.Option(False, "--json", help="JSON on stdout."),
     hint: bool = typer.Option(False, "--hint", help="Also the turn the strong bot would play, and why."),
-    budget: Optional[int] = typer.Option(None, "--budget", help="--hint: simulated turns (default 240)."),
+    budget: int | None = typer.Option(None, "--budget", help="--hint: simulated turns (default 240)."),
     seed: str = typer.Option("", "--seed", help="--hint: a seed of your own."),
 ) -> None:
     """What the active nation can do: each rondel target, its cost and what it allows.
@@ -293,10 +292,10 @@ def options(
     """
 
     def go():
-        from pbem.play.options import option_lines, options as compute
-        from pbem.service.service import GameService
-
+        from pbem.play.options import option_lines
+        from pbem.play.options import options as compute
         from pbem.play.search import budget_problem
+        from pbem.service.service import GameService
 
         if budget_problem(budget):
             raise UsageError(budget_problem(budget))
@@ -328,13 +327,13 @@ def options(
 def bot(
     game: Path = typer.Argument(..., help="The game file."),
     mode: str = typer.Option("greedy", "--mode", "--level", help="random | greedy | strong (searches; slower)"),
-    budget: Optional[int] = typer.Option(None, "--budget", help="strong: simulated turns per move (default 240)."),
+    budget: int | None = typer.Option(None, "--budget", help="strong: simulated turns per move (default 240)."),
     seed: str = typer.Option("", "--seed", help="strong: a seed of your own (same file and seed, same move)."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the order file here (default: stdout)."),
+    output: Path | None = typer.Option(None, "-o", "--output", help="Write the order file here (default: stdout)."),
     apply: bool = typer.Option(False, "--apply", help="GM: play the bot's turn at once (recorded as a bot turn)."),
-    report_dir: Optional[Path] = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP + " With --apply."),
-    report_format: Optional[List[str]] = typer.Option(None, "--format", help=FORMAT_HELP),
-    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP + " With --apply."),
+    report_dir: Path | None = typer.Option(None, "--report-dir", help=REPORT_DIR_HELP + " With --apply."),
+    report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
+    image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP + " With --apply."),
 ) -> None:
     """Let the bot write a legal turn for the active nation (for an absent player, or practice).
 

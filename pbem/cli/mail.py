@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -24,11 +24,11 @@ DRY_RUN_HELP = ("Change nothing: with --outbox DIR, write every mail this run wo
 NOW_HELP = "The time to act at (ISO 8601, e.g. 2026-11-23T18:00:00Z); default: now. For tests and catching up."
 
 
-def _setup(config: Optional[Path], outbox: Optional[Path], now: Optional[str]):
+def _setup(config: Path | None, outbox: Path | None, now: str | None):
     """The configuration, the transport and the time, from the options. Light: nothing of
     the cycle, the game service or a mail server's modules is loaded (an idle
     ``mail run`` ends with what this loads and :mod:`pbem.mail.watermarks`)."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.mail.config import MailConfig, load_config
     from pbem.mail.transport import Transport
@@ -37,7 +37,7 @@ def _setup(config: Optional[Path], outbox: Optional[Path], now: Optional[str]):
     cfg = load_config(config) if config is not None else MailConfig()
     if outbox is None and cfg.smtp is None:
         raise UsageError("no way to send mail: give --outbox DIR, or --config FILE with an [smtp] section")
-    moment = read_time(now, "--now") if now else datetime.now(timezone.utc).replace(microsecond=0)
+    moment = read_time(now, "--now") if now else datetime.now(UTC).replace(microsecond=0)
     return cfg, Transport(None if outbox is not None else cfg.smtp, outbox, cfg.sender), moment
 
 
@@ -53,7 +53,7 @@ def _cycle(cfg, moment, transport, record: bool, log=print, warn=err):
     return cycle(cfg, moment, transport, log, warn, record, time.time_ns)
 
 
-def _finish(summary, transport, idle: Optional[int] = None) -> None:
+def _finish(summary, transport, idle: int | None = None) -> None:
     line = (f"applied {summary.applied}, rejected {summary.rejected}, queued {summary.queued}, "
             f"delivered {summary.sent} ({transport.describe()})")
     print(line if idle is None else f"{line}, {idle} game{'' if idle == 1 else 's'} idle")
@@ -81,10 +81,10 @@ def _config_option():
 def inbox(
     game: Path = typer.Argument(..., help="The game file."),
     source: str = typer.Argument(..., help="A Maildir folder, an mbox file, an .eml file or imaps://user@host/INBOX."),
-    config: Optional[Path] = _config_option(),
-    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
-    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL",
+    config: Path | None = _config_option(),
+    outbox: Path | None = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
+    image_base: str | None = typer.Option(None, "--image-base", metavar="URL",
                                              help="Where the board pictures are on the web, for the Markdown and "
                                                   "BBCode reports the mails carry (default: the game's image_base "
                                                   "in the configuration)."),
@@ -114,9 +114,9 @@ def inbox(
 @app.command()
 def remind(
     game: Path = typer.Argument(..., help="The game file."),
-    config: Optional[Path] = _config_option(),
-    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    config: Path | None = _config_option(),
+    outbox: Path | None = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """Mail the player whose turn it is a reminder (with what they can do).
 
@@ -133,12 +133,12 @@ def remind(
 
 @mail_app.command("run")
 def mail_run(
-    games: Optional[List[Path]] = typer.Argument(None, help="Game files (default: every game of the configuration)."),
-    config: Optional[Path] = _config_option(),
-    source: Optional[str] = typer.Option(None, "--source", help="Read this mail source instead of the configured one."),
-    outbox: Optional[Path] = typer.Option(None, "--outbox", help=RUN_OUTBOX_HELP),
+    games: list[Path] | None = typer.Argument(None, help="Game files (default: every game of the configuration)."),
+    config: Path | None = _config_option(),
+    source: str | None = typer.Option(None, "--source", help="Read this mail source instead of the configured one."),
+    outbox: Path | None = typer.Option(None, "--outbox", help=RUN_OUTBOX_HELP),
     dry_run: bool = typer.Option(False, "--dry-run", help=DRY_RUN_HELP),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """One whole cycle: read mail, apply and answer it, report, remind, keep deadlines.
 
@@ -192,10 +192,10 @@ def player(
     nation: str = typer.Argument(..., help="The nation that gets a new player."),
     who: str = typer.Option(..., "--player", help="The new player: 'Name <e-mail>'."),
     reason: str = typer.Option("new player", "--reason", help="Why; logged in the history."),
-    config: Optional[Path] = _config_option(),
-    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
-    kdf_iterations: Optional[int] = typer.Option(
+    config: Path | None = _config_option(),
+    outbox: Path | None = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
+    kdf_iterations: int | None = typer.Option(
         None, "--kdf-iterations", envvar="ANTIKE_REF_KDF_ITERATIONS", show_envvar=False,
         help="Cost of the new password's hash (default 60000)."),
     keep_password: bool = typer.Option(False, "--keep-password",
@@ -213,8 +213,8 @@ def player(
 
     def go():
         from pbem.service import passwords, store
-        from pbem.service.service import GameService
         from pbem.service.creation import parse_player
+        from pbem.service.service import GameService
 
         name, email = parse_player(who)
         if not email:
@@ -249,11 +249,11 @@ RECEIVE_WAIT_HELP = ("How long to try again while another run holds a game (seco
 
 @mail_app.command("receive")
 def mail_receive(
-    config: Optional[Path] = _config_option(),
-    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    config: Path | None = _config_option(),
+    outbox: Path | None = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
     wait: float = typer.Option(5.0, "--wait", min=0, max=300, help=RECEIVE_WAIT_HELP),
-    log: Optional[Path] = typer.Option(None, "--log", help="Also append what it says to this file (mode 600), each "
+    log: Path | None = typer.Option(None, "--log", help="Also append what it says to this file (mode 600), each "
                                                            "line with the time: a mail server shows nobody."),
 ) -> None:
     """Answer one mail at once: a mail server's pipe delivery hands it over on standard input.
@@ -300,16 +300,16 @@ def _receive(config, outbox, now, wait, say, complain, stream) -> int:
                    wait)
 
 
-def _receive_log(path: Optional[Path]):
+def _receive_log(path: Path | None):
     """What ``mail receive`` says: to stdout and stderr, and appended to ``path`` if given."""
 
     def into(line: str) -> None:
         if path is None:
             return
         import os
-        from datetime import datetime, timezone
+        from datetime import datetime
 
-        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         try:
             fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
             with os.fdopen(fd, "a", encoding="utf-8") as fh:
@@ -330,13 +330,13 @@ def _receive_log(path: Optional[Path]):
 
 @mail_app.command("watch")
 def mail_watch(
-    config: Optional[Path] = _config_option(),
-    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
-    now: Optional[str] = typer.Option(None, "--now", help="Start the watch's clock at this time (ISO 8601); it runs "
+    config: Path | None = _config_option(),
+    outbox: Path | None = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: str | None = typer.Option(None, "--now", help="Start the watch's clock at this time (ISO 8601); it runs "
                                                           "on from there. For tests and catching up."),
-    stop_after: Optional[int] = typer.Option(None, "--stop-after", min=1, metavar="N",
+    stop_after: int | None = typer.Option(None, "--stop-after", min=1, metavar="N",
                                              help="Stop after the round in which the N-th mail was read."),
-    stop_at: Optional[str] = typer.Option(None, "--stop-at", metavar="TIME",
+    stop_at: str | None = typer.Option(None, "--stop-at", metavar="TIME",
                                           help="Stop once the watch's clock reaches TIME (after a last round)."),
 ) -> None:
     """Answer each mail as it arrives (IMAP IDLE) and keep every deadline on time, until stopped.
@@ -354,7 +354,7 @@ def mail_watch(
 
     def go():
         import time
-        from datetime import datetime, timedelta, timezone
+        from datetime import datetime, timedelta
 
         from pbem.mail.transport import Transport
         from pbem.mail.watch import Clocks, Until, Watch
@@ -366,7 +366,7 @@ def mail_watch(
         began = time.monotonic()
 
         def clock():
-            return start + timedelta(seconds=time.monotonic() - began) if now else datetime.now(timezone.utc)
+            return start + timedelta(seconds=time.monotonic() - began) if now else datetime.now(UTC)
 
         until = Until(stop_after, read_time(stop_at, "--stop-at") if stop_at else None)
         watcher = Watch(cfg, list(cfg.games), Clocks(clock, time.time_ns),
@@ -408,7 +408,7 @@ def cron_line(
     config: Path = typer.Option(..., "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False,
                                 help=CONFIG_HELP),
     every: int = typer.Option(5, "--every", min=1, max=59, help="Run every this many minutes."),
-    log: Optional[Path] = typer.Option(None, "--log", help="Where the runs write (default: mail.log beside "
+    log: Path | None = typer.Option(None, "--log", help="Where the runs write (default: mail.log beside "
                                                            "the configuration)."),
 ) -> None:
     """Print the crontab line that runs the mail cycle of this installation.
@@ -450,20 +450,20 @@ def executable(called: str) -> str:
     return f"{shlex.quote(sys.executable)} -m pbem"
 
 
-def _moment(now: Optional[str]):
+def _moment(now: str | None):
     """``--now``, else the clock (read here, by the command line)."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.service.numbers import moment
 
-    return moment(now, "--now") if now else datetime.now(timezone.utc).replace(microsecond=0)
+    return moment(now, "--now") if now else datetime.now(UTC).replace(microsecond=0)
 
 
 GM_CONFIG_HELP = ("The mail configuration the game is run by (docs/mail.md): its time zone is used, and a game "
                   "that belongs to another configuration is refused. Also from ANTIKE_REF_MAIL_CONFIG.")
 
 
-def _gm_config(config: Optional[Path]):
+def _gm_config(config: Path | None):
     """The configuration a GM's clock command was given, and the owner it names (or none)."""
     if config is None:
         return None, None
@@ -480,16 +480,16 @@ def _gm_config_option():
 @app.command()
 def deadline(
     game: Path = typer.Argument(..., help="The game file."),
-    extend: Optional[str] = typer.Option(None, "--extend", help="Move this turn's deadline on by a duration (24h, 90m, "
+    extend: str | None = typer.Option(None, "--extend", help="Move this turn's deadline on by a duration (24h, 90m, "
                                          "2d; the deadline at most a year ahead)."),
-    set_to: Optional[str] = typer.Option(None, "--set", help="Set this turn's deadline to a time "
+    set_to: str | None = typer.Option(None, "--set", help="Set this turn's deadline to a time "
                                          "(2026-11-30T18:00:00Z, or 2026-11-30T18:00 in the game's time zone; at "
                                          "most a year ahead)."),
     force: bool = typer.Option(False, "--force", help="Also a deadline in the past (the turn is then late at the "
                                                       "next mail run); without it one is refused."),
     reason: str = typer.Option("", "--reason", help="Why (written to the audit log, not told to the players)."),
-    config: Optional[Path] = _gm_config_option(),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    config: Path | None = _gm_config_option(),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: extend or set the current turn's deadline (this turn only); logged, and the players told.
 
@@ -515,14 +515,14 @@ def deadline(
 def absent(
     game: Path = typer.Argument(..., help="The game file."),
     nation: str = typer.Argument(..., help="The nation whose player is away."),
-    start: Optional[str] = typer.Option(None, "--from", help="The first day away (2026-12-01); default: today."),
-    until: Optional[str] = typer.Option(None, "--until", help="The last day away (2026-12-14; at most a year ahead)."),
+    start: str | None = typer.Option(None, "--from", help="The first day away (2026-12-01); default: today."),
+    until: str | None = typer.Option(None, "--until", help="The last day away (2026-12-14; at most a year ahead)."),
     back: bool = typer.Option(False, "--back", help="The player is back: end the absence (or take back one to come)."),
     reason: str = typer.Option("", "--reason", help="Why (for the GM's log only: the players are told nothing of it)."),
     over_cap: bool = typer.Option(False, "--over-cap", help="Allow more days away than the game's absence_days "
                                   "(the audit log records it)."),
-    config: Optional[Path] = _gm_config_option(),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    config: Path | None = _gm_config_option(),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: a player is away from one day to another; their turns follow the game's absence policy.
 
@@ -558,8 +558,8 @@ def absent(
 def pause(
     game: Path = typer.Argument(..., help="The game file."),
     reason: str = typer.Option("", "--reason", help="Why: told to the players."),
-    config: Optional[Path] = _gm_config_option(),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    config: Path | None = _gm_config_option(),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: pause the game: no deadline runs until `resume`; the players are told.
 
@@ -577,8 +577,8 @@ def pause(
 @app.command()
 def resume(
     game: Path = typer.Argument(..., help="The game file."),
-    config: Optional[Path] = _gm_config_option(),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    config: Path | None = _gm_config_option(),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: the paused game goes on; the current turn's deadline moves on by the time it was paused.
 
@@ -595,10 +595,10 @@ def resume(
 
 @mail_app.command("adopt")
 def adopt(
-    games: List[Path] = typer.Argument(..., help="The game files (each listed in the configuration)."),
+    games: list[Path] = typer.Argument(..., help="The game files (each listed in the configuration)."),
     config: Path = typer.Option(..., "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False,
                                 help="The mail configuration the games are to belong to."),
-    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    now: str | None = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: move games to this mail configuration on purpose; the one they belonged to is refused from then on.
 

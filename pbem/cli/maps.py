@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -62,7 +61,7 @@ def map_new(
                                 "as NAME.provinces.csv."),
     template: str = typer.Option("blank", "--template", help="Start from: blank, or a shipped board (east, west, "
                                  "antike-east, antike-west) to correct against your printed board."),
-    board_id: Optional[str] = typer.Option(None, "--id", help="The board's id (default: the file name's stem)."),
+    board_id: str | None = typer.Option(None, "--id", help="The board's id (default: the file name's stem)."),
     force: bool = typer.Option(False, "--force", help="Overwrite existing files."),
 ) -> None:
     """Write a board to fill in: a map file (nations, start lines, two-player teams,
@@ -107,7 +106,7 @@ def map_new(
 def map_render(
     file: Path = typer.Argument(..., help="A map file, or a shipped board's id."),
     out: Path = typer.Option(Path("."), "--out", help="Folder for the pictures (created if missing)."),
-    formats: Optional[List[str]] = typer.Option(None, "--format", help="svg, png, pdf (repeatable or comma-separated; "
+    formats: list[str] | None = typer.Option(None, "--format", help="svg, png, pdf (repeatable or comma-separated; "
                                                 "default svg,png)."),
     ids: bool = typer.Option(True, "--ids/--no-ids", help="Print each province's id under its name."),
 ) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -18,18 +17,20 @@ POST_FORMATS = {"bbcode": "bbcode", "markdown": "md", "md": "md"}
 @app.command()
 def render(
     game: Path = typer.Argument(..., help="The game file (not changed)."),
-    turn: Optional[int] = typer.Option(None, "--turn", help="The turn to render (default: the latest; 0: the set-up)."),
-    entry: Optional[int] = typer.Option(None, "--entry", help="Or the history entry with this number (as `history` lists "
+    turn: int | None = typer.Option(None, "--turn", help="The turn to render (default: the latest; 0: the set-up)."),
+    entry: int | None = typer.Option(None, "--entry", help="Or the history entry with this number (as `history` lists "
                                         "it): a GM edit's or a standing-orders change's own report."),
-    formats: Optional[List[str]] = typer.Option(
+    formats: list[str] | None = typer.Option(
         None, "--format", "-f",
         help="svg | pdf | png | txt | md | bbcode | all; repeatable or comma-separated (default: all)."),
     out: Path = typer.Option(Path("."), "--out", "-o", help="Folder for the files (created if missing)."),
-    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
 ) -> None:
     """Render a turn's report, byte-identical to the one written when it was processed.
 
-    Files are named GAMEID-turn-NNN.EXT (GAMEID-entry-NNN.EXT for an entry that is not a turn). A past turn is rebuilt by replaying the history, each entry checked against its hash.
+    Files are named GAMEID-turn-NNN.EXT (GAMEID-entry-NNN.EXT for an entry that is not a
+    turn). A past turn is rebuilt by replaying the history, each entry checked against its
+    hash.
 
     Example: antike-ref render game.json --turn 12 --format pdf --format png --out reports
     """
@@ -37,8 +38,8 @@ def render(
     def go():
         from pbem.report import check_image_base, parse_formats, write_reports
         from pbem.service.clockfile import read_clock
-        from pbem.service.service import GameService
         from pbem.service.readout import current_deadline
+        from pbem.service.service import GameService
 
         chosen = parse_formats(formats)
         check_image_base(image_base)
@@ -56,11 +57,12 @@ def render(
 @app.command()
 def post(
     game: Path = typer.Argument(..., help="The game file (not changed)."),
-    turn: Optional[int] = typer.Option(None, "--turn", help="The turn to post (default: the latest; 0: the set-up)."),
-    entry: Optional[int] = typer.Option(None, "--entry", help="Or the history entry with this number (as `history` lists it)."),
+    turn: int | None = typer.Option(None, "--turn", help="The turn to post (default: the latest; 0: the set-up)."),
+    entry: int | None = typer.Option(None, "--entry",
+                                     help="Or the history entry with this number (as `history` lists it)."),
     fmt: str = typer.Option("bbcode", "--format", "-f", help="bbcode (phpBB and most forums) or markdown."),
-    image_base: Optional[str] = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the post to this file instead of printing it."),
+    image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write the post to this file instead of printing it."),
 ) -> None:
     """Print a forum post of a turn's report: the board picture and the report, ready to paste.
 
@@ -75,8 +77,8 @@ def post(
         from pbem.report import check_image_base, prepare
         from pbem.service import store
         from pbem.service.clockfile import read_clock
-        from pbem.service.service import GameService
         from pbem.service.readout import current_deadline
+        from pbem.service.service import GameService
 
         kind = POST_FORMATS.get(fmt.strip().lower())
         if kind is None:

@@ -164,7 +164,8 @@ def print_neighbours(game: Game, console, provinces: list[str], viewer: str | No
         here = view.get(pid, {})
         held = [f"city of {game.edition.nation_name(here['owner'])}" + (", temple" if here.get("temple") else "")
                 ] if here.get("owner") else []
-        held += [f"{game.edition.nation_name(n)} {c['legion']}L {c['galley']}G" for n, c in here.get("units", {}).items()]
+        held += [f"{game.edition.nation_name(n)} {c['legion']}L {c['galley']}G"
+                 for n, c in here.get("units", {}).items()]
         kind = "" if p.kind == "coastal" else f", {p.kind.replace('_', '-')}"
         table.add_row(f"{p.name} ({pid})\n{p.resource}{kind}", "\n".join(held) or "-",
                       ", ".join(board.province(q).name for q in sorted(p.land)) or "-",

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import datetime
 from pathlib import Path
-from typing import List, Optional
+from typing import Any
 
 import typer
 
@@ -16,21 +17,22 @@ from pbem.errors import InputError, UsageError
 
 @app.command()
 def status(
-    games: Optional[List[Path]] = typer.Argument(None, help="Game files (default: every game of the configuration)."),
-    config: Optional[Path] = typer.Option(None, "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False,
+    games: list[Path] | None = typer.Argument(None, help="Game files (default: every game of the configuration)."),
+    config: Path | None = typer.Option(None, "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False,
                                           help="The mail configuration (docs/mail.md); also from "
                                                "ANTIKE_REF_MAIL_CONFIG."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object on stdout: a record of named fields per "
                                                        "game (docs/mail.md), with no e-mail address."),
-    html: Optional[Path] = typer.Option(None, "--html", metavar="FILE",
+    html: Path | None = typer.Option(None, "--html", metavar="FILE",
                                         help="Also write the status as a small static HTML page to FILE (no "
                                              "script, nothing loaded from elsewhere, no e-mail address; mode "
                                              "600, a link at FILE is replaced, never written through)."),
-    now: Optional[str] = typer.Option(None, "--now", metavar="TIME",
+    now: str | None = typer.Option(None, "--now", metavar="TIME",
                                       help="The time to tell the status at (ISO 8601, e.g. 2026-11-23T18:00:00Z); "
                                            "default: now."),
 ) -> None:
-    """GM: one line per game run by mail: whose turn, the deadline, how late, who is away, the mail queue, the last error.
+    """GM: one line per game run by mail: whose turn, the deadline, how late, who is away, the
+    mail queue, the last error.
 
     The games that need the GM come first (a failed run, a deadline passed, a mail given
     up or still queued, a pause), then the latest, then the nearest deadline. Nothing is
@@ -62,7 +64,7 @@ def status(
     run(go)
 
 
-def _records(config: Optional[Path], games: Optional[List[Path]], moment) -> tuple:
+def _records(config: Path | None, games: list[Path] | None, moment: datetime) -> tuple[Any, list[dict[str, Any]]]:
     """The mail configuration (``--config``, or none) and the status record of each game
     it names (or of ``games``), the games that need the GM first."""
     from pbem.mail.config import MailConfig, load_config

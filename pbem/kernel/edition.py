@@ -33,8 +33,19 @@ from pbem.kernel.rejections import catalogue
 from pbem.kernel.vocab import ACTION_KEYS
 
 if TYPE_CHECKING:
-    from pbem.kernel.protocols import (BotStrategy, Cards, CommandLines, Forces, GMEdits, OrderLanguage, Phrases,
-                                       Pieces, SchemaParts, Secrets, TurnRules)
+    from pbem.kernel.protocols import (
+        BotStrategy,
+        Cards,
+        CommandLines,
+        Forces,
+        GMEdits,
+        OrderLanguage,
+        Phrases,
+        Pieces,
+        SchemaParts,
+        Secrets,
+        TurnRules,
+    )
     from pbem.kernel.rondel import Rondel
     from pbem.kernel.rules import RuleTable
     from pbem.kernel.setup import SetUpRules

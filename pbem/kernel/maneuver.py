@@ -26,7 +26,8 @@ class Forces:
     def __init__(self, t: TurnView):
         self.t = t
         self.pool: dict[tuple[str, str], list[int]] = {}
-        self.allowance = {u: queries.allowance(t.state, t.edition, t.nation, u) for u in (*UNITS, *t.edition.special_units)}
+        self.allowance = {u: queries.allowance(t.state, t.edition, t.nation, u)
+                          for u in (*UNITS, *t.edition.special_units)}
 
     def units(self, at: str, unit: str) -> list[int]:
         key = (at, unit)

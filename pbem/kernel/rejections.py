@@ -39,8 +39,10 @@ CODES: dict[str, str] = {
     # payments
     "pay/wrong-total": "{what} costs {cost} ({spelled}); the payment adds up to {paid}",
     "pay/wrong-chip": "{what} cannot be paid with {chip}",
-    "pay/not-enough": "{what} costs {spelled}; the payment asks for {need} {chip} but {nation} has {held} (all it holds: {holds})",
-    "pay/cannot-afford": "{what} costs {spelled}; {nation} has only {held} in chips and coins that could pay it (all it holds: {holds})",
+    "pay/not-enough": "{what} costs {spelled}; the payment asks for {need} {chip} but {nation} has {held} "
+                      "(all it holds: {holds})",
+    "pay/cannot-afford": "{what} costs {spelled}; {nation} has only {held} in chips and coins that could pay it "
+                         "(all it holds: {holds})",
     "pay/too-many": "{what} needs only {need} {chip}; pay the rest with coins or the right chips",
     "pay/coins-only": "{what} includes {coins} coin(s) that only coins can pay; the payment has {paid}",
     # temples
@@ -69,10 +71,12 @@ CODES: dict[str, str] = {
     # boards with neutral temples, regions without a city site, sites of the founder's choice
     "found/neutral-temple": "a neutral temple stands in {city}",
     "found/no-site": "{city} has no city site",
-    "found/resource-needed": "the founder chooses the resource of a city in {city}: add \"resource\": \"marble\", \"iron\" or \"gold\"",
+    "found/resource-needed": "the founder chooses the resource of a city in {city}: add \"resource\": \"marble\", "
+                             "\"iron\" or \"gold\"",
     "found/resource-fixed": "a city in {city} produces {resource}, as the board shows",
     # trade
-    "trade/not-allowed": "{nation} owns {owned} of the {total} know-hows; trading with the bank needs all {total}, owned since an earlier turn",
+    "trade/not-allowed": "{nation} owns {owned} of the {total} know-hows; trading with the bank needs all {total}, "
+                         "owned since an earlier turn",
     "trade/ratio": "a trade gives {rates}, each entry at one rate; this one gives {given} for {got}",
     "trade/not-enough": "{nation} has {held} {chip}, the trade gives {give}",
     # maneuver

@@ -18,11 +18,11 @@ state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, NoReturn, Protocol, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 from pbem.kernel.vocab import RESOURCES, UNITS
-
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
 
@@ -372,7 +372,8 @@ class GameState:
     extra: dict[str, Any] = field(default_factory=dict)
     _frozen: bool = field(default=False, init=False, repr=False, compare=False)
     """Every province, nation and standing order is read-only (:meth:`freeze`)."""
-    _fresh: list[ProvinceState | NationState | Standing] | None = field(default=None, init=False, repr=False, compare=False)
+    _fresh: list[ProvinceState | NationState | Standing] | None = field(default=None, init=False, repr=False,
+                                                                        compare=False)
     """The objects :meth:`province`, :meth:`nation` and :meth:`standing_to_change` made
     since the state was copied (all others are shared and read-only); ``None``: not known
     (a state read from a file or set up), so :meth:`freeze` looks at every one."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-
 RESOURCES: tuple[str, ...] = ("marble", "iron", "gold")
 """Chip types (white marble, blue iron, yellow gold; unlimited, docs/rulings.md Q5), in the
 tie-break order of D6 and D7 (docs/rulings.md)."""

@@ -4,7 +4,6 @@ notice to the old one, press passed on, a mail forwarded to the GM."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import formataddr

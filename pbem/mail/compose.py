@@ -18,9 +18,23 @@ from typing import Any
 from pbem.errors import clip
 from pbem.mail.addresses import Recipient, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.mail.writing import (MIME, ClockNews, attached_as, command_list, entry_lines, footer, guide_lines,
-                               local_time, message, para, since_last_turn, site_lines, status_lines, wrap,
-                               your_options)
+from pbem.mail.writing import (
+    MIME,
+    ClockNews,
+    attached_as,
+    command_list,
+    entry_lines,
+    footer,
+    guide_lines,
+    local_time,
+    message,
+    para,
+    since_last_turn,
+    site_lines,
+    status_lines,
+    wrap,
+    your_options,
+)
 from pbem.service.clock import told
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS

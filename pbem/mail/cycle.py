@@ -274,7 +274,7 @@ class Cycle:
         another run is, and the mail is read again on the next run, not answered."""
         if run.loaded is None:
             try:
-                run.game
+                _ = run.game  # the property loads the game file
             except Exception as exc:  # damaged since (or a bug loading it): this game's failure alone
                 failure = exc if isinstance(exc, PbemError) else bug(str(run.settings.file), exc)
                 run.stopped = str(failure)

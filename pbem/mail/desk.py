@@ -222,7 +222,8 @@ class Desk:
                 formats += [arg.lower()] if arg.lower() not in formats else []
             else:
                 raise UsageError(f"RESEND takes {', '.join(cmds.FORMATS)} and turn numbers, not {numbers.shown(arg)}")
-        formats = formats or [f for f in run.settings.attach if f in cmds.FORMATS and (nation or f != "copy")] or ["png"]
+        formats = (formats or [f for f in run.settings.attach if f in cmds.FORMATS and (nation or f != "copy")]
+                   or ["png"])
         if "copy" in formats and nation is None:
             raise UsageError("a copy of the game is a player's own (an observer gets the public reports)")
         return formats, turns

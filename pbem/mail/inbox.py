@@ -399,7 +399,8 @@ class ImapSource:
         if not parts.username:
             raise UsageError(f"{url}: the user is missing (imaps://user@host/MAILBOX)")
         self.url = url
-        self.name = f"{parts.scheme}://{parts.username}@{parts.hostname}{':' + str(parts.port) if parts.port else ''}{parts.path or '/INBOX'}"
+        self.name = (f"{parts.scheme}://{parts.username}@{parts.hostname}"
+                     f"{':' + str(parts.port) if parts.port else ''}{parts.path or '/INBOX'}")
         self.scheme = parts.scheme
         self.host = parts.hostname
         self.port = parts.port or (993 if parts.scheme == "imaps" else 143)
@@ -499,7 +500,7 @@ class ImapSource:
                         yield incoming
                     continue
                 wanted.append((uid, size))
-            for uid, size in wanted:
+            for uid, _ in wanted:
                 status, body = conn.uid("FETCH", uid, "(BODY.PEEK[])")  # type: ignore[arg-type]
                 if status != "OK":
                     self.observed = None

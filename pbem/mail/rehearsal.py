@@ -29,7 +29,8 @@ BESIDE = (".mail-mark.json", ".clock.json", ".secrets.json", ".press.jsonl")
 
 
 @contextmanager
-def rehearsal(games: list[GameMail], log: Callable[[str], None]) -> Iterator[tuple[list[GameMail], Callable[[str], str]]]:
+def rehearsal(games: list[GameMail],
+              log: Callable[[str], None]) -> Iterator[tuple[list[GameMail], Callable[[str], str]]]:
     """Copies of ``games`` to run the cycle on, and a function that puts the real file
     names back into a message about a copy. A game another run is working on is left out
     (and said so)."""

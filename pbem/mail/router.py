@@ -62,7 +62,8 @@ def find_orders(incoming: Incoming) -> Found | None:
             given = Input(incoming.text, f"the body of {source}", "text", tuple(lines))
             return Found(given, game_of(given))
         return None
-    if incoming.html_text is not None and (looks_like_text_orders(incoming.html_text) or '"nation"' in incoming.html_text):
+    if incoming.html_text is not None and (looks_like_text_orders(incoming.html_text)
+                                           or '"nation"' in incoming.html_text):
         return Found(None, text_game(incoming.html_text),
                      "the mail has only an HTML part; send your orders as plain text "
                      "(in your mail program: plain text, not HTML) or attach an order file")
@@ -73,9 +74,9 @@ def text_game(text: str, lines: Sequence[tuple[int, str]] | None = None) -> str 
     """The game a text of orders names: the first ``game`` line whose rest is a game id
     (``Game night was fun!`` before the orders is prose, not a game line), else the first
     ``game`` line's rest (a mistyped id, which the answer then quotes)."""
+    from pbem.service.creation import is_game_id
     from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
     from pbem.service.language.tokens import line_value
-    from pbem.service.creation import is_game_id
 
     if lines is None:
         lines = strip_mail(text[:MAX_TEXT_CHARS])

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -130,9 +130,9 @@ def _tries(path: Path) -> dict:
 
 def _time(text: str) -> datetime:
     try:
-        return datetime.strptime(str(text), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+        return datetime.strptime(str(text), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
     except ValueError:
-        return datetime.min.replace(tzinfo=timezone.utc)
+        return datetime.min.replace(tzinfo=UTC)
 
 
 class Transport:
@@ -191,7 +191,7 @@ class Transport:
                     _tries_path(path).unlink(missing_ok=True)
                     result.given_up.append((path.name, str(exc), count))
                 else:
-                    due = (now or datetime.now(timezone.utc)) + BACK_OFF[count - 1]
+                    due = (now or datetime.now(UTC)) + BACK_OFF[count - 1]
                     state = {"count": count, "next": due.strftime("%Y-%m-%dT%H:%M:%SZ"), "error": str(exc)[:300]}
                     store.write_in(folder, _tries_path(path).name, json.dumps(state, sort_keys=True).encode())
                     result.refused.append((path.name, str(exc), count))
@@ -241,7 +241,8 @@ class Transport:
             self.dropped += 1
             if self.dropped > 1:  # a second mail dropped: the server is unwell, not the mail
                 raise MailServerError(f"SMTP {self.smtp.host}:{self.smtp.port}: the connection was dropped again, "
-                                      f"on {path.name} ({what}); it and the rest stay queued for the next run") from None
+                                      f"on {path.name} ({what}); it and the rest stay queued for the next "
+                                      "run") from None
             raise MessageRefused(f"the connection was dropped while the server took this mail ({what})") from None
 
     def _connection(self) -> smtplib.SMTP:

@@ -53,7 +53,8 @@ from pbem import __version__
 from pbem.errors import PbemError
 from pbem.mail.config import GameMail, MailConfig
 from pbem.service.clock import SUFFIX as CLOCK_SUFFIX
-from pbem.service.clock import iso, parse_time
+from pbem.service.clock import iso as iso  # re-exported: pbem.mail.idle writes the mark's times with marks.iso
+from pbem.service.clock import parse_time
 
 FORMAT = 1
 """The layout of a mark file; a mark of another format is not trusted."""
@@ -411,7 +412,8 @@ def plan(config: MailConfig, games: list[GameMail], option: str | None, now: dat
             if all(v.idle and v.source is not None and v.source["kind"] == "imap" for v in verdicts):
                 state = _imap_state(spec, config)
             for v in verdicts:
-                same = state is not None and v.source is not None and v.source["kind"] == "imap" and v.source["state"] == state
+                same = (state is not None and v.source is not None and v.source["kind"] == "imap"
+                        and v.source["state"] == state)
                 put(v, same, "idle" if same else v.why if not v.idle else "the mailbox changed (or cannot be told)")
         else:
             state = local_state(spec)

@@ -16,8 +16,17 @@ from pbem.mail.addresses import deliverable, one_line
 from pbem.mail.config import MailConfig
 from pbem.mail.ledger import mail_lock, spool_path
 from pbem.mail.transport import Transport, spool
-from pbem.mail.writing import (ClockNews, clock_news, command_list, footer, guide_lines, message, para,
-                               status_lines, your_options)
+from pbem.mail.writing import (
+    ClockNews,
+    clock_news,
+    command_list,
+    footer,
+    guide_lines,
+    message,
+    para,
+    status_lines,
+    your_options,
+)
 from pbem.service.game import Game
 from pbem.service.service import GameService
 
@@ -31,7 +40,8 @@ def opening_passwords(game_file: Path) -> dict[str, str]:
         data = json.loads(raw) if raw else {}
     except ValueError:
         return {}
-    return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(data, dict) else {}
+    return ({k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
+            if isinstance(data, dict) else {})
 
 
 def player_mail(config: MailConfig, game_file: Path, nation: str, password: str | None, now: datetime,
@@ -59,7 +69,8 @@ def player_mail(config: MailConfig, game_file: Path, nation: str, password: str 
         log(f"{game.game_id}: {len(result.sent)} mail(s) delivered to {transport.describe()}")
         if result.refused or result.given_up:
             raise MailServerError(f"{game.game_id}: the server refused the welcome mail "
-                                  f"({(result.refused or result.given_up)[0][1]}); it is tried again by the next mail run")
+                                  f"({(result.refused or result.given_up)[0][1]}); it is tried again by the next "
+                                  "mail run")
 
 
 def new_password(config: MailConfig, game: Game, nation: str, password: str | None, now: datetime,

@@ -124,7 +124,8 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
     kind = entry.get("kind")
     if kind in TURN_KINDS:
         who = name(entry["nation"])
-        by = {"default-turn": " (the GM's default turn)", "bot-turn": f" (played by the {entry.get('bot')} bot)"}.get(kind, "")
+        by = {"default-turn": " (the GM's default turn)",
+              "bot-turn": f" (played by the {entry.get('bot')} bot)"}.get(kind, "")
         if entry.get("deadline"):
             by += f", deadline {local_time(entry['deadline'], zone)} missed"
         if entry.get("absent"):

@@ -173,8 +173,8 @@ class Builder:
 
 def _trade_rates(game, nation: str) -> dict[int, int]:
     """The rates of a trade with the bank ``nation`` may make now, where the edition has
-    trade rules of its own (know-hows that allow trades at their rates). Classic trade (all eight know-hows, 2 for 1) is left alone: the bots never
-    traded there."""
+    trade rules of its own (know-hows that allow trades at their rates). Classic trade (all
+    eight know-hows, 2 for 1) is left alone: the bots never traded there."""
     edition = game.edition
     if type(edition.turn).trade_rates is SharedTurn.trade_rates:
         return {}
@@ -251,7 +251,8 @@ def _attack(b: Builder) -> None:
         if after is not None:
             for other in sorted(after.units):
                 for unit in UNITS:
-                    if other not in (nation, after.owner) or not after.count(nation, unit) or not after.count(other, unit):
+                    if (other not in (nation, after.owner) or not after.count(nation, unit)
+                            or not after.count(other, unit)):
                         continue
                     if other == after.owner:
                         b.try_add("maneuver", {"battle": unit, "at": city, "against": other})

@@ -26,10 +26,10 @@ from pbem.kernel.vocab import UNITS
 from pbem.play.search import play_turn
 from pbem.service import turns
 from pbem.service.boards import load_board
+from pbem.service.creation import new_game
 from pbem.service.game import Game, consistency_problems
 from pbem.service.passwords import MIN_ITERATIONS
 from pbem.service.replay import verify
-from pbem.service.creation import new_game
 from pbem.service.store import game_text
 
 STALEMATE_TURNS = 800

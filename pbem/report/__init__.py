@@ -17,12 +17,13 @@ when something is rendered.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
 import re
+from collections.abc import Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from pbem.errors import CannotWrite, UsageError
 from pbem.service import store
@@ -305,7 +306,8 @@ def write_reports(game, out_dir, formats: Iterable[str] = FORMATS, turn: int | N
                 path = folder / report.name(fmt)
                 store.clear_stale_temps(path, taken)  # what a killed run left for this file
                 # a private report names a hand of cards: for its owner's eyes (mode 600)
-                store.write_in(path.parent, path.name, report.render(fmt), 0o600 if report.viewer else 0o644, durable=False)
+                store.write_in(path.parent, path.name, report.render(fmt), 0o600 if report.viewer else 0o644,
+                               durable=False)
                 written.append(path)
     return written
 

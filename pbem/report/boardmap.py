@@ -19,10 +19,38 @@ from typing import Any
 from pbem.errors import Problem, UsageError
 from pbem.kernel.board import Board
 from pbem.kernel.protocols import CityMark
-from pbem.report.layout import (CHIP_ROOM, HARBOUR_H, HARBOUR_W, LEGEND_LAYOUTS, MARGIN, NEUTRAL_TEMPLE, SEA_LEGEND,
-                                SEA_ONLY_INK, WIDTH, Box, anchor_mark, box_distance, chip_mark, overlap_cost, cross_mark,
-                                far_candidates, LegendGrid, box_inside, province_base, galley_mark, temple_mark, board_frame,
-                                board_places, board_view, fit, legend_extras, marker_box, num, overlaps, text_width)
+from pbem.report.layout import (
+    CHIP_ROOM,
+    HARBOUR_H,
+    HARBOUR_W,
+    LEGEND_LAYOUTS,
+    MARGIN,
+    NEUTRAL_TEMPLE,
+    SEA_LEGEND,
+    SEA_ONLY_INK,
+    WIDTH,
+    Box,
+    LegendGrid,
+    anchor_mark,
+    board_frame,
+    board_places,
+    board_view,
+    box_distance,
+    box_inside,
+    chip_mark,
+    cross_mark,
+    far_candidates,
+    fit,
+    galley_mark,
+    legend_extras,
+    marker_box,
+    num,
+    overlap_cost,
+    overlaps,
+    province_base,
+    temple_mark,
+    text_width,
+)
 
 PICTURE_FORMATS = ("svg", "png", "pdf")
 ID_SIZE = 10

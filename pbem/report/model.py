@@ -19,8 +19,19 @@ from typing import Any
 from pbem.errors import UsageError
 from pbem.kernel import queries
 from pbem.kernel.vocab import RESOURCES, UNITS
-from pbem.report.style import (KIND_TEXT, RECONSTRUCTION_NOTE, RESOURCE_COLOURS, SEA_KIND, SITE_TEXT, clean, ink_for,
-                               is_sea, plural, text_colour, wedge_label)
+from pbem.report.style import (
+    KIND_TEXT,
+    RECONSTRUCTION_NOTE,
+    RESOURCE_COLOURS,
+    SEA_KIND,
+    SITE_TEXT,
+    clean,
+    ink_for,
+    is_sea,
+    plural,
+    text_colour,
+    wedge_label,
+)
 from pbem.report.text import standing_text
 from pbem.report.turnlog import log_title, move_marks, turn_log
 from pbem.report.wording import card_namer, edition_facts, edition_status

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from pbem.paths import data_dir
@@ -53,7 +53,7 @@ def bb_escape(value: Any) -> Any:
     return value.replace("[", "\uff3b").replace("]", "\uff3d")
 
 
-@lru_cache(maxsize=None)
+@cache
 def environment(kind: str):
     """The Jinja2 environment for ``kind``: ``xml``, ``md``, ``bbcode`` or ``text``."""
     import jinja2
@@ -84,7 +84,7 @@ _SIMPLE_TEXT_BLOCKERS = ("transform", "rotate", "letter-spacing", "textLength", 
                          "clip-path", "opacity", "display", "visibility")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _surfaces():
     """The cairosvg surface for the reports: a recording, with plain text drawn in one call.
 

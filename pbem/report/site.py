@@ -41,16 +41,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pbem.errors import CannotWrite
 from pbem.paths import data_dir
-from pbem.service import store
 from pbem.report import Report, make_folder, report_name
 from pbem.report.model import build_model, deadline_sentence
+from pbem.service import store
 from pbem.service.clock import Deadline
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
@@ -205,7 +206,7 @@ def _summary(model: dict[str, Any]) -> dict[str, str]:
 # -- rendering -----------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _environment():
     import jinja2
 

@@ -11,8 +11,9 @@ Each shared event type has its own small function (:data:`SHARED_LINES`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from pbem.kernel.vocab import PAYMENT_KEYS, UNITS
 

@@ -9,7 +9,8 @@ may see (its secrets facet: :meth:`Secrets.player_view
 <pbem.kernel.protocols.Secrets.player_view>` for the state, :meth:`Secrets.mask_event
 <pbem.kernel.protocols.Secrets.mask_event>` for the events of the history); everything a
 report shows is read from that view only, so a secret never reaches a template (the
-conformance kit checks it, :func:`pbem.conformance.secret_problems`). In an edition without secrets every view is the game itself.
+conformance kit checks it, :func:`pbem.conformance.secret_problems`). In an edition
+without secrets every view is the game itself.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pbem.service.game import Game
+
 
 def has_secrets(edition: Any) -> bool:
     """Whether ``edition`` keeps anything from a player (it has a secrets facet,

@@ -29,7 +29,7 @@ from pbem.service.schemas import problems as schema_problems
 from pbem.service.schemas import read_json, read_text
 
 if TYPE_CHECKING:
-    import csv
+    import csv  # the annotations only; read_provinces_csv imports it when a table is read
 
 _PROVINCE_PATH = re.compile(r"^\$\.provinces\[(\d+)\](.*)$")
 
@@ -68,7 +68,8 @@ def _edition_problems(data: dict[str, Any]) -> list[Problem]:
     try:
         edition = editions.get(data["edition"])
     except editions.UnknownEdition:
-        return [Problem("$.edition", f"unknown edition {clip(repr(data['edition']))}: one of {', '.join(editions.names())}")]
+        return [Problem("$.edition", f"unknown edition {clip(repr(data['edition']))}: "
+                                     f"one of {', '.join(editions.names())}")]
     allowed = edition.board_features
     found = []
     for i, p in enumerate(data["provinces"]):
@@ -158,7 +159,8 @@ def _read_rows(reader: csv.DictReader, header: list[str], source: str) -> tuple[
             try:
                 province[key] = int(row.get(key, ""))
             except ValueError:
-                problems.append(Problem(f"{where}, column {key}", f"{clip(repr(row.get(key, '')))} is not a whole number of pixels"))
+                problems.append(Problem(f"{where}, column {key}",
+                                        f"{clip(repr(row.get(key, '')))} is not a whole number of pixels"))
         if row.get("label_x") or row.get("label_y"):
             try:
                 province["label"] = [int(row.get("label_x", "")), int(row.get("label_y", ""))]
@@ -167,7 +169,8 @@ def _read_rows(reader: csv.DictReader, header: list[str], source: str) -> tuple[
         for key in ("temple", "double"):
             value = _flag(row.get(key, ""))
             if value is None:
-                problems.append(Problem(f"{where}, column {key}", f"{clip(repr(row.get(key)))}: write yes or leave it empty"))
+                problems.append(Problem(f"{where}, column {key}",
+                                        f"{clip(repr(row.get(key)))}: write yes or leave it empty"))
             elif value:
                 province[key] = True
         province["_land"] = [t.strip() for t in row.get("land", "").split(";") if t.strip()]
@@ -338,7 +341,8 @@ def embedded_board(pinned: dict[str, Any], source: str) -> Board:
             raise InputError(source, [Problem("$.board.map" + p.path[1:], p.message) for p in found])
         board = Board(data)
         if board.id != pinned["id"]:
-            raise InputError(source, [Problem("$.board.id", f"{pinned['id']!r}, but the board in the file is {board.id!r}")])
+            raise InputError(source, [Problem("$.board.id",
+                                              f"{pinned['id']!r}, but the board in the file is {board.id!r}")])
         _embedded[key] = board
     return board
 

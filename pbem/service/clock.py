@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone, tzinfo
-from functools import lru_cache
+from functools import cache
 from typing import Any, Literal
 
 from pbem.service.numbers import LATEST, later
@@ -41,7 +41,7 @@ ABSENCE = ("wait", "default", "bot")
 
 # -- times --------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def zone_of(name: str | None) -> tzinfo:
     """The time zone ``name`` (an IANA name such as ``Europe/Berlin``); UTC for ``None``,
     ``"UTC"`` or a name this machine does not know."""

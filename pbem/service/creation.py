@@ -117,7 +117,8 @@ def new_game(edition: Edition, opts: SetupOptions, board: Board,
     return record(created, entry), {n: plain[n] for n in created.seats}
 
 
-def with_hidden_secret(edition: Edition, opts: SetupOptions, plain: dict[str, str]) -> tuple[SetupOptions, dict[str, str]]:
+def with_hidden_secret(edition: Edition, opts: SetupOptions,
+                       plain: dict[str, str]) -> tuple[SetupOptions, dict[str, str]]:
     """What ``new`` sets up with, for an edition with secrets: the options with a seed (a
     random one unless given) and the set-up's secret (:func:`hidden_secret`), and the plain
     passwords it is made from (those not given are generated here). Other editions: as

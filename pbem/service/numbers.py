@@ -12,7 +12,7 @@ an absence, a pause's shift) stays a date; :func:`later` adds so that it always 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
 from pbem.errors import UsageError
@@ -21,7 +21,7 @@ LONGEST = 20
 """The most characters a number may be written with."""
 FIRST_YEAR, LAST_YEAR = 2000, 2999
 """The years a day or a time a person gives may lie in."""
-LATEST = datetime(LAST_YEAR, 12, 31, 23, 59, 59, tzinfo=timezone.utc)
+LATEST = datetime(LAST_YEAR, 12, 31, 23, 59, 59, tzinfo=UTC)
 """The latest moment the clock keeps: a sum past it is this."""
 AHEAD = timedelta(days=366)
 """How far ahead of now a deadline or an absence may be set: a longer stop is a pause."""
@@ -113,7 +113,7 @@ def moment(value: Any, where: str, zone: tzinfo | None = None) -> datetime:
         if not _TIME.fullmatch(text):
             raise ValueError(text)
         found = datetime.fromisoformat(text.replace("Z", "+00:00"))  # as the clock reads a time
-        found = found if found.tzinfo else found.replace(tzinfo=zone or timezone.utc)
+        found = found if found.tzinfo else found.replace(tzinfo=zone or UTC)
     except (ValueError, OverflowError):
         raise UsageError(f"{where} {shown(value)}: expected a time like 2026-11-30T18:00:00Z") from None
     if not FIRST_YEAR <= found.year <= LAST_YEAR:
@@ -127,7 +127,7 @@ def later(start: datetime, span: timedelta) -> datetime:
     try:
         return min(start + span, LATEST)
     except OverflowError:
-        return LATEST if span > timedelta(0) else datetime(FIRST_YEAR, 1, 1, tzinfo=timezone.utc)
+        return LATEST if span > timedelta(0) else datetime(FIRST_YEAR, 1, 1, tzinfo=UTC)
 
 
 def ahead(found: date, now: datetime, where: str) -> None:

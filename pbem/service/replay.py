@@ -15,16 +15,17 @@ that is not what it claims to be (exit code 3).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from pbem.errors import InconsistentGame, PbemError, Problem, VerifyFailed
 from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.service import turns
+from pbem.service.creation import record, start
 from pbem.service.game import Game
 from pbem.service.history import same_json, use_fast_encoder
-from pbem.service.creation import record, start
 
 
 def _same(stored: Any, replayed: Any) -> bool:
@@ -144,7 +145,8 @@ def apply_entry(game: Game, entry: dict[str, Any], i: int | None = None) -> Game
 def _describe(i: int, stored: dict[str, Any], replayed: dict[str, Any]) -> str:
     for key in ("seq", "kind", "prev"):
         if stored.get(key) != replayed.get(key):
-            return f"its {key!r} is {stored.get(key)!r}, the replay gives {replayed.get(key)!r} (entries edited, removed or reordered)"
+            return (f"its {key!r} is {stored.get(key)!r}, the replay gives {replayed.get(key)!r} "
+                    "(entries edited, removed or reordered)")
     if stored.get("events") != replayed.get("events"):
         return "its recorded events differ from what its orders produce"
     return "its hash does not match the replayed state (the state, orders or hash were edited by hand)"
@@ -166,7 +168,8 @@ def replay(game: Game, upto: int | None = None,
     """
     last = len(game.history) - 1 if upto is None else upto
     current = game
-    for i, current in enumerate(replayed(game, last, check)):
+    for i, after in enumerate(replayed(game, last, check)):
+        current = after
         if progress and i:
             progress(i, last)
     return Replay(current, last + 1)

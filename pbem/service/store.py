@@ -18,10 +18,11 @@ import os
 import re
 import stat
 import time
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pbem import editions
 from pbem.errors import CannotWrite, GameLocked, InconsistentGame, InputError, Problem, clip

@@ -59,7 +59,7 @@ class Witness:
     source: str
 
 
-_HEX = re.compile(r"[0-9a-f]{%d,64}" % MIN_PREFIX)
+_HEX = re.compile(rf"[0-9a-f]{{{MIN_PREFIX},64}}")
 
 
 def expected(value: str) -> Witness:

@@ -14,7 +14,7 @@ from enum import Enum
 from pbem.errors import ExitCode, PbemError
 
 
-class Refusal(str, Enum):
+class Refusal(str, Enum):  # noqa: UP042 -- a StrEnum would change what str() and format() of a member say
     """The reasons a signature (``sshsig/...``) or a reveal (``commit/...``) is refused."""
 
     MALFORMED = "sshsig/malformed"

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from conftest import FOUR, PASSWORDS, cli_run, new_game_file, write_json
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -80,9 +81,12 @@ BAD = {
     "not UTF-8": (replace(b"\xff\xfe{}"), "$", "not UTF-8 text: byte 0xff at line 1"),
     "a JSON list": (replace(b"[]\n"), "$", "must be an object in braces { }, not []"),
     "schema-invalid": (lambda p: modify(p, negative_coins), "$.state.bank.coins", "must be at least 0, not -1"),
-    "18 legions": (lambda p: modify(p, eighteen_legions), "$.state.provinces", "greeks has 18 legions on the board, more than 17"),
-    "temple without city": (lambda p: modify(p, temple_without_city), "$.state.provinces.knossos.temple", "a temple without a city"),
-    "active not seated": (lambda p: modify(p, active_not_seated), "$.status.active", "active nation 'egyptians' is not seated"),
+    "18 legions": (lambda p: modify(p, eighteen_legions), "$.state.provinces",
+                   "greeks has 18 legions on the board, more than 17"),
+    "temple without city": (lambda p: modify(p, temple_without_city), "$.state.provinces.knossos.temple",
+                            "a temple without a city"),
+    "active not seated": (lambda p: modify(p, active_not_seated), "$.status.active",
+                          "active nation 'egyptians' is not seated"),
 }
 
 
@@ -203,7 +207,8 @@ def test_show_json_shape(tmp_path, game):
     # not run by mail: no deadline, no pause, nobody away (the judge issue's additions)
     assert (view["deadline"], view["paused"], view["absent"]) == (None, False, {})
     assert (view["game"], view["edition"], view["board"]) == ("demo", "antike", "antike-east")
-    assert (view["turn"], view["round"], view["active"], view["winner"], view["variants"]) == (1, 1, "phoenicians", None, [])
+    assert (view["turn"], view["round"], view["active"], view["winner"], view["variants"]) == (
+        1, 1, "phoenicians", None, [])
     assert set(view["bank"]) == {"coins", "temples", "personages"}
     assert list(view["bank"]["personages"]) == sorted(["king", "scholar", "general", "citizen", "navigator"])
     assert sorted(view["nations"]) == sorted(FOUR)

@@ -16,10 +16,21 @@ import os
 import time
 
 import pytest
-from conftest import PASSWORDS, cli_run, held_lock, new_game_file, write_json
-from crashkit import (COMMANDS, GAME, LOCK, kill_campaign, leftovers, lost_cleanly, orders, race,
-                      status, summary, verify_ok)
 
+from conftest import PASSWORDS, cli_run, held_lock, new_game_file, write_json
+from crashkit import (
+    COMMANDS,
+    GAME,
+    LOCK,
+    kill_campaign,
+    leftovers,
+    lost_cleanly,
+    orders,
+    race,
+    status,
+    summary,
+    verify_ok,
+)
 from pbem.service import store
 
 KILLS = {"process": 14, "process+reports": 8, "gm-edit": 12, "undo": 12}

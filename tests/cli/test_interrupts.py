@@ -22,8 +22,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import PASSWORDS, new_game_file
 
+from conftest import PASSWORDS, new_game_file
 from pbem.play.bot import play_turn
 from pbem.service.store import load_game
 
@@ -120,7 +120,6 @@ def test_interrupt_codes_are_documented():
 def test_an_interrupt_inside_the_command_is_not_an_internal_error(prepared, tmp_path, monkeypatch):
     """In-process (as a GM's own Python script would call it), Ctrl-C maps to 8 too."""
     from conftest import cli_run
-
     from pbem.service import service
 
     game, orders, _ = prepared

@@ -13,9 +13,8 @@ import re
 import pytest
 
 from conftest import PASSWORDS, cli_run, edit, held_lock, make_game, new_game_file, play, write_json
-from pbem.service.store import save_game
-
 from pbem.cli.base import GUIDE
+from pbem.service.store import save_game
 
 HELP = f"antike-ref: help: {GUIDE}\n"
 
@@ -42,7 +41,8 @@ def test_check_echoes_canonical_orders_payments_and_holdings_without_writing(gam
     """docs/orders.md: check validates without writing and echoes the canonical orders with
     every payment (000 L407-409: one iron per unit; L293-294: coins substitute)."""
     before = game.read_bytes()
-    orders = order_file(tmp_path, rondel="arming", arm=[{"unit": "legion", "at": "tyros"}, {"unit": "galley", "at": "paphos"}])
+    orders = order_file(tmp_path, rondel="arming",
+                        arm=[{"unit": "legion", "at": "tyros"}, {"unit": "galley", "at": "paphos"}])
     result = cli_run("check", game, orders, "--json")
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
@@ -124,11 +124,14 @@ REFUSALS = {
     "wrong password": (dict(password="guess", rondel="iron"),
                        "orders/wrong-password", "$.password", "wrong password for phoenicians"),
     "nation not playing": (dict(nation="romans", rondel="iron"),
-                           "orders/unknown-nation", "$.nation", "romans does not play in this game (the nations playing: arabs, greeks, persians, phoenicians)"),
+                           "orders/unknown-nation", "$.nation",
+                           "romans does not play in this game "
+                           "(the nations playing: arabs, greeks, persians, phoenicians)"),
     "action of another wedge": (dict(rondel="iron", temples=["tyros"]),
                                 "orders/wrong-action", "$.temples", "'temples' does not fit the iron wedge"),
     "action without a rondel move": (dict(found=["cyrene"]),
-                                     "orders/action-without-rondel", "$.found", "'found' needs a rondel move in the same file"),
+                                     "orders/action-without-rondel", "$.found",
+                                     "'found' needs a rondel move in the same file"),
     "illegal step": (dict(rondel="arming", arm=[{"unit": "legion", "at": "paphos"}]),
                      "arm/wrong-terrain", "$.arm[0].unit", "a legion cannot be armed in Paphos (sea-only)"),
     "secondary without its basic": (dict(rondel="knowhow", knowhow=["roads"]),
@@ -164,7 +167,8 @@ def test_all_problems_of_a_file_are_reported_together(game, tmp_path):
     result = cli_run("process", game, orders, "--json")
     assert result.exit_code == 4
     assert [(r["code"], r["path"]) for r in json.loads(result.stdout)["rejections"]] == [
-        ("arm/wrong-terrain", "$.arm[0].unit"), ("arm/not-own-city", "$.arm[1].at"), ("found/no-unit", "$.found[0].city")]
+        ("arm/wrong-terrain", "$.arm[0].unit"), ("arm/not-own-city", "$.arm[1].at"),
+        ("found/no-unit", "$.found[0].city")]
     assert result.stderr.startswith("antike-ref: refused (3 problems):\n")
     assert game.read_bytes() == before
 
@@ -178,7 +182,8 @@ def test_orders_for_a_finished_game_are_refused(tmp_path):
     save_game(g, path)
     before = path.read_bytes()
     for fields, code in [(dict(turn=2, nation="arabs", password=PASSWORDS["arabs"], rondel="iron"), "orders/game-over"),
-                         (dict(nation="greeks", password=PASSWORDS["greeks"], standing={"battle": "never"}), "standing/game-over")]:
+                         (dict(nation="greeks", password=PASSWORDS["greeks"], standing={"battle": "never"}),
+                          "standing/game-over")]:
         result = cli_run("process", path, order_file(tmp_path, **fields), "--json")
         assert result.exit_code == 4
         assert json.loads(result.stdout)["rejections"] == [
@@ -256,12 +261,15 @@ STEP_REFUSALS = {
     "pay/wrong-total": ([AT_IRON], dict(rondel={"to": "marble", "pay": {"coin": 1}}), "$.rondel.pay",
                         "a rondel move of 5 steps costs 2 (2 resources of any kind); the payment adds up to 1"),
     "pay/not-enough": ([AT_IRON], dict(rondel={"to": "marble", "pay": {"iron": 2}}), "$.rondel.pay.iron",
-                       "a rondel move of 5 steps costs 2 resources of any kind; the payment asks for 2 iron but Phoenicians has 1 (all it holds: 2 marble, 1 iron, 3 gold, 1 coin)"),
+                       "a rondel move of 5 steps costs 2 resources of any kind; the payment asks for 2 iron but "
+                       "Phoenicians has 1 (all it holds: 2 marble, 1 iron, 3 gold, 1 coin)"),
     "pay/cannot-afford": ([], dict(rondel="knowhow", knowhow=["wheel"]), "$.knowhow[0]",
-                          "Wheel (7 gold) costs 7 gold; Phoenicians has only 4 in chips and coins that could pay it (all it holds: 2 marble, 1 iron, 3 gold, 1 coin)"),
+                          "Wheel (7 gold) costs 7 gold; Phoenicians has only 4 in chips and coins that could pay it "
+                          "(all it holds: 2 marble, 1 iron, 3 gold, 1 coin)"),
     "pay/wrong-chip": ([RICH], dict(rondel="temple", temples=[{"city": "tyros", "pay": {"marble": 4, "gold": 1}}]),
                        "$.temples[0].pay.gold", "a temple in Tyros cannot be paid with gold"),
-    "pay/too-many": ([UNIT_IN_CYRENE], dict(rondel="temple", found=[{"city": "cyrene", "pay": {"marble": 2, "gold": 1}}]),
+    "pay/too-many": ([UNIT_IN_CYRENE],
+                     dict(rondel="temple", found=[{"city": "cyrene", "pay": {"marble": 2, "gold": 1}}]),
                      "$.found[0].pay.marble",
                      "a city in Cyrene needs only 1 marble; pay the rest with coins or the right chips"),
     "temple/not-own-city": ([RICH], dict(rondel="temple", temples=["athen"]), "$.temples[0].city",
@@ -289,7 +297,8 @@ STEP_REFUSALS = {
                       "Wheel is named twice"),
     "found/not-a-province": ([], dict(rondel="iron", found=["atlantis"]), "$.found[0].city",
                              "'atlantis' is not a province of this board"),
-    "found/occupied": ([], dict(rondel="iron", found=["athen"]), "$.found[0].city", "Athen already has a city (Greeks)"),
+    "found/occupied": ([], dict(rondel="iron", found=["athen"]), "$.found[0].city",
+                       "Athen already has a city (Greeks)"),
     "found/no-unit": ([], dict(rondel="iron", found=["cyrene"]), "$.found[0].city",
                       "Phoenicians has no legion or galley in Cyrene"),
     "found/no-stone": (_cities(22) + [UNIT_IN_CYRENE], dict(rondel="iron", found=["cyrene"]), "$.found[0].city",
@@ -297,17 +306,20 @@ STEP_REFUSALS = {
     "found/twice": ([RICH, UNIT_IN_CYRENE], dict(rondel="iron", found=["cyrene", "cyrene"]), "$.found[1].city",
                     "Cyrene is named twice"),
     "trade/not-allowed": ([], dict(trade=[{"give": {"gold": 2}, "get": "iron"}], rondel="iron"), "$.trade",
-                          "phoenicians owns 0 of the 8 know-hows; trading with the bank needs all 8, owned since an earlier turn"),
+                          "phoenicians owns 0 of the 8 know-hows; trading with the bank needs all 8, owned since "
+                          "an earlier turn"),
     "trade/ratio": ([{"nation": PH, "knowhow": ALL8, "all8_bonus": True}],
                     dict(trade=[{"give": {"gold": 3}, "get": "iron"}], rondel="iron"), "$.trade[0].give",
-                    "a trade gives 2 chips for 1 (or 4 for 2, 6 for 3, ...), each entry at one rate; this one gives 3 for 1"),
+                    "a trade gives 2 chips for 1 (or 4 for 2, 6 for 3, ...), each entry at one rate; "
+                    "this one gives 3 for 1"),
     "trade/not-enough": ([{"nation": PH, "knowhow": ALL8, "all8_bonus": True}],
                          dict(trade=[{"give": {"iron": 2}, "get": "gold"}], rondel="iron"), "$.trade[0].give.iron",
                          "Phoenicians has 1 iron, the trade gives 2"),
     "standing/self": ([], dict(standing={"battle": {"phoenicians": "never"}}), "$.standing.battle.phoenicians",
                       "a nation has no battle stance towards itself"),
     "standing/unknown-nation": ([], dict(standing={"battle": {"romans": "never"}}), "$.standing.battle.romans",
-                                "Romans does not play in this game (the nations playing: arabs, greeks, persians, phoenicians)"),
+                                "Romans does not play in this game "
+                                "(the nations playing: arabs, greeks, persians, phoenicians)"),
 }
 
 

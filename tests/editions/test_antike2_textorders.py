@@ -298,7 +298,8 @@ def test_every_antike2_order_has_its_line():
             "found pisae as gold\n")                           # 10
     read = read_text_orders(text, A2, MARE)
     assert read.ignored == ((1, "Ave!"),)
-    assert [read.line_of(p) for p in ("$.trade[0].get.iron", "$.arm[0].free", "$.arm[1].pay", "$.found[0].resource")] == [
+    assert [read.line_of(p)
+            for p in ("$.trade[0].get.iron", "$.arm[0].free", "$.arm[1].pay", "$.found[0].resource")] == [
         (6, "trade 3 gold for 1 marble 1 iron"), (8, "arm 1 legion at roma free"),
         (9, "arm 1 galley at neapolis pay 2 iron"), (10, "found pisae as gold")]
     assert read.describe("$.arm[0].free", "Romans do not hold BELLONA", "arm/no-free-unit") == (

@@ -14,8 +14,8 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -26,9 +26,9 @@ from pbem.errors import InconsistentGame
 from pbem.kernel.setup import SetupOptions
 from pbem.play.selfplay import conservation_problems
 from pbem.service.boards import load_board
+from pbem.service.readout import show_json
 from pbem.service.replay import verify
 from pbem.service.store import game_from_data, game_text
-from pbem.service.readout import show_json
 
 DU = editions.get("duellum")
 BOARD = load_board("duellum-rome-carthage")

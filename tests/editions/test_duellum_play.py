@@ -269,7 +269,8 @@ def _swapped(game):
 
 
 SMALL_DECK = {"event_cards": [
-    *({"id": f"card_{i:02d}", "name": f"Harvest {i}", "effect": [{"kind": "gain", "chips": {"gold": 1}}]} for i in (5, 6)),
+    *({"id": f"card_{i:02d}", "name": f"Harvest {i}", "effect": [{"kind": "gain", "chips": {"gold": 1}}]}
+      for i in (5, 6)),
     *({"id": c, "count": 0} for c in [*(f"card_{i:02d}" for i in range(7, 26)), "blank_1", "blank_2"])]}
 """Six cards the bots can play: the deck runs out and the discards are reshuffled soon."""
 
@@ -317,7 +318,8 @@ def test_options_show_the_box_the_supply_walls_recruiting_and_the_own_hand_only(
     text = "\n".join(option_lines(data, g))
     assert "recruitment box: 2 legions, 0 galleys (MILITIA arms only these); supply: 10 legions, 12 galleys" in text
     assert "town walls: 1 in the supply; built in: Carthago" in text
-    assert "Burglary (burglary): played before the rondel move, after the rondel move or after the action: the opponent pays 1 coin for each 2 coins the opponent holds (rounded down)" in text
+    assert ("Burglary (burglary): played before the rondel move, after the rondel move or after the action: "
+            "the opponent pays 1 coin for each 2 coins the opponent holds (rounded down)") in text
     assert "1 gold a legion, 2 gold a galley" in text
     assert "in the recruitment box: 2 legions, 0 galleys" in text
     assert "plus 1 coin per temple in a neighbouring region, paid in coins: Zama 1" in text

@@ -55,7 +55,8 @@ SCENARIO_DATA = {"event_cards": [
     {"id": "card_06", "name": "Tribute", "effect": {"kind": "opponent_pays", "chips": {"iron": 1}, "coins": 1}},
     *_left_out(2)]}
 OMENS = ["Augury", "Comet", "Eclipse", "Flood", "Harvest", "Mutiny", "Omen", "Plague", "Storm", "Tribute"]
-BOT_DATA = {"event_cards": [*({"id": f"card_{i + 5:02d}", "name": name, "effect": {"kind": "gain", "chips": {"gold": 1}}}
+BOT_DATA = {"event_cards": [*({"id": f"card_{i + 5:02d}", "name": name,
+                                "effect": {"kind": "gain", "chips": {"gold": 1}}}
                               for i, name in enumerate(OMENS)), *_left_out(len(OMENS))]}
 """A bot game's deck: the four known cards and ten cards of names found nowhere else in a report."""
 
@@ -268,7 +269,8 @@ def test_the_status_block_and_the_holdings(scenario):
         assert "Event cards: open display TRIBUTE, FORTRESS, EARTHQUAKE; 1 card in the deck, 6 discarded" \
             in words.replace("Event cards open", "Event cards: open"), fmt
         if fmt != "svg":
-            assert "Town walls: none built, 1 in the supply" in words.replace("Town walls none", "Town walls: none"), fmt
+            assert "Town walls: none built, 1 in the supply" in words.replace("Town walls none",
+                                                                             "Town walls: none"), fmt
             assert "Recruitment box: 7 legions and 3 galleys" in words.replace("box 7", "box: 7"), fmt
             assert "Event cards: 2 cards in hand" in words.replace("cards 2 cards", "cards: 2 cards"), fmt
         else:  # the board page: a line per nation under the nations table
@@ -303,7 +305,8 @@ def test_the_board_draws_walls_and_seas(scenario):
     assert sea["fill"] == SEA and sea["sea"] and sea["cross"] is None and sea["site"] is None
     assert sea["harbour"] is None and sea["sea_mark"]["hull"]
     galley = next(u for u in sea["units"] if u.get("galley"))
-    assert galley["text"] == "Ca 1G" and float(galley["tx"]) == pytest.approx(float(sea["sea_mark"]["mast"][1:].split(",")[0]))
+    assert galley["text"] == "Ca 1G"
+    assert float(galley["tx"]) == pytest.approx(float(sea["sea_mark"]["mast"][1:].split(",")[0]))
     island = _province(layout, "carales")  # a sea-only site of choice: an island with a city site
     assert island["fill"] != SEA and island["site"] is not None and "sea" not in island
     assert not any(board_places(BOARD)["harbours"].get(p) for p in BOARD.provinces if p.startswith("mare_"))
@@ -490,7 +493,7 @@ def test_no_card_another_nation_drew_appears_in_a_report(bot_turns):
     (not on the display) is named in its own private report of that turn, and neither in
     the other nation's private report nor in the public one, in any format."""
     checked = 0
-    for turn, at in sorted(bot_turns.items()):
+    for _, at in sorted(bot_turns.items()):
         entry = at.history[-1]
         drawn = {(ev["nation"], ev["card"]) for ev in entry.get("events", []) if ev["type"] == "draw"}
         display = set(at.state.extra["display"])

@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.play.selfplay import bot_turn, start_game
 from pbem.service import copies
+from pbem.service.readout import show_json
 from pbem.service.schemas import dumps
 from pbem.service.store import game_from_data, save_game
-from pbem.service.readout import show_json
 
 NATIONS = ["carthaginians", "romans"]
 
@@ -94,7 +94,8 @@ def _check_turn(game) -> None:
 
 
 SMALL_DECK = {"event_cards": [
-    *({"id": f"card_{i:02d}", "name": f"Harvest {i}", "effect": [{"kind": "gain", "chips": {"gold": 1}}]} for i in (5, 6)),
+    *({"id": f"card_{i:02d}", "name": f"Harvest {i}", "effect": [{"kind": "gain", "chips": {"gold": 1}}]}
+      for i in (5, 6)),
     *({"id": f"card_{i:02d}", "count": 0} for i in range(7, 26)), {"id": "blank_1", "count": 0},
     {"id": "blank_2", "count": 0}]}
 """A deck of six cards the bots can play: it runs out, and the discards are reshuffled."""

@@ -21,8 +21,8 @@ cards"; revision 3 of the edition's rules):
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -47,7 +47,8 @@ LEVY = {"id": "card_07", "name": "Levy", "text": "Set up one unit of your recrui
         "effect": [{"kind": "arm", "unit": "any", "count": 1}]}
 LIBRARY = {"id": "card_09", "name": "Library", "text": "On SCIENTIA, take 3 gold.", "wedge": "scientia",
            "effect": [{"kind": "gain", "chips": {"gold": 3}}]}
-OUR_CARD = {"id": "blank_1", "name": "Our card", "text": "Take 1 gold.", "effect": [{"kind": "gain", "chips": {"gold": 1}}]}
+OUR_CARD = {"id": "blank_1", "name": "Our card", "text": "Take 1 gold.",
+            "effect": [{"kind": "gain", "chips": {"gold": 1}}]}
 
 
 def du_game(data=None, variants=(), seed="table-36", revision=None):

@@ -246,7 +246,8 @@ def test_cards_at_every_moment_and_with_every_field_round_trip():
               "rondel": "scientia", "standing": {"fortress": "when it saves the city"}}
     text = round_trip(orders, DOC_CARDS)
     assert "play after move academy\nplay before burglary\nplay card_07 at carthago legion\n" \
-           "play after card_10 to scientia\nplay card_15 cards burglary fortress\nplay after earthquake at roma\n" in text
+           "play after card_10 to scientia\nplay card_15 cards burglary fortress\n" \
+           "play after earthquake at roma\n" in text
     assert "standing fortress when it saves the city\n" in text
     assert parse(HEADER + "trade after move 3 gold for 2 iron\ntrade before 2 gold 1 marble for 1 iron 1 gold\n")[
         "trade"] == [{"give": {"gold": 3}, "get": {"iron": 2}, "when": "after_move"},

@@ -13,8 +13,8 @@ import importlib.util
 import json
 
 import pytest
-from conftest import FOUR, PASSWORDS, cli_run, make_game, new_game, new_game_file
 
+from conftest import FOUR, PASSWORDS, cli_run, make_game, new_game, new_game_file
 from pbem import editions
 from pbem.editions import classic
 from pbem.errors import Refused, UsageError

@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PASSWORDS, ROOT, cli_run, new_game_file
 
+from conftest import PASSWORDS, ROOT, cli_run, new_game_file
 from pbem import editions
 from pbem.kernel import queries
 from pbem.play.selfplay import STALEMATE_TURNS, bot_turn, play_game, start_game
@@ -301,7 +301,8 @@ def test_chariots_are_harnessed_by_text_order(opening, tmp_path):
     assert result.exit_code == 0, result.stdout + result.stderr
     out = json.loads(result.stdout)
     assert out["echo"]["rondel"]["to"] == "hippodrome"
-    assert out["echo"]["chariots"] == [{"city": first, "pay": {"gold": 2}}, {"city": second, "pay": {"coin": 1, "gold": 1}}]
+    assert out["echo"]["chariots"] == [{"city": first, "pay": {"gold": 2}},
+                                       {"city": second, "pay": {"coin": 1, "gold": 1}}]
     assert [e["city"] for e in out["events"] if e["type"] == "chariot"] == [first, second]
     result = cli_run("check", path, orders)
     assert f"chariot {first} pay 2 gold" in result.stdout  # the echo, in the edition's words

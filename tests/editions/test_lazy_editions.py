@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 from conftest import PASSWORDS, cli_run, new_game_file
-
 from pbem import editions
 
 ROOT = Path(__file__).resolve().parent.parent.parent

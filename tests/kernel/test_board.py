@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem.kernel.board import Board
-from pbem.service.boards import check_map_file, load_board, load_map_file, map_problems
-from pbem.errors import ExitCode, InputError
-from pbem.paths import map_path, schema_path
 from pbem.editions.classic import NATIONS
+from pbem.errors import ExitCode, InputError
+from pbem.kernel.board import Board
 from pbem.kernel.vocab import RESOURCES
+from pbem.paths import map_path, schema_path
+from pbem.service.boards import check_map_file, load_board, load_map_file, map_problems
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SOURCE = ROOT / "tools" / "sources" / "antike-east.facts.json"
@@ -74,7 +74,7 @@ def test_border_pair_counts(board):
     assert len(land) == 95
     assert len(sea) == 59
     assert len(land & sea) == 27
-    assert sum(len((p.land & p.sea)) for p in board.provinces.values()) == 2 * 27
+    assert sum(len(p.land & p.sea) for p in board.provinces.values()) == 2 * 27
 
 
 def test_every_start_line_is_one_marble_one_iron_one_gold_city(board):
@@ -317,7 +317,8 @@ CORRUPTIONS = [
     (unknown_start_city, "$.start_lines.3.arabs[2]", "atlantis"),
     (wrong_nation_set, "$.start_lines.5", "egyptians"),
     (start_nation_not_in_play, "$.start_nation.3", "phoenicians"),
-    (missing_resource, "$.provinces[{athen}]", "'resource' is missing here; needed: id, name, resource, kind, xy, land, sea (province 'athen')"),
+    (missing_resource, "$.provinces[{athen}]",
+     "'resource' is missing here; needed: id, name, resource, kind, xy, land, sea (province 'athen')"),
     (missing_top_level_key, "$", "'start_lines' is missing here"),
     (unknown_key, "$.provinces[{athen}]", "'owner'"),
 ]

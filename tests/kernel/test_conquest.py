@@ -99,7 +99,8 @@ def test_tyros_conquered_by_two_galleys():
 def test_tyros_conquered_by_a_legion_and_a_galley_or_by_two_legions():
     """000 L720-725: with two legions and a galley in Tyros, yellow conquers with one legion
     and one galley and keeps a legion, or with two legions and keeps its galley."""
-    g = position(*TYROS, {"province": "tyros", "units": {"arabs": {"legion": 1}, "phoenicians": {"legion": 2, "galley": 1}}})
+    g = position(*TYROS,
+                 {"province": "tyros", "units": {"arabs": {"legion": 1}, "phoenicians": {"legion": 2, "galley": 1}}})
     mixed, _ = maneuver(g, {"conquer": "tyros", "with": {"legion": 1, "galley": 1}})
     assert units(mixed, "tyros", "phoenicians") == {"legion": 1, "galley": 0}
     legions, _ = maneuver(g, {"conquer": "tyros", "with": {"legion": 2}})
@@ -110,7 +111,8 @@ def test_tyros_conquered_by_a_legion_and_a_galley_or_by_two_legions():
 def test_tyros_default_units_are_legions_first():
     """D4 in docs/rulings.md (KEEP_GALLEYS): without ``with`` the conqueror gives up legions first;
     the echo shows the units used (000 L689-692: "may be legions or galleys")."""
-    g = position(*TYROS, {"province": "tyros", "units": {"arabs": {"legion": 1}, "phoenicians": {"legion": 2, "galley": 1}}})
+    g = position(*TYROS,
+                 {"province": "tyros", "units": {"arabs": {"legion": 1}, "phoenicians": {"legion": 2, "galley": 1}}})
     g, res = maneuver(g, {"conquer": "tyros"})
     assert res.echo["maneuver"][0]["with"] == {"legion": 2, "galley": 0}
     assert units(g, "tyros", "phoenicians") == {"legion": 0, "galley": 1}

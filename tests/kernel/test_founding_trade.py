@@ -93,7 +93,8 @@ def test_founding_payment_problems():
     assert (r.code, r.path) == ("pay/cannot-afford", "$.found[0]")
     [r] = refusal(g, rondel="temple", found=[{"city": "cyrene", "pay": {"marble": 3}}])
     assert (r.code, r.path, r.message) == ("pay/too-many", "$.found[0].pay.marble",
-                                           "a city in Cyrene needs only 1 marble; pay the rest with coins or the right chips")
+                                           "a city in Cyrene needs only 1 marble; "
+                                           "pay the rest with coins or the right chips")
 
 
 def test_rulebook_trade_example():
@@ -102,7 +103,8 @@ def test_rulebook_trade_example():
     move (docs/rulings.md), so the iron pays for the arming."""
     g = edit(ready(make_game(), marble=1, iron=0, gold=3, coins=0),
              {"nation": PH, "knowhow": ALL8, "all8_bonus": True})
-    g2, result = play(g, trade=[{"give": {"gold": 2}, "get": "iron"}, {"give": {"gold": 1, "marble": 1}, "get": "iron"}],
+    g2, result = play(g, trade=[{"give": {"gold": 2}, "get": "iron"},
+                                {"give": {"gold": 1, "marble": 1}, "get": "iron"}],
                       rondel="arming", arm=[{"unit": "legion", "at": "tyros"}, {"unit": "galley", "at": "paphos"}])
     assert [e["type"] for e in result.events][:3] == ["trade", "trade", "rondel"]
     assert [a["pay"] for a in result.echo["arm"]] == [{"iron": 1}, {"iron": 1}]

@@ -190,7 +190,8 @@ def test_battle_problems():
 def test_active_nation_loses_its_units_with_fewest_actions_first():
     """docs/rulings.md: when the active nation starts a battle it loses its units with the fewest
     actions left; the fresh legion that was already in Pella can still conquer (000 L653-659)."""
-    g = position({"province": "pella", "owner": "greeks", "units": {"phoenicians": {"legion": 1}, "greeks": {"legion": 1}}},
+    g = position({"province": "pella", "owner": "greeks",
+                  "units": {"phoenicians": {"legion": 1}, "greeks": {"legion": 1}}},
                  {"province": "napoca", "units": {"phoenicians": {"legion": 1}}},
                  {"nation": "greeks", "standing": {"battle": "never"}})
     g, res = maneuver(g, move("legion", 1, "napoca", "pella"),
@@ -255,7 +256,8 @@ def test_several_demanders_in_seat_order_after_the_active_nation():
     phoenicians, arabs, greeks; the Phoenicians move, so the Arabs fight before the Greeks,
     and the Persians (seated before the Phoenicians) come last."""
     g = position({"province": "pella", "units": {"phoenicians": {"legion": 3}}},
-                 {"province": "tomis", "units": {"greeks": {"legion": 1}, "persians": {"legion": 1}, "arabs": {"legion": 1}}},
+                 {"province": "tomis",
+                  "units": {"greeks": {"legion": 1}, "persians": {"legion": 1}, "arabs": {"legion": 1}}},
                  *({"nation": n, "standing": {"battle": "always"}} for n in ("greeks", "persians", "arabs")))
     g, res = maneuver(g, move("legion", 3, "pella", "tomis"))
     assert [b[2] for b in battles(res)] == ["arabs", "greeks", "persians"]

@@ -12,8 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from conftest import edit, make_game, orders_for
-from conftest import apply_orders
+from conftest import apply_orders, edit, make_game, orders_for
 from pbem.errors import Refused
 from pbem.service.store import game_text
 
@@ -99,6 +98,6 @@ def test_random_scripts_conserve_units():
         for key in before:
             assert before[key] - after[key] == lost[key], (key, orders["maneuver"], result.events)
         for pid, prov in result.state.provinces.items():
-            for nation, held in prov.units.items():
+            for held in prov.units.values():
                 assert min(held.values()) >= 0 and any(held.values()), pid
     assert refused > 0

@@ -48,7 +48,8 @@ RICH = {"nation": "phoenicians", "resources": {"marble": 20, "iron": 20, "gold":
 
 def test_king_for_the_fifth_city():
     """000 L252-255: one king for every five cities, awarded at the end of the turn (L348-351)."""
-    g = position(RICH, *cities("phoenicians", "cyrene"), {"province": "memphis", "units": {"phoenicians": {"legion": 1}}})
+    g = position(RICH, *cities("phoenicians", "cyrene"),
+                 {"province": "memphis", "units": {"phoenicians": {"legion": 1}}})
     g, res = found_in(g, "memphis")
     assert won(res) == [("king", "5 cities")]
     assert held(g, "phoenicians")["king"] == 1
@@ -121,7 +122,8 @@ def test_no_general_for_a_city_without_temple():
 
 def test_citizen_for_three_and_six_temples():
     """000 L266-269: a citizen for three temples owned, a second for six."""
-    g = position({"nation": "phoenicians", "resources": {"marble": 30}}, *cities("phoenicians", "cyrene", "memphis", "berenice"),
+    g = position({"nation": "phoenicians", "resources": {"marble": 30}},
+                 *cities("phoenicians", "cyrene", "memphis", "berenice"),
                  {"province": "alexandria", "temple": True}, {"province": "tyros", "temple": True})
     g, res = play(g, rondel="temple", temples=["paphos"])
     assert won_of(res, "citizen") == [("citizen", "3 temples")]
@@ -162,12 +164,14 @@ def test_navigators_at_seven_and_fourteen_provinces_with_galleys():
 def test_threshold_reached_with_an_empty_stack_is_spent():
     """000 L348-351, docs/rulings.md: no card when the stack is empty, and the threshold is spent:
     a king put back into the bank later is not handed out for the same five cities."""
-    g = position(RICH, *cities("phoenicians", "cyrene"), {"province": "memphis", "units": {"phoenicians": {"legion": 1}}},
+    g = position(RICH, *cities("phoenicians", "cyrene"),
+                 {"province": "memphis", "units": {"phoenicians": {"legion": 1}}},
                  {"nation": "greeks", "personages": {"king": 9}})
     g, res = found_in(g, "memphis")
     assert won(res) == [] and [e["type"] for e in res.events].count("personage-missed") == 1
     assert g.state.nations["phoenicians"].earned["king"] == 1
-    g = edit(g, {"nation": "greeks", "personages": {"king": 8}}, {"active": "phoenicians"}, {"nation": "phoenicians", "rondel": 1},
+    g = edit(g, {"nation": "greeks", "personages": {"king": 8}}, {"active": "phoenicians"},
+             {"nation": "phoenicians", "rondel": 1},
              {"province": "berenice", "units": {"phoenicians": {"legion": 1}}}, RICH)
     g, res = play(g, rondel="gold", found=["berenice"])
     assert won(res) == [] and held(g, "phoenicians")["king"] == 0
@@ -200,7 +204,8 @@ def test_all_eight_tie_by_the_standing_order():
     g, res = eighth({"nation": "arabs", "personages": {"king": 1}})  # king 8 = scholar 8
     assert won(res) == [("king", "all eight know-hows")]
     g, res = eighth({"nation": "arabs", "personages": {"king": 1}},
-                    {"nation": "phoenicians", "standing": {"bonus_stack": ["scholar", "king", "general", "citizen", "navigator"]}})
+                    {"nation": "phoenicians",
+                     "standing": {"bonus_stack": ["scholar", "king", "general", "citizen", "navigator"]}})
     assert won(res) == [("scholar", "all eight know-hows")]
 
 

@@ -62,11 +62,11 @@ from pbem.play.selfplay import conservation_problems as edition_conservation
 from pbem.report import prepare, report_name
 from pbem.service import turns
 from pbem.service.boards import load_board, load_map_file
+from pbem.service.creation import new_game
 from pbem.service.game import consistency_problems
 from pbem.service.passwords import MIN_ITERATIONS
 from pbem.service.replay import game_after, replayed, verify
 from pbem.service.schemas import problems
-from pbem.service.creation import new_game
 from pbem.service.store import game_from_data, game_text
 from tests.editions import ninefold
 

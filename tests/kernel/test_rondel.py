@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import apply_orders, make_game, orders_for, play, ready, refusal
-from conftest import CLASSIC
+from conftest import CLASSIC, apply_orders, make_game, orders_for, play, ready, refusal
 
 RONDEL = [field.name for field in CLASSIC.rondel.fields]
 
@@ -153,7 +152,8 @@ def test_explicit_payment_problems_are_named():
     assert [(r.code, r.path) for r in rejections] == [
         ("pay/wrong-total", "$.rondel.pay"), ("pay/not-enough", "$.rondel.pay.marble")]
     assert "costs 2" in rejections[0].message and "adds up to 3" in rejections[0].message
-    assert rejections[1].message.startswith("a rondel move of 5 steps costs 2 resources of any kind; the payment asks for 2 marble but Phoenicians has 1 (all it holds: 1 marble")
+    assert rejections[1].message.startswith("a rondel move of 5 steps costs 2 resources of any kind; the payment "
+                                            "asks for 2 marble but Phoenicians has 1 (all it holds: 1 marble")
 
 
 def test_paying_for_a_free_move_is_refused():

@@ -12,8 +12,8 @@ import hashlib
 import json
 
 import pytest
-from conftest import FOUR, PASSWORDS, SetupOptions, cli_run, new_game
 
+from conftest import FOUR, PASSWORDS, SetupOptions, cli_run, new_game
 from pbem.errors import UsageError
 from pbem.kernel.queries import stock
 from pbem.service.boards import load_board
@@ -119,7 +119,8 @@ def test_double_nation_picks_in_turns():
 @pytest.mark.parametrize("picks, message", [
     (["sparta", "susa"], "six start cities"),
     (["sparta", "susa", "ninive", "athen", "dyrrhachion", "sparta"], "already picked as pick 1"),
-    (["sparta", "susa", "ninive", "pella", "dyrrhachion", "artaxata"], "pick 4 .*already picked a marble city \\(sparta\\)"),
+    (["sparta", "susa", "ninive", "pella", "dyrrhachion", "artaxata"],
+     "pick 4 .*already picked a marble city \\(sparta\\)"),
     (["sparta", "susa", "ninive", "athen", "dyrrhachion", "atlantis"], "not a province"),
 ])
 def test_bad_picks_are_refused(picks, message):
@@ -139,7 +140,8 @@ def test_double_nation_without_picks_takes_start_lines():
     (["greeks", "persians", "arabs"], {"variants": ["double"]}, "two nations, one for each player"),
     (["greeks", "persians"], {}, "add --variant double"),
     (["greeks", "persians"], {"variants": ["double", "longer"]}, "cannot be combined with longer"),
-    (["greeks", "persians"], {"variants": ["double"], "start": {"greeks": ["athen", "pella", "sparta"]}}, "--picks, not --start"),
+    (["greeks", "persians"], {"variants": ["double"], "start": {"greeks": ["athen", "pella", "sparta"]}},
+     "--picks, not --start"),
     (FOUR, {"picks": ["athen"]}, "--picks is for the double-nation variant"),
 ])
 def test_double_nation_refusals(nations, opts, message):
@@ -182,7 +184,8 @@ def test_new_with_teams_and_picks_on_the_command_line(tmp_path):
     r = cli_run("new", str(game), "--nations", ",".join(FOUR), "--players", "2",
                 "--team", "greeks,arabs", "--team", "persians,phoenicians")
     assert r.exit_code == 0, r.stderr
-    assert json.loads(game.read_text())["history"][0]["setup"]["teams"] == [["greeks", "arabs"], ["persians", "phoenicians"]]
+    assert json.loads(game.read_text())["history"][0]["setup"]["teams"] == [
+        ["greeks", "arabs"], ["persians", "phoenicians"]]
     bad = tmp_path / "bad.json"
     r = cli_run("new", str(bad), "--nations", ",".join(FOUR), "--players", "2",
                 "--team", "greeks,persians", "--team", "arabs,phoenicians")

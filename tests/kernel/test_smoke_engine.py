@@ -15,7 +15,8 @@ def test_growth_strategy_marble_then_temple():
     city = next(c for c in g.state.cities(nation) if g.board.province(c).resource == "marble")
     assert ns.resources["marble"] == 3 and ns.coins == 2
     g = edit(g, {"nation": nation, "resources": {"gold": 3}})
-    g, res = play(g, rondel={"to": "temple", "pay": {"gold": 1}}, temples=[{"city": city, "pay": {"marble": 3, "coin": 2}}])
+    g, res = play(g, rondel={"to": "temple", "pay": {"gold": 1}},
+                  temples=[{"city": city, "pay": {"marble": 3, "coin": 2}}])
     assert g.state.provinces[city].temple
     assert g.state.nations[nation].coins == 0
     assert [e["type"] for e in res.events][:2] == ["rondel", "temple"]

@@ -10,7 +10,16 @@ from __future__ import annotations
 import pytest
 
 from conftest import (
-    PASSWORDS, apply_orders, canonical_orders, codes, edit, make_game, pass_turn, pass_until, play, ready,
+    PASSWORDS,
+    apply_orders,
+    canonical_orders,
+    codes,
+    edit,
+    make_game,
+    pass_turn,
+    pass_until,
+    play,
+    ready,
     refusal,
 )
 from pbem.errors import Refused
@@ -123,7 +132,8 @@ def test_standing_change_in_a_turn_file_applies_after_the_turn():
     g, result = play(g, rondel="temple", standing={"coin_substitute": "gold"})
     assert g.state.standing["persians"].coin_substitute == "gold"
     assert [e["type"] for e in result.events][-2:] == ["coin", "standing"]
-    assert result.events[-2] == {"type": "coin", "nation": "persians", "reason": "round", "coin": 0, "instead": "marble"}
+    assert result.events[-2] == {"type": "coin", "nation": "persians", "reason": "round", "coin": 0,
+                                 "instead": "marble"}
     g = pass_until(pass_turn(g), "persians")
     g, result = play(g, rondel="iron")
     assert result.events[-1] == {"type": "coin", "nation": "persians", "reason": "round", "coin": 0, "instead": "gold"}

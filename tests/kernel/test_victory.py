@@ -109,7 +109,8 @@ def test_all_35_rule_starts_the_turn_after_the_last_card():
     was handed out. The Phoenicians' temple destruction wins the 35th card (a general), which
     does not win the game; the Egyptians, next, destroy a temple and win."""
     one_short = [e if e["nation"] != "phoenicians" else
-                 {"nation": "phoenicians", "personages": {"king": 2, "scholar": 1, "general": 1, "citizen": 1, "navigator": 1}}
+                 {"nation": "phoenicians",
+                  "personages": {"king": 2, "scholar": 1, "general": 1, "citizen": 1, "navigator": 1}}
                  for e in SEVEN_EACH]
     g = temple_attack(*one_short, {"province": "athen", "temple": True, "units": {"egyptians": {"legion": 3}}},
                       nations=FIVE)

@@ -7,9 +7,21 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent, to_of, desk_table
 
 from conftest import cli_run
+from mailkit import (
+    ADDRESSES,
+    GM,
+    add_to_maildir,
+    body,
+    config,
+    desk_table,
+    game_with_players,
+    mail,
+    maildir,
+    sent,
+    to_of,
+)
 
 T0 = "2026-11-23T10:00:00Z"
 _minute = [0]
@@ -185,7 +197,8 @@ def test_the_opening_mail_carries_each_players_password_once(tmp_path):
     cfg = config(tmp_path, game, defaults='attach = ""')
     cfg.write_text(cfg.read_text().replace("[mail]\n", '[mail]\nguide_url = "https://example.org/how-to-play"\n'))
     box = maildir(tmp_path / "M")
-    assert cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / "o1", "--now", T0).exit_code == 0
+    assert cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / "o1",
+                   "--now", T0).exit_code == 0
     for m in sent(tmp_path / "o1"):
         words = text(m)
         nation = next((n for n, a in ADDRESSES.items() if a in to_of(m)), None)

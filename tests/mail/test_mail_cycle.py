@@ -6,10 +6,24 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import (ADDRESSES, GM, START, add_to_maildir, body, config, game_with_players, json_orders, mail,
-                     maildir, mbox, sent, to_whom, to_of)
 
 from conftest import cli_run
+from mailkit import (
+    ADDRESSES,
+    GM,
+    START,
+    add_to_maildir,
+    body,
+    config,
+    game_with_players,
+    json_orders,
+    mail,
+    maildir,
+    mbox,
+    sent,
+    to_of,
+    to_whom,
+)
 
 
 @pytest.fixture
@@ -390,7 +404,8 @@ def test_a_report_tells_everything_since_the_readers_last_turn(table):
     first = active(game)
     for turn in range(1, 5):
         nation = active(game)
-        add_to_maildir(folder / "M", mail(ADDRESSES[nation], orders=json_orders(nation, turn, rondel="gold" if turn % 2 else "iron")))
+        add_to_maildir(folder / "M", mail(ADDRESSES[nation],
+                                          orders=json_orders(nation, turn, rondel="gold" if turn % 2 else "iron")))
         assert inbox(game, folder / "M", cfg, folder / f"o{turn}").exit_code == 0
     # after turn 4 the first player (who played turn 1) reads turns 2, 3 and 4
     mine = next(m for m in sent(folder / "o4") if ADDRESSES[first] in to_of(m) and "after turn 4" in str(m["Subject"]))
@@ -506,7 +521,6 @@ def test_an_order_mail_is_read_once_and_its_game_loaded_once(table, monkeypatch)
     read as orders once (in the transaction that applies them, with the sender check), and
     the game is loaded once for the run and the change."""
     from mailkit import PASSWORDS
-
     from pbem.service import store
     from pbem.service.language import mailtext, textorders
 

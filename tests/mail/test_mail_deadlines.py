@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 from conftest import cli_run
+from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 T0 = "2026-11-23T10:00:00Z"
 """Monday 23 November 2026, 11:00 in Berlin: the game's first mail run."""

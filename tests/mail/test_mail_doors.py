@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, add_to_maildir, body, config, game_with_players, mail, maildir, sent, to_of
 
 from conftest import cli_run
+from mailkit import ADDRESSES, add_to_maildir, body, config, game_with_players, mail, maildir, sent, to_of
 
 T0 = "2026-11-23T10:00:00Z"
 FORGED = f"Greeks Player <{ADDRESSES['greeks']}>"
@@ -359,7 +359,7 @@ def test_identity_changes_have_a_rate_a_day(desk):
     from pbem.mail.commands import IDENTITY_PER_DAY
 
     secret = "pw-greeks"
-    for k in range(IDENTITY_PER_DAY):
+    for _ in range(IDENTITY_PER_DAY):
         out, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nPASSWORD\n"))
         (answer,) = [m for m in to(out, ADDRESSES["greeks"]) if "PASSWORD" in str(m["Subject"])]
         secret = next(line.split(": ", 1)[1] for line in body(answer).splitlines() if "Your new password" in line)

@@ -11,10 +11,22 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from mailkit import (ADDRESSES, GM, START, active, add_to_maildir, body, config, game_with_players, mail, maildir,
-                     run_mail, sent)
 
 from conftest import cli_run
+from mailkit import (
+    ADDRESSES,
+    GM,
+    START,
+    active,
+    add_to_maildir,
+    body,
+    config,
+    game_with_players,
+    mail,
+    maildir,
+    run_mail,
+    sent,
+)
 
 
 def state_of(folder: Path) -> dict[str, bytes]:

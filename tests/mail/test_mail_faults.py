@@ -11,9 +11,9 @@ import socket
 import threading
 
 import pytest
-from mailkit import ADDRESSES, GM, START, active, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 from conftest import cli_run, new_game_file
+from mailkit import ADDRESSES, GM, START, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 from pbem.service import store
 
 

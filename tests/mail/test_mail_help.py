@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent
-
 from conftest import cli_run
+from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 HELP = "Mail the referee HELP for every command you can send."
 GUIDE = "https://example.org/how-to-play"

@@ -8,11 +8,22 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import (ADDRESSES, GM, START, active, add_to_maildir, body, config, game_with_players, mail, maildir,
-                     run_mail, sent)
 
 from conftest import cli_run, new_game_file
-
+from mailkit import (
+    ADDRESSES,
+    GM,
+    START,
+    active,
+    add_to_maildir,
+    body,
+    config,
+    game_with_players,
+    mail,
+    maildir,
+    run_mail,
+    sent,
+)
 
 run = run_mail
 
@@ -32,7 +43,8 @@ def test_an_encoded_line_break_in_a_subject_is_answered_on_one_line(table):
     box = maildir(folder / "M")
     assert run(cfg, box, folder / "o0").exit_code == 0
     nation = active(game)
-    raw = mail(ADDRESSES[nation], subject="x", body=f"game demo\nnation {nation}\nturn 1\npassword wrong\nrondel gold\n")
+    raw = mail(ADDRESSES[nation], subject="x",
+               body=f"game demo\nnation {nation}\nturn 1\npassword wrong\nrondel gold\n")
     raw = raw.replace(b"Subject: x", b"Subject: =?utf-8?q?my_orders=0D=0ABcc:_eve@evil.example?=")
     add_to_maildir(box, raw)
     result = run(cfg, box, folder / "o1", "2026-11-23T10:05:00Z")
@@ -64,7 +76,8 @@ def test_a_name_with_a_line_break_in_a_hand_edited_game_never_stops_the_reports(
     assert "no single address" in result.stdout
 
 
-@pytest.mark.parametrize("who", ["Ann <ann@players.example, eve@evil.example>", "Ann <ann@players.example,eve@x.example>",
+@pytest.mark.parametrize("who", ["Ann <ann@players.example, eve@evil.example>",
+                                 "Ann <ann@players.example,eve@x.example>",
                                  "Ann\nBcc: eve@evil.example <ann@players.example>", "Ann <ann @players.example>"])
 def test_new_and_player_refuse_a_name_or_address_that_is_not_one(tmp_path, who):
     refused = cli_run("new", tmp_path / "g.json", "--nations", "persians,phoenicians,arabs,greeks",
@@ -77,7 +90,8 @@ def test_new_and_player_refuse_a_name_or_address_that_is_not_one(tmp_path, who):
     assert changed.exit_code == 2 and game.read_bytes() == before
 
 
-@pytest.mark.parametrize("line", ['gm = "gm@referee.example, eve@evil.example"', 'from = "Ref\\r\\nBcc: x@y <r@x.org>"'])
+@pytest.mark.parametrize("line", ['gm = "gm@referee.example, eve@evil.example"',
+                                  'from = "Ref\\r\\nBcc: x@y <r@x.org>"'])
 def test_a_configuration_with_two_addresses_in_one_is_refused(tmp_path, line):
     game = game_with_players(tmp_path)
     cfg = tmp_path / "mail.toml"

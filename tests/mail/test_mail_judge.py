@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 from conftest import cli_run
+from mailkit import ADDRESSES, GM, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 T0 = "2026-11-23T10:00:00Z"
 
@@ -68,7 +68,8 @@ def test_the_gm_extends_the_deadline_and_the_players_are_told(judged):
     cfg = make()
     cycle(cfg, T0, "o0")
     before = game.read_bytes()
-    done = cli_run("deadline", game, "--extend", "24h", "--reason", "Ben is travelling", "--now", "2026-11-24T09:00:00Z")
+    done = cli_run("deadline", game, "--extend", "24h", "--reason", "Ben is travelling",
+                   "--now", "2026-11-24T09:00:00Z")
     assert done.exit_code == 0, done.stderr
     assert "Thu 26 Nov 2026, 11:00 CET" in done.stdout
     assert game.read_bytes() == before  # the game file is not touched: the clock is the ledger's
@@ -183,10 +184,12 @@ def test_observers_get_the_public_report_and_nothing_private(tmp_path):
     from conftest import new_game_file
 
     players = ("--player", "romans=Ann <ann@players.example>", "--player", "carthaginians=Ben <ben@players.example>")
-    game = new_game_file(tmp_path, "--edition", "duellum", "--id", "duel", *players, nations=["romans", "carthaginians"])
+    game = new_game_file(tmp_path, "--edition", "duellum", "--id", "duel", *players,
+                         nations=["romans", "carthaginians"])
     cfg = config(tmp_path, game, defaults='attach = "txt,copy"\nobservers = ["Olga <olga@watch.example>"]')
     box = maildir(tmp_path / "M")
-    assert cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / "o", "--now", T0).exit_code == 0
+    assert cli_run("mail", "run", "--config", cfg, "--source", box, "--outbox", tmp_path / "o",
+                   "--now", T0).exit_code == 0
     olga = [m for m in sent(tmp_path / "o") if "olga@watch.example" in str(m["To"])]
     assert len(olga) == 1
     names = [p.get_filename() for p in olga[0].iter_attachments()]

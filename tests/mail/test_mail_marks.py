@@ -12,9 +12,21 @@ import time
 from pathlib import Path
 
 import pytest
-from mailkit import ADDRESSES, GM, START, add_to_maildir, config, game_with_players, json_orders, mail, maildir, mbox, sent
 
 from conftest import cli_run
+from mailkit import (
+    ADDRESSES,
+    GM,
+    START,
+    add_to_maildir,
+    config,
+    game_with_players,
+    json_orders,
+    mail,
+    maildir,
+    mbox,
+    sent,
+)
 
 T1, T2, T3, T4 = (f"2026-11-23T10:0{k}:00Z" for k in (1, 2, 3, 4))
 
@@ -89,7 +101,8 @@ def test_an_idle_run_loads_neither_the_game_nor_its_ledger(table, monkeypatch):
     no_loading(monkeypatch)
     result = run(cfg, box, folder / "o1", T1)
     assert result.exit_code == 0
-    assert result.stdout.strip() == f"applied 0, rejected 0, queued 0, delivered 0 (outbox {folder / 'o1'}), 1 game idle"
+    assert result.stdout.strip() == (f"applied 0, rejected 0, queued 0, delivered 0 (outbox {folder / 'o1'}), "
+                                     "1 game idle")
     assert sent(folder / "o1") == []
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before  # nothing written
 

@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 
 import pytest
-from mailkit import ADDRESSES, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 from conftest import cli_run
+from mailkit import ADDRESSES, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 T0 = "2026-11-23T10:00:00Z"

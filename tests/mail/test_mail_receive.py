@@ -11,9 +11,9 @@ import os
 from pathlib import Path
 
 import pytest
-from mailkit import ADDRESSES, START, config, game_with_players, json_orders, mail, maildir, run_mail, sent
 
 from conftest import cli_run
+from mailkit import ADDRESSES, START, config, game_with_players, mail, maildir, run_mail, sent
 
 LATER = "2026-11-23T10:05:00Z"
 QUICK = 'attach = ""'
@@ -167,7 +167,8 @@ def test_a_mail_too_large_keeps_its_header_only_and_gets_one_line(table):
     result = receive(cfg, big, folder / "out")
     assert result.exit_code == 0, result.stderr
     (answer,) = sent(folder / "out")
-    assert str(answer["To"]) == ADDRESSES[nation] and "more than the 65,536" in answer.get_body(("plain",)).get_content()
+    assert str(answer["To"]) == ADDRESSES[nation]
+    assert "more than the 65,536" in answer.get_body(("plain",)).get_content()
     ledger = json.loads((folder / "game.mail.json").read_text())
     assert ledger["messages"]["<big@players.example>"]["outcome"] == "unreadable"
     assert waiting(folder) == []

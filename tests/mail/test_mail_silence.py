@@ -7,9 +7,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, body, mail, to_of, desk_table
 
 from conftest import cli_run
+from mailkit import (
+    ADDRESSES,
+    GM,
+    body,
+    desk_table,
+    mail,
+    to_of,
+)
 
 _minute = [0]
 

@@ -13,13 +13,13 @@ import subprocess
 import sys
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from mailkit import ADDRESSES, START, config, game_with_players, mail, maildir, sent
 
 from conftest import cli_run
+from mailkit import ADDRESSES, START, config, game_with_players, mail, maildir, sent
 
 QUICK = 'attach = ""'
 
@@ -88,7 +88,7 @@ def test_sigterm_in_a_round_finishes_the_round_then_stops(table, monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(module, "one_round", round_with_a_signal)
-    start = datetime(2026, 11, 23, 10, 5, tzinfo=timezone.utc)
+    start = datetime(2026, 11, 23, 10, 5, tzinfo=UTC)
     watcher = module.Watch(settings, list(settings.games), module.Clocks(lambda: start, time.time_ns),
                            lambda: Transport(None, folder / "out", settings.sender), lambda m: None, lambda m: None)
     assert watcher.run() == 0
@@ -111,7 +111,7 @@ def test_the_timer_waits_for_the_next_moment_a_clock_needs(table):
     assert cli_run("mail", "run", "--config", cfg, "--outbox", folder / "o", "--now", START).exit_code == 0
     mark = json.loads(mark_path(game).read_text())
     assert mark["next"] == "2026-11-24T22:00:00Z"  # the reminder, 12 h before the deadline
-    due = datetime(2026, 11, 24, 22, tzinfo=timezone.utc)
+    due = datetime(2026, 11, 24, 22, tzinfo=UTC)
     now = [due - timedelta(seconds=90)]
     watcher = module.Watch(settings, list(settings.games), module.Clocks(lambda: now[0], time.time_ns),
                            lambda: None, lambda m: None, lambda m: None)

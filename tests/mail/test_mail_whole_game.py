@@ -5,11 +5,12 @@ them, and answers; from ``new`` to a win, then ``verify``."""
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 import pytest
-from mailkit import add_to_maildir, body, config, mail, maildir, sent
 
 from conftest import PASSWORDS, cli_run, new_game_file
+from mailkit import add_to_maildir, body, config, mail, maildir, sent
 
 NATIONS = ["greeks", "persians", "arabs"]
 ADDRESSES = {n: f"{n}@players.example" for n in NATIONS}
@@ -19,7 +20,7 @@ def _mail_game(tmp_path, game_id: str, seed: str, defaults: str):
     """A new three-nation game with a player address per nation, its mail configuration
     (``defaults``), an empty Maildir, the outbox folder, the first run's clock and a
     service on the game file."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.mail.config import load_config
     from pbem.service.service import GameService
@@ -28,7 +29,7 @@ def _mail_game(tmp_path, game_id: str, seed: str, defaults: str):
     game = new_game_file(tmp_path, "--id", game_id, "--seed", seed, *players, nations=NATIONS)
     cfg = load_config(config(tmp_path, game, defaults=defaults))
     return (game, cfg, maildir(tmp_path / "Maildir"), tmp_path / "out",
-            datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc), GameService(game))
+            datetime(2026, 11, 23, 10, 0, tzinfo=UTC), GameService(game))
 
 
 @pytest.mark.slow
@@ -91,7 +92,8 @@ def test_a_whole_game_by_mail(tmp_path):
     result = cli_run("verify", game)
     assert result.exit_code == 0, result.stderr
     # a last mail after the end is answered, not applied
-    add_to_maildir(box, mail(ADDRESSES["greeks"], body="game bymail\nnation greeks\nturn 999\npassword pw-greeks\nrondel gold"))
+    add_to_maildir(box, mail(ADDRESSES["greeks"],
+                             body="game bymail\nnation greeks\nturn 999\npassword pw-greeks\nrondel gold"))
     before = game.read_bytes()
     assert cycle().rejected == 1
     assert game.read_bytes() == before

@@ -178,7 +178,6 @@ def test_options_hint_says_the_strong_move_and_the_gain_it_saw(tmp_path):
 
 def test_the_mail_configuration_takes_the_strong_bot(tmp_path):
     from mailkit import config
-
     from pbem.errors import UsageError
     from pbem.mail.config import load_config
 

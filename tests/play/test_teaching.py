@@ -70,7 +70,8 @@ def test_an_unknown_key_names_the_key_meant_and_the_keys_allowed(tmp_path):
 
 
 def test_a_maneuver_step_without_its_first_key_says_which_keys_start_one(tmp_path):
-    result = run_check(tmp_path, orders(rondel="maneuver", maneuver=[{"mov": "legion", "from": "tyros", "path": ["sidon"]}]))
+    result = run_check(tmp_path, orders(rondel="maneuver",
+                                        maneuver=[{"mov": "legion", "from": "tyros", "path": ["sidon"]}]))
     assert "must start with one of the keys move, battle, conquer ('mov': did you mean 'move'?)" in result.stderr
 
 
@@ -117,7 +118,8 @@ def test_a_border_of_the_wrong_kind_says_who_crosses_it(tmp_path):
     g = edit(make_game(game_id="demo"), {"province": "tyros", "units": {PH: {"legion": 1}}})
     result = run_check(tmp_path, orders(rondel="maneuver", maneuver=[
         {"move": "legion", "count": 1, "from": "tyros", "path": ["paphos"]}]), g)
-    assert "a legion cannot cross from Tyros to Paphos (their border is sea only: only galleys cross it)" in result.stderr
+    assert ("a legion cannot cross from Tyros to Paphos (their border is sea only: only galleys cross it)"
+            in result.stderr)
 
 
 def on_rondel():

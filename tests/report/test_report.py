@@ -18,9 +18,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cli_run, edit, make_game, play
-from test_report_scenario import scripted_game, scripted_games
+from test_report_scenario import scripted_games
 
+from conftest import ROOT, cli_run, edit, make_game, play
 from pbem.report import FORMATS, parse_formats, prepare, report_name, write_reports
 from pbem.report.style import clean
 from pbem.report.turnlog import entry_for_turn
@@ -144,8 +144,7 @@ def test_turn_selection(final):
 
 
 def test_the_latest_turn_after_a_standing_change_is_still_the_last_turn(final):
-    from conftest import orders_for
-    from conftest import process
+    from conftest import orders_for, process
 
     order = orders_for(final, "persians", standing={"coin_substitute": "gold"})
     order.pop("turn", None)
@@ -216,7 +215,8 @@ def test_svg_is_self_contained_and_well_formed(final):
 
 
 HOSTILE = {
-    "greeks": "Eve\x01\x0b\x1b[31m \u202eevil\u202c \ufffe ]] &amp; \"x\" [url=http://evil.invalid]click[/url] **b** | # <eve@x.org>",
+    "greeks": "Eve\x01\x0b\x1b[31m \u202eevil\u202c \ufffe ]] &amp; \"x\" [url=http://evil.invalid]click[/url] "
+              "**b** | # <eve@x.org>",
 }
 
 
@@ -332,7 +332,8 @@ def test_shapes_are_what_the_generator_makes():
 
 
 def test_importing_the_cli_does_not_load_the_report_libraries():
-    code = "import sys, pbem.cli; print(sorted(m for m in ('jinja2', 'cairosvg', 'cairocffi', 'PIL') if m in sys.modules))"
+    code = ("import sys, pbem.cli; "
+            "print(sorted(m for m in ('jinja2', 'cairosvg', 'cairocffi', 'PIL') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -375,12 +376,15 @@ def test_process_writes_the_reports_it_is_asked_for(tmp_path):
     runner = CliRunner()
     game, orders, _ = first_turn_files(tmp_path, "rep")
     before = game.read_bytes()
-    bad = runner.invoke(app, ["process", str(game), str(orders), "--report-dir", str(tmp_path / "r"), "--format", "docx"])
+    bad = runner.invoke(app, ["process", str(game), str(orders), "--report-dir", str(tmp_path / "r"),
+                              "--format", "docx"])
     assert bad.exit_code == 2 and game.read_bytes() == before
-    ok = runner.invoke(app, ["process", str(game), str(orders), "--report-dir", str(tmp_path / "r"), "--format", "txt,md"])
+    ok = runner.invoke(app, ["process", str(game), str(orders), "--report-dir", str(tmp_path / "r"),
+                             "--format", "txt,md"])
     assert ok.exit_code == 0, ok.output
     assert sorted(p.name for p in (tmp_path / "r").iterdir()) == ["rep-turn-001.md", "rep-turn-001.txt"]
-    again = runner.invoke(app, ["render", str(game), "--turn", "1", "--format", "txt", "--out", str(tmp_path / "again")])
+    again = runner.invoke(app, ["render", str(game), "--turn", "1", "--format", "txt",
+                                "--out", str(tmp_path / "again")])
     assert again.exit_code == 0
     assert (tmp_path / "again" / "rep-turn-001.txt").read_bytes() == (tmp_path / "r" / "rep-turn-001.txt").read_bytes()
 

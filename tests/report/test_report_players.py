@@ -11,11 +11,19 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import cli_run
 
+from conftest import cli_run
+from pbem.errors import UsageError
 from pbem.report import FORMATS, check_image_base, image_url, prepare, wrap_text
-from pbem.report.layout import (LEGEND_BOX, NAME_SIZE, board_places, label_box, marker_box, overlaps,
-                                svg_layout, text_width)
+from pbem.report.layout import (
+    LEGEND_BOX,
+    NAME_SIZE,
+    board_places,
+    label_box,
+    marker_box,
+    overlaps,
+    svg_layout,
+)
 from pbem.report.style import contrast, ink_for, text_colour
 from pbem.service.boards import load_board
 from pbem.service.service import GameService
@@ -233,7 +241,7 @@ def test_image_base_makes_absolute_picture_addresses(demo):
     assert image_url(None, "a.png") == "a.png"
     for bad in ("ftp://example.org/x", "example.org/x", "https://", "javascript:alert(1)",
                 "https://example.org/a b", "https://example.org/x)", "https://example.org/?q=1"):
-        with pytest.raises(Exception):
+        with pytest.raises(UsageError):
             check_image_base(bad)
 
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from conftest import PASSWORDS, cli_run, edit, make_game, play
 
+from conftest import PASSWORDS, cli_run, edit, make_game, play
 from pbem.play.selfplay import bot_turn
 from pbem.service import turns
 from pbem.service.store import save_game

@@ -10,15 +10,26 @@ from __future__ import annotations
 import json
 import os
 import stat
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.errors import CannotWrite, InputError
-from pbem.service.clock import (ABSENCE, MISSED, Absence, CurrentTurn, Pause, Rules, TurnClock, end_of_day, next_step,
-                                parse_time, start_of_day)
+from pbem.service.clock import (
+    ABSENCE,
+    MISSED,
+    Absence,
+    CurrentTurn,
+    Pause,
+    Rules,
+    TurnClock,
+    end_of_day,
+    next_step,
+    parse_time,
+    start_of_day,
+)
 from pbem.service.clockfile import ClockFile, clock_from_json, clock_to_json, legacy_clock, read_clock
 
 T0 = parse_time("2026-11-23T10:00:00Z")
@@ -275,4 +286,4 @@ def test_the_clock_of_a_game_is_told_whatever_its_ledger_holds(tmp_path):
     (tmp_path / "game.mail.json").write_bytes(b"\xff garbage, not a ledger")
     data = json.loads(cli_run("show", game, "--json", "--now", "2026-11-24T10:00:00Z").stdout)
     assert data["deadline"]["due"] == "2026-11-25T10:00:00Z" and data["deadline"]["seconds_left"] == 86400
-    assert datetime(2026, 11, 25, 10, tzinfo=timezone.utc) == parse_time(data["deadline"]["due"])
+    assert datetime(2026, 11, 25, 10, tzinfo=UTC) == parse_time(data["deadline"]["due"])

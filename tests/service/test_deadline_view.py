@@ -15,13 +15,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import bot_order_file, cli_run, new_game_file, write_json
 
+from conftest import bot_order_file, cli_run, new_game_file, write_json
 from pbem.report import FORMATS, prepare, prepare_all
 from pbem.service.clock import parse_time
 from pbem.service.clockfile import read_clock
-from pbem.service.service import GameService
 from pbem.service.readout import current_deadline
+from pbem.service.service import GameService
 
 SINCE = "2026-11-23T10:00:00Z"
 DUE = "2026-11-25T10:00:00Z"

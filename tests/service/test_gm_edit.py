@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import FOUR, cli_run, edit, make_game, new_game_file, write_json
 
+from conftest import FOUR, cli_run, edit, make_game, new_game_file, write_json
 from pbem.errors import Refused
 from pbem.service.readout import show_json
 
@@ -204,7 +204,8 @@ def test_active_edit_hands_out_nothing():
 
 
 def test_standing_orders_edit():
-    g = edit(make_game(), {"nation": "greeks", "standing": {"battle": {"persians": "always"}, "coin_substitute": "gold"}})
+    g = edit(make_game(),
+             {"nation": "greeks", "standing": {"battle": {"persians": "always"}, "coin_substitute": "gold"}})
     so = g.state.standing["greeks"]
     assert so.battle == {"default": "home", "persians": "always"} and so.coin_substitute == "gold"
 
@@ -215,12 +216,15 @@ REFUSED = [
     ("unknown province", [{"province": "atlantis", "owner": "greeks"}], "$.edits[0].province", "edit/unknown-province"),
     ("temple without city", [{"province": "knossos", "temple": True}], "$.edits[0].temple", "edit/temple-without-city"),
     ("bank short of coins", [{"nation": "greeks", "coins": 28}], "$.edits[0].coins", "edit/bank-short"),
-    ("bank short of cards", [{"nation": "greeks", "personages": {"navigator": 6}}], "$.edits[0].personages.navigator", "edit/bank-short"),
-    ("bank short of temples", [{"bank": {"temples": 0}}, {"province": "athen", "temple": True}], "$.edits[1].temple", "edit/bank-short"),
+    ("bank short of cards", [{"nation": "greeks", "personages": {"navigator": 6}}], "$.edits[0].personages.navigator",
+     "edit/bank-short"),
+    ("bank short of temples", [{"bank": {"temples": 0}}, {"province": "athen", "temple": True}], "$.edits[1].temple",
+     "edit/bank-short"),
     ("nation not seated", [{"nation": "egyptians", "coins": 1}], "$.edits[0].nation", "edit/unknown-nation"),
     ("owner not seated", [{"province": "athen", "owner": "romans"}], "$.edits[0].owner", "edit/unknown-nation"),
     ("active not seated", [{"active": "babylonians"}], "$.edits[0].active", "edit/unknown-nation"),
-    ("legion at sea", [{"province": "knossos", "units": {"greeks": {"legion": 1}}}], "$.edits[0].units.greeks.legion", "edit/unit-terrain"),
+    ("legion at sea", [{"province": "knossos", "units": {"greeks": {"legion": 1}}}], "$.edits[0].units.greeks.legion",
+     "edit/unit-terrain"),
     ("over the unit cap", [{"province": "pella", "units": {"greeks": {"legion": 18}}}], "$.edits", "edit/inconsistent"),
     ("secondary without basic", [{"nation": "greeks", "knowhow": ["democracy"]}], "$.edits", "edit/inconsistent"),
     ("too many cards", [{"bank": {"personages": {"king": 10}}}], "$.edits", "edit/inconsistent"),
@@ -318,7 +322,8 @@ def test_unreadable_edit_file(game, tmp_path, content, message):
 
 DUELLUM_REFUSED = [
     # bug found by the bots: the Commander vanished (neither in the box nor on the board)
-    ("special unit vanishes", ("special_units",), [{"nation": "carthaginians", "recruitment": {"legion": 1, "galley": 1, "commander": 0}}],
+    ("special unit vanishes", ("special_units",),
+     [{"nation": "carthaginians", "recruitment": {"legion": 1, "galley": 1, "commander": 0}}],
      "recruitment.commander", "is in the box 0 time(s) and on the board 0 time(s)"),
     ("special unit twice", ("special_units",),
      [{"province": "tacape", "owner": "carthaginians", "resource": "iron",
@@ -335,7 +340,8 @@ DUELLUM_REFUSED = [
 @pytest.mark.parametrize("variants,edits,path,words", [r[1:] for r in DUELLUM_REFUSED],
                          ids=[r[0] for r in DUELLUM_REFUSED])
 def test_duellum_edits_keep_the_special_units_and_city_types_whole(tmp_path, variants, edits, path, words):
-    game = new_game_file(tmp_path, "--id", "demo", "--edition", "duellum", *(a for v in variants for a in ("--variant", v)),
+    game = new_game_file(tmp_path, "--id", "demo", "--edition", "duellum",
+                         *(a for v in variants for a in ("--variant", v)),
                          nations=["carthaginians", "romans"])
     before = game.read_bytes()
     result, _ = apply(game, *edits)

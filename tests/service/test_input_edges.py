@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import PASSWORDS, cli_run, new_game_file
 
+from conftest import PASSWORDS, cli_run, new_game_file
 from pbem.play.bot import play_turn
 from pbem.service.schemas import MAX_DEPTH, MAX_INPUT_BYTES
 from pbem.service.store import load_game

@@ -14,9 +14,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from mailkit import ADDRESSES, body, config, game_with_players, json_orders, mail, maildir, sent
 
 from conftest import PASSWORDS, canonical_orders, cli_run, new_game_file, write_json
+from mailkit import ADDRESSES, body, config, game_with_players, json_orders, mail, maildir, sent
 
 LEGACY = Path(__file__).parent.parent / "data" / "legacy"
 WITNESS = re.compile(r"game hash after turn (\d+):\s+([0-9a-f]{64})")

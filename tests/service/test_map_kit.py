@@ -11,8 +11,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, cli_run
 
+from conftest import ROOT, cli_run
 from pbem.play.selfplay import check_invariants, play_game
 from pbem.service.boards import check_map_file, known_boards, load_board, load_map_file, read_map
 

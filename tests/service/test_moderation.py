@@ -7,19 +7,17 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from conftest import PASSWORDS, make_game, orders_for, play, write_json
-from pbem.play.bot import play_turn
+from conftest import PASSWORDS, apply_orders, canonical_orders, make_game, orders_for, play, process, write_json
 from pbem.cli import app
-from conftest import apply_orders, process
 from pbem.errors import VerifyFailed
 from pbem.kernel import queries
-from pbem.service.service import take_back as undo
-from pbem.service.turns import default_turn
+from pbem.play.bot import play_turn
 from pbem.play.options import options
-from conftest import canonical_orders
-from pbem.service.replay import replay, verify
-from pbem.service.store import game_text
 from pbem.service import turns
+from pbem.service.replay import replay, verify
+from pbem.service.service import take_back as undo
+from pbem.service.store import game_text
+from pbem.service.turns import default_turn
 
 runner = CliRunner()
 
@@ -69,7 +67,8 @@ def test_verify_catches_an_edited_state(long_game):
 
 def test_verify_catches_an_edited_order(long_game, tmp_path):
     raw = as_raw(long_game)
-    entry = next(e for e in raw["history"] if e["kind"] == "turn" and e["orders"]["rondel"]["to"] in ("iron", "gold", "marble"))
+    entry = next(e for e in raw["history"]
+                 if e["kind"] == "turn" and e["orders"]["rondel"]["to"] in ("iron", "gold", "marble"))
     entry["orders"]["rondel"] = {"to": "arming" if entry["orders"]["rondel"]["to"] != "arming" else "iron"}
     path = write_json(tmp_path / "g.json", raw)
     res = runner.invoke(app, ["verify", str(path)])

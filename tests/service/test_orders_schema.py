@@ -270,7 +270,8 @@ def test_integral_floats_become_ints():
 def test_canonical_is_idempotent_valid_and_leaves_input_alone():
     data = orders(
         rondel="maneuver",
-        maneuver=[{"move": "legion", "from": "pella", "path": ["athen"]}, {"conquer": "athen", "with": {"galley": 0, "legion": 1}}],
+        maneuver=[{"move": "legion", "from": "pella", "path": ["athen"]},
+                  {"conquer": "athen", "with": {"galley": 0, "legion": 1}}],
         temples=["athen"], knowhow=["wheel"], found=["pella"], arm=[{"unit": "galley", "at": "athen"}],
         standing={"battle": "never"}, comment="hi",
     )
@@ -308,9 +309,11 @@ ORDER_NEGATIVES = {
     "arm count 0": (orders(arm=[{"unit": "legion", "at": "pella", "count": 0}]), "$.arm[0].count"),
     "arm without at": (orders(arm=[{"unit": "legion"}]), "$.arm[0]"),
     "unknown know-how": (orders(knowhow=["writing"]), "$.knowhow[0]"),
-    "move count 0": (orders(maneuver=[{"move": "legion", "count": 0, "from": "a", "path": ["b"]}]), "$.maneuver[0].count"),
+    "move count 0": (orders(maneuver=[{"move": "legion", "count": 0, "from": "a", "path": ["b"]}]),
+                     "$.maneuver[0].count"),
     "move and battle in one step": (
-        orders(maneuver=[{"move": "legion", "battle": "legion", "from": "a", "path": ["b"], "at": "b", "against": "romans"}]),
+        orders(maneuver=[{"move": "legion", "battle": "legion", "from": "a", "path": ["b"], "at": "b",
+                          "against": "romans"}]),
         "$.maneuver[0]",
     ),
     "conquer and move in one step": (

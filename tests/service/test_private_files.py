@@ -12,9 +12,9 @@ import re
 import stat
 
 import pytest
-from mailkit import ADDRESSES, START, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 from conftest import cli_run
+from mailkit import ADDRESSES, START, add_to_maildir, body, config, game_with_players, mail, maildir, sent
 
 ADDRESS = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 

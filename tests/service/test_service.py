@@ -77,7 +77,8 @@ def _game_with_every_kind(tmp_path) -> Path:
     """turn 1, a GM edit, a standing-orders change, turn 2."""
     path = new_game_file(tmp_path)
     assert cli_run("process", path, first_orders(tmp_path, path)).exit_code == 0
-    edit = write_json(tmp_path / "e.json", {"game": "game", "reason": "lost mail", "edits": [{"nation": "arabs", "coins": 3}]})
+    edit = write_json(tmp_path / "e.json",
+                      {"game": "game", "reason": "lost mail", "edits": [{"nation": "arabs", "coins": 3}]})
     assert cli_run("gm-edit", path, edit).exit_code == 0
     standing = write_json(tmp_path / "s.json", {"game": "game", "nation": "greeks", "password": PASSWORDS["greeks"],
                                                  "standing": {"battle": "never"}})
@@ -138,7 +139,8 @@ def test_every_command_that_changes_a_game_writes_reports(tmp_path, command):
     path = new_game_file(tmp_path)
     assert cli_run("process", path, first_orders(tmp_path, path)).exit_code == 0
     active = json.loads(cli_run("show", path, "--json").stdout)["active"]
-    edit = write_json(tmp_path / "e.json", {"game": "game", "reason": "compensation", "edits": [{"nation": "arabs", "coins": 3}]})
+    edit = write_json(tmp_path / "e.json",
+                      {"game": "game", "reason": "compensation", "edits": [{"nation": "arabs", "coins": 3}]})
     args = {"gm-edit": ["gm-edit", path, edit], "undo": ["undo", path],
             "default-turn": ["default-turn", path, active], "bot": ["bot", path, "--apply"]}[command]
     result = cli_run(*args, "--report-dir", tmp_path / "r", "--format", "txt,md")

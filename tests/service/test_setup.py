@@ -11,12 +11,11 @@ import os
 import stat
 
 import pytest
-from conftest import FOUR, PASSWORDS, cli_run, edit, make_game, new_game_file
 
+from conftest import FOUR, PASSWORDS, SetupOptions, cli_run, edit, make_game, new_game, new_game_file
+from pbem.errors import Refused, UsageError
 from pbem.service import passwords
 from pbem.service.boards import load_board
-from pbem.errors import Refused, UsageError
-from conftest import SetupOptions, new_game
 from pbem.service.readout import show_json
 
 EAST = {

@@ -18,9 +18,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from mailkit import ADDRESSES, START, game_with_players, maildir, sent
 
 from conftest import cli_run
+from mailkit import ADDRESSES, START, game_with_players, maildir, sent
 
 EARLY = "2026-11-20T10:00:00Z"
 """When the late game's clock started: its deadline passed on 22 November."""

@@ -7,11 +7,11 @@ import json
 import os
 
 import pytest
-from conftest import FOUR, PASSWORDS, cli_run, held_lock, new_game_file, write_json
 
-from pbem.service import store
+from conftest import FOUR, PASSWORDS, cli_run, held_lock, new_game_file, write_json
 from pbem.errors import InconsistentGame, InputError
 from pbem.paths import map_path
+from pbem.service import store
 
 
 def edit_file(folder, game_id="game", name="edit.json", **edit):
@@ -202,22 +202,30 @@ def cities(n):
 
 
 INCONSISTENT = [
-    ("18 legions", units("pella", "greeks", legion=18), "$.state.provinces", "greeks has 18 legions on the board, more than 17"),
+    ("18 legions", units("pella", "greeks", legion=18), "$.state.provinces",
+     "greeks has 18 legions on the board, more than 17"),
     ("18 galleys", units("knossos", "greeks", galley=18), "$.state.provinces", "18 galleys"),
     ("26 cities", cities(23), "$.state.provinces", "greeks has 26 cities, more than its 25 stones"),
     ("temple without city", temple_in("knossos"), "$.state.provinces.knossos.temple", "a temple without a city"),
-    ("active not seated", setter("status", "active", "egyptians"), "$.status.active", "active nation 'egyptians' is not seated"),
+    ("active not seated", setter("status", "active", "egyptians"), "$.status.active",
+     "active nation 'egyptians' is not seated"),
     ("first not seated", setter("first", "romans"), "$.first", "start nation 'romans' is not seated"),
     ("winner not seated", setter("status", "winner", "romans"), "$.status.winner", "not seated"),
-    ("owner not seated", setter("state", "provinces", "pella", "owner", "egyptians"), "$.state.provinces.pella.owner", "owner 'egyptians' is not seated"),
+    ("owner not seated", setter("state", "provinces", "pella", "owner", "egyptians"), "$.state.provinces.pella.owner",
+     "owner 'egyptians' is not seated"),
     ("not a province", setter("state", "provinces", "atlantis", {"owner": "greeks", "temple": False, "units": {}}),
      "$.state.provinces.atlantis", "'atlantis' is not a province"),
-    ("legion at sea", units("knossos", "greeks", legion=1), "$.state.provinces.knossos.units.greeks.legion", "a legion cannot stand in knossos"),
-    ("unseated units", units("pella", "egyptians", legion=1), "$.state.provinces.pella.units.egyptians", "who is not seated"),
+    ("legion at sea", units("knossos", "greeks", legion=1), "$.state.provinces.knossos.units.greeks.legion",
+     "a legion cannot stand in knossos"),
+    ("unseated units", units("pella", "egyptians", legion=1), "$.state.provinces.pella.units.egyptians",
+     "who is not seated"),
     ("too many coins", setter("state", "bank", "coins", 27), "$.state.bank.coins", "31 coins in the game exceed 30"),
-    ("too many temples", setter("state", "provinces", "pella", "temple", True), "$.state.bank.temples", "1 temples placed and 20 in the bank exceed 20"),
-    ("too many kings", setter("state", "nations", "greeks", "personages", "king", 1), "$.state.bank.personages.king", "10 king cards in the game exceed 9"),
-    ("secondary without basic", setter("state", "nations", "greeks", "knowhow", ["roads"]), "$.state.nations.greeks.knowhow", "roads without wheel"),
+    ("too many temples", setter("state", "provinces", "pella", "temple", True), "$.state.bank.temples",
+     "1 temples placed and 20 in the bank exceed 20"),
+    ("too many kings", setter("state", "nations", "greeks", "personages", "king", 1), "$.state.bank.personages.king",
+     "10 king cards in the game exceed 9"),
+    ("secondary without basic", setter("state", "nations", "greeks", "knowhow", ["roads"]),
+     "$.state.nations.greeks.knowhow", "roads without wheel"),
     ("nation missing", lambda d: d["state"]["nations"].pop("arabs"), "$.state.nations", "do not match the seats"),
     ("players", setter("rules", "players", 3), "$.rules.players", "3 players cannot play 4 nations"),
     ("board changed", setter("board", "sha256", "0" * 64), "$.board.sha256", "different version of board"),
@@ -311,7 +319,8 @@ def test_a_copy_without_its_copy_key_is_still_no_game(tmp_path):
     file holds: it is refused as a game (exit 3) by every command, never changed."""
     import json as _json
 
-    from conftest import cli_run as run, write_json
+    from conftest import cli_run as run
+    from conftest import write_json
 
     game = new_game_file(tmp_path, "--id", "demo")
     assert run("copy", game, "--for", "greeks", "-o", tmp_path / "c.json").exit_code == 0

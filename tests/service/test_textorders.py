@@ -27,8 +27,8 @@ from pbem.kernel.vocab import PAYMENT_KEYS, RESOURCES, UNITS, BattleStance, Coin
 from pbem.play.bot import play_turn
 from pbem.service import schemas, turns
 from pbem.service.boards import load_board
-from pbem.service.language.names import ORDER_WORDS, Names
 from pbem.service.language.mailtext import mail_lines, strip_mail
+from pbem.service.language.names import ORDER_WORDS, Names
 from pbem.service.language.textorders import looks_like_text_orders, parse_text_orders, read_text_orders
 from pbem.service.language.writer import format_text_orders
 
@@ -824,7 +824,8 @@ def test_the_game_line_has_one_grammar():
     from pbem.service.language.tokens import line_value
 
     for line, value in [("game demo", "demo"), ("Game: demo  # ours", "demo"), ("GAME\tdemo#2", "demo#2"),
-                        ("game :demo", "demo"), ("game", None), ("game demo # ours", "demo"), ("Game-night was fun", None),
+                        ("game :demo", "demo"), ("game", None), ("game demo # ours", "demo"),
+                        ("Game-night was fun", None),
                         ("gamer demo", None), ("rondel gold", None), ('"game" demo', None)]:
         assert line_value(line, "game") == value, line
         if value is not None:

@@ -63,7 +63,8 @@ RONDEL = Rondel(
 
 WORDING = MappingProxyType({
     "found/neutral-temple": "a neutral temple stands in {city}: conquer it first, then found the city",
-    "found/resource-fixed": "a city in {city} produces {resource}, as the board shows; only choice sites (or the free-choice variant) take a \"resource\"",
+    "found/resource-fixed": "a city in {city} produces {resource}, as the board shows; only choice sites (or the "
+                            "free-choice variant) take a \"resource\"",
     "arm/no-free-unit": "{nation} arms no unit for free this turn (only the nation holding BELLONA does)",
 })
 """Antike II's words for kernel codes its rules reach: neutral temples, chosen city types,

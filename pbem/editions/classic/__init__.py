@@ -13,8 +13,8 @@ from types import MappingProxyType
 from typing import Any
 
 from pbem.editions.classic.personages import ClassicTurn
-from pbem.editions.classic.setup import ClassicSetUp
 from pbem.editions.classic.rules import DOUBLE_RULES, FREE_STEPS, RULES
+from pbem.editions.classic.setup import ClassicSetUp
 from pbem.kernel.actions import Arm, BuildTemples, BuyKnowHow, Maneuver, Produce
 from pbem.kernel.edition import Edition, Extras, NationInfo, facet
 from pbem.kernel.facets import Facet, SharedPhrases

@@ -15,8 +15,8 @@ from pbem.kernel.facets import SharedTurn
 from pbem.kernel.personages import award as _award
 
 if TYPE_CHECKING:
-    from pbem.kernel.state import GameState
     from pbem.kernel.protocols import TurnView
+    from pbem.kernel.state import GameState
 
 PERSONAGES = ("king", "scholar", "general", "citizen", "navigator")
 

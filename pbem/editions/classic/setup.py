@@ -63,9 +63,11 @@ def start_cities(opts: SetupOptions, board: Board, count: int) -> dict[str, list
             # docs/rulings.md: in the longer game without --start a nation keeps its line's first city.
             chosen = list(lines[nation])[:want]
         else:
-            raise UsageError(f"{nation} has no start line for {count} nations on {board.id}; give --start {nation}=CITY,...")
+            raise UsageError(f"{nation} has no start line for {count} nations on {board.id}; "
+                             f"give --start {nation}=CITY,...")
         if len(chosen) != want:
-            raise UsageError(f"--start {nation}: {want} start {'city' if want == 1 else 'cities'} needed, got {len(chosen)}")
+            raise UsageError(f"--start {nation}: {want} start {'city' if want == 1 else 'cities'} needed, "
+                             f"got {len(chosen)}")
         for city in chosen:
             if not board.is_province(city):
                 raise UsageError(f"--start {nation}: {city!r} is not a province of {board.id}")
@@ -126,7 +128,8 @@ def teams(opts: SetupOptions, board: Board, nations: list[str]) -> list[list[str
         raise UsageError(f"--team: two teams of two, together the four nations ({', '.join(nations)}); "
                          f"got {' against '.join('+'.join(t) for t in given)}")
     if printed and sorted(map(sorted, given)) != sorted(map(sorted, printed)):
-        raise UsageError(f"--team: on {board.id} one player runs {' and the other '.join('+'.join(t) for t in printed)} "
+        raise UsageError(f"--team: on {board.id} one player runs "
+                         f"{' and the other '.join('+'.join(t) for t in printed)} "
                          "(rulebook p. III, 'Antike for two players')")
     return given
 
@@ -195,13 +198,16 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
     players = opts.players or (2 if double else count)
     problem = edition.setup.seating_problem(players, count)
     if problem or (count == 2 and not double):
-        raise UsageError(f"--players {players}: {problem or 'two nations are the double-nation variant: add --variant double'}")
+        raise UsageError(f"--players {players}: "
+                         f"{problem or 'two nations are the double-nation variant: add --variant double'}")
     if double:
         clash = sorted({"longer", "military"} & set(opts.variants))
         if clash:
-            raise UsageError(f"--variant double cannot be combined with {', '.join(clash)} (docs/rulings.md, 'Two players')")
+            raise UsageError(f"--variant double cannot be combined with {', '.join(clash)} "
+                             "(docs/rulings.md, 'Two players')")
         if opts.start:
-            raise UsageError("--variant double: the players pick their start cities in turns; give them with --picks, not --start")
+            raise UsageError("--variant double: the players pick their start cities in turns; "
+                             "give them with --picks, not --start")
     elif opts.picks:
         raise UsageError("--picks is for the double-nation variant (--variant double); use --start")
     if opts.teams and not (players == 2 and count == 4):

@@ -9,8 +9,8 @@ units of the variant, from :mod:`.play`, :mod:`.special` and :mod:`.cardplay`), 
 shown and checked (:mod:`.holdings`), the player's view that keeps the other's hand and the
 deck's order secret (:mod:`.secrets`), event cards (:mod:`.cards`), GM edits (:mod:`.edits`),
 its words in reports (:mod:`.phrases`), in ``options`` (:mod:`.lines`) and in text orders
-(:mod:`.orderwords`), its schema parts (:mod:`.schema`) and its bots (:mod:`.strategy`). Every rule cites the English rulebook
-(key 001); what the rulebook does not give is a ruling (docs/duellum.md).
+(:mod:`.orderwords`), its schema parts (:mod:`.schema`) and its bots (:mod:`.strategy`).
+Every rule cites the English rulebook (key 001); what the rulebook does not give is a ruling (docs/duellum.md).
 """
 
 from __future__ import annotations
@@ -71,11 +71,13 @@ RONDEL = Rondel(
 CODES = MappingProxyType({
     "wall/not-own-city": "{city} is not a city of {nation}{hint}",
     "wall/already": "{city} already has a town wall (one per city)",
-    "wall/none-left": "{nation} has no town wall left in its supply (walls come with the VP track: at 1, 2, 3, 5 and 7 personages)",
+    "wall/none-left": "{nation} has no town wall left in its supply (walls come with the VP track: at 1, 2, 3, 5 "
+                      "and 7 personages)",
     "recruit/no-supply": "{nation} has {left} {unit}(s) left in its supply, {asked} asked",
     "card/not-in-hand": "{nation} holds no {card} card",
     "card/field": "the {card} card takes no {field!r}",
-    "card/not-now": "{card} is played only in the opponent's turn, when it conquers (by the standing order \"fortress\")",
+    "card/not-now": "{card} is played only in the opponent's turn, when it conquers "
+                    "(by the standing order \"fortress\")",
     "card/no-wall": "{card}: {city} has no town wall to destroy (name a city with one: \"city\"){hint}",
     "card/not-scientia": "{card} is played only in a turn on SCIENTIA",
     "card/wrong-wedge": "{card} is played only in a turn whose rondel move goes to {wedge}",
@@ -94,7 +96,8 @@ CODES = MappingProxyType({
                       "{holder} takes it out first, to the discards)",
     "edit/card-unknown": "{card} is no event card of this game's deck (show --json lists its cards under \"cards\"; "
                          "a blank card joins it once the GM has written it, with \"event_cards\")",
-    "trade/no-knowhow": "{nation} may trade with the bank only with COMMERCIUM (3 chips for 2), developed in an earlier turn",
+    "trade/no-knowhow": "{nation} may trade with the bank only with COMMERCIUM (3 chips for 2), developed in an "
+                        "earlier turn",
     "found/no-token": "the bank has no {resource} city token left ({tokens} in the game)",
     "arm/special-needs-temple": "the {unit} is armed only at a city with a temple; {at} has none",
     "conquer/special-not-used": "the {unit} helps a conquest where it stands (the defence is 1 lower) but is not "

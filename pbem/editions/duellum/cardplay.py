@@ -419,7 +419,8 @@ def defence_card(t: TurnView, defender: str, spare: int) -> tuple[str, int] | No
     cid, change, rest = found[0]
     _to_discards(t, defender, cid)
     if rest:
-        record: dict[str, Any] = {"type": "card", "nation": defender, "card": cid, "when": DURING_CONQUEST, "effects": []}
+        record: dict[str, Any] = {"type": "card", "nation": defender, "card": cid, "when": DURING_CONQUEST,
+                                  "effects": []}
         t.events.append(record)
         _steps(t, defender, rest, {"play": cid}, "$", cards.name_of(cards.catalogue(data).get(cid), cid),
                record["effects"])

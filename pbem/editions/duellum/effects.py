@@ -361,7 +361,8 @@ def step_words(step: dict[str, Any], during: bool = False) -> str:
         more = f"{abs(change)} {'higher' if change > 0 else 'lower'}"
         if during:
             return (f"the city's defence is {more} for that conquest: the city holds if he lacks the "
-                    f"unit{'' if change == 1 else 's'} for it, otherwise he loses {change} unit{'' if change == 1 else 's'} more")
+                    f"unit{'' if change == 1 else 's'} for it, otherwise he loses {change} "
+                    f"unit{'' if change == 1 else 's'} more")
         return f"the defence of the city the order names (\"city\") is {more} for this turn's conquest of it"
     if kind == "draw":
         n = step.get("count", 1)

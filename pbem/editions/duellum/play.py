@@ -13,17 +13,18 @@ import pbem.editions.duellum.special as special
 from pbem.editions.duellum.cardplay import arm_fight, defence_card
 from pbem.editions.duellum.deck import discard, draw
 from pbem.editions.duellum.pieces import box, opponent, set_wall, to_box, tokens_used, walls_of
-from pbem.editions.duellum.rules import PERSONAGE_RULES as P, RECRUIT_GOLD, WALL_MARKS, WALLS_PER_NATION
+from pbem.editions.duellum.rules import PERSONAGE_RULES as P
+from pbem.editions.duellum.rules import RECRUIT_GOLD, WALL_MARKS, WALLS_PER_NATION
 from pbem.kernel import queries
 from pbem.kernel.actions import BuildTemples, BuyKnowHow
-from pbem.kernel.maneuver import plural_of, remove_conquerors, defence
+from pbem.kernel.maneuver import defence, plural_of, remove_conquerors
 from pbem.kernel.payments import Cost
 from pbem.kernel.personages import award
 from pbem.kernel.vocab import UNITS
 
 if TYPE_CHECKING:
-    from pbem.kernel.state import GameState
     from pbem.kernel.protocols import TurnView
+    from pbem.kernel.state import GameState
 
 # -- TEMPLUM: temples and town walls ----------------------------------------------------
 
@@ -198,12 +199,14 @@ def _units_used(t: TurnView, step: dict[str, Any], city: str, seen: int, here: d
     legions = min(here["legion"], seen)  # D4: legions go first, galleys count towards navigators
     used = {"legion": legions, "galley": seen - legions}
     if here["legion"] and here["galley"]:
-        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {plural_of(used['legion'], 'legion')} "
-                       f"and {plural_of(used['galley'], 'galley')} (no \"with\" given: legions first, galleys are kept)")
+        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses "
+                       f"{plural_of(used['legion'], 'legion')} and {plural_of(used['galley'], 'galley')} "
+                       "(no \"with\" given: legions first, galleys are kept)")
     return used
 
 
-def _defence_card(t: TurnView, city: str, owner: str, used: dict[str, int], here: dict[str, int]) -> dict[str, int] | None:
+def _defence_card(t: TurnView, city: str, owner: str, used: dict[str, int],
+                  here: dict[str, int]) -> dict[str, int] | None:
     """FORTRESS (or another card for the opponent's conquest) played by the defender's
     standing order: the city holds where the attacker has too few units left over (``None``),
     else the units used grow by the card's change (a legion first)."""

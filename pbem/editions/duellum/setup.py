@@ -14,11 +14,20 @@ import hashlib
 import json
 from typing import TYPE_CHECKING, Any
 
-from pbem.editions.classic.setup import start_cities
 import pbem.editions.duellum.cards as cards
+from pbem.editions.classic.setup import start_cities
 from pbem.editions.duellum.edits import moments
-from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, DISPLAY, GOAL, PRICES, SPECIAL_UNITS, START_BOX, TOKENS,
-                                         data_problems)
+from pbem.editions.duellum.rules import (
+    BANK_COINS,
+    DATA_KEYS,
+    DISPLAY,
+    GOAL,
+    PRICES,
+    SPECIAL_UNITS,
+    START_BOX,
+    TOKENS,
+    data_problems,
+)
 from pbem.errors import UsageError
 from pbem.kernel.bank import give_coin
 from pbem.kernel.facets import SharedSetUp
@@ -58,7 +67,8 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
     if opts.players not in (None, 2):
         raise UsageError(f"--players {opts.players}: Antike Duellum is for two players")
     if opts.goal not in (None, GOAL):
-        raise UsageError(f"--goal {opts.goal}: Antike Duellum is won with {GOAL} personages (rulebook, 'Goal of the game')")
+        raise UsageError(f"--goal {opts.goal}: Antike Duellum is won with {GOAL} personages "
+                         "(rulebook, 'Goal of the game')")
     for unused in ("teams", "picks"):
         if getattr(opts, unused):
             raise UsageError(f"--{unused.rstrip('s')}: not an Antike Duellum option")

@@ -14,8 +14,8 @@ from pbem.editions.duellum.pieces import opponent, to_box
 from pbem.editions.duellum.rules import SPECIAL_ARMING_IRON, SPECIAL_MOVES_AS, SPECIAL_UNITS
 
 if TYPE_CHECKING:
-    from pbem.kernel.state import GameState
     from pbem.kernel.protocols import TurnView
+    from pbem.kernel.state import GameState
 
 
 def present(state: GameState, nation: str, pid: str) -> bool:

@@ -22,15 +22,42 @@ are imported here (:data:`__all__`), so ``from pbem.report.layout import ...`` r
 
 from __future__ import annotations
 
-from pbem.report.layout.base import (BOARD_ROOM, Box, CHIP_ROOM, FONT, HARBOUR_H, HARBOUR_W, HEADER, HEIGHT, MARGIN,
-                                     NAME_SIZE, SEA, SEA_ONLY_INK, WIDTH, temple_mark, fit, num, text_width)
-from pbem.report.layout.marks import NEUTRAL_FILL, NEUTRAL_TEMPLE, anchor_mark, chip_mark, cross_mark, galley_mark
-from pbem.report.layout.legend import LEGEND_BOX, LEGEND_LAYOUTS, SEA_LEGEND, LegendGrid, legend_extras
-from pbem.report.layout.placement import (box_distance, overlap_cost, far_candidates, box_inside, on_land, board_places,
-                                          board_view, label_box, marker_box, overlaps)
+from pbem.report.layout.base import (
+                                     BOARD_ROOM,
+                                     CHIP_ROOM,
+                                     FONT,
+                                     HARBOUR_H,
+                                     HARBOUR_W,
+                                     HEADER,
+                                     HEIGHT,
+                                     MARGIN,
+                                     NAME_SIZE,
+                                     SEA,
+                                     SEA_ONLY_INK,
+                                     WIDTH,
+                                     Box,
+                                     fit,
+                                     num,
+                                     temple_mark,
+                                     text_width,
+)
 from pbem.report.layout.board import province_base
-from pbem.report.layout.panels import panel_rows
+from pbem.report.layout.legend import LEGEND_BOX, LEGEND_LAYOUTS, SEA_LEGEND, LegendGrid, legend_extras
+from pbem.report.layout.marks import NEUTRAL_FILL, NEUTRAL_TEMPLE, anchor_mark, chip_mark, cross_mark, galley_mark
 from pbem.report.layout.pages import board_frame, pages_layout, svg_layout
+from pbem.report.layout.panels import panel_rows
+from pbem.report.layout.placement import (
+                                     board_places,
+                                     board_view,
+                                     box_distance,
+                                     box_inside,
+                                     far_candidates,
+                                     label_box,
+                                     marker_box,
+                                     on_land,
+                                     overlap_cost,
+                                     overlaps,
+)
 
 __all__ = [
     "BOARD_ROOM", "Box", "CHIP_ROOM", "FONT", "HARBOUR_H", "HARBOUR_W", "HEADER", "HEIGHT", "LEGEND_BOX",

@@ -7,7 +7,6 @@ from typing import Any
 
 from pbem.report.style import RECONSTRUCTION_NOTE
 
-
 WIDTH = 1152
 HEIGHT = 1629
 """The board page: 1152 wide (the board picture) and A4 portrait in shape (1 : √2)."""

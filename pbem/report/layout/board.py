@@ -7,14 +7,44 @@ import math
 from typing import Any
 
 from pbem.kernel.board import Board
-from pbem.report.style import ink_for, is_sea
-from pbem.report.layout.base import (Box, CHIP_ROOM, INK, LAND, NAME_SIZE, PILL_GAP, PILL_H, SEA_ONLY_INK,
-                                     UNIT_SIZE, points_attr, temple_mark, num, refined, text_width, tint)
 from pbem.kernel.protocols import CityMark
-from pbem.report.layout.marks import (NEUTRAL_TEMPLE, SEA_FILL, anchor_mark, chip_mark, cross_mark, neutral_temple_mark, galley_mark,
-                                      city_mark)
-from pbem.report.layout.placement import (View, board_geometry, leader_line, board_places, board_view, model_marks,
-                                          overlaps)
+from pbem.report.layout.base import (
+    CHIP_ROOM,
+    INK,
+    LAND,
+    NAME_SIZE,
+    PILL_GAP,
+    PILL_H,
+    SEA_ONLY_INK,
+    UNIT_SIZE,
+    Box,
+    num,
+    points_attr,
+    refined,
+    temple_mark,
+    text_width,
+    tint,
+)
+from pbem.report.layout.marks import (
+    NEUTRAL_TEMPLE,
+    SEA_FILL,
+    anchor_mark,
+    chip_mark,
+    city_mark,
+    cross_mark,
+    galley_mark,
+    neutral_temple_mark,
+)
+from pbem.report.layout.placement import (
+    View,
+    board_geometry,
+    board_places,
+    board_view,
+    leader_line,
+    model_marks,
+    overlaps,
+)
+from pbem.report.style import ink_for, is_sea
 
 
 def province_base(board: Board, pid: str, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:

@@ -8,9 +8,9 @@ from typing import Any
 
 from pbem.kernel.board import Board
 from pbem.kernel.protocols import CityMark
+from pbem.report.layout.base import RESOURCE_LETTERS, SEA_ONLY_INK, Box, num, points_attr, temple_mark
+from pbem.report.layout.marks import anchor_mark, chip_mark, city_mark, cross_mark, galley_mark, neutral_temple_mark
 from pbem.report.style import RESOURCE_COLOURS, ink_for, is_sea
-from pbem.report.layout.base import Box, RESOURCE_LETTERS, SEA_ONLY_INK, points_attr, temple_mark, num
-from pbem.report.layout.marks import anchor_mark, chip_mark, cross_mark, neutral_temple_mark, galley_mark, city_mark
 
 
 def legend_extras(board: Board, marks: tuple[CityMark, ...] = ()) -> tuple[str | CityMark, ...]:
@@ -122,7 +122,8 @@ def _legend_extra(kind: str | CityMark, x: float, y: float, neutral: str) -> dic
         return {"kind": "chip", "label": "resource of choice", "cx": num(x + 7), "cy": num(y - 4),
                 "ty": num(y - 0.8), **chip, "tx": num(x + 22), "ty2": num(y)}
     if kind == "none":
-        return {"kind": "cross", "label": "no city site", "d": cross_mark(x + 7, y - 4), "tx": num(x + 22), "ty": num(y)}
+        return {"kind": "cross", "label": "no city site", "d": cross_mark(x + 7, y - 4),
+                "tx": num(x + 22), "ty": num(y)}
     if kind == "sea":
         return {"kind": "sea", "label": SEA_LEGEND, "mark": galley_mark(x + 8, y - 3), "tx": num(x + 22), "ty": num(y)}
     if isinstance(kind, CityMark):  # round a city square, as on the board
@@ -150,8 +151,10 @@ def _legend_items(at) -> dict[str, Any]:
                   "head": points_attr([(c2r0[0] + 38, c2r0[1] - 4), (c2r0[0] + 26, c2r0[1] - 11),
                                 (c2r0[0] + 26, c2r0[1] + 3)]),
                   "tx": num(c2r0[0] + 46), "ty": num(c2r0[1])},
-        "battle": {"points": points_attr([(c2r1[0] + 16 + (15 if i % 2 == 0 else 7) * math.cos(math.pi * i / 8 - math.pi / 2),
-                                    c2r1[1] - 4 + (15 if i % 2 == 0 else 7) * math.sin(math.pi * i / 8 - math.pi / 2))
+        "battle": {"points": points_attr([(c2r1[0] + 16
+                                           + (15 if i % 2 == 0 else 7) * math.cos(math.pi * i / 8 - math.pi / 2),
+                                           c2r1[1] - 4
+                                           + (15 if i % 2 == 0 else 7) * math.sin(math.pi * i / 8 - math.pi / 2))
                                    for i in range(16)]),
                    "tx": num(c2r1[0] + 46), "ty": num(c2r1[1])},
         "conquest": {"cx": num(c2r2[0] + 16), "cy": num(c2r2[1] - 4), "tx": num(c2r2[0] + 46), "ty": num(c2r2[1])},

@@ -4,8 +4,8 @@ crosses."""
 
 from __future__ import annotations
 
+from pbem.report.layout.base import RESOURCE_LETTERS, SEA, SEA_ONLY_INK, num, points_attr, temple_mark
 from pbem.report.style import RESOURCE_COLOURS, ink_for
-from pbem.report.layout.base import RESOURCE_LETTERS, SEA, SEA_ONLY_INK, points_attr, temple_mark, num
 
 
 def anchor_mark(x: float, y: float) -> dict[str, str]:

@@ -7,13 +7,33 @@ from typing import Any
 
 from pbem.kernel.board import Board
 from pbem.kernel.protocols import CityMark
-from pbem.report.layout.base import (BORDER_COLOURS, FONT, HEIGHT, INK, NOTE_INK, NOTE_TEXT, SEA, WIDTH, fit, num,
-                                     refined, wrap)
-from pbem.report.layout.legend import draw_legend
-from pbem.report.layout.placement import board_geometry, board_view, model_marks
+from pbem.report.layout.base import (
+    BORDER_COLOURS,
+    FONT,
+    HEIGHT,
+    INK,
+    NOTE_INK,
+    NOTE_TEXT,
+    SEA,
+    WIDTH,
+    fit,
+    num,
+    refined,
+    wrap,
+)
 from pbem.report.layout.board import draw_arrows, draw_battles, draw_conquests, draw_provinces
-from pbem.report.layout.panels import (draw_footer, draw_header, draw_log, draw_nations_table, draw_progress, draw_rondel, draw_scores,
-                                       panel_rows)
+from pbem.report.layout.legend import draw_legend
+from pbem.report.layout.panels import (
+    draw_footer,
+    draw_header,
+    draw_log,
+    draw_nations_table,
+    draw_progress,
+    draw_rondel,
+    draw_scores,
+    panel_rows,
+)
+from pbem.report.layout.placement import board_geometry, board_view, model_marks
 
 
 def board_frame(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:

@@ -7,9 +7,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.report.layout.base import Box, HEAD_SIZE, HEIGHT, INK, MARGIN, WIDTH, fit, num, refined, text_width, wrap
+from pbem.report.layout.base import HEAD_SIZE, HEIGHT, INK, MARGIN, WIDTH, Box, fit, num, refined, text_width, wrap
 from pbem.report.layout.placement import View, overlaps
-
 
 ROW_A_H = 290
 """The rondel and the nations table."""
@@ -176,7 +175,7 @@ def draw_nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
         values = [n["resources"]["marble"], n["resources"]["iron"], n["resources"]["gold"], n["coins"],
                   len(n["cities"]), len(n["temples"]), n["units"]["legion"], n["units"]["galley"]]
         edge = x + 30 + name_w + player_w
-        for (label, cw), v in zip(cols, values):
+        for (_, cw), v in zip(cols, values):
             edge += cw
             cells.append(_cell(edge, v, "end"))
         rows.append({"cells": cells, "swatch": _swatch(x + 10, n)})
@@ -184,7 +183,7 @@ def draw_nations_table(model: dict[str, Any], place: Rows) -> dict[str, Any]:
     edge = x + 30 + name_w + player_w
     bank_cells = [_cell(x + 30, "Bank", "start", True),
                   _cell(x + 30 + name_w, "coins and temples left", "start", fill="#555555")]
-    for (label, cw), v in zip(cols, ["", "", "", bank["coins"], "", bank["temples"], "", ""]):
+    for (_, cw), v in zip(cols, ["", "", "", bank["coins"], "", bank["temples"], "", ""]):
         edge += cw
         if v != "":
             bank_cells.append(_cell(edge, v, "end", True))

@@ -12,10 +12,26 @@ from typing import Any
 
 from pbem.kernel.board import Board
 from pbem.kernel.protocols import CityMark
-from pbem.report.style import is_sea
-from pbem.report.layout.base import (BOARD_ROOM, Box, CHIP_ROOM, HARBOUR_H, HARBOUR_W, HEADER, LABEL_GAP, LABEL_H,
-                                     MARGIN, NAME_SIZE, NOTE_H, PILL_GAP, PILL_H, WIDTH, num, text_width)
+from pbem.report.layout.base import (
+    BOARD_ROOM,
+    CHIP_ROOM,
+    HARBOUR_H,
+    HARBOUR_W,
+    HEADER,
+    LABEL_GAP,
+    LABEL_H,
+    MARGIN,
+    NAME_SIZE,
+    NOTE_H,
+    PILL_GAP,
+    PILL_H,
+    WIDTH,
+    Box,
+    num,
+    text_width,
+)
 from pbem.report.layout.legend import LEGEND_GAP, legend_extras, legend_layout
+from pbem.report.style import is_sea
 
 
 @dataclass(frozen=True, eq=False)

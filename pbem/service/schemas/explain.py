@@ -175,7 +175,8 @@ def _alternatives(err: Any, nouns: Mapping[frozenset, str]) -> str:
         if len(present) > 1:
             return f"has both {' and '.join(repr(k) for k in present)}: each entry does one thing; split it in two"
         guesses = [k for k in value if closest(k, keys)]
-        hint = f" ({', '.join(repr(k) for k in guesses)}: did you mean {' or '.join(repr(c) for g in guesses for c in closest(g, keys))}?)" if guesses else ""
+        hint = (f" ({', '.join(repr(k) for k in guesses)}: did you mean "
+                f"{' or '.join(repr(c) for g in guesses for c in closest(g, keys))}?)") if guesses else ""
         return f"must start with one of the keys {_listing(keys)}{hint}"
     from jsonschema.exceptions import best_match
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 Check = Callable[[Any], bool]
 
@@ -116,7 +117,8 @@ _TYPE_TESTS = {
     "array": "isinstance({v}, list)",
     "object": "isinstance({v}, dict)",
     "number": "(isinstance({v}, (int, float)) and {v}.__class__ is not bool)",
-    "integer": "((isinstance({v}, int) and {v}.__class__ is not bool) or (isinstance({v}, float) and {v}.is_integer()))",
+    "integer": "((isinstance({v}, int) and {v}.__class__ is not bool) "
+               "or (isinstance({v}, float) and {v}.is_integer()))",
 }
 _VALUE_KEYWORDS = frozenset({"type", "enum", "const", "$ref"})
 _OBJECT_KEYWORDS = frozenset({"required", "properties", "additionalProperties", "propertyNames", "minProperties"})

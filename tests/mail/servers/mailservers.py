@@ -52,7 +52,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.parser import BytesParser
 from ipaddress import ip_address
@@ -127,7 +127,7 @@ def _make_certs(directory: Path) -> TlsFiles:
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     start, end = now - timedelta(hours=1), now + timedelta(days=2)
 
     def usage(**on: bool) -> x509.KeyUsage:

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
-from mailkit import ADDRESSES, GM, game_with_players, mail, server_config
 
 from conftest import cli_run
+from mailkit import ADDRESSES, GM, game_with_players, mail, server_config
 
 QUICK = 'attach = ""\n'
 

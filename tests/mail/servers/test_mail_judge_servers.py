@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from mailkit import ADDRESSES, GM, game_with_players, mail, server_config
 
 from conftest import cli_run, new_game_file
+from mailkit import ADDRESSES, GM, game_with_players, mail, server_config
 
 OBSERVER = "olga@watch.example"
 
@@ -137,7 +137,8 @@ def test_an_extension_an_absence_and_a_pause_against_real_servers(judge_servers,
 
 def test_an_observer_of_a_duellum_game_gets_no_private_data_against_real_servers(judge_servers):
     folder, smtp, imap = judge_servers
-    players = ("--player", f"romans=Ann <{ADDRESSES['persians']}>", "--player", f"carthaginians=Ben <{ADDRESSES['greeks']}>")
+    players = ("--player", f"romans=Ann <{ADDRESSES['persians']}>",
+               "--player", f"carthaginians=Ben <{ADDRESSES['greeks']}>")
     game = new_game_file(folder, "--edition", "duellum", "--id", "duel", *players, nations=["romans", "carthaginians"])
     cfg = mail_config(folder, game, smtp, imap)
     cfg.write_text(cfg.read_text().replace('attach = ""', 'attach = "txt,copy"'))

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import json
 
-from mailkit import ADDRESSES, GM, game_with_players, maildir, server_config
-
 from conftest import cli_run
+from mailkit import ADDRESSES, GM, game_with_players, maildir, server_config
 
 
 def mail_config(folder, game, smtp):

@@ -7,9 +7,9 @@ import json
 import subprocess
 
 import pytest
-from mailkit import ADDRESSES, GM, game_with_players, json_orders, mail, server_config
 
 from conftest import cli_run
+from mailkit import ADDRESSES, GM, game_with_players, json_orders, mail, server_config
 
 NOW = "2026-11-23T10:00:00Z"
 
@@ -94,10 +94,12 @@ def _quoted_reply(nation):
 CASES = {
     # name: (mail, applied?, words the answer must contain)
     "attachment": (lambda n: mail(ADDRESSES[n], orders=json_orders(n, 1, rondel="gold")), True, "accepted"),
-    "quoted-reply": (lambda n: mail(ADDRESSES[n], subject="Re: [demo] your turn", body=_quoted_reply(n)), True, "accepted"),
+    "quoted-reply": (lambda n: mail(ADDRESSES[n], subject="Re: [demo] your turn", body=_quoted_reply(n)),
+                     True, "accepted"),
     "other-nation": (lambda n: mail(ADDRESSES[next(o for o in ADDRESSES if o != n)],
                                     orders=json_orders(n, 1, rondel="gold")), False, "registered"),
-    "wrong-password": (lambda n: mail(ADDRESSES[n], body=f"game demo\nnation {n}\nturn 1\npassword nope\nrondel gold\n"),
+    "wrong-password": (lambda n: mail(ADDRESSES[n],
+                                      body=f"game demo\nnation {n}\nturn 1\npassword nope\nrondel gold\n"),
                        False, "password"),
     "html-only": (lambda n: mail(ADDRESSES[n], html=f"<div>game demo</div><div>nation {n}</div><div>rondel gold</div>"),
                   False, "plain text"),
@@ -181,7 +183,8 @@ def test_imap_password_from_a_file_must_be_private(tmp_path, smtp_server, imap_s
     secret.write_text(imap_server.password + "\n")
     secret.chmod(0o644)
     cfg = mail_config(tmp_path, game, smtp_server)
-    text = cfg.read_text() + f'\n[imap]\nurl = "{imap_server.url}"\npassword_file = "{secret}"\nca_file = "{imap_server.ca_file}"\n'
+    text = (cfg.read_text() + f'\n[imap]\nurl = "{imap_server.url}"\npassword_file = "{secret}"\n'
+            f'ca_file = "{imap_server.ca_file}"\n')
     cfg.write_text(text)
     result = cli_run("mail", "run", "--config", cfg, "--now", NOW)
     assert result.exit_code != 0
@@ -228,7 +231,8 @@ def test_an_imap_source_reads_only_what_is_new_to_every_game(imap_server, monkey
     for k in range(3):
         imap_server.deliver(mail(ADDRESSES["greeks"], subject=f"chat {k}", body="hello", message_id=f"<c{k}@x>"))
     source = ImapSource(imap_server.url, settings)
-    assert [m.message_id for m in source.messages(lambda mid, fingerprint=None: False)] == ["<c0@x>", "<c1@x>", "<c2@x>"]
+    assert [m.message_id for m in source.messages(lambda mid, fingerprint=None: False)] == [
+        "<c0@x>", "<c1@x>", "<c2@x>"]
     seen = source.observed
     assert seen is not None and seen["exists"] == 3 and seen == source.state()
     with monkeypatch.context() as patched:
