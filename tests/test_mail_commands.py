@@ -98,7 +98,7 @@ def test_password_needs_the_password_and_gives_a_new_one(desk):
     assert game.read_bytes() == before
     out = cycle(mail(ADDRESSES["greeks"], body="password pw-greeks\nPASSWORD\n"))
     answer = next(m for m in out if "PASSWORD" in str(m["Subject"]))
-    assert str(answer["To"]) == ADDRESSES["greeks"]
+    assert str(answer["To"]) == f"Greeks Player <{ADDRESSES['greeks']}>"  # with the name (issue 38, item 6)
     new = next(line.split(": ", 1)[1] for line in body(answer).splitlines() if "Your new password" in line).strip()
     history = json.loads(game.read_text())["history"]
     assert history[-1]["kind"] == "gm-edit" and "greeks" in history[-1]["identities"]
@@ -155,7 +155,7 @@ def test_press_to_one_and_to_all_hides_every_address(desk):
     assert "Shall we share Babylon?" in body(press[0]) and "Yours, Cem" in body(press[0])
     for m in out:
         assert ADDRESSES["arabs"] not in body(m) or str(m["To"]).endswith(ADDRESSES["arabs"])
-    receipt = next(m for m in out if str(m["To"]) == ADDRESSES["arabs"])
+    receipt = next(m for m in out if str(m["To"]) == f"Arabs Player <{ADDRESSES['arabs']}>")
     assert "Sent to Persians" in text(receipt) and "no address was shown" in text(receipt)
     everyone = cycle(mail(ADDRESSES["arabs"], body="PRESS TO all\nThe Arabs wish everyone a good game.\n"
                                                      "password pw-arabs\n"))

@@ -39,7 +39,7 @@ def test_orders_attached_are_applied_answered_and_reported(table):
     assert data["history"][-1]["turn"] == 1
     out = sent(folder / "out")
     receipts = [m for m in out if "accepted" in str(m["Subject"])]
-    assert len(receipts) == 1 and str(receipts[0]["To"]) == ADDRESSES[nation]
+    assert len(receipts) == 1 and str(receipts[0]["To"]) == f"{nation.capitalize()} Player <{ADDRESSES[nation]}>"
     assert receipts[0]["In-Reply-To"] == "<first@players.example>"
     assert "rondel gold" in body(receipts[0]).lower()
     reports = [m for m in out if "after turn 1" in str(m["Subject"])]
@@ -301,7 +301,7 @@ def test_gm_replaces_a_player(table):
     assert inbox(game, maildir(folder / "M", old, stale_pw), cfg, folder / "o2").exit_code == 0
     assert game.read_bytes() == before
     refused = [m for m in sent(folder / "o2") if "NOT accepted" in str(m["Subject"])]
-    assert [str(m["To"]) for m in refused] == ["nell@new.example"]  # the old address is a stranger now: no answer
+    assert [str(m["To"]) for m in refused] == ["Nell New <nell@new.example>"]  # the old address is a stranger now: no answer
     add_to_maildir(folder / "M", good)
     assert inbox(game, folder / "M", cfg, folder / "o3").exit_code == 0
     assert json.loads(game.read_text())["history"][-1]["kind"] == "turn"

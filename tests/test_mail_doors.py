@@ -267,7 +267,7 @@ def test_a_configurations_server_numbers_are_read_strictly(tmp_path, section):
 
 def test_press_with_a_forged_from_is_not_passed_on(desk):
     out, _ = desk.run(mail(FORGED, subject="psst", body="PRESS TO all\nThe Greeks surrender. Sparta is yours.\n"))
-    assert [str(m["To"]) for m in out] == [ADDRESSES["greeks"]]
+    assert [str(m["To"]) for m in out] == [f"Greeks Player <{ADDRESSES['greeks']}>"]
     assert "PRESS needs your password" in words(out[0])
     assert not (desk.folder / "game.press.jsonl").exists()
 
@@ -288,7 +288,7 @@ def test_press_with_the_password_is_passed_on_and_the_password_is_nowhere(desk):
 
 def test_press_that_holds_the_password_is_not_passed_on(desk):
     out, _ = desk.run(mail(ADDRESSES["arabs"], body="password pw-arabs\nPRESS TO all\nMy password is pw-arabs\n"))
-    assert [str(m["To"]) for m in out] == [ADDRESSES["arabs"]]
+    assert [str(m["To"]) for m in out] == [f"Arabs Player <{ADDRESSES['arabs']}>"]
     assert "holds your password" in words(out[0]) and "pw-arabs" not in body(out[0])
 
 
@@ -365,7 +365,7 @@ def test_identity_changes_have_a_rate_a_day(desk):
         secret = next(line.split(": ", 1)[1] for line in body(answer).splitlines() if "Your new password" in line)
     before = desk.game.read_bytes()
     out, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nADDRESS dora@new.example\n"))
-    assert [str(m["To"]) for m in out] == [ADDRESSES["greeks"]]
+    assert [str(m["To"]) for m in out] == [f"Greeks Player <{ADDRESSES['greeks']}>"]
     assert f"at most {IDENTITY_PER_DAY} changes of password or address a day" in words(out[0])
     assert desk.game.read_bytes() == before
     later, _ = desk.run(mail(ADDRESSES["greeks"], body=f"password {secret}\nADDRESS dora@new.example\n"),

@@ -211,4 +211,4 @@ def test_a_refused_command_is_copied_to_the_gm_when_gm_copies_asks(desk):
     new = json.loads((folder / "game.secrets.json").read_text())["greeks"]
     copy = next(m for m in out if to(m) == GM and "[copy]" in str(m["Subject"]))
     assert "has not been played" in body(copy) and new not in body(copy)
-    assert cycle(mail(ADDRESSES["greeks"], body="STATUS\n"))[0]["To"] == ADDRESSES["greeks"]
+    assert cycle(mail(ADDRESSES["greeks"], body="STATUS\n"))[0]["To"] == f"Greeks Player <{ADDRESSES['greeks']}>"
