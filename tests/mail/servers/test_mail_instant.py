@@ -101,11 +101,11 @@ def test_a_game_held_elsewhere_makes_receive_answer_75_and_nothing_is_lost(insta
 class Watching:
     """``antike-ref mail watch`` in a process of its own, its output in files."""
 
-    def __init__(self, folder: Path, cfg: Path):
+    def __init__(self, folder: Path, cfg: Path, *extra: str):
         self.out = folder / "watch.out"
         self.err = folder / "watch.err"
         with open(self.out, "wb") as out, open(self.err, "wb") as err:
-            self.proc = subprocess.Popen([sys.executable, "-m", "pbem", "mail", "watch", "--config", str(cfg)],
+            self.proc = subprocess.Popen([sys.executable, "-m", "pbem", "mail", "watch", "--config", str(cfg), *extra],
                                          stdout=out, stderr=err, env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
     def said(self) -> str:
