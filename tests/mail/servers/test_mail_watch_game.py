@@ -17,21 +17,20 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timedelta, timezone
-from email.utils import make_msgid
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from mailkit import body, mail, server_config
-from test_mail_instant import Watching
 
 from conftest import PASSWORDS, cli_run, new_game_file
+from mailkit import body, mail, server_config
+from test_mail_instant import Watching
 
 NATIONS = ["greeks", "persians", "arabs"]
 ADDRESSES = {n: f"{n}@players.example" for n in NATIONS}
 OBSERVER = "olga@watch.example"
 ZONE = "Europe/Berlin"
-START = datetime(2026, 11, 23, 10, 0, tzinfo=timezone.utc)
+START = datetime(2026, 11, 23, 10, 0, tzinfo=UTC)
 SETTINGS = f'attach = ""\ndeadline = "48h"\nabsence = "wait"\nobservers = ["Olga <{OBSERVER}>"]\n'
 
 
