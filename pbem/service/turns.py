@@ -57,13 +57,14 @@ TURN_KINDS = history.TURN_KINDS
 """History entries that are a nation's turn."""
 ORDER_KINDS = TURN_KINDS + ("standing",)
 """History entries that carry orders."""
-NOTES = ("bot", "mail", "deadline", "absent", "defaults")
+NOTES = ("bot", "mail", "deadline", "absent", "defaults", "signed")
 """Keys an order entry may carry besides its orders and events, kept as recorded on replay:
 the bot that played, the Message-ID of the mail the orders came in, the deadline whose
 passing made the GM's default or a bot play, the last day of the player's absence for
 which the GM's default or a bot played (the mail judge's ``absence`` policy), the defaults
 the referee applied where the orders left a choice open (the stored orders spell out what
-was chosen, so a replay could not tell them again)."""
+was chosen, so a replay could not tell them again), and in a game without a game master the
+entry its player signed with the signature (``signed``: docs/without-gm.md)."""
 
 
 def authenticate(game: Game, orders: dict[str, Any]) -> list[Rejection]:
@@ -200,6 +201,8 @@ def edit(game: Game, change: dict[str, Any]) -> Game:
     state = apply_edit(game.state, change, game.edition, game.board)
     new = game.copy_with(state, list(game.history))
     body: dict[str, Any] = {"kind": "gm-edit", "reason": change["reason"], "edits": change["edits"], "events": []}
+    if "signed" in change:  # the arbiters' ruling in a game without a game master, with their signatures
+        body["signed"] = change["signed"]
     identities = change.get("identities")
     if identities:
         for nation, who in identities.items():
