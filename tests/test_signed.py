@@ -404,3 +404,30 @@ def test_the_relay_forwards_only_what_is_new_and_checked(base, tmp_path):
     signed = next_turn(base.clone(tmp_path / "scratch"))
     relayed = relay(path, f"Hi all,\n{armor(signed)}\nbye", "mail", base.now + timedelta(hours=1))
     assert relayed.blocks == (armor(signed),)
+
+
+def test_a_proposal_that_sets_no_game_up_is_refused_by_name(tmp_path):
+    """A stranger's proposal is read before anyone joins it: an unknown option, an unknown
+    board or edition, nations the board does not seat, a Duellum game (its hidden cards), a
+    deadline that does not read."""
+    from pbem import editions
+    from pbem.kernel.setup import SetupOptions
+    from pbem.service.boards import load_board
+    from pbem.service.signed.entries import Signed
+    from pbem.service.signed.setup import Group, proposal
+
+    made = proposal(editions.get("classic"), SetupOptions("demo", "antike-east", SEATS), load_board("antike-east"),
+                    Group("2d", "default", tuple(SEATS)), 50, T0)
+    bad = [{"setup": {**made.entry["setup"], "colour": "red"}}, {"board": "atlantis"}, {"edition": "chess"},
+           {"seats": ["romans", "greeks", "arabs"]}, {"edition": "duellum"},
+           {"group": {**made.entry["group"], "deadline": "soon"}}]
+    for change in bad:
+        text = armor(Signed({**made.entry, **change}))
+        folder = Folder(tmp_path / f"{len(list(tmp_path.iterdir()))}" / "demo.json")
+        folder.path.parent.mkdir()
+        error = refused("entry/malformed" if "edition" not in change or change["edition"] == "chess"
+                        else "entry/other-game", folder.accept, text, "mail")
+        assert not folder.setup_path.exists(), (change, error)
+    with pytest.raises(PbemError):
+        proposal(editions.get("duellum"), SetupOptions("demo", "duellum-rome-carthage", ["romans", "carthaginians"]),
+                 load_board("duellum-rome-carthage"), Group("2d", "default", ("romans",)), 50, T0)

@@ -157,8 +157,10 @@ def join(
         from pbem.service.signed.folder import Folder
 
         text = read_text(proposal, str(proposal)) if proposal is not None else None
-        signed = Folder(game).join(read_key(key), seat, time_option(now), text, str(proposal))
+        folder = Folder(game)
+        signed = folder.join(read_key(key), seat, time_option(now), text, str(proposal))
         print(f"{seat} joined {signed.entry['game']} with the key {read_key(key).public.fingerprint()}")
+        print(f"you agreed to: {folder.load()[1].summary()}")
         print_block(signed, block)
 
     run(go)
@@ -337,10 +339,8 @@ def blocks(
         if loaded is not None:
             found = game_blocks(loaded, since)
         elif book is not None:
-            from pbem.service.signed.entries import from_note
-
-            found = [from_note(n, "the set-up") for n in (book.to_json()["proposal"], *book.to_json()["joins"],
-                                                          *book.to_json()["reveals"])]
+            found = [book.proposal, *[book.joins[s] for s in book.seats if s in book.joins],
+                     *[book.reveals[s] for s in book.seats if s in book.reveals]]
         else:
             raise InputError(str(game), "no game and no set-up here")
         for signed in found:

@@ -15,7 +15,7 @@ that is not what it claims to be (exit code 3).
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from pbem.errors import InconsistentGame, PbemError, Problem, VerifyFailed
@@ -24,7 +24,7 @@ from pbem.kernel.setup import SetupOptions
 from pbem.service import turns
 from pbem.service.game import Game
 from pbem.service.history import same_json, use_fast_encoder
-from pbem.service.setup import record, start
+from pbem.service.setup import record, recorded_options, start
 
 
 def _same(stored: Any, replayed: Any) -> bool:
@@ -50,41 +50,6 @@ def _setup_options(game: Game, data: Any) -> SetupOptions:
         return recorded_options(data)
     except ValueError as exc:
         raise EntryDoesNotReplay(game, 0, str(exc)) from None
-
-
-def recorded_options(data: Any) -> SetupOptions:
-    """Set-up options as a history entry (or a proposal of a game without a game master)
-    records them, each of the type ``new`` wrote; :class:`ValueError` saying what is wrong."""
-    def strings(v: Any) -> bool:
-        return isinstance(v, list) and all(isinstance(x, str) for x in v)
-
-    def number(v: Any) -> bool:
-        return v is None or (isinstance(v, int) and not isinstance(v, bool))
-
-    kinds: dict[str, Callable[[Any], bool]] = {
-        "game_id": lambda v: isinstance(v, str), "board": lambda v: isinstance(v, str), "nations": strings,
-        "first": lambda v: v is None or isinstance(v, str), "variants": strings, "goal": number,
-        "players": number, "seed": lambda v: v is None or isinstance(v, str),
-        "player": lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
-        "start": lambda v: isinstance(v, dict) and all(strings(x) for x in v.values()),
-        "teams": lambda v: isinstance(v, list) and all(strings(x) for x in v), "picks": strings,
-        "data": lambda v: isinstance(v, dict), "secret": lambda v: v is None or isinstance(v, str),
-        "revision": number, "chance": lambda v: False,  # never recorded: a game without a GM has its reveals
-    }
-    if not isinstance(data, dict):
-        raise ValueError("its 'setup' is not an object")
-    options = fields(SetupOptions)
-    unknown = sorted(set(data) - {f.name for f in options})
-    if unknown:
-        raise ValueError(f"its set-up has an unknown option {unknown[0][:40]!r}")
-    missing = [f.name for f in options if f.default is MISSING and f.default_factory is MISSING
-               and f.name not in data]
-    if missing:
-        raise ValueError(f"its set-up lacks {missing[0]!r}")
-    wrong = [key for key, value in data.items() if not kinds.get(key, lambda v: True)(value)]
-    if wrong:
-        raise ValueError(f"its set-up's {wrong[0]!r} is not of the kind 'new' records")
-    return SetupOptions(**data)
 
 
 def initial_game(game: Game) -> Game:

@@ -29,7 +29,7 @@ from pbem.service.signed import chain
 from pbem.service.signed.blocks import Found, find
 from pbem.service.signed.entries import Signed, from_note, sign, verify_sig
 from pbem.service.signed.refusals import SignedRefused, Why
-from pbem.service.signed.setup import Book, chain_for, joins_hash, stamp
+from pbem.service.signed.setup import Book, chain_for, checked_proposal, joins_hash, stamp
 
 
 @dataclass
@@ -86,7 +86,7 @@ def _take_setup(out: Taken, signed: Signed, where: str) -> None:
         if signed.kind != "proposal":
             raise SignedRefused(Why.GAP, "a join or reveal before the proposal: accept the proposal's block first",
                                 where)
-        out.book = Book(signed)
+        out.book = Book(checked_proposal(signed))
         out.added.append(signed)
         return
     if signed.kind == "proposal" and out.book.proposal.same(signed):
@@ -251,7 +251,7 @@ class Folder:
                 proposals = [f.signed for f in find(text or "", source) if f.signed and f.signed.kind == "proposal"]
                 if not proposals:
                     raise UsageError("no proposal here yet: give the text holding the proposal's block")
-                book = Book(proposals[0])
+                book = Book(checked_proposal(proposals[0]))
             p = book.entry
             chained = chain_for(key, book.proposal.digest, book.game, seat, p["chain"])
             entry = {"v": 1, "kind": "join", "game": book.game, "proposal": book.proposal.digest, "seat": seat,

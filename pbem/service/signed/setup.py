@@ -104,14 +104,32 @@ def proposal(edition, opts, board, group: Group, chain: int, now: datetime) -> S
     group.allowance  # noqa: B018 - a bad deadline is refused here
     if not 1 <= chain <= 100_000:
         raise UsageError(f"--chain {chain}: from 1 to 100000 values")
-    start(edition, opts.replace(seed="proposal", chance=_First()), board)
+    start(edition, opts.replace(seed="proposal", chance=_First()), board)  # what new refuses, with its words
     setup = {k: v for k, v in opts.replace(seed=None).to_json().items() if k not in ("game_id", "board", "nations")}
     entry = {"v": 1, "kind": "proposal", "game": opts.game_id, "edition": edition.id, "revision": edition.revision,
              "board": board.id, "board_sha256": board.sha256, "seats": seats, "setup": setup,
              "group": group.to_json(), "chain": chain, "engine": engine(), "time": stamp(now)}
     from pbem.service.signed.entries import check_shape
 
-    return Signed(check_shape(entry, "the proposal"))
+    return checked_proposal(Signed(check_shape(entry, "the proposal")))
+
+
+def checked_proposal(proposal: Signed) -> Signed:
+    """``proposal`` if it sets a game up (with a stand-in for the draws) and its group's
+    rules read; :class:`SignedRefused` naming what is wrong otherwise."""
+    p = proposal.entry
+    if p["kind"] != "proposal":
+        raise SignedRefused(Why.MALFORMED, f"{proposal.label()} is not a proposal", "the proposal")
+    group = p["group"]
+    if any(a not in p["seats"] for a in group["arbiters"]) or not 1 <= p["chain"] <= 100_000:
+        raise SignedRefused(Why.MALFORMED, "its arbiters are not among its seats, or its chain is not from 1 to "
+                                           "100000 values", "the proposal")
+    try:
+        Group(group["deadline"], group["missed"], tuple(group["arbiters"])).allowance  # noqa: B018 - read it
+    except UsageError as exc:
+        raise SignedRefused(Why.MALFORMED, str(exc), "the proposal") from None
+    set_up(proposal, "proposal", _First())
+    return proposal
 
 
 class _First:
@@ -297,9 +315,7 @@ class Book:
         if not (isinstance(data, dict) and set(data) == {"proposal", "joins", "reveals"}
                 and isinstance(data["joins"], list) and isinstance(data["reveals"], list)):
             raise SignedRefused(Why.MALFORMED, "a set-up holds the proposal, the joins and the reveals", source)
-        book = cls(from_note(data["proposal"], f"{source}: the proposal"))
-        if book.proposal.kind != "proposal":
-            raise SignedRefused(Why.MALFORMED, "the set-up does not start with a proposal", source)
+        book = cls(checked_proposal(from_note(data["proposal"], f"{source}: the proposal")))
         for what in ("joins", "reveals"):
             for i, note in enumerate(data[what]):
                 where = f"{source}: {what[:-1]} {i + 1}"
@@ -309,29 +325,59 @@ class Book:
     def start(self):
         """The game every copy sets up from the complete book (:class:`SignedRefused`
         ``setup/waiting`` while it is not)."""
-        from pbem import editions
-        from pbem.kernel.setup import SetupOptions
-        from pbem.service.boards import load_board
-        from pbem.service.setup import record, start
+        from pbem.service.setup import record
 
         if not self.complete:
             raise SignedRefused(Why.WAITING, f"the set-up is not complete: waiting for {self.waiting_words()}",
                                 exit_code=ExitCode.REFUSED)
-        p = self.entry
-        edition = editions.get(p["edition"])
-        board = load_board(p["board"])
-        if board.sha256 != p["board_sha256"] or p["revision"] > edition.revision:
-            raise SignedRefused(Why.OTHER_GAME, f"the proposal plays {p['edition']} revision {p['revision']} on "
-                                                f"board {p['board']} {p['board_sha256'][:12]}; this antike-ref has "
-                                                f"revision {edition.revision} and board {board.sha256[:12]}: use "
-                                                f"the version the proposal was made with ({p['engine']})")
         lots = self.lots()
-        opts = SetupOptions(**{**p["setup"], "game_id": self.game, "board": p["board"], "nations": self.seats,
-                               "seed": lots.seed()})
-        created, entry = start(edition, opts.replace(chance=lots), board)
+        created, entry = set_up(self.proposal, lots.seed(), lots)
         for meta in created.meta.values():
             meta.password = NO_PASSWORD
         return record(created, {**entry, "signed": self.note()})
+
+    def summary(self) -> str:
+        """The proposal in words, for a player to read before joining."""
+        p = self.entry
+        setup = p["setup"]
+        options = ""
+        if setup.get("variants"):
+            options += f", variants {', '.join(setup['variants'])}"
+        if setup.get("first"):
+            options += f", start nation {setup['first']}"
+        return (f"game {self.game}: {p['edition']} on {p['board']}, seats {', '.join(self.seats)}{options}; "
+                f"{self.group.deadline} a turn, a missed turn gets {self.group.missed}, arbiters "
+                f"{', '.join(self.group.arbiters)}; proposed {p['time']}")
+
+
+def set_up(proposal: Signed, seed: str, chance):
+    """The game ``proposal`` sets up with ``seed`` and the draws of ``chance`` (the start:
+    every reveal's; the check of a proposal: a stand-in), and the body of its first entry.
+    A proposal that sets no game up (another program's, a stranger's) is refused by name."""
+    from pbem import editions
+    from pbem.errors import PbemError
+    from pbem.service.boards import load_board
+    from pbem.service.setup import recorded_options, start
+
+    p = proposal.entry
+    where = "the proposal"
+    try:
+        edition = editions.get(p["edition"])
+        board = load_board(p["board"])
+        opts = recorded_options({**p["setup"], "game_id": p["game"], "board": p["board"], "nations": p["seats"],
+                                 "seed": seed})
+    except (PbemError, ValueError) as exc:
+        raise SignedRefused(Why.MALFORMED, f"it sets no game up: {exc}", where) from None
+    if board.sha256 != p["board_sha256"] or p["revision"] > edition.revision or edition.secrets:
+        raise SignedRefused(Why.OTHER_GAME, f"it plays {p['edition']} revision {p['revision']} on board {p['board']} "
+                                            f"{p['board_sha256'][:12]}; this antike-ref plays revisions up to "
+                                            f"{edition.revision} on board {board.sha256[:12]}"
+                                            + (" and no hidden cards without a GM" if edition.secrets else "")
+                                            + f": use the version it was made with ({p['engine']})", where)
+    try:
+        return start(edition, opts.replace(chance=chance), board)
+    except PbemError as exc:
+        raise SignedRefused(Why.MALFORMED, f"it sets no game up: {exc}", where) from None
 
 
 def _not_before(time: str, earlier: str, what: str, source: str) -> None:
