@@ -182,3 +182,33 @@ def test_a_withheld_reveal_does_not_stall_a_draw(tmp_path):
                "greeks": bytes.fromhex(game.history[4]["signed"]["entry"]["reveal"])}
     assert PlayChance(game, "persians").below(10, "card") == draw("demo", 2, "card", reveals, 10)
 
+
+
+def test_an_editions_draw_during_a_turn_is_recorded_pending_and_resolved_by_the_next_reveals(tmp_path, monkeypatch):
+    """An edition asks the turn's chance source (``Turn.chance``): in a game without a GM the
+    draw is pending, recorded with the entry in every copy alike; the same question asked
+    at a later entry is answered once the other seats have revealed."""
+    from pbem import editions
+
+    classic = editions.get("classic")
+    plain = classic.at_moment
+    answers: list = []
+
+    def at_moment(t, when, orders, echo):
+        plain(t, when, orders, echo)
+        if when == "after" and t.chance is not None:
+            answers.append((t.state.status.turn, t.chance.below(6, "die of turn 1")))
+
+    monkeypatch.setattr(classic, "at_moment", at_moment)
+    table = Table(tmp_path)
+    table.play()
+    entry = table.game().history[1]
+    assert entry["draws"] == [{"purpose": "die of turn 1", "n": 6}]
+    assert len(set(table.files().values())) == 1
+    table.play()
+    table.play()
+    reveals = {e["signed"]["entry"]["seat"]: bytes.fromhex(e["signed"]["entry"]["reveal"])
+               for e in table.game().history[1:4]}
+    by_turn = {turn: {value for t, value in answers if t == turn} for turn, _ in answers}
+    assert by_turn[1] == by_turn[2] == {None}  # every copy, the mover's included, waits
+    assert by_turn[3] == {draw("demo", 1, "die of turn 1", reveals, 6)}  # made in the entry that completes it

@@ -32,6 +32,7 @@ from pbem.errors import ExitCode, PbemError, Refused, UsageError
 from pbem.service import turns
 from pbem.service.game import Game
 from pbem.service.history import last_hash
+from pbem.service.signed.chance import PlayChance
 from pbem.service.signed.entries import Signed, from_note, sign, verify_sig
 from pbem.service.signed.refusals import SignedRefused, Why
 from pbem.service.signed.setup import NO_PASSWORD, Book, chain_for, engine, parse_stamp, stamp
@@ -197,11 +198,12 @@ def _turn(game: Game, signed: Signed, source: str, bot: Bot | None) -> Game:
     seat = e["seat"]
     _signed_by(game, signed, seat, source)
     _to_play(game, seat, source, ExitCode.VERIFY_FAILED)
-    trackers(game)[seat].check(bytes.fromhex(e["reveal"]), source)
+    value = bytes.fromhex(e["reveal"])
+    trackers(game)[seat].check(value, source)
     orders = _orders(game, e["orders"], source)
     if orders.get("nation") != seat:
         raise SignedRefused(Why.OUT_OF_TURN, f"orders for {orders.get('nation')}, signed by {seat}", source)
-    return _play(game, orders, SIGNED, {"signed": signed.note()}, source)
+    return _play(game, orders, SIGNED, {"signed": signed.note()}, source, PlayChance(game, seat, value))
 
 
 def _to_play(game: Game, seat: str, source: str, code: ExitCode) -> None:
@@ -227,9 +229,9 @@ def _orders(game: Game, orders: dict[str, Any], source: str) -> dict[str, Any]:
     return canonical
 
 
-def _play(game: Game, orders: dict[str, Any], author, notes: dict[str, Any], source: str) -> Game:
+def _play(game: Game, orders: dict[str, Any], author, notes: dict[str, Any], source: str, chance) -> Game:
     try:
-        after, _ = turns.play(game, {**orders, "password": NO_PASSWORD}, author, notes)
+        after, _ = turns.play(game, {**orders, "password": NO_PASSWORD}, author, notes, chance)
     except Refused as exc:
         raise SignedRefused(Why.ORDERS, "the rules refuse its orders: " + "; ".join(map(str, exc.rejections[:3])),
                             source) from None
@@ -268,7 +270,8 @@ def _claim(game: Game, signed: Signed, source: str, bot: Bot | None) -> Game:
                                        f"{book.group.missed}", source)
     orders = missed_orders(game, e["play"], bot)
     author = turns.GM if e["play"] == "default" else turns.bot(e["play"].removeprefix("bot-"))
-    return _play(game, orders, author, {"signed": signed.note(), "deadline": due}, source)
+    return _play(game, orders, author, {"signed": signed.note(), "deadline": due}, source,
+                 PlayChance(game, e["missed"]))
 
 
 def _ruling(game: Game, signed: Signed, source: str, bot: Bot | None) -> Game:
@@ -322,12 +325,13 @@ def make_turn(game: Game, orders: dict[str, Any], key, now: datetime) -> tuple[G
     _to_play(game, seat, "your turn", ExitCode.REFUSED)
     if orders.get("nation") != seat:
         raise UsageError(f"the orders are for {orders.get('nation')}; your key is {seat}'s")
-    trial, result = turns.play(game, {**orders, "password": NO_PASSWORD}, SIGNED)
     book = book_of(game)
     chain = chain_for(key, book.proposal.digest, book.game, seat, book.entry["chain"])
     position = trackers(game)[seat].position + 1
     if position > chain.length:
         raise UsageError(f"{seat}'s chain of {chain.length} values is used up: the game needs a ruling")
+    trial, result = turns.play(game, {**orders, "password": NO_PASSWORD}, SIGNED,
+                               chance=PlayChance(game, seat, chain.reveal(position)))
     entry = {**_base(game, "turn", now), "seat": seat, "orders": result.echo, "state": state_hash(trial),
              "reveal": chain.reveal(position).hex()}
     signed = sign(entry, seat, key)
@@ -348,7 +352,8 @@ def make_claim(game: Game, key, now: datetime, bot: Bot | None) -> tuple[Game, S
                                        "the deadline", "your claim", ExitCode.REFUSED)
     play = book_of(game).group.missed
     author = turns.GM if play == "default" else turns.bot(play.removeprefix("bot-"))
-    trial, _ = turns.play(game, {**missed_orders(game, play, bot), "password": NO_PASSWORD}, author)
+    trial, _ = turns.play(game, {**missed_orders(game, play, bot), "password": NO_PASSWORD}, author,
+                          chance=PlayChance(game, status.active))
     entry = {**_base(game, "claim", now), "seat": seat, "missed": status.active, "deadline": stamp(due),
              "play": play, "state": state_hash(trial)}
     signed = sign(entry, seat, key)

@@ -18,7 +18,8 @@ seat ``c`` (the chooser):
   cannot stall the game, and the others' reveals still decide;
 - the draw is :func:`pbem.trust.commit.draw` of the game, the number ``e`` (so no two
   draws share a stream), the purpose, and those reveals;
-- it is resolved once every other seat has revealed after ``e`` or been passed by a claim.
+- it is resolved once every other seat has revealed after ``e`` or been passed by a claim:
+  during the entry whose value completes it (that entry's own choices are fixed by then).
   Were every other seat passed, the chooser's value alone decides: a draw its chooser
   could compute, but only because everyone else withheld.
 
@@ -39,10 +40,14 @@ from pbem.service.game import Game
 
 @dataclass
 class PlayChance:
-    """The draws of the entry being applied to ``game`` (the game before it), made by ``seat``."""
+    """The draws of the entry being applied to ``game`` (the game before it), made by
+    ``seat``; ``reveal``: the value that entry carries (a turn's; a claim carries none),
+    which counts as soon as the entry's own choices are fixed, so a draw waiting for
+    ``seat`` is made during its entry."""
 
     game: Game
     seat: str
+    reveal: bytes | None = None
     asked: list[dict[str, Any]] = field(default_factory=list)
 
     def below(self, n: int, purpose: str) -> int | None:
@@ -54,7 +59,7 @@ class PlayChance:
         seq, wanted = first
         if wanted != n:
             raise ValueError(f"the draw {purpose!r} was asked among {wanted}, now among {n}")
-        return resolved(self.game, seq, purpose, n)
+        return resolved(self.game, seq, purpose, n, (self.seat, self.reveal) if self.reveal else None)
 
 
 def first_asked(game: Game, purpose: str) -> tuple[int, int] | None:
@@ -70,15 +75,13 @@ def reveals_after(game: Game, seq: int) -> tuple[dict[str, bytes], set[str], str
     """For a draw asked at entry ``seq``: the reveals that decide it so far (the chooser's
     own and each other seat's first after it), the seats passed by a claim since, and the
     chooser."""
-    from pbem.service.signed.chain import book_of
-
     said = game.history[seq].get("signed", {}).get("entry", {})
     chooser = said.get("seat") if said.get("kind") == "turn" else said.get("missed", "")
     reveals: dict[str, bytes] = {}
     if said.get("kind") == "turn":
         reveals[chooser] = bytes.fromhex(said["reveal"])
     passed: set[str] = set()
-    others = [s for s in book_of(game).seats if s != chooser]
+    others = [s for s in game.seats if s != chooser]
     for entry in game.history[seq + 1:]:
         later = entry.get("signed", {}).get("entry", {})
         who = later.get("seat")
@@ -89,14 +92,16 @@ def reveals_after(game: Game, seq: int) -> tuple[dict[str, bytes], set[str], str
     return reveals, passed, chooser
 
 
-def resolved(game: Game, seq: int, purpose: str, n: int) -> int | None:
+def resolved(game: Game, seq: int, purpose: str, n: int, current: tuple[str, bytes] | None = None) -> int | None:
     """The draw asked at entry ``seq`` for ``purpose`` among ``n``, or ``None`` while a seat
-    it waits for has neither revealed nor been passed."""
-    from pbem.service.signed.chain import book_of
+    it waits for has neither revealed nor been passed; ``current``: the seat and value of
+    the entry being applied, which counts as revealed after ``seq``."""
     from pbem.trust.commit import draw
 
     reveals, passed, chooser = reveals_after(game, seq)
-    waiting = [s for s in book_of(game).seats if s != chooser and s not in reveals and s not in passed]
+    if current is not None and current[0] != chooser and current[0] not in reveals and current[0] not in passed:
+        reveals[current[0]] = current[1]
+    waiting = [s for s in game.seats if s != chooser and s not in reveals and s not in passed]
     if waiting or not reveals:
         return None
     return draw(game.game_id, seq, purpose, reveals, n)
