@@ -363,6 +363,18 @@ def test_a_forum_thread_saved_as_text_rebuilds_the_game(base, tmp_path):
     assert verify_signed(store.load_game(folder.path))
 
 
+def test_a_block_of_another_game_pasted_in_is_named_and_skipped(base, tmp_path):
+    """A thread where another group's game is posted too: its blocks are skipped by name
+    (entry/other-game), this game's blocks are taken, the copy is every folder's game."""
+    other = Table(tmp_path / "other", game_id="other")
+    thread = "".join(a + b for a, b in zip(base.log, [*other.log, *[""] * len(base.log)]))
+    folder = Folder(tmp_path / "demo.json")
+    taken = folder.rebuild(thread, "thread.txt")
+    assert folder.path.read_bytes() == base.files()["greeks"]
+    assert len(taken.damaged) == len(other.log)
+    assert all(p.code.value == "entry/other-game" and "game other" in str(p) for p in taken.damaged)
+
+
 # -- rulings, show, the relay ----------------------------------------------------------------
 
 
@@ -372,14 +384,15 @@ def test_a_ruling_needs_every_arbiter(tmp_path):
     first, done = table.folders["greeks"].rule(table.keys["greeks"], table.now, "mail lost", until)
     assert not done
     before = table.files()
-    refused("entry/unsigned", table.folders["arabs"].accept, armor(first), "m", table.now)
+    taken = table.folders["arabs"].accept(armor(first), "m", table.now)
+    assert not taken.added and taken.damaged[0].code.value == "entry/unsigned"  # waits for the co-signature
     assert table.files() == before
     by_arabs = sign(first.entry, "arabs", table.keys["arabs"])
     refused("ruling/not-arbiter", table.folders["arabs"].accept,
             armor(Signed(first.entry, {**first.sigs, **by_arabs.sigs})), "m", table.now)
     both, done = table.folders["persians"].rule(table.keys["persians"], table.now, cosign=armor(first), source="m")
     assert done and set(both.sigs) == {"greeks", "persians"}
-    table.deliver(armor(both), table.now, ["greeks", "arabs"])
+    table.deliver(armor(first) + armor(both) + armor(first), table.now, ["greeks", "arabs"])  # as passed round
     assert len(set(table.files().values())) == 1
     assert chain.deadline(table.game()) == until
     refused("claim/early", table.folders["arabs"].claim, table.keys["arabs"], until - MINUTE)

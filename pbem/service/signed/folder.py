@@ -65,7 +65,12 @@ def take(game: Game | None, book: Book | None, found: list[Found], now: datetime
         if f.signed is None:
             out.damaged.append(f.problem)
             continue
-        where = f.problem.source if f.problem else f"{f.signed.label()}, block at line {f.line}"
+        where = f"{f.signed.label()}, block at line {f.line}"
+        held = out.game.game_id if out.game is not None else out.book.game if out.book is not None else None
+        if held is not None and f.signed.entry["game"] != held:  # a block of another game pasted in
+            out.damaged.append(SignedRefused(Why.OTHER_GAME, f"a block of game {f.signed.entry['game']}, not of "
+                                                             f"{held}: skipped", where))
+            continue
         if f.signed.kind in ("proposal", "join", "reveal"):
             _take_setup(out, f.signed, where)
         elif out.game is None:
@@ -105,6 +110,11 @@ def _take_entry(out: Taken, signed: Signed, where: str, now, bot) -> None:
     game = out.game
     e = signed.entry
     seq, size = e["seq"], len(game.history)
+    if signed.kind == "ruling" and not chain.complete(game, signed) \
+            and set(signed.sigs) <= set(chain.book_of(game).group.arbiters):
+        out.damaged.append(SignedRefused(Why.UNSIGNED, "a ruling still waiting for the other arbiters' signatures "
+                                                       "(antike-ref rule --cosign): skipped", where))
+        return
     if seq == size and e["prev"] == game.history[-1]["hash"]:
         out.game = chain.extend(game, signed, where, now, bot)
         out.added.append(signed)
@@ -115,13 +125,20 @@ def _take_entry(out: Taken, signed: Signed, where: str, now, bot) -> None:
         raise SignedRefused(Why.GAP, f"entry {seq} follows entry {seq - 1}, which this copy does not hold (it holds "
                                      f"{size - 1}): accept the entries before it first", where)
     held = chain.held_signed(game, seq) if 0 < seq < size else None
-    if held is not None and held.same(signed):
+    if held is not None and held.same(signed) or _cosigned_already(held, signed):
         out.held += 1
         return
     if not 0 < seq < size or game.history[seq]["prev"] != e["prev"]:
         raise SignedRefused(Why.FORK, f"entry {seq} follows {e['prev'][:12]}, an entry this copy does not hold: it "
                                       "belongs to another branch of the game", where)
     _conflict(game, held, signed, where)
+
+
+def _cosigned_already(held: Signed | None, signed: Signed) -> bool:
+    """A ruling held with every signature, met again with some of them (as it was passed
+    round to be co-signed)."""
+    return (held is not None and held.kind == "ruling" and held.message == signed.message
+            and all(held.sigs.get(seat) == sig for seat, sig in signed.sigs.items()))
 
 
 def _conflict(game: Game, held: Signed | None, signed: Signed, where: str) -> None:
