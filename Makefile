@@ -11,12 +11,15 @@ VPY := $(VENV)/bin/python
 # dovecot-imapd (pulls in dovecot-core) for the mail tests: tests/mail/conftest.py
 # runs a private Dovecot IMAPS server on 127.0.0.1 from a throw-away config, so
 # the packaged system service is never started (see system-packages below).
+# dovecot-lmtpd and dovecot-sieve (its extprograms plugin) for tests/mail/test_mail_instant.py:
+# a private Dovecot takes mail by LMTP and hands it to `antike-ref mail receive` through a
+# Sieve pipe, as a mail server of a GM's would.
 # chromium for tests/test_site.py: a real headless browser takes screenshots of the
 # website `antike-ref site` writes (desktop and phone width) and proves through a
 # recording proxy that its pages ask for nothing but their own files.
 # openssh-client (ssh-keygen) for tests/test_trust.py: OpenSSH itself checks the signatures
 # and keys antike-ref writes, and makes the ones it must read.
-SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd chromium openssh-client
+SYSTEM_PACKAGES := libcairo2 fonts-dejavu-core poppler-utils dovecot-imapd dovecot-lmtpd dovecot-sieve chromium openssh-client
 
 .PHONY: venv system-packages test test-all test-fast demo bench clean
 

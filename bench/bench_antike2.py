@@ -68,7 +68,7 @@ def _board(name: str):
 def one(i: int, data: dict | None = None, seed_prefix: str = "a2-bench") -> Outcome:
     """Play game ``i`` of the cycle (invariants after every turn, verify at the end)."""
     board, n, mode, variants = CONFIGS[i % len(CONFIGS)]
-    lineup = ORIENT_LINEUP if board == "orient-excerpt" else list(editions.get("antike2").selfplay_lineups()[n])
+    lineup = ORIENT_LINEUP if board == "orient-excerpt" else list(editions.get("antike2").selfplay_lineups[n])
     out = Outcome(i, (board, n, mode, variants), lineup=tuple(lineup))
     start = time.perf_counter()
     try:

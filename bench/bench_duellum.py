@@ -46,7 +46,7 @@ from pbem.service.schemas import problems  # noqa: E402
 from pbem.service.store import HistoryText, game_from_data, game_text  # noqa: E402
 
 AEGEAN = ROOT / "tests" / "data" / "boards" / "duellum-aegean-excerpt.json"
-TABLES = [("duellum-rome-carthage", tuple(editions.get("duellum").selfplay_lineups()[2])),
+TABLES = [("duellum-rome-carthage", tuple(editions.get("duellum").selfplay_lineups[2])),
           ("aegean-excerpt", ("greeks", "persians"))]
 MODES = ("greedy", "random")
 VARIANTS = [(), ("special_units",)]

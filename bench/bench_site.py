@@ -1,10 +1,11 @@
 """Website benchmark: ``antike-ref site`` for the demo game and for a long bot game.
 
-For each game: the first build into an empty folder (every board image rendered), the
-build after one more turn (one new board), a build with nothing changed (pages rendered
-and compared, nothing written) and one with ``--force``. The long game is a random-bot
-game of ``--turns`` turns, or to its end (same seed, same game every run). For comparison
-it also times a PNG board, which the site does not use.
+For each game: the first build into an empty folder (every board drawn, as an SVG for the
+pages and as a PNG picture for forum posts and mails: ``GAME-turn-NNN.png``), the build
+after one more turn (one new board and picture), a build with nothing changed (pages
+rendered and compared, nothing written) and one with ``--force``. The long game is a
+random-bot game of ``--turns`` turns, or to its end (same seed, same game every run). It
+also times one board of each kind: the PNG pictures are most of a first build.
 
     .venv/bin/python bench/bench_site.py [--turns 300] [--demo out/demo/demo.json]
 """
@@ -85,7 +86,8 @@ def bench_png(game, count: int = 3) -> None:
         svg = report.render("svg")
     svg_ms = (time.perf_counter() - t0) * 1000 / count
     print(f"\none board: svg {svg_ms:.0f} ms, {len(svg) / 1e3:.0f} kB; png {png_ms:.0f} ms, {len(data) / 1e3:.0f} kB"
-          f" (PNG boards for {len(game.history)} entries would take {png_ms * len(game.history) / 1000:.0f} s)")
+          f" (the PNG pictures of {len(game.history)} entries take {png_ms * len(game.history) / 1000:.0f} s of a "
+          "first build)")
 
 
 def main() -> None:

@@ -167,7 +167,7 @@ def _bench():
 
 def test_lineups_are_the_boards():
     seats = json.loads((ROOT / "maps" / "antike2-mare-nostrum.json").read_text(encoding="utf-8"))["nations"]
-    lineups = {n: list(v) for n, v in editions.get("antike2").selfplay_lineups().items()}
+    lineups = {n: list(v) for n, v in editions.get("antike2").selfplay_lineups.items()}
     assert {int(k): v for k, v in seats.items()} == lineups
     assert lineup_for("a2", 4) == lineups[4]
     game, rec = play_game("lineup", 3, "random", edition="antike2", check_every_turn=False, verify_at_end=False)

@@ -147,8 +147,12 @@ def test_every_event_is_told_in_every_format(scenario, turn):
 
 
 def test_event_sentences_of_the_rarer_cases():
-    from pbem.report.text import event_line, event_lines
+    from functools import partial
 
+    from pbem.report import text
+
+    # the reports hand the game's edition down, never ask "the editions loaded"
+    event_line, event_lines = partial(text.event_line, edition=A2), partial(text.event_lines, edition=A2)
     name = A2.nation_name
     assert event_lines([{"type": "produce", "nation": "romans", "resource": "iron", "amount": 3},
                         {"type": "coin", "nation": "romans", "reason": "production", "coin": 0, "instead": "gold"}],

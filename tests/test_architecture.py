@@ -13,13 +13,16 @@ not count for the layers, but do for cycles. From the bottom up:
     play, report            advisers and bots; reports: import the service and below
     mail                    the mail adapter: imports play, report and below, but not the
                             kernel: its values come through the service, as for the cli
+    conformance             the edition conformance kit: drives play and report
     cli                     the adapters: import everything but the kernel, whose values
                             they read through the service (docs/architecture.md)
 
 Also: no import cycle anywhere in the package, not even through imports for the type
 checker (the kernel's modules name each other's classes through
-:mod:`pbem.kernel.protocols`), and nothing outside ``pbem/editions``
-names a wedge, a know-how or a personage of an edition.
+:mod:`pbem.kernel.protocols`); nothing outside ``pbem/editions`` names a wedge, a know-how, a
+personage, a key of the state an edition keeps or a kind of event of an edition's own; each
+layer touches only the facets of an edition it is meant to (:data:`FACET_LAYERS`); and
+nobody asks the registry which editions happen to be loaded.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ ALLOWED: dict[str, set[str]] = {
     "play": {"errors", "kernel", "editions", "service", "play"},
     "report": {"errors", "paths", "kernel", "editions", "service", "report"},
     "mail": {"errors", "paths", "trust", "editions", "service", "play", "report", "mail"},
+    "conformance": {"errors", "paths", "kernel", "editions", "service", "play", "report", "conformance"},
     "cli": {"errors", "paths", "trust", "editions", "service", "play", "report", "mail", "cli"},
     "__main__": {"cli"},
     "__init__": set(),
@@ -349,10 +353,27 @@ def _schema_strings(value) -> set[str]:
     return {value} if isinstance(value, str) else set()
 
 
+GENERIC_WORDS = {"deck", "hand", "draw", "display", "discards", "secret", "card", "cards", "shuffle", "wall"}
+"""Keys of an edition's extra state and kinds of its events that are everyday words of any
+card game (a deck, a hand, a card shown on a display) or of English (a wall clock): shared
+code may speak of them in general."""
+
+
+def own_state_and_events(edition) -> set[str]:
+    """The keys of the state ``edition`` keeps beside the shared fields (each part of its
+    :class:`~pbem.kernel.protocols.Extras`) and the kinds of event of its own
+    (:attr:`Edition.event_kinds <pbem.kernel.edition.Edition.event_kinds>`), less
+    :data:`GENERIC_WORDS`."""
+    extras = edition.extras
+    keys = {*extras.nation, *extras.status, *extras.state, *extras.standing} | set(edition.event_kinds)
+    return keys - GENERIC_WORDS
+
+
 def _edition_words() -> dict[str, str]:
     """Every edition-specific word, run together as :func:`_phrases` does -> the edition
     it belongs to: the id, aliases and name of every registered edition, its wedges,
-    know-hows, personages and cards (ids and names), and the unit kinds its orders name,
+    know-hows, personages and cards (ids and names), the unit kinds its orders name, the
+    keys of its extra state and its own kinds of event (:func:`own_state_and_events`),
     less the words every edition shares and the kernel's shared vocabulary."""
     from pbem import editions
     from pbem.kernel.vocab import ACTION_KEYS, RESOURCES, TERRAIN, UNITS
@@ -369,9 +390,11 @@ def _edition_words() -> dict[str, str]:
         words |= {w for f in edition.rondel.fields for w in (f.name, f.label)}
         words |= set(edition.knowhows) | set(edition.knowhows.values())
         words |= set(edition.personages) | set(edition.personages.values())
-        words |= {w for cid in edition.event_cards("")
-                  for w in (cid, edition.card_name(cid, ""), *edition.card_spellings(cid, ""))}
+        cards = edition.cards
+        words |= {w for cid in (cards.catalogue("") if cards else ())
+                  for w in (cid, cards.name(cid, ""), *cards.spellings(cid, ""))}
         words |= _schema_strings(compose("orders", edition)) & set(TERRAIN) | set(edition.special_units)
+        words |= own_state_and_events(edition)
         per[edition.id] = {squash(w) for w in words if squash(w)}
     shared = set.intersection(*per.values()) | {squash(w) for w in (*RESOURCES, *UNITS, *ACTION_KEYS, "temple")}
     # classic is the game itself: its id is every command's default edition, and its
@@ -435,10 +458,25 @@ def test_report_edition_check_can_fail():
               'def duellum_line(ev):\n'
               '    return f"{ev} play FORTRESS" if ev.militia else "RES PUBLICA"\n')
     hits = _edition_words_in(source, words)
-    assert sorted(h.split(":")[0] for h in hits) == ["2", "3", "4", "4", "4"], hits
+    assert sorted(h.split(":")[0] for h in hits) == ["2", "2", "3", "4", "4", "4"], hits
     assert any("'duellum'" in h for h in hits) and any("'fortress'" in h for h in hits)
     assert any("'respublica'" in h for h in hits) and any("'militia'" in h for h in hits)
+    assert any("'walls'" in h and "WALLS" in h for h in hits)  # an event kind of Duellum's own
     assert _edition_words_in('"""Antike Duellum."""\nx = "a legion"\ny = "antike-ref site"\n', words) == []
+
+
+def test_the_word_check_covers_extra_state_keys_and_own_event_kinds():
+    """A key of the state an edition keeps (BELLONA's holder, a recruitment box, Pliny) and
+    a kind of event of its own (a draw that missed, a refill) are edition words: shared code
+    that reads them names an edition (issue 37: ``kernel/events.py`` knew ``bellona``)."""
+    words = _edition_words()
+    assert {"bellona", "pliny", "recruitment", "wallssupply", "drawmissed", "refill", "walls"} <= set(words)
+    assert not GENERIC_WORDS & set(words)
+    source = ('EVENTS = {"bellona": {}}\n'
+              'def box(state, nation):\n'
+              '    return state.nations[nation].extra["recruitment"], {"type": "draw-missed"}\n')
+    hits = _edition_words_in(source, words)
+    assert sorted(h.split(":")[0] for h in hits) == ["1", "3", "3"], hits
 
 
 def test_edition_word_check_can_fail():
@@ -505,7 +543,9 @@ def _other_edition_words() -> set[str]:
         own = set(edition.rondel.names) | set(edition.knowhows) | set(edition.personages) | set(edition.variants)
         extras = edition.extras
         own |= {*extras.nation, *extras.status, *extras.state, *extras.standing} - CARD_GAME_WORDS
-        own |= {c for c in edition.event_cards("") if not re.fullmatch(r"(card|blank)_\d+", c)}
+        own |= {c for c in (edition.cards.catalogue("") if edition.cards else ())
+                if not re.fullmatch(r"(card|blank)_\d+", c)}
+        own |= set(edition.event_kinds) - GENERIC_WORDS
         words |= own - shared
     return {w.lower() for w in words}
 
@@ -551,6 +591,118 @@ def test_only_the_registry_is_imported_from_outside_the_editions():
 def test_the_registry_check_can_fail():
     bad = {**TYPED_GRAPH, "pbem.report.text": TYPED_GRAPH["pbem.report.text"] | {"pbem.editions.duellum.cards"}}
     assert edition_imports(bad) == ["pbem.report.text -> pbem.editions.duellum.cards"]
+
+
+# -- the facets of an edition, each touched by the layers it is for -----------------------
+
+FACET_LAYERS: dict[str, set[str]] = {
+    "setup": {"kernel", "service", "cli"},
+    "turn": {"kernel", "service", "play", "report"},
+    "forces": {"kernel", "play", "report", "mail"},
+    "phrases": {"report", "cli"},
+    "schema": {"service"},
+    "pieces": {"kernel", "service", "play"},
+    "secrets": {"service", "play", "report", "cli", "conformance"},
+    "cards": {"service", "report", "mail", "cli"},
+    "edits": {"kernel", "cli"},
+    "lines": {"play", "cli"},
+    "language": {"service"},
+    "strategy": {"play"},
+}
+"""Facet of an edition (:attr:`Edition.FACETS <pbem.kernel.edition.Edition.FACETS>`) -> the
+layers that may touch it (docs/architecture.md, "Adding an edition"): the kernel asks the
+rules of the set-up, the turn, units, pieces and GM edits; the service the set-up, the
+score, pieces, secrets, cards, schema parts and the order language; the bots the turn, units,
+pieces, secrets, the command-line lines and the strategy; the reports the turn, units,
+phrases, secrets and cards. The editions themselves (their facets ask each other) and the
+edition's own core (:func:`pbem.kernel.edition.facet_problems`) may touch any."""
+
+
+def facets_touched(source: str) -> set[str]:
+    """The facets ``source`` reads of an edition: ``edition.FACET`` or ``X.edition.FACET``."""
+    out = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in FACET_LAYERS:
+            value = node.value
+            name = value.id if isinstance(value, ast.Name) else getattr(value, "attr", None)
+            if name == "edition":
+                out.add(node.attr)
+    return out
+
+
+def test_the_facets_are_those_of_the_edition():
+    from pbem.kernel.edition import Edition
+
+    assert set(Edition.FACETS) == set(FACET_LAYERS)
+
+
+def test_each_layer_touches_only_its_facets():
+    wrong = sorted(f"{module} ({layer(module)}) touches edition.{facet}" for module, path in MODULES.items()
+                   if layer(module) != "editions" and module != "pbem.kernel.edition"
+                   for facet in facets_touched(path.read_text(encoding="utf-8"))
+                   if layer(module) not in FACET_LAYERS[facet])
+    assert wrong == []
+
+
+def test_the_facet_check_can_fail():
+    source = "def f(game, edition):\n    return game.edition.strategy, edition.cards, edition.name, t.cards\n"
+    assert facets_touched(source) == {"strategy", "cards"}
+    assert "kernel" not in FACET_LAYERS["strategy"] and "kernel" not in FACET_LAYERS["cards"]
+
+
+LOADED_LOOKUPS = ("loaded", "registered", "_registry")
+"""What the registry says of the editions known so far: nothing outside it may ask (a report
+or the order language is handed the game's edition; issue 37, item 4)."""
+
+
+def registry_lookups(source: str) -> list[str]:
+    """Every ``editions.loaded``, ``editions.registered`` or ``editions._registry`` in ``source``."""
+    return sorted(f"{node.lineno}: editions.{node.attr}" for node in ast.walk(ast.parse(source))
+                  if isinstance(node, ast.Attribute) and node.attr in LOADED_LOOKUPS
+                  and isinstance(node.value, ast.Name) and node.value.id == "editions")
+
+
+def test_no_registry_lookup_of_the_loaded_editions():
+    """No module outside ``pbem/editions`` asks which editions are loaded (the registry has
+    no ``loaded`` any more), and the reports do not even import the registry: the game's
+    edition is handed down."""
+    from pbem import editions
+
+    found = {module: hits for module, path in MODULES.items() if layer(module) != "editions"
+             for hits in [registry_lookups(path.read_text(encoding="utf-8"))] if hits}
+    assert found == {}
+    assert not hasattr(editions, "loaded")
+    reports = sorted(m for m, targets in GRAPH.items() if layer(m) == "report" and "pbem.editions" in targets)
+    assert reports == []
+
+
+def test_the_registry_lookup_check_can_fail():
+    assert registry_lookups("from pbem import editions\nx = editions.loaded()\ny = editions.get('a')\n") == \
+        ["2: editions.loaded"]
+
+
+def test_registering_an_edition_mutates_no_other_module():
+    """Defining and registering an edition writes into nothing but the registry (an edition
+    class once wrote its special units into ``pbem.kernel.vocab.MOVES_AS``), and the registry
+    can forget it again."""
+    from types import MappingProxyType
+
+    from pbem import editions
+    from pbem.kernel import vocab
+
+    classic = editions.get("classic")
+    before = {name: repr(value) for name, value in vars(vocab).items() if not name.startswith("__")}
+    Mounted = type("Mounted", (type(classic),), {"id": "mounted", "name": "Mounted (test)", "aliases": (),
+                                                 "special_units": MappingProxyType({"elephant": "legion"})})
+    edition = editions.register(Mounted())
+    try:
+        assert editions.get("mounted") is edition and edition.moves_as("elephant") == "legion"
+        assert classic.moves_as("elephant") == "elephant"
+        assert {name: repr(value) for name, value in vars(vocab).items() if not name.startswith("__")} == before
+    finally:
+        editions.forget("mounted")
+    with pytest.raises(editions.UnknownEdition):
+        editions.get("mounted")
 
 
 # -- the mail adapter: collaborators, not a chain of subclasses; rooms of a livable size ----

@@ -372,7 +372,7 @@ def test_duellum_codes_are_covered():
     wanted = set(editions.get(DU).codes) | DU_KERNEL_CODES
     assert set(DU_UNREACHABLE) <= wanted
     assert wanted - set(DU_UNREACHABLE) <= shown, f"no case shows {sorted(wanted - set(DU_UNREACHABLE) - shown)}"
-    province_edit = editions.get(DU).schema_extensions("edit").get("province_edit", {})
+    province_edit = editions.get(DU).schema.parts("edit").get("province_edit", {})
     assert "neutral_temple" not in province_edit.get("properties", {}), \
         "a Duellum GM edit can place a neutral temple: add a found/neutral-temple case"
 

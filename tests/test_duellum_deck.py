@@ -91,7 +91,7 @@ def test_every_view_labels_a_card_whose_text_is_not_entered():
     assert shown["cards"]["card_05"]["label"] == "text not entered — the GM enters it from the printed card"
     assert shown["cards"]["card_25"]["label"] == cards.NOT_ENTERED
     assert show_json(du_game(revision=2))["cards"]["blank_2"]["label"] == cards.NOT_ENTERED
-    assert DU.card_note("card_17", "") == cards.NOT_ENTERED and DU.card_note("academy", "") == ""
+    assert DU.cards.note("card_17", "") == cards.NOT_ENTERED and DU.cards.note("academy", "") == ""
     entered = du_game(data={"event_cards": [{"id": "card_05", "name": "Harvest", "text": "Take 2 gold.",
                                             "effect": {"kind": "gain", "chips": {"gold": 2}}}]})
     assert "label" not in show_json(entered)["cards"]["card_05"]
@@ -268,7 +268,9 @@ def test_the_catalogue_and_the_cards_a_gm_enters_are_schema_checked():
 def test_the_reports_tell_the_gm_edits_of_the_display_and_of_the_cards_entered():
     from pbem.report.text import edit_lines
 
+    # the game's edition is handed down: the reports never ask "the editions loaded"
     assert edit_lines([{"display": ["fortress", "card_05"]}, {"event_cards": [{"id": "card_07", "name": "Levy"},
-                                                                               {"id": "blank_1"}]}]) == [
+                                                                               {"id": "blank_1"}]}],
+                      edition=DU) == [
         "The open display set to FORTRESS, CARD 05 (the cards it held go to the discards)",
         "Event cards entered from the printed cards: Levy, BLANK 1"]

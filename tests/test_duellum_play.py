@@ -259,7 +259,7 @@ def _swapped(game):
     """``game`` with every card the active nation may not see changed, and the seed."""
     st = game.state.copy()
     other = next(n for n in st.table.seats if n != st.status.active)
-    kinds = sorted(DU.event_cards(st.table.data))
+    kinds = sorted(DU.cards.catalogue(st.table.data))
     st.nation(other).extra["hand"] = [kinds[(kinds.index(c) + 1) % len(kinds)] for c in st.nations[other].extra["hand"]]
     st.extra["deck"] = list(reversed(st.extra["deck"]))
     st.extra["secret"] = "0" * 64
@@ -335,7 +335,7 @@ def _bench():
 
 def test_lineups_and_invariants():
     seats = json.loads((ROOT / "maps" / "duellum-rome-carthage.json").read_text(encoding="utf-8"))["nations"]
-    lineups = {n: list(v) for n, v in editions.get("duellum").selfplay_lineups().items()}
+    lineups = {n: list(v) for n, v in editions.get("duellum").selfplay_lineups.items()}
     assert {int(k): v for k, v in seats.items()} == lineups
     assert lineup_for("duellum", 4) == FRONT
     g = du_game()
@@ -501,12 +501,13 @@ def test_the_bots_play_duellum_by_its_own_strategy_and_classic_by_the_shared_one
     """The edition hooks the bots and the self-play checks ask (issue 29): Duellum brings
     its strategy and its conservation laws; classic and Antike II take the shared play and
     have no laws of their own beyond the shared ones."""
-    from pbem.editions.duellum.strategy import STRATEGY
+    from pbem.editions.duellum.strategy import DuellumStrategy
     from pbem.play.bot import SHARED, strategy_of
 
-    assert strategy_of(editions.get("duellum")) is STRATEGY
+    assert isinstance(strategy_of(editions.get("duellum")), DuellumStrategy)
+    assert strategy_of(editions.get("duellum")) is editions.get("duellum").strategy
     assert strategy_of(editions.get("antike")) is SHARED and strategy_of(editions.get("antike2")) is SHARED
     g = du_game()
-    assert g.edition.conservation_problems(g.state, g.board) == []
-    assert editions.get("antike").conservation_problems(g.state, g.board) == []
-    assert editions.get("antike").selfplay_lineups() == {}
+    assert g.edition.pieces.conservation_problems(g.state, g.board) == []
+    assert editions.get("antike").pieces is None and editions.get("antike").strategy is None
+    assert editions.get("antike").selfplay_lineups == {}

@@ -198,7 +198,7 @@ def test_the_consistency_check_of_every_edit_keeps_each_card_in_one_place():
     game = du_game()
     st = game.state.copy()
     st.extra["discards"] = [st.extra["display"][0]]  # a copy made by hand
-    problems = DU.consistency_problems(st, BOARD)
+    problems = DU.pieces.consistency_problems(st, BOARD)
     assert any("once" in p.message for p in problems), problems
 
 
@@ -289,7 +289,7 @@ def _deck_reordered(game):
 
 def test_the_public_report_names_the_card_taken_from_the_display():
     game, draw = _romans_draw(du_game(data={"event_cards": [LEVY]}))
-    name = DU.card_name(draw["card"], game.state.table.data).upper()
+    name = DU.cards.name(draw["card"], game.state.table.data).upper()
     public = _public_outputs(game)
     assert f"Romans take {name} from the display" in prepare(game).render("txt").decode().replace("\n", " ")
     assert name in public
@@ -301,7 +301,7 @@ def test_with_hidden_draws_the_public_report_does_not_name_it():
     game, draw = _romans_draw(du_game(variants=["hidden_draws"]))
     text = prepare(game).render("txt").decode().replace("\n", " ")
     assert "Romans take an event card from the display" in text
-    name = DU.card_name(draw["card"], game.state.table.data).upper()
+    name = DU.cards.name(draw["card"], game.state.table.data).upper()
     assert f"take {name}" not in _public_outputs(game)
     assert f"take {name}" in prepare(game, viewer="romans").render("txt").decode().replace("\n", " ")
     assert _public_outputs(_deck_reordered(game)) == _public_outputs(game)
@@ -318,7 +318,7 @@ def test_a_card_discarded_at_random_is_not_public():
     orders = {"game": "duel", "nation": "carthaginians", "turn": 1, "password": "pw-carthaginians",
               "rondel": {"to": "ferrum"}, "events": [{"play": "card_08"}]}
     after, _ = turns.play(game, canonical_orders(orders, DU))
-    lost = DU.card_name(held[0], "").upper()
+    lost = DU.cards.name(held[0], "").upper()
     assert lost not in prepare(after).render("txt").decode()
     assert lost in prepare(after, viewer="romans").render("txt").decode()
 
@@ -405,7 +405,7 @@ def test_check_and_the_reports_name_an_entered_card_by_its_name(tmp_path):
 
 def test_options_name_every_field_the_order_gives():
     game = edit(du_game(data={"event_cards": [LEVY]}), {"nation": "carthaginians", "hand": ["card_07"]})
-    text = DU.card_text("card_07", game.state.table.data)
+    text = DU.cards.text("card_07", game.state.table.data)
     assert "\"at\"" in text and "\"unit\"" in text
 
 

@@ -221,13 +221,13 @@ def test_founding_costs_two_gold():
 
 def test_a_merchant_for_every_ten_gold_produced():
     g = gm(nine_game(), {"nation": PH, "rondel": 7, "gold_produced": 8})
-    score = NINE.score(g.state, PH)
+    score = NINE.turn.score(g.state, PH)
     g, res = play(g, rondel="bazaar")  # 3 gold: 11 produced
     assert [(e["personage"], e["reason"]) for e in events(res, "personage")] == [("merchant", "11 gold produced")]
     ns = g.state.nations[PH]
     assert (ns.personages["merchant"], ns.earned["merchant"], ns.extra["gold_produced"]) == (1, 1, 11)
     assert g.state.bank.personages["merchant"] == 5
-    assert NINE.score(g.state, PH) == score + 1
+    assert NINE.turn.score(g.state, PH) == score + 1
     # The threshold is a counter: the next merchant needs 20 gold in all.
     g = gm(g, {"active": PH}, {"nation": PH, "rondel": 7})
     g, res = play(g, rondel="bazaar")  # 14 produced

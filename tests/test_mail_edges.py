@@ -266,7 +266,7 @@ def test_orders_after_a_default_turn_say_that_it_was_played(table):
     (answer,) = sent(folder / "o2")
     text = " ".join(body(answer).split())
     assert "turn 1 of the" in text and "was played already by the GM's default turn" in text
-    assert "deadline 2026-11-25T10:00:00Z" in text and "came too late" in text
+    assert "after the deadline Wed 25 Nov 2026, 10:00 UTC had passed" in text and "came too late" in text
 
 
 def test_report_words_bullets_headings_and_the_gms_digest(table):

@@ -279,7 +279,7 @@ def test_the_reminder_and_the_deadline_make_full_runs(tmp_path):
     result = run(cfg, box, tmp_path / "o4", "2026-11-25T10:00:00Z")  # the deadline
     assert idle_count(result) == 0
     assert json.loads(game.read_text())["history"][-1]["kind"] == "default-turn"
-    assert len(sent(tmp_path / "o4")) == 5
+    assert len(sent(tmp_path / "o4")) == 6  # the reports, and the late player's own notice
     assert idle_count(run(cfg, box, tmp_path / "o5", "2026-11-25T10:05:00Z")) == 1
 
 

@@ -151,7 +151,7 @@ def conservation_problems(game) -> list[str]:
         for u in UNITS:
             board = st_.units_on_board(n, u)
             stock = queries.stock(st_, edition, n, u)
-            reserve = edition.reserve(st_, n, u)  # Duellum's recruitment box
+            reserve = edition.forces.reserve(st_, n, u)  # Duellum's recruitment box
             if stock < 0 or board + reserve + stock != rules.cap(u):
                 out.append(f"{n} {u}s: {board} on the board, {reserve} in reserve and {stock} in stock, "
                            f"the rules have {rules.cap(u)}")
@@ -441,7 +441,7 @@ def draw_orders(draw: Draw, game) -> dict[str, Any]:
             orders = build_turn(game, target.order, rng, 1.0 if key == "arm" else 0.0, greedy=True, march=True)
     if orders is None:
         orders = queries.default_orders(game.state, game.edition, game.board, nation)
-    rates, problem = game.edition.trade_rates(game.state, nation)
+    rates, problem = game.edition.turn.trade_rates(game.state, nation)
     if problem is None and rates and draw.flag(2, "trade"):
         orders = with_trade(draw, game, orders, rates)
     if draw.flag(3, "spelt out"):

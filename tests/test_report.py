@@ -22,7 +22,8 @@ from conftest import ROOT, cli_run, edit, make_game, play
 from test_report_scenario import scripted_game, scripted_games
 
 from pbem.report import FORMATS, parse_formats, prepare, report_name, write_reports
-from pbem.report.model import clean, entry_for_turn
+from pbem.report.style import clean
+from pbem.report.turnlog import entry_for_turn
 from pbem.service.store import save_game
 
 GOLDEN = Path(__file__).parent / "golden"

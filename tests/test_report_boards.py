@@ -23,7 +23,7 @@ from pbem.report import prepare
 from pbem.report.boardmap import board_pictures, board_svg, id_places, label_problems
 from pbem.report.layout import (BOARD_ROOM, HEADER, HEIGHT, LEGEND_BOX, MARGIN, WIDTH, board_places, board_view,
                                 marker_box, overlaps, panel_rows, text_width)
-from pbem.report.model import RECONSTRUCTION_NOTE
+from pbem.report.style import RECONSTRUCTION_NOTE
 from pbem.service.boards import load_board
 from pbem.service.service import GameService
 

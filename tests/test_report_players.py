@@ -16,7 +16,7 @@ from conftest import cli_run
 from pbem.report import FORMATS, check_image_base, image_url, prepare, wrap_text
 from pbem.report.layout import (LEGEND_BOX, NAME_SIZE, board_places, label_box, marker_box, overlaps,
                                 svg_layout, text_width)
-from pbem.report.model import contrast, ink_for, text_colour
+from pbem.report.style import contrast, ink_for, text_colour
 from pbem.service.boards import load_board
 from pbem.service.service import GameService
 
@@ -175,7 +175,7 @@ def test_no_email_address_in_any_format(demo, tmp_path):
 
 
 def test_an_address_typed_into_a_name_is_hidden():
-    from pbem.report.model import clean
+    from pbem.report.style import clean
 
     assert clean("Ann <ann@example.org>") == "Ann (address hidden)"
     assert "@" not in clean("mail me: bob@example.org, thanks")

@@ -191,7 +191,7 @@ def test_an_editions_draw_during_a_turn_is_recorded_pending_and_resolved_by_the_
     from pbem import editions
 
     classic = editions.get("classic")
-    plain = classic.at_moment
+    plain = classic.turn.at_moment
     answers: list = []
 
     def at_moment(t, when, orders, echo):
@@ -199,7 +199,7 @@ def test_an_editions_draw_during_a_turn_is_recorded_pending_and_resolved_by_the_
         if when == "after" and t.chance is not None:
             answers.append((t.state.status.turn, t.chance.below(6, "die of turn 1")))
 
-    monkeypatch.setattr(classic, "at_moment", at_moment)
+    monkeypatch.setattr(classic.turn, "at_moment", at_moment)
     table = Table(tmp_path)
     table.play()
     entry = table.game().history[1]

@@ -108,7 +108,7 @@ def test_json_gives_each_game_field_by_field_those_needing_the_gm_first(three):
                      "zone": "Europe/Berlin", "due_local": "Sun 22 Nov 2026, 11:00 CET", "paused": False,
                      "seconds_left": -34 * 3600},
         "late_seconds": 34 * 3600, "missed": True, "policy": "wait", "paused": None, "absences": [],
-        "queue": {"waiting": 0, "undeliverable": 0}, "last_error": None, "needs_gm": True,
+        "queue": {"waiting": 0, "undeliverable": 0}, "last_error": None, "belongs_to": None, "needs_gm": True,
         "attention": ["the deadline passed 34 h ago and turn 1 is not played (missed = wait)"],
     }
     assert held["game"] == "held" and held["file"] == "games/held.json" and held["error"] is None

@@ -127,26 +127,26 @@ def test_a_determinised_duellum_world_keeps_what_the_nation_sees_and_every_card_
     game, _ = _played("duellum", 9, seed="worlds")
     nation = game.state.status.active
     view = seen_by(game, nation).state
-    worlds = [game.edition.determinise(view, nation, random.Random(i)) for i in range(5)]
+    worlds = [game.edition.secrets.determinise(view, nation, random.Random(i)) for i in range(5)]
     for world in worlds:
         assert world.nations[nation].extra["hand"] == game.state.nations[nation].extra["hand"]
         assert world.extra["display"] == game.state.extra["display"]
         assert world.extra["discards"] == game.state.extra["discards"]
         assert "?" not in world.extra["deck"] and all("?" not in ns.extra["hand"] for ns in world.nations.values())
-        assert not game.edition.conservation_problems(world, game.board)
+        assert not game.edition.pieces.conservation_problems(world, game.board)
         assert Counter(world.extra["deck"]) + Counter(h for n, ns in world.nations.items() if n != nation
                                                       for h in ns.extra["hand"]) == \
             Counter(game.state.extra["deck"]) + Counter(h for n, ns in game.state.nations.items() if n != nation
                                                         for h in ns.extra["hand"])
     assert len({json.dumps(w.extra["deck"]) for w in worlds}) > 1
-    assert game.edition.determinise(view, nation, random.Random(0)).extra["deck"] == worlds[0].extra["deck"]
+    assert game.edition.secrets.determinise(view, nation, random.Random(0)).extra["deck"] == worlds[0].extra["deck"]
 
 
 def test_an_edition_without_secrets_is_its_own_world():
-    import random
-
+    """An edition without secrets has no secrets facet: the searching bot plays on the
+    state itself (pbem.play.search)."""
     game, _ = _played("antike", 3)
-    assert game.edition.determinise(game.state, "greeks", random.Random(1)) is game.state
+    assert game.edition.secrets is None
 
 
 def test_bot_level_strong_writes_an_order_file_that_check_accepts(tmp_path):

@@ -65,7 +65,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "entry": ("signed", "Write an entry's signed bytes and signature, for ssh-keygen -Y verify without antike-ref."),
     "sign": ("signed", "In a game a GM runs: sign your orders, so the game proves which orders you gave."),
     "map": ("maps", "Board map files."),
-    "mail": ("mail", "The mail cycle a GM runs from cron (docs/mail.md)."),
+    "mail": ("mail", "The mail cycle: from cron, from the mail server, or as a service (docs/mail.md)."),
 }
 """Every top-level command: the module that defines it and its first help paragraph, in
 the order ``--help`` lists them."""

@@ -155,7 +155,7 @@ def _print_created(game: Path, secrets: Path, nations: int, seed: Optional[str],
             "need to set the same game up again.")
     if on.reconstruction:
         print(f"board: {on.name} (marked as a reconstruction, not the printed board; docs/maps.md)")
-    for ruling in chosen.rulings(created.state.table):
+    for ruling in chosen.setup.rulings(created.state.table):
         print(f"ruling, not printed: {ruling} (docs/{chosen.id}.md; a GM can enter the printed value with --data)")
     print_reports(outcome.reports)
 
@@ -255,7 +255,8 @@ def gm_edit(
         outcome = GameService(game).gm_edit(read_input(edit), output, write)
         entry = outcome.added[0]
         print(f"applied {len(entry['edits'])} edit(s) to {outcome.saved_to}: {entry['reason']}")
-        for note in outcome.after.edition.edit_notes(outcome.after.state.table, entry["edits"]):
+        edits = outcome.after.edition.edits
+        for note in edits.notes(outcome.after.state.table, entry["edits"]) if edits else ():
             print(f"note: {note}")
         print_reports(outcome.reports)
 
@@ -301,14 +302,14 @@ def turn_output(before, result, nation: str, as_json: bool, verb: str, form: str
         print("event cards played:")
         data = before.state.table.data
         for cid in played:
-            text = before.edition.card_text(cid, data, before.state.table.revision)
-            print(f"  - {before.edition.card_name(cid, data)} ({cid}): {text}")
+            text = before.edition.cards.text(cid, data, before.state.table.revision)
+            print(f"  - {before.edition.cards.name(cid, data)} ({cid}): {text}")
     print("what happens:")
     from pbem.report.model import card_namer
 
     card = card_namer(before, noted=False)  # an entered card by its name
     for ev in result.events:
-        print(f"  - {event_line(ev, card=card)}")
+        print(f"  - {event_line(ev, card=card, edition=before.edition)}")
     if result.defaults:
         print("chosen by the referee, because the orders left it open (say it in the orders to choose):")
         for d in result.defaults:

@@ -209,7 +209,7 @@ def history_cmd(
 
         card = card_namer(loaded, noted=False)  # an entered card by its name
         for ev in entry["events"]:
-            print(f"  - {event_line(ev, card=card)}")
+            print(f"  - {event_line(ev, card=card, edition=loaded.edition)}")
 
     run(go)
 
@@ -276,7 +276,7 @@ def default_turn(
         print(f"default turn for {nation}:")
         card = card_namer(outcome.after, noted=False)  # an entered card by its name
         for ev in outcome.result.events:
-            print(f"  - {event_line(ev, card=card)}")
+            print(f"  - {event_line(ev, card=card, edition=outcome.after.edition)}")
         print_reports(outcome.reports)
 
     run(go)
@@ -318,8 +318,10 @@ def options(
         print(json.dumps(data["template"], ensure_ascii=False, indent=1))
         if hint:
             from pbem.play.search import hint_lines
+            from pbem.service.service import echo_text
 
-            for line in hint_lines(data["hint"]):
+            # the orders as a player writes them in a mail (the order file's JSON: --json)
+            for line in hint_lines(data["hint"], echo_text(loaded, data["hint"]["orders"]).splitlines()):
                 print(line)
 
     run(go)

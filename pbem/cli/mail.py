@@ -1,4 +1,4 @@
-"""Playing by e-mail: inbox, remind, mail run, player."""
+"""Playing by e-mail: inbox, remind, mail run, mail receive, mail watch, player, the GM's clock."""
 
 from __future__ import annotations
 
@@ -10,13 +10,15 @@ import typer
 from pbem.cli.base import app, err, run
 from pbem.errors import ExitCode, UsageError
 
-mail_app = typer.Typer(help="The mail cycle a GM runs from cron (docs/mail.md).", no_args_is_help=True,
-                       rich_markup_mode=None)
+mail_app = typer.Typer(help="The mail cycle: from cron, from the mail server, or as a service (docs/mail.md).",
+                       no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(mail_app, name="mail")
 
 CONFIG_HELP = "The mail configuration (docs/mail.md); also from ANTIKE_REF_MAIL_CONFIG."
 OUTBOX_HELP = ("Deliver into this folder instead of by SMTP: each mail is written there as an .eml file "
-               "and counts as sent (it is not sent again). To look without sending, add --dry-run.")
+               "and counts as sent (it is not sent again).")
+RUN_OUTBOX_HELP = OUTBOX_HELP[:-1] + ". To look without sending, add --dry-run."
+"""``mail run`` alone has ``--dry-run``: only its help offers it."""
 DRY_RUN_HELP = ("Change nothing: with --outbox DIR, write every mail this run would send into DIR, while the "
                 "games, ledgers, mail queues and clocks stay as they are (the real run still sends them).")
 NOW_HELP = "The time to act at (ISO 8601, e.g. 2026-11-23T18:00:00Z); default: now. For tests and catching up."
@@ -46,11 +48,9 @@ def _cycle(cfg, moment, transport, record: bool, log=print, warn=err):
     ``now`` is."""
     import time
 
-    from pbem.mail.cycle import Cycle
-    from pbem.mail.idle import Watermarks
+    from pbem.mail.rounds import cycle
 
-    return Cycle(cfg, moment, transport, log, warn,
-                 watermarks=lambda journal: Watermarks(cfg, moment, journal, record=record, wall=time.time_ns))
+    return cycle(cfg, moment, transport, log, warn, record, time.time_ns)
 
 
 def _finish(summary, transport, idle: Optional[int] = None) -> None:
@@ -136,7 +136,7 @@ def mail_run(
     games: Optional[List[Path]] = typer.Argument(None, help="Game files (default: every game of the configuration)."),
     config: Optional[Path] = _config_option(),
     source: Optional[str] = typer.Option(None, "--source", help="Read this mail source instead of the configured one."),
-    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=RUN_OUTBOX_HELP),
     dry_run: bool = typer.Option(False, "--dry-run", help=DRY_RUN_HELP),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
@@ -144,7 +144,8 @@ def mail_run(
 
     Safe to run from cron every minute, twice at once, or again after a crash. A game in
     which nothing happened since the last run (its watermark, GAME.mail-mark.json, says
-    so) is left alone without being loaded.
+    so) is left alone without being loaded. A run of every game of the configuration (no
+    GAME named, no --source) first reads the mails `mail receive` kept for later.
 
     Example: antike-ref mail run --config mail.toml
 
@@ -152,7 +153,10 @@ def mail_run(
     """
 
     def go():
-        from pbem.mail.watermarks import plan
+        import time
+
+        from pbem.mail.rounds import one_round
+        from pbem.mail.watermarks import arrivals_waiting
 
         if dry_run and outbox is None:
             raise UsageError("--dry-run writes the mails it would send into a folder: give --outbox DIR too")
@@ -160,6 +164,8 @@ def mail_run(
         chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
         if not chosen:
             raise UsageError("no games: name game files, or list them in the configuration ([[game]] file = ...)")
+        # the mails `mail receive` kept are read only by a run of every game (they may be for any)
+        kept = cfg.incoming if not games and source is None else None
         if dry_run:
             from pbem.mail.rehearsal import rehearsal
 
@@ -167,14 +173,15 @@ def mail_run(
             with rehearsal(chosen, print) as (copies, real):
                 cycle = _cycle(cfg, moment, transport, record=False, log=lambda m: print(real(m)),
                                warn=lambda m: err(real(m)))
+                if kept is not None and arrivals_waiting(kept):
+                    cycle.arrivals(copies, kept, sweep=False)
                 summary = cycle.run(copies, source=source)
             _finish(summary, transport)
             return
         # the idle games are told by their watermarks alone (docs/mail.md); only the others
         # load the cycle, the game service and the games
-        todo = plan(cfg, chosen, source, moment)
-        summary = _cycle(cfg, moment, transport, record=True).run(todo.busy, source=source) if todo.busy else _IDLE
-        _finish(summary, transport, idle=len(todo.idle))
+        done = one_round(cfg, chosen, moment, transport, print, err, time.time_ns, source=source, whole=not games)
+        _finish(done.summary if done.summary is not None else _IDLE, transport, idle=done.idle)
 
     run(go)
 
@@ -236,6 +243,159 @@ def player(
     run(go)
 
 
+RECEIVE_WAIT_HELP = ("How long to try again while another run holds a game (seconds, 0-300); then the mail waits in "
+                     "the incoming folder for the next run and the mail server is told to try again (75).")
+
+
+@mail_app.command("receive")
+def mail_receive(
+    config: Optional[Path] = _config_option(),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+    wait: float = typer.Option(5.0, "--wait", min=0, max=300, help=RECEIVE_WAIT_HELP),
+    log: Optional[Path] = typer.Option(None, "--log", help="Also append what it says to this file (mode 600), each "
+                                                           "line with the time: a mail server shows nobody."),
+) -> None:
+    """Answer one mail at once: a mail server's pipe delivery hands it over on standard input.
+
+    For a Postfix pipe, procmail, a Sieve pipe or Dovecot's LDA (docs/mail.md, "Answers in
+    seconds"). The mail is kept in the configuration's incoming folder, synced to disk,
+    then every game of the configuration reads it as `mail run` reads a mailbox (the same
+    guards, locks and ledgers: a mail is applied once, however often it is handed over).
+    Exit codes, for the mail server: 0, the mail is taken (kept until every game has read
+    it); 75 (EX_TEMPFAIL), it could not be kept or read now (the configuration does not
+    load, the disk is full, another run holds a game past --wait): the server tries again,
+    and a mail that was kept is read by the next run anyway. No other code.
+
+    Example: antike-ref mail receive --config /home/gm/antike/mail.toml
+    """
+    import sys
+
+    say, complain = _receive_log(log)
+    try:
+        code = _receive(config, outbox, now, wait, say, complain, sys.stdin.buffer)
+    except BaseException as exc:  # noqa: B036 -- the mail server must hear 0 or 75, whatever happened
+        if isinstance(exc, typer.Exit):
+            raise
+        complain(f"mail receive: {type(exc).__name__}: {exc}; the mail server keeps the mail and tries again")
+        code = 75
+    sys.stdout.flush()
+    raise typer.Exit(code)
+
+
+def _receive(config, outbox, now, wait, say, complain, stream) -> int:
+    import time
+
+    from pbem.errors import PbemError
+    from pbem.mail.receive import TEMPFAIL, Clocks, receive
+
+    try:
+        if config is None:
+            raise UsageError("give --config FILE (the mail configuration that lists the games)")
+        cfg, transport, moment = _setup(config, outbox, now)
+    except PbemError as exc:
+        complain(f"mail receive: {exc}; the mail server keeps the mail and tries again")
+        return TEMPFAIL
+    return receive(cfg, stream, Clocks(moment, time.time_ns, time.monotonic, time.sleep), transport, say, complain,
+                   wait)
+
+
+def _receive_log(path: Optional[Path]):
+    """What ``mail receive`` says: to stdout and stderr, and appended to ``path`` if given."""
+
+    def into(line: str) -> None:
+        if path is None:
+            return
+        import os
+        from datetime import datetime, timezone
+
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            with os.fdopen(fd, "a", encoding="utf-8") as fh:
+                fh.write(f"{stamp} {line}\n")
+        except OSError as exc:
+            err(f"mail receive: cannot write {path}: {exc.strerror or exc}")
+
+    def say(line: str) -> None:
+        print(line)
+        into(line)
+
+    def complain(line: str) -> None:
+        err(line)
+        into(line)
+
+    return say, complain
+
+
+@mail_app.command("watch")
+def mail_watch(
+    config: Optional[Path] = _config_option(),
+    outbox: Optional[Path] = typer.Option(None, "--outbox", help=OUTBOX_HELP),
+    now: Optional[str] = typer.Option(None, "--now", help="Start the watch's clock at this time (ISO 8601); it runs "
+                                                          "on from there. For tests and catching up."),
+    stop_after: Optional[int] = typer.Option(None, "--stop-after", min=1, metavar="N",
+                                             help="Stop after the round in which the N-th mail was read."),
+    stop_at: Optional[str] = typer.Option(None, "--stop-at", metavar="TIME",
+                                          help="Stop once the watch's clock reaches TIME (after a last round)."),
+) -> None:
+    """Answer each mail as it arrives (IMAP IDLE) and keep every deadline on time, until stopped.
+
+    A long-running service (docs/mail.md gives a systemd unit): a round of `mail run` at the
+    start, then one whenever a mail arrives in a mailbox of the games (IMAP IDLE; a local
+    mailbox and the incoming folder of `mail receive` are looked at twice a second) and
+    whenever a game's clock needs one (a reminder, a deadline, an absence). A dropped
+    connection is opened again (after 1, 2, 4 ... up to 60 s). SIGTERM or Ctrl-C ends it
+    after the round under way, its mails finished and delivered (exit code 0).
+    `mail run` from cron and `mail receive` may run beside it: each mail is read once.
+
+    Example: antike-ref mail watch --config mail.toml
+    """
+
+    def go():
+        import signal
+        import time
+        from datetime import datetime, timedelta, timezone
+
+        from pbem.mail.transport import Transport
+        from pbem.mail.watch import Clocks, Until, Watch
+        from pbem.service.numbers import moment as read_time
+
+        cfg, transport, start = _setup(config, outbox, now)
+        if not cfg.games:
+            raise UsageError("no games: list them in the configuration ([[game]] file = ...)")
+        began = time.monotonic()
+
+        def clock():
+            return start + timedelta(seconds=time.monotonic() - began) if now else datetime.now(timezone.utc)
+
+        until = Until(stop_after, read_time(stop_at, "--stop-at") if stop_at else None)
+        watcher = Watch(cfg, list(cfg.games), Clocks(clock, time.time_ns),
+                        lambda: Transport(transport.smtp, transport.outbox, transport.sender),
+                        lambda m: print(m, flush=True), err, until)
+        previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+
+        def stop(signum, frame):
+            if watcher.stopping:  # asked twice: as without the watch
+                handler = previous.get(signum)
+                if callable(handler):
+                    handler(signum, frame)
+                raise KeyboardInterrupt
+            watcher.request_stop(signal.Signals(signum).name)
+
+        for s in previous:
+            signal.signal(s, stop)
+        try:
+            code = watcher.run()
+        finally:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+        if code:
+            raise typer.Exit(code)
+
+    run(go)
+
+
 @mail_app.command("cron-line")
 def cron_line(
     config: Path = typer.Option(..., "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False,
@@ -292,28 +452,54 @@ def _moment(now: Optional[str]):
     return moment(now, "--now") if now else datetime.now(timezone.utc).replace(microsecond=0)
 
 
+GM_CONFIG_HELP = ("The mail configuration the game is run by (docs/mail.md): its time zone is used, and a game "
+                  "that belongs to another configuration is refused. Also from ANTIKE_REF_MAIL_CONFIG.")
+
+
+def _gm_config(config: Optional[Path]):
+    """The configuration a GM's clock command was given, and the owner it names (or none)."""
+    if config is None:
+        return None, None
+    from pbem.mail.config import load_config
+
+    cfg = load_config(config)
+    return cfg, cfg.owner
+
+
+def _gm_config_option():
+    return typer.Option(None, "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False, help=GM_CONFIG_HELP)
+
+
 @app.command()
 def deadline(
     game: Path = typer.Argument(..., help="The game file."),
     extend: Optional[str] = typer.Option(None, "--extend", help="Move this turn's deadline on by a duration (24h, 90m, "
                                          "2d; the deadline at most a year ahead)."),
     set_to: Optional[str] = typer.Option(None, "--set", help="Set this turn's deadline to a time "
-                                         "(2026-11-30T18:00:00Z; at most a year ahead)."),
+                                         "(2026-11-30T18:00:00Z, or 2026-11-30T18:00 in the game's time zone; at "
+                                         "most a year ahead)."),
+    force: bool = typer.Option(False, "--force", help="Also a deadline in the past (the turn is then late at the "
+                                                      "next mail run); without it one is refused."),
     reason: str = typer.Option("", "--reason", help="Why (written to the audit log, not told to the players)."),
+    config: Optional[Path] = _gm_config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: extend or set the current turn's deadline (this turn only); logged, and the players told.
+
+    A time without a zone is in the game's time zone ([mail] timezone). A deadline that
+    would not lie ahead is refused, unless --force.
 
     Example: antike-ref deadline game.json --extend 24h --reason "Ann is travelling"
     """
 
     def go():
         from pbem.mail import judge
-        from pbem.service.numbers import duration, moment
+        from pbem.service.numbers import duration
 
+        cfg, owner = _gm_config(config)
         by = duration(extend, "--extend") if extend is not None else None
-        to = moment(set_to, "--set") if set_to is not None else None
-        print(judge.change_deadline(game, _moment(now), by, to, reason).what)
+        print(judge.change_deadline(game, _moment(now), by, set_to, reason, force, owner,
+                                    cfg.timezone if cfg is not None else None).what)
 
     run(go)
 
@@ -328,7 +514,7 @@ def absent(
     reason: str = typer.Option("", "--reason", help="Why (for the GM's log only: the players are told nothing of it)."),
     over_cap: bool = typer.Option(False, "--over-cap", help="Allow more days away than the game's absence_days "
                                   "(the audit log records it)."),
-    config: Optional[Path] = _config_option(),
+    config: Optional[Path] = _gm_config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: a player is away from one day to another; their turns follow the game's absence policy.
@@ -343,21 +529,20 @@ def absent(
 
     def go():
         from pbem.mail import judge
-        from pbem.mail.config import load_config
+        from pbem.service.clock import local_day
 
         moment = _moment(now)
+        cfg, owner = _gm_config(config)
         if back:
-            print(judge.end_absence(game, nation, moment).what)
+            print(judge.end_absence(game, nation, moment, owner=owner).what)
             return
         if until is None:
             raise UsageError("give --until DAY (the last day away), or --back")
-        settings = load_config(config).game(game) if config is not None else None
-        zone = load_config(config).timezone if config is not None else None
-        from pbem.service.clock import local_day
-
+        settings = cfg.game(game) if cfg is not None else None
+        zone = cfg.timezone if cfg is not None else None
         first = judge.zone_day(start, "--from") if start else local_day(moment, zone)
         print(judge.add_absence(game, nation, first, judge.zone_day(until, "--until"), moment, reason, "gm",
-                                settings.absence_days if settings else 21, zone, over_cap).what)
+                                settings.absence_days if settings else 21, zone, over_cap, owner).what)
 
     run(go)
 
@@ -366,6 +551,7 @@ def absent(
 def pause(
     game: Path = typer.Argument(..., help="The game file."),
     reason: str = typer.Option("", "--reason", help="Why: told to the players."),
+    config: Optional[Path] = _gm_config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: pause the game: no deadline runs until `resume`; the players are told.
@@ -376,7 +562,7 @@ def pause(
     def go():
         from pbem.mail import judge
 
-        print(judge.pause(game, _moment(now), reason).what)
+        print(judge.pause(game, _moment(now), reason, _gm_config(config)[1]).what)
 
     run(go)
 
@@ -384,6 +570,7 @@ def pause(
 @app.command()
 def resume(
     game: Path = typer.Argument(..., help="The game file."),
+    config: Optional[Path] = _gm_config_option(),
     now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
 ) -> None:
     """GM: the paused game goes on; the current turn's deadline moves on by the time it was paused.
@@ -394,6 +581,35 @@ def resume(
     def go():
         from pbem.mail import judge
 
-        print(judge.resume(game, _moment(now)).what)
+        print(judge.resume(game, _moment(now), _gm_config(config)[1]).what)
+
+    run(go)
+
+
+@mail_app.command("adopt")
+def adopt(
+    games: List[Path] = typer.Argument(..., help="The game files (each listed in the configuration)."),
+    config: Path = typer.Option(..., "--config", envvar="ANTIKE_REF_MAIL_CONFIG", show_envvar=False,
+                                help="The mail configuration the games are to belong to."),
+    now: Optional[str] = typer.Option(None, "--now", help=NOW_HELP),
+) -> None:
+    """GM: move games to this mail configuration on purpose; the one they belonged to is refused from then on.
+
+    A game belongs to the configuration whose mail run first ran it (recorded in
+    GAME.clock.json); a run, or a GM's clock command, with another configuration is
+    refused, so that two configurations never keep one game's deadlines by two sets of
+    rules. Logged in each game's audit log.
+
+    Example: antike-ref mail adopt games/demo.json --config mail.toml
+    """
+
+    def go():
+        from pbem.mail import judge
+        from pbem.mail.config import load_config
+
+        cfg = load_config(config)
+        moment = _moment(now)
+        for game in games:
+            print(judge.adopt(game, moment, cfg))
 
     run(go)

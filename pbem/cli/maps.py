@@ -11,6 +11,14 @@ from pbem.cli.base import map_app, run
 from pbem.errors import InputError, UsageError
 
 
+def city_marks(board) -> tuple:
+    """The city marks of the board's edition, which the board's pictures leave room for in
+    their legend, as the reports of its games do."""
+    from pbem import editions
+
+    return tuple(editions.get(board.edition).phrases.city_marks)
+
+
 def _summary(board) -> str:
     provinces = board.provinces.values()
     land = sum(len(p.land) for p in provinces) // 2
@@ -40,7 +48,7 @@ def map_check(file: Path = typer.Argument(..., help="A map file (with its provin
         from pbem.service.boards import load_map_file
 
         board = load_map_file(file)
-        problems = label_problems(board)
+        problems = label_problems(board, city_marks(board))
         if problems:
             raise InputError(str(file), problems)
         print(f"{file}: ok; {_summary(board)}")
@@ -118,7 +126,7 @@ def map_render(
         if bad:
             raise UsageError(f"--format {', '.join(bad)}: one of svg, png, pdf")
         board = load_board(str(file)) if str(file) in known_boards() else load_map_file(file)
-        pictures = board_pictures(board, wanted, ids=ids)
+        pictures = board_pictures(board, wanted, ids=ids, marks=city_marks(board))
         out.mkdir(parents=True, exist_ok=True)
         from pbem.report import _write_bytes
 

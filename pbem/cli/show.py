@@ -42,16 +42,16 @@ def print_summary(game: Game, console, viewer: str | None = None, clock: TurnClo
     the game's clock (:func:`pbem.service.clockfile.read_clock`): the deadline with the
     time left at ``now``, a pause, the players away."""
     edition = game.edition
-    st = edition.player_view(game.state, viewer)
+    st = edition.secrets.player_view(game.state, viewer) if edition.secrets else game.state
     view = show_json(game, viewer)
     status = f"winner: [bold]{st.status.winner}[/]" if st.status.winner else f"active: [bold]{st.status.active}[/]"
     variants = f", variants: {', '.join(st.table.variants)}" if st.table.variants else ""
     console.print(f"[bold]{game.game_id}[/] — {edition.name} on {game.board.name}{variants}")
     console.print(f"turn {st.status.turn}, round {st.status.round}, {status}, goal {game.goal}"
-                  f" {edition.score_unit(st)}")
+                  f" {edition.phrases.score_unit(st)}")
     for line in clock_lines(game, clock or TurnClock(), now):
         console.print(line, highlight=False, markup=False)
-    for line in edition.show_lines(st):
+    for line in edition.lines.show(st) if edition.lines else ():
         console.print(line, highlight=False)
     players = ", ".join(f"{edition.nation_name(n)}: {game.meta[n].player}" for n in game.seats
                         if n in game.meta and game.meta[n].player)
@@ -132,7 +132,7 @@ def _print_recent(game: Game, console, viewer: str | None) -> None:
         entry = masked_entry(game.edition, entry, (viewer,))  # another's drawn cards stay hidden
         title = entry_title(entry)
         console.print(f"{title}:", highlight=False)
-        for line in event_lines(entry.get("events", []), card=card_namer(game, noted=False)):
+        for line in event_lines(entry.get("events", []), card=card_namer(game, noted=False), edition=game.edition):
             console.print(f"  - {line}", highlight=False, soft_wrap=False)
 
 

@@ -55,9 +55,12 @@ def status(
         if not chosen:
             raise UsageError("no games: name game files, or give --config with games in it ([[game]] file = ...)")
         base = cfg.path.parent.absolute() if cfg.path is not None else None
-        policy = (lambda g: g.missed) if cfg.path is not None else (lambda g: None)  # no configuration, no policy
-        records = order([game_status(g.file, moment, _queue(g.file), cfg.timezone, policy(g),
-                                     _shown(g.file, base, bool(games))) for g in chosen])
+        known = cfg.path is not None  # no configuration, no policy
+        owner = os.path.realpath(cfg.path) if cfg.path is not None else None
+        records = order([game_status(g.file, moment, _queue(g.file), cfg.timezone, g.missed if known else None,
+                                     _shown(g.file, base, bool(games)), g.absence if known else None, owner,
+                                     _strays(g.file))
+                         for g in chosen])
         if as_json:
             from pbem.report.site import scrub
             from pbem.service.clock import iso
@@ -86,6 +89,20 @@ def _queue(game: Path):
 
     folder = spool_path(game)
     return Queue(len(waiting(folder)), len(waiting(folder / UNDELIVERABLE)))
+
+
+def _strays(game: Path) -> list[dict]:
+    """The mails from a player's other address the game's mail ledger keeps (when and for
+    which nation; the addresses are in the GM's notices, not here)."""
+    from pbem.errors import PbemError
+    from pbem.mail.ledger import load_ledger
+
+    try:
+        kept = load_ledger(game).strays
+    except PbemError:  # a ledger that cannot be read is the mail run's to tell
+        return []
+    return [{"at": s["at"], "nation": s["nation"]} for s in kept if isinstance(s, dict)
+            and isinstance(s.get("at"), str) and isinstance(s.get("nation"), str)]
 
 
 def _shown(game: Path, base: Path | None, named: bool) -> str:
@@ -119,7 +136,9 @@ def status_lines(records: list[dict], now, zone: str) -> list[str]:
             parts.append(f"{who} since {r['since_local']}" if r["since_local"] else
                          f"{who}, not seen by the mail cycle yet")
             deadline = r["deadline"]
-            if deadline and deadline.get("due_local"):
+            if deadline and deadline.get("held_until") and not deadline.get("paused"):
+                parts.append(f"no deadline: {left_text(r, now)}")
+            elif deadline and deadline.get("due_local"):
                 parts.append(f"deadline {deadline['due_local']}"
                              + (", paused" if deadline.get("paused") else f", {left_text(r, now)}"))
             elif r["paused"]:

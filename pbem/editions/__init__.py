@@ -1,15 +1,18 @@
 """The edition registry: find an edition by its id or any alias.
 
-Built-in editions are imported only when asked for. Another package can add an edition
-in two ways: call :func:`register` with an :class:`~pbem.kernel.edition.Edition` (tests
-do), or declare an entry point in the group ``antike_ref.editions`` whose object is the
-edition (an installed plug-in; looked up only when a name is not found among the known
-ones, so start-up stays fast).
+Built-in editions are imported only when asked for: a classic game's commands never import
+another edition's modules. Another package can add an edition in two ways: call
+:func:`register` with an :class:`~pbem.kernel.edition.Edition` (tests do, and
+:func:`forget` it again), or declare an entry point in the group ``antike_ref.editions``
+whose object is the edition (an installed plug-in; looked up only when a name is not found
+among the known ones, so start-up stays fast). Registering changes nothing but the registry.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from pbem.errors import UsageError
 from pbem.kernel.edition import Edition
@@ -17,6 +20,13 @@ from pbem.kernel.edition import Edition
 BUILT_IN: dict[str, str] = {"antike": "pbem.editions.classic", "antike2": "pbem.editions.antike2",
                              "duellum": "pbem.editions.duellum"}
 """Edition id -> the module whose ``EDITION`` it is."""
+BUILT_IN_ORDER_WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "antike": (), "antike2": (), "duellum": ("play", "event", "events", "wall", "walls", "recruit"),
+})
+"""Edition id -> every spelling of the words its own order lines start with (its order
+language, :attr:`OrderLanguage.order_words <pbem.kernel.protocols.OrderLanguage>`), known
+without importing the edition: a line of another edition's order in a mail is an order line
+(and refused as such), never prose. A test keeps it what the editions say."""
 ENTRY_POINTS = "antike_ref.editions"
 
 _registry: dict[str, Edition] = {}
@@ -39,6 +49,12 @@ def register(edition: Edition) -> Edition:
             raise ValueError(f"edition name {name!r} is taken by {current!r}")
     _registry[edition.id] = edition
     return edition
+
+
+def forget(edition_id: str) -> None:
+    """Make the edition ``edition_id`` unknown again (a test's edition, once its tests are
+    done); a built-in one is loaded again when next asked for."""
+    _registry.pop(edition_id, None)
 
 
 def _lookup(name: str) -> Edition | None:
@@ -72,7 +88,9 @@ def get(name: str) -> Edition:
     found = _lookup(key)
     if found is not None:
         return found
-    for edition_id, module in BUILT_IN.items():
+    if key in BUILT_IN:
+        return _load_built_in(key)
+    for edition_id in BUILT_IN:
         if edition_id not in _registry:
             edition = _load_built_in(edition_id)
             if key in (edition.id.lower(), *(a.lower() for a in edition.aliases)):
@@ -101,8 +119,7 @@ def registered() -> list[Edition]:
     return list(_registry.values())
 
 
-def loaded() -> list[Edition]:
-    """The editions registered so far, in registration order, none loaded for the asking
-    (the reports ask these for their words when no edition is named: a command has loaded
-    its game's)."""
-    return list(_registry.values())
+def order_line_words() -> frozenset[str]:
+    """Every spelling of the words the built-in editions' own order lines start with
+    (:data:`BUILT_IN_ORDER_WORDS`), none of them imported for it."""
+    return frozenset(w for words in BUILT_IN_ORDER_WORDS.values() for w in words)

@@ -108,7 +108,7 @@ class BuildTemples(Action):
             if t.state.bank.temples <= 0:
                 t.reject("temple/bank-empty", f"{path}.city")
                 continue
-            cost = Cost.of(marble=price).plus_coins(t.edition.temple_surcharge(t, city))
+            cost = Cost.of(marble=price).plus_coins(t.edition.turn.temple_surcharge(t, city))
             paid = t.pay(cost, entry.get("pay"), f"a temple in {t.display(city)}", path)
             if paid is None:
                 continue
@@ -139,7 +139,7 @@ class Arm(Action):
         echo = []
         used: dict[str, int] = {}
         stock: dict[str, int] = {}
-        free = t.edition.free_units(t)
+        free = t.edition.forces.free_units(t)
         marked = [i for i, e in enumerate(entries) if e.get("free")]
         if marked and not free:
             t.reject("arm/no-free-unit", f"$.arm[{marked[0]}].free", nation=t.nation)
@@ -159,25 +159,25 @@ class Arm(Action):
             if prov is None or prov.owner != t.nation:
                 t.reject("arm/not-own-city", f"{path}.at", at=at, nation=t.nation, hint=t.hint(at))
                 continue
-            if not t.board.can_arm(at, unit):
+            if not t.board.can_arm(at, t.edition.moves_as(unit)):
                 t.reject("arm/wrong-terrain", f"{path}.unit", unit=unit, at=at,
                          kind=t.board.province(at).kind.replace("_", "-"))
                 continue
-            if t.edition.arm_problem(t, unit, at, f"{path}.unit"):
+            if t.edition.forces.arm_problem(t, unit, at, f"{path}.unit"):
                 continue
             limit = queries.arm_limit(t.state, t.edition, at)
             if used.get(at, 0) + count > limit:
                 t.reject("arm/limit", f"{path}.count", at=at, limit=limit, asked=used.get(at, 0) + count)
                 continue
             if unit not in stock:  # counted once: this action changes it only by what it arms
-                stock[unit] = t.edition.arm_source(t.state, t.nation, unit)
+                stock[unit] = t.edition.forces.arm_source(t.state, t.nation, unit)
             left = stock[unit]
             if count > left:
                 t.reject("arm/no-stock", f"{path}.count", nation=t.nation, left=left, unit=unit, asked=count,
-                         where=t.edition.arm_source_words)
+                         where=t.edition.forces.arm_source_words)
                 continue
             paying = count - 1 if out.get("free") else count
-            paid = t.pay(Cost.of(iron=t.edition.arming_iron(t, unit)).times(paying), entry.get("pay"),
+            paid = t.pay(Cost.of(iron=t.edition.forces.arming_iron(t, unit)).times(paying), entry.get("pay"),
                          f"{count} {unit}(s) in {t.display(at)}" + (" (one free)" if out.get("free") else ""), path)
             if paid is None:
                 continue
@@ -186,13 +186,13 @@ class Arm(Action):
             stock[unit] -= count
             t.state.province(at).add(t.nation, unit, count)
             t.emit("arm", unit=unit, at=at, count=count, paid=paid, **({"free": 1} if out.get("free") else {}))
-            t.edition.armed(t, unit, at, count)
+            t.edition.forces.armed(t, unit, at, count)
         return echo
 
     def preview(self, state, edition, board, nation, budget):
         places = [{"city": c, "limit": queries.arm_limit(state, edition, c),
                    "units": [u for u in UNITS if board.can_arm(c, u)]} for c in state.cities(nation)]
-        stock = {u: edition.arm_source(state, nation, u) for u in UNITS}
+        stock = {u: edition.forces.arm_source(state, nation, u) for u in UNITS}
         price = edition.rules_for(state.table).arming_iron
         can = min(sum(p["limit"] for p in places), (budget["iron"] + budget["coin"]) // price, sum(stock.values()))
         return {"places": places, "stock": stock, "affordable": can, "price": {"iron": price}}
@@ -309,9 +309,9 @@ def found(t: TurnView, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             t.reject("found/no-stone", f"{path}.city", nation=t.nation, stones=stones)
             continue
         produces = resource or t.board.province(city).resource
-        if t.edition.found_problem(t, city, produces, path):
+        if t.edition.turn.found_problem(t, city, produces, path):
             continue
-        cost = Cost.of(**t.rules.found_cost).plus_coins(t.edition.found_surcharge(t, city, produces))
+        cost = Cost.of(**t.rules.found_cost).plus_coins(t.edition.turn.found_surcharge(t, city, produces))
         paid = t.pay(cost, entry.get("pay"), f"a city in {t.display(city)}", path)
         if paid is None:
             continue

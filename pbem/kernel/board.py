@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import Problem, clip
-from pbem.kernel.vocab import MOVES_AS, RESOURCES, TERRAIN, moves_as
+from pbem.kernel.vocab import RESOURCES, TERRAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,11 +80,12 @@ class Province:
 
 
 def _unit(unit: str) -> str:
-    """The unit type ``unit`` moves as (itself, or the type an edition's own unit moves
-    as); ``ValueError`` if it is neither."""
-    if moves_as(unit) not in TERRAIN:
-        raise ValueError(f"unknown unit type {unit!r} (expected one of {', '.join([*TERRAIN, *MOVES_AS])})")
-    return moves_as(unit)
+    """``unit`` if it is a unit type of :data:`~pbem.kernel.vocab.TERRAIN` (a unit of an
+    edition's own is asked as the type it moves as, :meth:`Edition.moves_as
+    <pbem.kernel.edition.Edition.moves_as>`); ``ValueError`` if it is none."""
+    if unit not in TERRAIN:
+        raise ValueError(f"unknown unit type {unit!r} (expected one of {', '.join(TERRAIN)})")
+    return unit
 
 
 class Board:

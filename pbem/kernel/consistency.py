@@ -47,7 +47,7 @@ def _nations_match_seats(f: Facts) -> Iterator[Problem]:
 
 
 def _seating(f: Facts) -> Iterator[Problem]:
-    problem = f.edition.seating_problem(f.st.table.players, len(f.st.table.seats))
+    problem = f.edition.setup.seating_problem(f.st.table.players, len(f.st.table.seats))
     if problem:
         yield Problem("$.rules.players", problem)
 
@@ -122,7 +122,7 @@ def _units(f: Facts, pid: str, prov: ProvinceState) -> Iterator[Problem]:
         if nation not in f.seats:
             yield Problem(f"{base}.units.{nation}", f"units of {nation!r}, who is not seated")
         for unit, n in held.items():
-            if n and not f.board.province(pid).neighbours(unit):
+            if n and not f.board.province(pid).neighbours(f.edition.moves_as(unit)):
                 yield Problem(f"{base}.units.{nation}.{unit}", f"a {unit} cannot stand in {pid}")
 
 
@@ -170,4 +170,4 @@ def state_problems(st: GameState, edition: Edition, board: Board) -> list[Proble
             continue
         out += [p for check in PROVINCE_CHECKS for p in check(f, pid, prov)]
     out += [p for check in BANK_CHECKS for p in check(f)]
-    return out + edition.consistency_problems(st, board)
+    return out + (edition.pieces.consistency_problems(st, board) if edition.pieces else [])

@@ -57,7 +57,8 @@ def _nation_edit(st: GameState, edition: Edition, e: dict[str, Any], path: str, 
     ns.earned.update(e.get("earned", {}))
     if "rondel" in e:
         ns.rondel = e["rondel"]
-    done = edition.edit_nation(st, nation, e, path, out)  # e.g. a hand's cards, out of the deck
+    # e.g. a hand's cards, out of the deck
+    done = edition.edits.nation(st, nation, e, path, out) if edition.edits else frozenset()
     for key in edition.extras.nation:
         if key in e and key not in done:
             ns.extra[key] = copy_json(e[key])
@@ -117,13 +118,13 @@ def _province_edit(st: GameState, board: Board, e: dict[str, Any], path: str, ou
                 continue
             full = {**{u: counts.get(u, 0) for u in UNITS}, **{u: n for u, n in counts.items() if u not in UNITS}}
             for u, n in full.items():
-                if n and not board.province(pid).neighbours(u):
+                if n and not board.province(pid).neighbours(edition.moves_as(u) if edition else u):
                     out.append(reject("edit/unit-terrain", f"{path}.units.{nation}.{u}", unit=u, province=pid))
             if any(full.values()):
                 new_units[nation] = full
         prov.units = new_units
-    if edition is not None:
-        edition.edit_province(st, pid, e, path, out)
+    if edition is not None and edition.edits:
+        edition.edits.province(st, pid, e, path, out)
 
 
 def _bank_edit(st: GameState, e: dict[str, Any]) -> None:
@@ -155,7 +156,7 @@ def apply_edit(state: GameState, edit: dict[str, Any], edition: Edition, board: 
             _province_edit(st, board, e, path, out, edition)
         elif "nation" in e:
             _nation_edit(st, edition, e, path, out)
-        elif not edition.edit_other(st, e, path, out):
+        elif not (edition.edits and edition.edits.other(st, e, path, out)):
             raise ValueError(f"an edit the edition does not know: {sorted(e)}")  # the schema allows none
     st.prune()
     if not out:

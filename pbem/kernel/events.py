@@ -7,13 +7,16 @@ only checked by its hash chain when it is replayed (``verify``), so what is read
 checked against this table first (:func:`event_problems`): a hand-edited or damaged event
 is named by its JSON path instead of breaking whatever tells it.
 
-An event of a kind not in :data:`EVENTS` (an edition's own) needs only its ``type``, and
-a ``nation``, if it names one, must be a nation of the game.
+An event of an edition's own kind is checked as the edition describes it
+(:attr:`Edition.event_kinds <pbem.kernel.edition.Edition.event_kinds>`); one of a kind
+nobody describes needs only its ``type``, and a ``nation``, if it names one, must be a nation
+of the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
 from typing import Any
 
 INT, BOOL, TEXT, NATION, PROVINCE, ROUTE, CHIPS, STANDING, CHIP_OR_CHIPS = (
@@ -43,10 +46,10 @@ EVENTS: dict[str, dict[str, str]] = {
     "personage-missed": {"nation": NATION, "personage": TEXT, "reason": TEXT},
     "won": {"nation": NATION, "score": INT, "goal": INT, "reason?": TEXT},
     "player-replaced": {"nation": NATION, "player": TEXT + "?"},
-    "bellona": {"nation": NATION, "to?": NATION, "reason?": TEXT},
 }
-"""Each kind of event: its fields and what each holds. A name ending in ``?`` may be left
-out; a kind ending in ``?`` may also be ``null``."""
+"""Each kind of event every edition shares: its fields and what each holds. A name ending in
+``?`` may be left out; a kind ending in ``?`` may also be ``null``. An edition describes its
+own kinds the same way (:attr:`Edition.event_kinds <pbem.kernel.edition.Edition.event_kinds>`)."""
 
 
 def _is_int(value: Any) -> bool:
@@ -89,15 +92,17 @@ def _standing_ok(value: Any) -> bool:
             and isinstance(value.get("coin_substitute", ""), str))
 
 
-def event_problems(event: Any, path: str, nations: Collection[str],
-                   provinces: Collection[str]) -> list[tuple[str, str]]:
-    """Everything wrong with one recorded event, as (JSON path, message) pairs."""
+def event_problems(event: Any, path: str, nations: Collection[str], provinces: Collection[str],
+                   own: Mapping[str, Mapping[str, str]] = MappingProxyType({})) -> list[tuple[str, str]]:
+    """Everything wrong with one recorded event, as (JSON path, message) pairs; ``own``:
+    the kinds of the game's edition (:attr:`Edition.event_kinds
+    <pbem.kernel.edition.Edition.event_kinds>`)."""
     if not isinstance(event, dict):
         return [(path, "an event must be an object")]
     kind = event.get("type")
     if not isinstance(kind, str):
         return [(f"{path}.type", "an event's type must be a text")]
-    fields = EVENTS.get(kind, {"nation?": NATION})
+    fields = EVENTS.get(kind) or own.get(kind) or {"nation?": NATION}
     out = []
     for name, what in fields.items():
         key = name.rstrip("?")

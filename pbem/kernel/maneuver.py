@@ -73,7 +73,7 @@ def _demanders(t: TurnView, at: str, unit: str) -> list[str]:
     for other in order[i + 1:] + order[:i]:
         if not prov.count(other, unit):
             continue
-        if t.edition.automatic_battles:  # hostile units of a type never share a region (001 L289, L350)
+        if t.edition.forces.automatic_battles:  # hostile units of a type never share a region (001 L289, L350)
             out.append(other)
             continue
         stance = t.state.standing[other].stance(t.nation)
@@ -143,7 +143,7 @@ def _move(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> None:
             where = f"{path}.from" if j == 0 else f"{path}.path[{j - 1}]"
             t.reject("move/not-a-province", where, province=pid, hint=board.hint(pid))
             return
-    bad = board.path_ok(unit, start, route)
+    bad = board.path_ok(t.edition.moves_as(unit), start, route)
     if bad is not None:
         a = start if bad == 0 else route[bad - 1]
         t.reject("move/no-border", f"{path}.path[{bad}]", unit=unit, a=a, b=route[bad],
@@ -165,7 +165,7 @@ def _move(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> None:
         moving = [a - 1 for a in moving]
         f.put(pid, unit, moving)
         here = pid
-        own = t.edition.entry_battles(t, f, pid, unit, moving)
+        own = t.edition.forces.entry_battles(t, f, pid, unit, moving)
         moving = _entry_battles(t, f, pid, unit, moving) if own is None else own
         if not moving:
             break
@@ -187,9 +187,9 @@ def _entry_battles(t: TurnView, f: Forces, pid: str, unit: str, moving: list[int
         f.take(pid, unit, lost)
         moving = moving[k:]
         # Automatic battles: the nation that moves in fights (001 L350).
-        _battle_event(t, pid, unit, other, k, started_by=t.nation if t.edition.automatic_battles else other)
-        t.edition.units_lost(t, other, unit, k, pid)
-        t.edition.units_lost(t, t.nation, unit, k, pid)
+        _battle_event(t, pid, unit, other, k, started_by=t.nation if t.edition.forces.automatic_battles else other)
+        t.edition.forces.units_lost(t, other, unit, k, pid)
+        t.edition.forces.units_lost(t, t.nation, unit, k, pid)
     return moving
 
 
@@ -223,8 +223,8 @@ def _battle(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[str
     f.lose(at, unit, count)
     t.state.province(at).add(other, unit, -count)
     _battle_event(t, at, unit, other, count, started_by=t.nation)
-    t.edition.units_lost(t, other, unit, count, at)
-    t.edition.units_lost(t, t.nation, unit, count, at)
+    t.edition.forces.units_lost(t, other, unit, count, at)
+    t.edition.forces.units_lost(t, t.nation, unit, count, at)
     return echo
 
 
@@ -248,24 +248,60 @@ def _default_give_up(t: TurnView, city: str) -> str:
 
 
 def _conquer(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[str, Any]:
+    """A conquest step: a city (or a neutral temple) that may be conquered
+    (:func:`_target`), the units used (:func:`_conquering_units`), the city given up where
+    no stone is left (:func:`_given_up`), then the city taken (:func:`_take_city`)."""
     city = step["conquer"]
     echo = dict(step)
+    target = _target(t, city, path)
+    if target is None:
+        return echo
+    owner, neutral = target
+    strength = defence(t, city)
+    used = _conquering_units(t, f, step, city, strength, path)
+    if used is None:
+        return echo
+    if neutral:
+        if step.get("give_up") is not None:  # destroying a neutral temple takes no city stone
+            t.reject("conquer/give-up-not-needed", f"{path}.give_up", nation=t.nation, stones=t.rules.city_stones)
+            return echo
+        return _destroy_neutral_temple(t, f, city, strength, used)
+    ok, give_up = _given_up(t, step, city, path)
+    if not ok:
+        return echo
+    echo = {"conquer": city, "with": used}
+    if give_up is not None:
+        echo["give_up"] = give_up
+    _take_city(t, f, city, owner, strength, used, give_up)
+    return echo
+
+
+def _target(t: TurnView, city: str, path: str) -> tuple[str | None, bool] | None:
+    """The owner of ``city`` and whether a neutral temple stands there, or ``None`` (and the
+    rejection) where it cannot be conquered: no province, no city, one's own, the last."""
     if not t.board.is_province(city):
         t.reject("move/not-a-province", f"{path}.conquer", province=city, hint=t.board.hint(city))
-        return echo
+        return None
     prov = t.state.provinces.get(city)
     neutral = queries.neutral_temple(t.state, city)
     if (prov is None or prov.owner is None) and not neutral:
         t.reject("conquer/no-city", f"{path}.conquer", city=city)
-        return echo
+        return None
     owner = prov.owner
     if owner == t.nation:
         t.reject("conquer/own-city", f"{path}.conquer", city=city, nation=t.nation)
-        return echo
+        return None
     if not queries.can_be_conquered(t.state, city):
         t.reject("conquer/last-city", f"{path}.conquer", city=city, owner=owner)
-        return echo
-    strength = defence(t, city)
+        return None
+    return owner, neutral
+
+
+def _conquering_units(t: TurnView, f: Forces, step: dict[str, Any], city: str, strength: int,
+                      path: str) -> dict[str, int] | None:
+    """The units that conquer ``city`` (as many as its defence): those ``with`` names, else
+    legions first (D4: galleys count towards navigators); ``None`` (and the rejection) where
+    too few stand there (with an action left, where a conquest takes one)."""
     uses_action = t.rules.conquest_uses_action
     upright = {u: f.standing(city, u) if uses_action else len(f.units(city, u)) for u in UNITS}
     able = " with an action left" if uses_action else ""  # the words of a refusal
@@ -276,33 +312,32 @@ def _conquer(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[st
         used = {u: step["with"].get(u, 0) for u in UNITS}
         if sum(used.values()) != strength:
             t.reject("conquer/wrong-strength", f"{path}.with", city=city, defence=strength,
-                   used=sum(used.values()))
-            return echo
+                     used=sum(used.values()))
+            return None
         short = [u for u in UNITS if used[u] > upright[u]]
         for u in short:
             t.reject("conquer/not-enough-units", f"{path}.with.{u}", nation=t.nation,
                      have=upright[u], unit=u, city=city, need=used[u], why=why((u,)), able=able)
-        if short:
-            return echo
-    else:
-        if sum(upright.values()) < strength:
-            t.reject("conquer/cannot-reach", f"{path}.conquer", nation=t.nation,
-                     have=sum(upright.values()), city=city, defence=strength, why=why(UNITS), able=able)
-            return echo
-        # D4 (KEEP_GALLEYS): legions go first, galleys count towards navigators.
-        legions = min(upright["legion"], strength)
-        used = {"legion": legions, "galley": strength - legions}
-        if upright["legion"] and upright["galley"]:
-            t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {_plural(used['legion'], 'legion')} "
-                           f"and {_plural(used['galley'], 'galley')} (no \"with\" given: legions first, "
-                           "galleys are kept)")
+        return None if short else used
+    if sum(upright.values()) < strength:
+        t.reject("conquer/cannot-reach", f"{path}.conquer", nation=t.nation,
+                 have=sum(upright.values()), city=city, defence=strength, why=why(UNITS), able=able)
+        return None
+    # D4 (KEEP_GALLEYS): legions go first, galleys count towards navigators.
+    legions = min(upright["legion"], strength)
+    used = {"legion": legions, "galley": strength - legions}
+    if upright["legion"] and upright["galley"]:
+        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {_plural(used['legion'], 'legion')} "
+                       f"and {_plural(used['galley'], 'galley')} (no \"with\" given: legions first, "
+                       "galleys are kept)")
+    return used
+
+
+def _given_up(t: TurnView, step: dict[str, Any], city: str, path: str) -> tuple[bool, str | None]:
+    """Whether the conquest may go on, and the city the conqueror gives up for ``city``
+    where its stones are all on the board: the orders' ``give_up``, else the default (D11)."""
     stones = len(t.state.cities(t.nation))
     give_up = step.get("give_up")
-    if neutral:
-        if give_up is not None:  # destroying a neutral temple takes no city stone
-            t.reject("conquer/give-up-not-needed", f"{path}.give_up", nation=t.nation, stones=t.rules.city_stones)
-            return echo
-        return _destroy_neutral_temple(t, f, city, strength, used)
     if stones >= t.rules.city_stones and give_up is None:
         give_up = _default_give_up(t, city)
         t.note_default(f"{path}.give_up", f"{t.display(give_up)} is given up for {t.display(city)} (no \"give_up\" "
@@ -310,15 +345,19 @@ def _conquer(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[st
     elif give_up is not None:
         if stones < t.rules.city_stones:
             t.reject("conquer/give-up-not-needed", f"{path}.give_up", nation=t.nation,
-                   stones=t.rules.city_stones)
-            return echo
+                     stones=t.rules.city_stones)
+            return False, None
         gp = t.state.provinces.get(give_up)
         if give_up == city or gp is None or gp.owner != t.nation:
             t.reject("conquer/give-up-invalid", f"{path}.give_up", give_up=give_up, nation=t.nation)
-            return echo
-    echo = {"conquer": city, "with": used}
-    if give_up is not None:
-        echo["give_up"] = give_up
+            return False, None
+    return True, give_up
+
+
+def _take_city(t: TurnView, f: Forces, city: str, owner: str | None, strength: int, used: dict[str, int],
+               give_up: str | None) -> None:
+    """``city`` taken: the conquerors and the defenders leave the board, its temple is
+    destroyed (a general), the city given up is left with its temple and chosen type."""
     _remove_conquerors(t, f, city, used)
     prov = t.state.province(city)  # to change (taking the units may already have copied it)
     lost = {u: prov.count(owner, u) for u in UNITS}
@@ -340,7 +379,6 @@ def _conquer(t: TurnView, f: Forces, step: dict[str, Any], path: str) -> dict[st
     prov.owner = t.nation
     t.emit("conquer", city=city, defender=owner, defence=strength, used=used,
            defender_lost=lost, temple_destroyed=temple, give_up=give_up)
-    return echo
 
 
 def _remove_conquerors(t: TurnView, f: Forces, city: str, used: dict[str, int]) -> None:
@@ -377,7 +415,7 @@ def run_maneuver(t: TurnView, steps: list[dict[str, Any]]) -> list[dict[str, Any
         path = f"$.maneuver[{i}]"
         if "conquer" in step:
             conquering = True
-            own = t.edition.conquer(t, f, step, path)
+            own = t.edition.forces.conquer(t, f, step, path)
             echo.append(_conquer(t, f, step, path) if own is None else own)
             continue
         if conquering:

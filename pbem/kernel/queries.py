@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem.kernel.payments import Cost, default_payment
 from pbem.kernel.protocols import EditionView
-from pbem.kernel.vocab import UNITS, moves_as
+from pbem.kernel.vocab import UNITS
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
@@ -102,13 +102,13 @@ def stock(state: GameState, edition: EditionView, nation: str, unit: str) -> int
     """Units of a type the nation has left to arm (the cap minus those on the board); in
     an edition with a recruitment box its supply, from which units are recruited (the box is not counted)."""
     return (edition.rules_for(state.table).cap(unit) - state.units_on_board(nation, unit)
-            - edition.reserve(state, nation, unit))
+            - edition.forces.reserve(state, nation, unit))
 
 
 def allowance(state: GameState, edition: EditionView, nation: str, unit: str) -> int:
     """Maneuver actions per unit this turn: 1, or the best movement know-how owned."""
     owned = state.nations[nation].knowhow
-    moves = edition.rules_for(state.table).movement.get(moves_as(unit), {})
+    moves = edition.rules_for(state.table).movement.get(edition.moves_as(unit), {})
     return max((n for k, n in moves.items() if k in owned), default=1)
 
 
@@ -162,7 +162,7 @@ def defence(state: GameState, edition: EditionView, city: str) -> int:
     strength = rules.defence_temple_city if prov.temple else rules.defence_city
     strength += sum(prov.count(owner, u) for u in UNITS)
     strength += best_bonus(rules.defence_bonus, state.nations[owner].knowhow)
-    return strength + edition.defence_bonus(state, city)
+    return strength + edition.forces.defence_bonus(state, city)
 
 
 def can_be_conquered(state: GameState, city: str) -> bool:

@@ -2,7 +2,7 @@
 
 :class:`SetupOptions` is recorded in the game's first history entry, so that replaying a
 game starts from exactly the same set-up. The edition turns options into a state
-(:meth:`Edition.setup <pbem.kernel.edition.Edition.setup>`); passwords and player
+(its set-up facet, :class:`SetUpRules`); passwords and player
 identities are the game service's.
 """
 
@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pbem.errors import UsageError, clip
 from pbem.kernel.chance import Chance, lot
-from pbem.kernel.state import Bank, GameState, NationState, ProvinceState, Status, Table
+from pbem.kernel.state import Bank, GameState, NationState, ProvinceState, Standing, Status, Table
 
 if TYPE_CHECKING:
+    from pbem.kernel.board import Board
     from pbem.kernel.protocols import EditionView
 
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -85,6 +86,40 @@ class SetupOptions:
         return SetupOptions(**{**self.__dict__, **changes})
 
 
+@runtime_checkable
+class SetUpRules(Protocol):
+    """An edition's facet for setting up a game (``new``): the state at the start, the
+    goal, who may sit at the table, the values a GM enters for what the rulebook does not
+    print. The shared parts are :class:`pbem.kernel.facets.SharedSetUp`."""
+
+    seating_note: str
+    """Said after the number of nations ``new`` needs (" (2 players play 4)")."""
+
+    def start(self, options: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
+        """The state at the start of a game, the events of its set-up (a first round's
+        coins), and the options as recorded (start nation and seed filled in). Raise
+        :class:`pbem.errors.UsageError` naming the option at fault."""
+        ...
+
+    def goal(self, options: SetupOptions, nations: int, players: int) -> int:
+        """What a nation needs to win."""
+        ...
+
+    def seating_problem(self, players: int, nations: int) -> str | None:
+        """Why ``players`` players cannot play ``nations`` nations, or ``None``."""
+        ...
+
+    def data_problems(self, data: Any, board: Board) -> list[str]:
+        """What is wrong with values a GM entered for what the rulebook does not print
+        (``new --data``, kept as ``rules.data``), in words."""
+        ...
+
+    def rulings(self, table: Table) -> list[str]:
+        """The values of this game that are the project's rulings rather than printed
+        ones, in words, for ``new`` to say."""
+        ...
+
+
 def start_nation_by_lot(opts: SetupOptions, nations: list[str]) -> str:
     """``--first``, else a nation drawn by lot from the game's seed (where a rulebook has the
     start nation decided at random)."""
@@ -130,6 +165,14 @@ def initial_state(table: Table, edition: EditionView, cities: dict[str, list[str
                  for n in table.seats},
         provinces={c: ProvinceState(owner=n) for n, cs in cities.items() for c in cs},
         status=Status(active=table.first, extra=dict(edition.extras.status)),
-        standing={n: edition.default_standing() for n in table.seats},
+        standing={n: default_standing(edition) for n in table.seats},
         extra=dict(edition.extras.state),
     )
+
+
+def default_standing(edition: EditionView) -> Standing:
+    """A nation's standing orders before it changes them (docs/rulings.md): battles at
+    home, the edition's bonus stack (its personages in display order if it names none),
+    the lowest chip for a coin, and the edition's own standing orders at their defaults."""
+    return Standing({"default": "home"}, list(edition.default_bonus_stack or edition.personages), "lowest",
+                    dict(edition.extras.standing))

@@ -207,14 +207,14 @@ def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: B
     echo["rondel"], field_ = _rondel(t, orders["rondel"])
     _moment(t, MOMENTS[1], orders, echo, rates)
     _action(t, field_, orders, echo)
-    edition.after_action(t, field_)
+    edition.turn.after_action(t, field_)
     _moment(t, MOMENTS[2], orders, echo, rates)
     if "found" in orders:
         echo["found"] = actions.found(t, orders["found"])
     _check_standing(t, standing)
     if t.rejections:
         raise Refused(t.rejections)
-    edition.end_of_turn(t)
+    edition.turn.end_of_turn(t)
     _advance(t)
     # Standing orders change after everything this file sets off, including the round
     # start it may trigger (docs/rulings.md: "from the next event after the file").
@@ -228,7 +228,7 @@ def _trade_rates(t: Turn, orders: dict[str, Any]) -> dict[int, int] | None:
     docs/rulings.md); ``None`` (and the rejection) when it may not trade and trades."""
     if not orders.get("trade"):
         return None
-    rates, problem = t.edition.trade_rates(t.start or t.state, t.nation)
+    rates, problem = t.edition.turn.trade_rates(t.start or t.state, t.nation)
     if problem is not None:
         t.fail(problem)
         return None
@@ -240,7 +240,7 @@ def _moment(t: Turn, when: str, orders: dict[str, Any], echo: dict[str, Any], ra
     then the edition's own steps (an edition with event cards plays them)."""
     if rates is not None:
         actions.trade(t, orders["trade"], rates, when)
-    t.edition.at_moment(t, when, orders, echo)
+    t.edition.turn.at_moment(t, when, orders, echo)
 
 
 def _check_standing(t: Turn, change: dict[str, Any]) -> None:
@@ -337,4 +337,4 @@ def _advance(t: Turn) -> None:
     status.active = nxt
     if nxt == order[0]:
         status.round += 1
-        t.edition.start_round(t.state, t.events)
+        t.edition.turn.start_round(t.state, t.events)

@@ -20,17 +20,9 @@ UNITS: tuple[str, ...] = ("legion", "galley")
 """Military unit types: a legion crosses land (red) and combined borders, a galley sea
 (blue) and combined borders."""
 TERRAIN: dict[str, str] = {"legion": "land", "galley": "sea"}
-"""Which border layer each unit type crosses (combined borders are in both layers)."""
-MOVES_AS: dict[str, str] = {}
-"""Units of an edition's own (a variant's special units, 001 L433-439) -> the unit type of
-:data:`UNITS` each moves as. Every edition class adds its
-:attr:`~pbem.kernel.edition.Edition.special_units` when it is defined, so the board knows
-which borders such a unit crosses."""
-
-
-def moves_as(unit: str) -> str:
-    """The unit type of :data:`UNITS` that ``unit`` moves as (a unit type: itself)."""
-    return MOVES_AS.get(unit, unit)
+"""Which border layer each unit type crosses (combined borders are in both layers). A unit of
+an edition's own moves as one of these (:meth:`Edition.moves_as
+<pbem.kernel.edition.Edition.moves_as>`)."""
 
 
 class BattleStance(StrEnum):

@@ -66,6 +66,12 @@ def observers(settings: GameMail) -> list[Recipient]:
     return out
 
 
+def observer(settings: GameMail, address: str) -> Recipient | None:
+    """The observer of the game at ``address``, or ``None``."""
+    address = address.lower()
+    return next((o for o in observers(settings) if o.address == address), None)
+
+
 def gm_recipient(config: MailConfig) -> Recipient | None:
     """The GM (``[mail] gm``, an address or ``Name <address>``), or ``None``."""
     if not config.gm:

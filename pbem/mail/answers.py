@@ -11,7 +11,7 @@ from email.utils import formataddr
 
 from pbem.mail.addresses import Recipient, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.mail.writing import MIME, ClockNews, footer, message, names, para, status_lines, wrap
+from pbem.mail.writing import MIME, ClockNews, attached_as, footer, message, names, para, status_lines, wrap
 from pbem.service.game import Game
 
 
@@ -28,7 +28,7 @@ def holdings(game: Game, nation: str) -> list[str]:
     lines += wrap(f"Cities: {', '.join(place(c) for c in seen['cities']) or 'none'}.", "  ")
     lines += wrap(f"Temples: {', '.join(place(c) for c in seen['temples']) or 'none'}.", "  ")
     lines += wrap("Know-how: " + (", ".join(knowhows.get(k, k) for k in seen["knowhow"]) or "none") + ".", "  ")
-    hand = game.edition.hand(game.state, nation)
+    hand = game.edition.cards.hand(game.state, nation) if game.edition.cards else None
     if hand is not None:
         card = None
         try:
@@ -56,7 +56,7 @@ def command_answer(config: MailConfig, game: Game, incoming, sections: list[tupl
                    + footer(game), now, f"commands|{game.game_id}|{incoming.message_id}", game, incoming)
     for key, data in attachments.items():
         maintype, subtype = MIME[key.rpartition(".")[2]]
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key])
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key], **attached_as(key))
     return msg
 
 
@@ -78,24 +78,33 @@ def moved_notice(config: MailConfig, game: Game, nation: str, old: str, new: str
                  f"now (confirmed from there); this address gets no more mail of the game. The password is "
                  f"unchanged. If you did not ask for this, tell the GM at once.")
     return message(config, [old], f"[{game.game_id}] you play from a new address", body, now,
-                    f"moved|{game.game_id}|{old}|{new}", game)
+                   f"moved|{game.game_id}|{old}|{new}", game, helped=False)
 
 
-def press(config: MailConfig, game: Game, sender: str, player: str | None, to: Recipient, nations: list[str],
-          everyone: bool, text: str, now: datetime, key: str) -> EmailMessage:
-    """A press message as the referee passes it on: signed with the sender's nation (and
-    name), never an address."""
+def press(config: MailConfig, game: Game, sender: str, who: str, to: Recipient, nations: list[str],
+          everyone: bool, text: str, now: datetime, key: str, clock: ClockNews | None = None) -> EmailMessage:
+    """A press message as the referee passes it on: signed ``who`` (the sender's nation and
+    name, or an observer's name), never an address; under it, whose turn it is and the
+    deadline (``clock``). A player may answer it by replying with their password in the
+    reply (:meth:`pbem.mail.desk.Desk.other`)."""
     name = game.edition.nation_name
-    who = f"the {name(sender)}" + (f" ({one_line(player)})" if player else "")
     whom = "all" if everyone else " and ".join(f"the {name(n)}" for n in nations)
-    body = [f"Press in game {game.game_id}, from {who} to {whom}:", ""]
+    body = [f"Press in game {game.game_id}, from {one_line(who)} to {whom}:", ""]
     body += [line.rstrip() for line in text.splitlines()]
     body += ["", "-" * 20]
-    body += para(f"To answer, mail the referee: PRESS TO {sender} (or PRESS TO all), then your message on the "
-                  "lines after it. Addresses are never shown.")
-    subject = f"[{game.game_id}] press from the {name(sender)}" + (" to all" if everyone else "")
+    if sender in game.meta:
+        body += para(f"To answer the {name(sender)}, reply to this mail: your message, and a line 'password ...' "
+                     "with your password (it is never passed on). Or write to the referee: PRESS TO "
+                     f"{sender} (or PRESS TO all), your password line, then your message. Addresses are never "
+                     "shown.")
+    else:
+        body += para("To answer, write to the referee: PRESS TO all, a line 'password ...' with your password, "
+                     "then your message. Addresses are never shown.")
+    short = f"the {name(sender)}" if sender in game.meta else one_line(who, 60)
+    subject = f"[{game.game_id}] press from {short}" + (" to all" if everyone else "")
+    body += [""] + status_lines(game, clock, now)
     return message(config, [formataddr((one_line(to.name or ""), to.address))], subject, body, now,
-                    f"press|{game.game_id}|{key}|{to.address}", game)
+                   f"press|{game.game_id}|{key}|{to.address}", game)
 
 
 def forwarded(config: MailConfig, game: Game, incoming, now: datetime) -> EmailMessage:
@@ -106,6 +115,6 @@ def forwarded(config: MailConfig, game: Game, incoming, now: datetime) -> EmailM
             f"Subject: {one_line(incoming.subject)}", ""] + text.splitlines()
     msg = message(config, [config.gm or config.sender], f"[{game.game_id}] from the {nations}: "
                    + (incoming.subject or "a mail")[:60], body, now,
-                   f"forward|{game.game_id}|{incoming.message_id}", game)
+                   f"forward|{game.game_id}|{incoming.message_id}", game, helped=False)
     msg["Reply-To"] = incoming.sender
     return msg

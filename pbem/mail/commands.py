@@ -125,6 +125,9 @@ class CommandMail:
     not_run: list[tuple[int, str]] = field(default_factory=list)
     """Command lines beyond what a mail runs (:data:`MAX_COMMANDS`, each kind once, one
     change of identity): line number and line."""
+    hints: list[str] = field(default_factory=list)
+    """Lines before the first command or after the last that look like a misspelt command
+    (:func:`misspelt`): told in the answer, which runs the commands all the same."""
 
 
 QUOTE_INDENT = 4
@@ -144,10 +147,33 @@ def _first(line: str) -> str:
     return words[0].lower().rstrip(":") if words else ""
 
 
+def command_lines(lines) -> list[tuple[int, str]]:
+    """The lines of ``lines`` (number and text) that are commands: what an order mail
+    holds after its orders (``STATUS`` under the last order line) and runs as commands."""
+    return [(n, line) for n, line in lines if _first(line) in WORDS
+            and not (_first(line) == "password" and len(line.split()) > 1) and not quoted(line)]
+
+
 def suggest(word: str) -> str:
     """``did you mean STATUS?`` for a word close to a command, else empty."""
     close = difflib.get_close_matches(word.lower(), list(WORDS), n=1, cutoff=0.6)
     return f"did you mean {close[0].upper()}?" if close else ""
+
+
+NOT_COMMANDS = frozenset({"hello", "best", "sent", "gruss", "gruß", "grüße", "regards", "cheers", "thanks", "bye"})
+"""Words of greetings and closings that are close to a command's name (``Hello`` to
+``HELP``, ``Best`` to ``ABSENT``): never taken for a misspelt command."""
+
+
+def misspelt(line: str) -> str | None:
+    """For a line that is one word close to a command (``HLEP``, ``Status?``), not a
+    greeting: what the answer says of it; else ``None``. A word followed by a comma
+    (``Hello,``) is a greeting, never a command."""
+    word = line.strip().rstrip("?!.")
+    if not word.isalpha() or word.lower() in NOT_COMMANDS or word.lower() in WORDS:
+        return None
+    hint = suggest(word)
+    return f"'{word.upper()[:30]}' is no command ({hint})" if hint else None
 
 
 def read_commands(text: str, order_words: frozenset[str],
@@ -188,6 +214,9 @@ def read_commands(text: str, order_words: frozenset[str],
             continue
         if i < at[0] or i > at[-1]:
             mail.ignored.append((number, line))
+            hint = misspelt(line) if len(mail.hints) < SHOWN else None
+            if hint:
+                mail.hints.append(f"line {number}: {hint}")
             continue
         if word not in WORDS:
             if len(mail.problems) < SHOWN:
@@ -229,6 +258,23 @@ def _message(text: str, number: int, mail: CommandMail) -> str:
     return re.split(r"\n-- ?\n", "\n" + body, maxsplit=1)[0].strip("\n")
 
 
+ATTRIBUTION = re.compile(r"^\s*(On .{0,300}wrote:|Am .{0,300}schrieb .{0,200}:|-{2,}\s*Original Message\s*-{2,})\s*$",
+                         re.IGNORECASE)
+"""The line a mail program writes above the mail a reply quotes."""
+
+
+def reply_text(text: str) -> tuple[str, str | None]:
+    """What a reply to a press mail says, and the password it gives: its own lines, as a
+    ``PRESS`` message is read (no quoted line, no signature, no ``password`` line), up to
+    the line above the quoted mail (``On ... wrote:``)."""
+    from pbem.service.language.mailtext import MAX_TEXT_CHARS
+
+    lines = re.split(r"\r\n|\r|\n", text[:MAX_TEXT_CHARS])
+    end = next((i for i, line in enumerate(lines) if ATTRIBUTION.match(line)), len(lines))
+    mail = CommandMail()
+    return _message("\n".join(lines[:end]), 0, mail), mail.password
+
+
 def not_run_lines(mail: CommandMail) -> list[str]:
     """What the answer says of the command lines a mail held beyond what it runs."""
     from pbem.errors import clip
@@ -251,15 +297,22 @@ def holds_password(text: str, password: str | None) -> bool:
 
 
 def near_command(text: str, kept: list[tuple[int, str]] | None = None) -> str | None:
-    """For a mail that is neither orders nor commands: if its first line looks like a
-    mistyped command (one word close to one), the answer's first line; else ``None``."""
+    """For a mail that is neither orders nor commands: if it looks like a mistyped command
+    (its first line one word close to one, or any line of it one such word beside a
+    greeting: ``Hi referee, / HLEP / Dora``), the answer's first line; else ``None``."""
     from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
 
     lines = strip_mail(text[:MAX_TEXT_CHARS]) if kept is None else kept
-    if not lines or len(lines[0][1].split()) > 4 or quoted(lines[0][1]):
+    written = re.split(r"\r\n|\r|\n", text)
+    lines = [(n, line) for n, line in lines if not quoted(written[n - 1] if n <= len(written) else line)]
+    if not lines:
         return None
     word = _first(lines[0][1])
-    hint = suggest(word)
-    if not hint:
-        return None
-    return f"'{word.upper()}' is no command ({hint}); the commands: {', '.join(w.upper() for w in WORDS)}"
+    hint = suggest(word) if len(lines[0][1].split()) <= 4 and word.rstrip(",") not in NOT_COMMANDS else ""
+    if hint:
+        return f"'{word.upper()}' is no command ({hint}); the commands: {', '.join(w.upper() for w in WORDS)}"
+    for _, line in lines[:SHOWN * 2]:
+        found = misspelt(line)
+        if found:
+            return f"{found}; the commands: {', '.join(w.upper() for w in WORDS)}"
+    return None

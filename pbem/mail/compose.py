@@ -18,8 +18,9 @@ from typing import Any
 from pbem.errors import clip
 from pbem.mail.addresses import Recipient, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.mail.writing import (MIME, ClockNews, entry_lines, footer, guide_lines, message, para, since_last_turn,
-                               site_lines, status_lines, wrap, your_options)
+from pbem.mail.writing import (MIME, ClockNews, attached_as, command_list, entry_lines, footer, guide_lines,
+                               local_time, message, para, since_last_turn, site_lines, status_lines, wrap,
+                               your_options)
 from pbem.service.clock import told
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
@@ -39,7 +40,10 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
     mail reports for the first time, not the whole round again. ``site``: the game's web
     page, linked."""
     gm = not to.nations
-    entries = (news if news is not None else game.history[-1:]) if gm else since_last_turn(game, to.nations)
+    if gm:
+        heading, entries = "New since the last report:", news if news is not None else game.history[-1:]
+    else:
+        heading, entries = since_last_turn(game, to.nations, news)
     last = game.history[-1]
     st = game.state.status
     done = [e for e in game.history if e.get("kind") in TURN_KINDS]
@@ -54,13 +58,11 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
     if password:
         body += para(f"Welcome! Your password ({password}) comes in this first mail only: keep it, and put it "
                       "in every order mail as a line 'password ...'. Whoever knows it can give orders for your "
-                      "nation.") + guide_lines(config, "How to play by mail") + [""]
-    if gm:
-        body += ["New since the last report:", ""]
-    elif entries:
-        body += ["What happened since your last turn:" if len(entries) < len(game.history) else "What happened so far:", ""]
+                      "nation.") + guide_lines(config, "How to play by mail") + command_list() + [""]
+    if entries or gm:
+        body += [heading, ""]
     for entry in entries:
-        body += entry_lines(game, entry, to.nations) + [""]
+        body += entry_lines(game, entry, to.nations, config.timezone) + [""]
     body += status_lines(game, clock, now)
     if st.winner is None and st.active in to.nations:
         body += your_options(config, game, st.active)
@@ -75,10 +77,10 @@ def turn_report(config: MailConfig, game: Game, to: Recipient, now: datetime,
                           f"send orders, test them on it: antike-ref check {copies[0]} ORDERS (and "
                           f"antike-ref options {copies[0]} lists what you can do).")
     msg = message(config, [formataddr((one_line(to.name or ""), to.address))], subject, body + footer(game), now,
-                   f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game)
+                   f"report|{game.game_id}|{last['hash']}|{to.address.lower()}", game, helped=to.role != "gm")
     for key, data in attachments.items():
         maintype, subtype = MIME[key.rpartition(".")[2]]  # "pdf", or "romans.pdf" for one of several nations
-        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key])
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=names[key], **attached_as(key))
     return msg
 
 
@@ -111,7 +113,8 @@ def receipt_accepted(config: MailConfig, game: Game, incoming, entry: dict[str, 
     body += ["    " + line for line in echo.splitlines() if not line.lower().startswith("password")]
     body += ignored_lines(ignored or [])
     readers = nations_of(game, incoming.sender) or ((entry["nation"],) if entry.get("nation") in game.seats else ())
-    body += ["", "What happened:", ""] + entry_lines(game, entry, readers)[1:] + [""] + status_lines(game, clock, now)
+    body += ["", "What happened:", ""] + entry_lines(game, entry, readers, config.timezone)[1:] + [""]
+    body += status_lines(game, clock, now)
     return message(config, [incoming.sender], subject, body + footer(game, entry), now,
                     f"receipt|{game.game_id}|{incoming.message_id}", game, incoming)
 
@@ -170,34 +173,71 @@ def applied_before(config: MailConfig, game: Game, incoming, entry: dict[str, An
                     f"again|{game.game_id}|{incoming.message_id}", game, incoming)
 
 
+AT_THE_DEADLINE = {
+    "remind": "you are told so and the game waits for them",
+    "wait": "the game waits and the GM decides what becomes of your turn: a default turn, a bot's turn, or waiting "
+            "for your orders",
+    "default": "the GM's default turn is played for you",
+    "bot": "the {bot} bot plays your turn",
+}
+"""What happens at the deadline, by the game's ``missed`` setting (a reminder says it)."""
+AFTER_THE_DEADLINE = {
+    "remind": "The game waits for your orders: send them as soon as you can.",
+    "wait": "The GM decides what becomes of your turn (a default turn, a bot's turn, or waiting for your orders); "
+            "your orders are welcome until then.",
+}
+"""What a player late under ``missed = "remind"`` or ``"wait"`` is told."""
+
+
 def reminder(config: MailConfig, game: Game, nation: str, due: datetime | None, now: datetime,
-             passed: bool = False, key: str = "", clock: ClockNews | None = None) -> EmailMessage:
-    """To the player whose turn it is."""
+             passed: bool = False, key: str = "", clock: ClockNews | None = None, policy: str | None = None,
+             bot: str = "greedy") -> EmailMessage:
+    """To the player whose turn it is: a reminder of the deadline, and what happens at it
+    (``policy``: the game's ``missed``); or (``passed``) that it has passed, and what
+    happens now."""
     meta = game.meta[nation]
     st = game.state.status
     zone = clock.deadline.zone if clock is not None and clock.deadline is not None else config.timezone
     when = told(due, zone) if due else None
     if passed:
         subject = f"[{game.game_id}] deadline passed: turn {st.turn}, {game.edition.nation_name(nation)}"
-        body = [f"The deadline for turn {st.turn} ({when}) has passed.",
-                "Your orders are still welcome until the GM decides otherwise."]
+        body = para(f"The deadline for turn {st.turn} ({when}) has passed. "
+                    + AFTER_THE_DEADLINE.get(policy or "remind", AFTER_THE_DEADLINE["remind"]))
     else:
         subject = f"[{game.game_id}] reminder: your turn {st.turn} ({game.edition.nation_name(nation)})"
         left = f", {clock.deadline.left(now)}" if clock is not None and clock.deadline is not None and due else ""
-        body = [f"It is your turn {st.turn} in game {game.game_id}."
-                + (f" The deadline is {when}{left}." if when else "")]
+        then = (f" If your orders have not come by then, {AT_THE_DEADLINE[policy].format(bot=bot)}."
+                if when and policy in AT_THE_DEADLINE else "")
+        body = para(f"It is your turn {st.turn} in game {game.game_id}."
+                    + (f" The deadline is {when}{left}.{then}" if when else ""))
     body += your_options(config, game, nation)
     return message(config, [formataddr((one_line(meta.player or ""), meta.email or ""))], subject,
                     body + footer(game), now,
                     f"remind|{game.game_id}|{game.history[-1]['hash']}|{nation}|{passed}|{key}", game)
 
 
+def played_for(config: MailConfig, game: Game, nation: str, entry: dict[str, Any], now: datetime,
+               clock: ClockNews | None = None) -> EmailMessage:
+    """To the player whose deadline passed without their orders, when their turn was played
+    for them (the history ``entry``: the GM's default turn or a bot's): what was played,
+    and how the game goes on."""
+    meta = game.meta[nation]
+    name = game.edition.nation_name(nation)
+    who = "the GM's default turn" if entry.get("kind") == "default-turn" else f"the {entry.get('bot')} bot's turn"
+    body = para(f"The deadline for turn {entry['turn']} ({local_time(entry.get('deadline'), config.timezone)}) has "
+                f"passed without your orders: {who} was played for you. What it did:")
+    body += [""] + entry_lines(game, entry, (nation,), config.timezone)[1:] + [""] + status_lines(game, clock, now)
+    return message(config, [formataddr((one_line(meta.player or ""), meta.email or ""))],
+                   f"[{game.game_id}] deadline passed: turn {entry['turn']}, {name}, played for you", body
+                   + footer(game, entry), now, f"played-for|{game.game_id}|{entry['hash']}|{nation}", game)
+
+
 def gm_notice(config: MailConfig, game: Game, subject: str, lines: list[str], now: datetime, key: str) -> EmailMessage:
     body: list[str] = []
     for line in lines:
-        body += wrap(line)
+        body += [line] if line.startswith("    ") else wrap(line)  # a command, to copy whole
     return message(config, [config.gm or config.sender], f"[{game.game_id}] {subject}", body + footer(game), now,
-                    f"gm|{game.game_id}|{key}", game)
+                   f"gm|{game.game_id}|{key}", game, helped=False)
 
 
 def not_read(config: MailConfig, game_id: str, incoming, problem: str, now: datetime) -> EmailMessage:
@@ -215,7 +255,34 @@ def stranger(config: MailConfig, incoming, now: datetime) -> EmailMessage:
     body = para("This referee takes orders only from the addresses its games' players registered; yours is not "
                  "one of them, so your mail was not read. If you play here and changed your address, ask your GM.")
     return message(config, [incoming.sender], "not read: " + (incoming.subject or "your mail")[:60], body, now,
-                    f"stranger|{incoming.message_id}", None, incoming)
+                   f"stranger|{incoming.message_id}", None, incoming, helped=False)
+
+
+def other_address(config: MailConfig, game: Game, incoming, now: datetime) -> EmailMessage:
+    """The one line to a player who wrote from an address no nation has (their name, or
+    their nation's password, says who they are): the address they registered is not
+    told, since anyone may write under a player's name."""
+    body = para(f"Your mail for game {game.game_id} was not read: write from the address you registered for the "
+                "game (or ask your GM to register this one).")
+    return message(config, [incoming.sender], f"[{game.game_id}] not read: " + (incoming.subject or "your mail")[:60],
+                   body, now, f"other-address|{game.game_id}|{incoming.message_id}", None, incoming, helped=False)
+
+
+def other_address_notice(config: MailConfig, game: Game, incoming, nation: str, now: datetime,
+                         file: str) -> EmailMessage:
+    """To the GM: a mail for ``nation`` came from an address no nation has (``file``: the
+    game file, for the command that registers the address)."""
+    import shlex
+
+    name = game.edition.nation_name(nation)
+    who = f"{one_line(incoming.sender_name)} <{incoming.sender}>" if incoming.sender_name else incoming.sender
+    lines = [f"A mail for the {name} ({game.meta[nation].player or 'their player'}) came from {who}, an address "
+             f"no nation of the game has. It was not read; the sender was told to write from the address they "
+             f"registered.", "",
+             "If the player moved to this address, register it (the password stays):",
+             f"    antike-ref player {shlex.quote(file)} {nation} --player {shlex.quote(who)} --keep-password"]
+    return gm_notice(config, game, f"mail for the {name} from another address", lines, now,
+                     f"other-address|{incoming.message_id}")
 
 
 def notice(config: MailConfig, game: Game, to: Recipient, texts: list[str], now: datetime, clock: ClockNews | None,
@@ -226,7 +293,8 @@ def notice(config: MailConfig, game: Game, to: Recipient, texts: list[str], now:
         body += wrap(text, "  - ")
     body += [""] + status_lines(game, clock, now)
     return message(config, [formataddr((one_line(to.name or ""), to.address))], f"[{game.game_id}] news of the game",
-                    body + footer(game), now, f"notice|{game.game_id}|{key}|{to.address.lower()}", game)
+                   body + footer(game), now, f"notice|{game.game_id}|{key}|{to.address.lower()}", game,
+                   helped=to.role != "gm")
 
 
 def copy_to_gm(config: MailConfig, mail: EmailMessage, gm: Recipient) -> EmailMessage:

@@ -146,7 +146,11 @@ class GameMail:
     press_gm: bool = False
     """Whether the GM gets a copy of every press mail (public press is in the log anyway)."""
     observers: tuple[str, ...] = ()
-    """``Name <address>`` of people who follow the game: public reports and public press."""
+    """``Name <address>`` of people who follow the game: public reports and public press;
+    by mail they may ask for ``HELP``, ``STATUS``, ``HISTORY`` and ``RESEND``."""
+    observer_press: bool = False
+    """Whether observers may send press (to all only; they have no password: their address
+    is all that signs it)."""
     forward: bool = False
     """Whether a player's mail that is neither orders nor a command goes on to the GM."""
     gm_copies: str = "none"
@@ -180,6 +184,10 @@ class MailConfig:
     games: tuple[GameMail, ...] = ()
     defaults: GameMail | None = None
     path: Path | None = None
+    incoming: str | None = None
+    """The folder where ``mail receive`` keeps each mail a mail server hands it until every
+    game of the configuration has read it (``[mail] incoming``; default: ``incoming``
+    beside the configuration file); ``mail run`` and ``mail watch`` read it too."""
 
     def game(self, file: Path) -> GameMail:
         """The settings of game file ``file``: its own entry, else the defaults."""
@@ -190,11 +198,34 @@ class MailConfig:
         base = self.defaults or GameMail(file)
         return replace(base, file=Path(file))
 
+    @property
+    def owner(self) -> str | None:
+        """The configuration as the games it runs record it (its file's full path, links
+        resolved: :attr:`pbem.service.clock.TurnClock.config`); ``None`` without a file."""
+        return os.path.realpath(self.path) if self.path is not None else None
+
     def message_domain(self) -> str:
         if self.domain:
             return self.domain
         m = re.search(r"@([A-Za-z0-9.-]+)", self.sender)
         return m.group(1) if m else "localhost"
+
+
+def tls_context(ca_file: str | None, where: str):
+    """The TLS context for a mail server (``where``: ``smtp`` or ``imap``), trusting the
+    certificates of ``ca_file`` (a private certificate authority) if the configuration
+    names one. A file that cannot be read, or holds no certificate, is the configuration's
+    error, told as such (a usage error naming the key), never a bug."""
+    import ssl
+
+    try:
+        return ssl.create_default_context(cafile=ca_file)
+    except ssl.SSLError as exc:
+        raise UsageError(f"{where}.ca_file {ca_file}: not a file of certificates in PEM form ({exc.reason or exc}); "
+                         f"correct ca_file in [{where}] of the mail configuration") from None
+    except OSError as exc:
+        raise UsageError(f"{where}.ca_file {ca_file}: cannot be read ({exc.strerror or exc}); correct ca_file in "
+                         f"[{where}] of the mail configuration") from None
 
 
 def duration(value: Any, where: str) -> timedelta:
@@ -230,7 +261,7 @@ def _secret(section: dict[str, Any], default_env: str, base: Path) -> Secret:
 
 def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None) -> GameMail:
     known = {"file", "source", "deadline", "remind", "missed", "bot", "attach", "site", "image_base", "absence",
-             "absence_days", "press", "press_gm", "observers", "forward", "gm_copies"}
+             "absence_days", "press", "press_gm", "observers", "observer_press", "forward", "gm_copies"}
     extra = set(raw) - known
     if extra:
         raise UsageError(f"{where}: unknown key(s) {', '.join(sorted(extra))} (known: {', '.join(sorted(known))})")
@@ -250,7 +281,8 @@ def _game(raw: dict[str, Any], where: str, base: Path, fallback: GameMail | None
     file = raw.get("file")
     choice = {key: _choice(raw.get(key, getattr(start, key)), options, f"{where}.{key}")
               for key, options in (("absence", ABSENCE), ("press", PRESS), ("gm_copies", GM_COPIES))}
-    flags = {key: _flag(raw.get(key, getattr(start, key)), f"{where}.{key}") for key in ("press_gm", "forward")}
+    flags = {key: _flag(raw.get(key, getattr(start, key)), f"{where}.{key}")
+             for key in ("press_gm", "forward", "observer_press")}
     days = whole(raw.get("absence_days", start.absence_days), f"{where}.absence_days", 0, 366, "a number of days")
     observers = raw.get("observers", list(start.observers))
     if not isinstance(observers, list) or not all(isinstance(o, str) and _one_mailbox(o) for o in observers):
@@ -368,4 +400,11 @@ def load_config(path: str | os.PathLike) -> MailConfig:
                       limits=limits, answer_strangers=strangers, timezone=zone,
                       domain=mail.get("domain"), smtp=smtp, imap=imap,
                       source=local_source(i.get("url") or mail.get("source"), base), games=games,
-                      defaults=defaults, path=path)
+                      defaults=defaults, path=path, incoming=local_path(_text(mail.get("incoming", "incoming"),
+                                                                              f"{path}: mail.incoming"), base))
+
+
+def _text(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not value.strip() or "\x00" in value:
+        raise UsageError(f"{where}: a folder name, not {str(value)[:60]!r}")
+    return value

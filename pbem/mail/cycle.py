@@ -15,8 +15,9 @@ stop anywhere:
    (:func:`pbem.mail.router.route`) finds what it holds and the game that answers it; the
    desk (:class:`pbem.mail.desk.Desk`) runs its commands and passes press on, the order
    desk (:class:`pbem.mail.orders.OrderDesk`) applies its orders through the game service
-   (which records its Message-ID in the history) or refuses them; the answer is spooled,
-   then the ledger notes the mail. The other games note it as ignored.
+   (which records its Message-ID in the history) or refuses them, then the desk runs the
+   commands written under the orders; the answer is spooled, then the ledger notes the
+   mail. The other games note it as ignored.
 3. *Report* (:class:`pbem.mail.reporter.Reporter`): for history entries the ledger has not
    yet queued mails for (played by mail, by the GM by hand, by a deadline), the receipts of
    applied mails and one report per player are spooled; then the ledger moves on.
@@ -26,6 +27,9 @@ stop anywhere:
 5. *Deliver* (:class:`pbem.mail.post.Postman`): the spool is emptied (SMTP, or the
    ``--outbox`` folder); the watermarks note the game as it is now.
 
+The mails a mail server handed ``mail receive`` take the same route, read from the folder
+they were kept in by every game of the configuration at once (:meth:`Cycle.arrivals`).
+
 The time is handed in (``now``); nothing here reads a clock.
 """
 
@@ -34,12 +38,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import ExitStack
 from datetime import datetime
+from pathlib import Path
 
 from pbem.errors import CannotWrite, GameLocked, PbemError
+from pbem.mail.arrivals import Arrivals, waiting
 from pbem.mail.config import GameMail, MailConfig
 from pbem.mail.desk import Desk
 from pbem.mail.inbox import Incoming, Source, open_source
-from pbem.mail.ledger import mail_lock, open_books
+from pbem.mail.ledger import claim, commit, mail_lock, open_books
 from pbem.mail.orders import OrderDesk
 from pbem.mail.post import Postman
 from pbem.mail.reader import Reader
@@ -110,8 +116,10 @@ class Cycle:
         try:
             stack.enter_context(mail_lock(settings.file))
             books = open_books(settings.file, self.now)
+            if claim(books, settings.file, self.config.owner):  # the configuration that runs it, from now on
+                commit(books.ledger, books.clocks, books.clock)
         except GameLocked:
-            journal.log(f"{settings.file}: another mail run is working on this game; left to it")
+            journal.left_to_another(settings.file)
             return None
         except PbemError as exc:
             journal.fail(str(settings.file), exc)
@@ -136,7 +144,7 @@ class Cycle:
         opened by its mark and not loaded since has nothing to report and no clock to keep."""
         if run.loaded is not None:
             try:
-                self.reporter.report(run)
+                self.reporter.report(run, early=lambda: self.postman.deliver(run))
                 if deadlines:
                     self.timekeeper.keep_time(run)
             except Exception as exc:  # that game's failure alone; what the step spooled is taken back
@@ -145,6 +153,29 @@ class Cycle:
         self.postman.deliver(run)
         self.marks.finished(run)
         self.journal.settle(run)
+
+    def arrivals(self, games: list[GameMail], folder: str, sweep: bool = True) -> list[Path]:
+        """The mails ``mail receive`` kept (:mod:`pbem.mail.arrivals`), read by ``games``
+        together (their locks held at once), each game's cycle then finished as in
+        :meth:`run`. A mail every one of them has noted leaves the folder (unless not
+        ``sweep``: a dry run); returns the mails still waiting."""
+        self.marks.begin(None, True, True)
+        with ExitStack() as stack:
+            runs = [r for r in (self.open(stack, g) for g in games) if r is not None]
+
+            def settled(message_id: str) -> str | None:
+                if len(runs) < len(games) or any(r.stopped or not r.ledger.known(message_id) for r in runs):
+                    return None
+                failed = any(r.ledger.messages[message_id].get("outcome") == "failed" for r in runs)
+                return "failed" if failed else "done"
+
+            source = Arrivals(folder, self.config.limits, settled, sweep)
+            if runs:
+                for incoming in self.reader.messages(runs, source):
+                    self.take(incoming, runs)
+            for run in runs:
+                self.finish(run)
+        return source.left if runs else waiting(folder)
 
     def remind(self, settings: GameMail) -> Summary:
         """Remind the player whose turn it is, now (``antike-ref remind``)."""
@@ -172,6 +203,7 @@ class Cycle:
         """One mail, from any source, for the games ``runs`` (their locks held): routed,
         answered or applied by the game it is for, noted by every game. A bug on the way is
         that mail's failure alone: it is noted, so that it cannot stop every later run."""
+        self.summary.read += 1
         try:
             self._route(incoming, runs)
         except Exception as exc:
@@ -232,7 +264,9 @@ class Cycle:
             if not self.desk.other(run, incoming):
                 self.replies.ignore(run, incoming, why="no orders")
         elif self._loaded(run):
-            self.orders.take(run, incoming, way.found, way.wrong)
+            after = self.orders.take(run, incoming, way.found, way.wrong)
+            if after:  # commands under the orders (STATUS), run once the orders were taken
+                self.desk.after_orders(run, incoming, after)
 
     def _loaded(self, run: GameRun) -> bool:
         """Load a game opened by its mark, for the orders of a mail. Should it not load (its

@@ -19,9 +19,9 @@ from datetime import timedelta
 from pathlib import Path
 
 from pbem.errors import CannotWrite, Refused, UsageError
-from pbem.mail import answers, judge
+from pbem.mail import answers, compose, judge
 from pbem.mail import commands as cmds
-from pbem.mail.addresses import deliverable, gm_recipient, nations_of, observers, recipients
+from pbem.mail.addresses import deliverable, gm_recipient, nations_of, observer, observers, recipients
 from pbem.mail.config import MailConfig
 from pbem.mail.inbox import Incoming
 from pbem.mail.replies import Replies
@@ -30,10 +30,15 @@ from pbem.mail.transport import spool
 from pbem.mail.writing import entry_lines, status_lines, your_options
 from pbem.service import clockchanges, numbers, passwords
 from pbem.service.clock import iso, local_day, parse_time, told
+from pbem.service.history import private_identity
 from pbem.service.press import append_press
 
 PENDING_DAYS = 7
 """How long a code sent for ``ADDRESS`` stays good."""
+
+OBSERVED = ("help", "status", "history", "resend")
+"""What an observer may ask for by mail: what is public (and ``PRESS TO all`` where the
+game lets observers speak, ``observer_press``)."""
 
 
 class Desk:
@@ -46,14 +51,17 @@ class Desk:
         self.journal = journal
         self.now = replies.now
 
-    def take(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail) -> None:
-        """Run the commands of ``incoming`` for its sender's nation, and answer."""
+    def take(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail, noted: bool = False) -> None:
+        """Run the commands of ``incoming`` for its sender's nation, and answer (``noted``:
+        the mail is an order mail, noted already, whose commands came after its orders)."""
         game = run.game
         nations = nations_of(game, incoming.sender)
         if not nations:
             if all(c.word == "confirm" for c in cm.commands) and cm.commands:
                 return self._confirm(run, incoming, cm)
-            return self.replies.stranger(run, incoming)
+            if observer(run.settings, incoming.sender) is not None:
+                return self._observed(run, incoming, cm)
+            return self.replies.stranger(run, incoming, cm.nation, cm.password)
         problems = list(cm.problems)
         nation = cm.nation if cm.nation in nations else nations[0] if len(nations) == 1 else None
         if nation is None:
@@ -73,25 +81,60 @@ class Desk:
             problems.append(f"and {cm.unread:,} more lines that are no command")
         nation = nation or nations[0]
         if problems:
-            return self._command_answer(run, incoming, [("Nothing was done", problems)], "refused")
+            return self._command_answer(run, incoming, [("Nothing was done", problems)], "refused", noted=noted)
+        self._run(run, incoming, cm, nation, noted)
+
+    def _run(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail, nation: str | None,
+             noted: bool = False, allowed: tuple[str, ...] = tuple(cmds.WORDS), why: str = "") -> None:
+        """Run each command of ``cm`` that is ``allowed`` (the others are answered ``why``
+        not), and answer in one mail."""
         sections: list[tuple[str, list[str]]] = []
         attachments: dict[str, bytes] = {}
         names: dict[str, str] = {}
         for command in cm.commands:
             handler = getattr(self, f"_cmd_{command.word}")
             try:
+                if command.word not in allowed:
+                    raise UsageError(why)
                 lines = handler(run, incoming, nation, command, attachments, names)
             except (UsageError, Refused) as exc:
                 lines = [f"Not done: {exc}"]
             sections.append((" ".join([command.word.upper(), *command.args])[:80], lines))
         if cm.not_run:
             sections.append(("Not run", cmds.not_run_lines(cm)))
+        if cm.hints:
+            sections.append(("Not read", [*cm.hints, f"the commands: {', '.join(w.upper() for w in cmds.WORDS)}"]))
         self._command_answer(run, incoming, sections, "answered", attachments, names,
-                             [c.word for c in cm.commands])
+                             [c.word for c in cm.commands], noted=noted)
+
+    def after_orders(self, run: GameRun, incoming: Incoming, lines: list[tuple[int, str]]) -> None:
+        """The commands an order mail holds after its orders (``STATUS`` under the last
+        order line; ``lines``: those lines), run as a mail of commands runs them once the
+        orders were applied or refused, and answered in a mail of their own. ``PRESS`` is
+        not: in an order mail the lines after it would be read as orders, so press goes in
+        a mail of its own, as the answer says."""
+        header = [(n, line) for n, line in incoming.body_lines() if line.split()[:1]
+                  and line.split()[0].lower().rstrip(":") in cmds.HEADER and (n, line) not in lines]
+        cm = cmds.read_commands(incoming.text or "", frozenset(), sorted(header + lines))
+        if cm is None or not cm.commands:
+            return
+        nations = nations_of(run.game, incoming.sender)
+        nation = cm.nation if cm.nation in nations else nations[0] if nations else None
+        cm.problems = [p for p in cm.problems if "is no command" not in p]  # prose between them is prose here
+        if nation is not None and any(c.word in cmds.CHANGES for c in cm.commands) and \
+                not passwords.verify(cm.password or "", run.game.meta[nation].password):
+            return self._command_answer(run, incoming, [("Nothing was done", [
+                "the commands under your orders need your password: the line 'password ...' was wrong"])],
+                "refused", noted=True)
+        self._run(run, incoming, cm, nation, noted=True, allowed=tuple(w for w in cmds.WORDS if w != "press"),
+                  why="press goes in a mail of its own (PRESS TO ..., your password, then the message): in a "
+                      "mail of orders the lines after PRESS would be read as orders")
 
     def _command_answer(self, run: GameRun, incoming: Incoming, sections, outcome: str,
                         attachments: dict[str, bytes] | None = None, names: dict[str, str] | None = None,
-                        words: list[str] | None = None) -> None:
+                        words: list[str] | None = None, noted: bool = False) -> None:
+        """Answer a mail of commands (``noted``: an order mail, noted already); what was
+        refused goes to the GM too, if the game asks for copies of refusals."""
         clock = run.news(self.now)
         message = answers.command_answer(self.config, run.game, incoming, sections, self.now, clock,
                                          attachments or {}, names or {})
@@ -100,18 +143,41 @@ class Desk:
             sections = [*sections, ("Not attached", [f"the files would make this answer {size:,} bytes, more than "
                                                      f"the {cmds.MAX_ANSWER:,} an answer may have: ask for fewer"])]
             message = answers.command_answer(self.config, run.game, incoming, sections, self.now, clock, {}, {})
-        self.replies.answer(run, incoming, "commands", message, outcome,
-                     why="commands: " + ", ".join(words or []) if words else "commands not understood")
+        self._copy_refusals(run, incoming, sections, clock)
+        self.replies.answer(run, incoming, "commands", message, None if noted else outcome,
+                            why="commands: " + ", ".join(words or []) if words else "commands not understood")
         self.journal.log(f"{run.game_id}: commands from {incoming.sender}: {', '.join(words or ['none run'])}")
+
+    def _copy_refusals(self, run: GameRun, incoming: Incoming, sections, clock) -> None:
+        """The refused parts of an answer to commands, copied to the GM when the game asks
+        for copies of refusals (``gm_copies = "refusals"``): only those parts, so that a new
+        password the same answer gives never reaches the GM."""
+        gm = gm_recipient(self.config)
+        refused = [(title, lines) for title, lines in sections if title == "Nothing was done"
+                   or any(line.startswith("Not done") for line in lines)]
+        if run.settings.gm_copies != "refusals" or gm is None or gm.address == incoming.sender or not refused:
+            return
+        part = answers.command_answer(self.config, run.game, incoming, refused, self.now, clock, {}, {})
+        digest = hashlib.sha256(incoming.message_id.encode()).hexdigest()[:12]
+        spool(run.spool, f"{len(run.game.history):06d}-commands-{digest}-gm", compose.copy_to_gm(self.config, part, gm))
+        self.journal.summary.queued += 1
 
     # -- the commands ----------------------------------------------------------------------------
 
     def _cmd_help(self, run, incoming, nation, command, attachments, names) -> list[str]:
-        lines = [f"{word.upper()}: {what}" for word, what in cmds.WORDS.items()]
-        lines += ["", "One command a line; name the game with a line 'game ...' if you play in several. For "
-                      "example, a mail that says you are away for a week:", "",
-                  f"    game {run.game_id}", f"    nation {nation}", "    password YOUR-PASSWORD",
-                  "    ABSENT UNTIL 2026-12-14"]
+        if nation is None:  # an observer
+            lines = [f"{word.upper()}: {cmds.WORDS[word]}" for word in OBSERVED]
+            if run.settings.observer_press:
+                lines.append("PRESS TO all: a message to every player and observer, the message on the lines after "
+                             "it (observers speak to all only)")
+            lines += ["", "One command a line. You follow the game as an observer: the commands that play a nation "
+                          "are the players'."]
+        else:
+            lines = [f"{word.upper()}: {what}" for word, what in cmds.WORDS.items()]
+            lines += ["", "One command a line; name the game with a line 'game ...' if you play in several. For "
+                          "example, a mail that says you are away for a week:", "",
+                      f"    game {run.game_id}", f"    nation {nation}", "    password YOUR-PASSWORD",
+                      "    ABSENT UNTIL 2026-12-14"]
         if self.config.guide_url:
             lines += ["", f"The guide for players: {self.config.guide_url}"]
         return lines
@@ -139,15 +205,16 @@ class Desk:
         game = run.game
         readers = nations_of(game, incoming.sender)
         lines: list[str] = []
-        for entry in game.history[-count:]:
-            lines += [f"#{entry['seq']}"] + entry_lines(game, entry, readers) + [""]
+        for entry in [e for e in game.history if not private_identity(e)][-count:]:  # a player's own change: theirs
+            lines += [f"#{entry['seq']}"] + entry_lines(game, entry, readers, self.config.timezone) + [""]
         return lines
 
-    def _cmd_resend(self, run, incoming, nation, command, attachments, names) -> list[str]:
-        game = run.game
+    @staticmethod
+    def _resend_asks(run: GameRun, nation: str | None, args: tuple[str, ...]) -> tuple[list[str], list[int]]:
+        """The formats and turns a ``RESEND`` asks for (the game's formats by default)."""
         formats: list[str] = []
         turns: list[int] = []
-        for arg in command.args:
+        for arg in args:
             if arg.isascii() and arg.isdigit():
                 turn = numbers.whole(arg, "RESEND", 0, 99_999, "a turn number")
                 turns += [turn] if turn not in turns else []
@@ -155,7 +222,14 @@ class Desk:
                 formats += [arg.lower()] if arg.lower() not in formats else []
             else:
                 raise UsageError(f"RESEND takes {', '.join(cmds.FORMATS)} and turn numbers, not {numbers.shown(arg)}")
-        formats = formats or [f for f in run.settings.attach if f in cmds.FORMATS] or ["png"]
+        formats = formats or [f for f in run.settings.attach if f in cmds.FORMATS and (nation or f != "copy")] or ["png"]
+        if "copy" in formats and nation is None:
+            raise UsageError("a copy of the game is a player's own (an observer gets the public reports)")
+        return formats, turns
+
+    def _cmd_resend(self, run, incoming, nation, command, attachments, names) -> list[str]:
+        game = run.game
+        formats, turns = self._resend_asks(run, nation, command.args)
         done = game.state.status.turn - (1 if game.state.status.winner is None else 0)
         late = [t for t in turns if t > done]
         if late:
@@ -179,10 +253,9 @@ class Desk:
             attachments[f"{turn}.{fmt}"], names[f"{turn}.{fmt}"] = data, report.name(fmt)
             sent += [turn] if turn not in sent else []
         if "copy" in formats:
-            from pbem.service.copies import player_copy
-            from pbem.service.schemas import dumps
+            from pbem.service.copies import packed_copy
 
-            data = dumps(player_copy(game, nation)).encode("utf-8")
+            data = packed_copy(game, nation)
             name = f"{Path(run.settings.file).stem}.{nation}.json"
             if len(data) > room:
                 too_big.append(name)
@@ -331,6 +404,8 @@ class Desk:
         policy = run.settings.press
         if policy == "none":
             raise UsageError("there is no press in this game (the GM's setting)")
+        if nation is None:
+            return self._observer_press(run, incoming, command)
         words = [w for w in " ".join(command.args).replace(",", " ").split() if w.lower() not in ("to", "and")]
         if not words:
             raise UsageError("PRESS TO persians (or PRESS TO all), then the message on the lines after it")
@@ -356,30 +431,71 @@ class Desk:
         if everyone:
             taken = {p.address for p in people} | {incoming.sender}
             people += [o for o in observers(run.settings) if o.address not in taken]
+        who = f"the {game.edition.nation_name(sender)}" + (f" ({game.meta[sender].player})"
+                                                           if game.meta[sender].player else "")
+        return self._pass_on(run, incoming, sender, who, people, to_nations, everyone, text)
+
+    def _pass_on(self, run: GameRun, incoming: Incoming, sender: str, who: str, people: list,
+                 to_nations: list[str], everyone: bool, text: str) -> list[str]:
+        """Press from ``sender`` (a nation, or ``observer``; signed ``who``) to ``people``
+        (and the GM if the game says so): logged first (a press that cannot be logged is
+        not sent, and the mail is read again), then spooled."""
+        game = run.game
         gm = gm_recipient(self.config)
         if run.settings.press_gm and gm is not None and gm.address not in {p.address for p in people}:
-            people.append(gm)
+            people = [*people, gm]
         seq = len(game.history)
         key = hashlib.sha256(f"{incoming.message_id}|press".encode()).hexdigest()[:10]
-        # the press log first: a press that cannot be logged is not sent (the mail is read again)
         append_press(Path(run.settings.file), {
-            "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1, "from": sender,
+            "at": self.now.strftime("%Y-%m-%dT%H:%M:%SZ"), "after": seq - 1,
+            "from": sender if sender in game.meta else who,
             "to": "all" if everyone else to_nations, "public": everyone, "text": text, "key": key})
+        clock = run.news(self.now)
         for k, person in enumerate(people):
-            message = answers.press(self.config, game, sender, game.meta[sender].player, person, to_nations,
-                                    everyone, text, self.now, key)
+            message = answers.press(self.config, game, sender, who, person, to_nations, everyone, text, self.now, key,
+                                    clock)
             spool(run.spool, f"{seq:06d}-press-{key}-{k:02d}", message)
             self.journal.summary.queued += 1
         shown = "all" if everyone else ", ".join(game.edition.nation_name(n) for n in to_nations)
         return [f"Sent to {shown} ({len(people)} mail{'s' if len(people) != 1 else ''}); no address was shown."]
 
+    def _observed(self, run: GameRun, incoming: Incoming, cm: cmds.CommandMail) -> None:
+        """An observer's commands: what is public, and press where the game allows it."""
+        if cm.problems:
+            return self._command_answer(run, incoming, [("Nothing was done", cm.problems)], "refused")
+        speak = run.settings.observer_press
+        allowed = OBSERVED + (("press",) if speak else ())
+        self._run(run, incoming, cm, None, allowed=allowed, why="observers may send " + ", ".join(
+            w.upper() for w in allowed) + (" (to all)" if speak else "; the GM's setting lets no observer send press"))
+
+    def _observer_press(self, run: GameRun, incoming: Incoming, command: cmds.Command) -> list[str]:
+        """An observer's press, to all only (``observer_press``): signed with their name as
+        the game lists them, never their address."""
+        words = [w.lower() for w in " ".join(command.args).replace(",", " ").split() if w.lower() not in ("to", "and")]
+        if words != ["all"]:
+            raise UsageError("observers send press to all only: PRESS TO all, the message on the lines after it")
+        text = command.text.strip()
+        if not text:
+            raise UsageError("the message is missing: write it on the lines after the PRESS line")
+        if len(text) > cmds.MAX_PRESS:
+            raise UsageError(f"the message has {len(text)} characters; at most {cmds.MAX_PRESS}")
+        me = observer(run.settings, incoming.sender)
+        who = f"{me.name} (an observer)" if me is not None and me.name else "an observer"
+        people = recipients(run.game) + [o for o in observers(run.settings) if o.address != incoming.sender]
+        return self._pass_on(run, incoming, "observer", who, people, [], True, text)
+
     # -- mail that is neither orders nor commands ---------------------------------------------
 
     def other(self, run: GameRun, incoming: Incoming) -> bool:
-        """A registered player's mail that holds no orders and no command: answered if it
-        looks like a mistyped command, forwarded to the GM if the game says so; true if it
-        was handled (otherwise it is left alone)."""
-        if not run.registered(incoming.sender) or incoming.text is None:
+        """A player's (or an observer's) mail that holds no orders and no command: a reply
+        to a press mail is passed on (or its sender told how to answer); a mistyped
+        command is answered; the rest goes to the GM if the game says so; true if it was
+        handled (otherwise it is left alone)."""
+        if incoming.text is None:
+            return False
+        if self._press_reply(run, incoming):
+            return True
+        if not run.registered(incoming.sender):
             return False
         hint = cmds.near_command(incoming.text, incoming.body_lines())
         if hint:
@@ -392,3 +508,60 @@ class Desk:
             self.journal.log(f"{run.game_id}: mail from {incoming.sender} forwarded to the GM")
             return True
         return False
+
+    # -- a reply to a press mail --------------------------------------------------------------
+
+    def _press_reply(self, run: GameRun, incoming: Incoming) -> bool:
+        """A reply to a press mail (known by its ``In-Reply-To``, or its subject): with the
+        player's password in it, passed on to the press's sender as ``PRESS TO`` them;
+        without, its sender is told how to answer. True if the mail was such a reply."""
+        game = run.game
+        nations = nations_of(game, incoming.sender)
+        watching = observer(run.settings, incoming.sender) is not None
+        if not nations and not watching:
+            return False
+        sender = replied_press(game, run.settings.file, incoming, self.config.message_domain())
+        if sender is None:
+            return False
+        text, password = cmds.reply_text(incoming.text or "")
+        if nations and sender in game.meta and password and text.strip():
+            self.take(run, incoming, cmds.CommandMail(commands=[cmds.Command("press", ("to", sender), 0, text)],
+                                                      password=password))
+            return True
+        whom = f"the {game.edition.nation_name(sender)}" if sender in game.meta else sender
+        if nations:
+            target = sender if sender in game.meta else "all"
+            how = [f"Your reply to the press from {whom} was not passed on: press goes on only with your password "
+                   "(it is never passed on). Reply again with your message and a line 'password ...', or write:", "",
+                   f"    PRESS TO {target}", "    password YOUR-PASSWORD", "    your message"]
+        elif run.settings.observer_press:
+            how = [f"Your reply to the press from {whom} was not passed on: observers send press to all only. Write "
+                   "PRESS TO all, then your message on the lines after it."]
+        else:
+            how = [f"Your reply to the press from {whom} was not passed on: observers send no press in this game "
+                   "(the GM's setting)."]
+        self._command_answer(run, incoming, [("Press not sent", how)], "refused", words=["press reply"])
+        return True
+
+
+def replied_press(game, file, incoming: Incoming, domain: str) -> str | None:
+    """The sender (a nation) of the press mail ``incoming`` replies to, or ``None``: known
+    by its Message-ID among the recent press of the game's log (each press mail's id is
+    made of the press's key and the reader's address), else by the subject the referee
+    gave it (``Re: [GAME] press from the Arabs``)."""
+    import re
+
+    from pbem.mail.writing import message_id
+    from pbem.service.press import read_press
+
+    if incoming.replying_to:
+        readers = {incoming.sender} | {game.meta[n].email or "" for n in nations_of(game, incoming.sender)}
+        for item in reversed(read_press(file, public_only=False)[-200:]):
+            ids = {message_id(f"press|{game.game_id}|{item.get('key')}|{a}", domain) for a in readers}
+            if ids & set(incoming.replying_to):
+                return str(item.get("from"))
+    found = re.search(rf"\[{re.escape(game.game_id)}\] press from the (.+?)(?: to all)?\s*$", incoming.subject or "")
+    if found:
+        named = found.group(1).strip().lower()
+        return next((n for n in game.seats if named in (n, game.edition.nation_name(n).lower())), None)
+    return None

@@ -137,7 +137,7 @@ class Watermarks:
             try:
                 held.enter_context(mail_lock(settings.file))
             except GameLocked:
-                self.journal.log(f"{settings.file}: another mail run is working on this game; left to it")
+                self.journal.left_to_another(settings.file)
                 return None
             except PbemError:
                 return False
@@ -148,8 +148,8 @@ class Watermarks:
                 books = open_books(settings.file, self.now)
             except PbemError:
                 return False
-            if books.ledger.queued < 0:
-                return False
+            if books.ledger.queued < 0 or books.clock.config != self.config.owner:
+                return False  # opened as usual (a game of another configuration is refused there)
             marks.forget(settings.file)
             run = GameRun.of(self.config, settings, books, mark=verdict.mark)
             self.journal.runs[run.game_id] = run
@@ -158,13 +158,15 @@ class Watermarks:
             return run
 
     def _prepare(self, run: GameRun, verdict: marks.Verdict) -> None:
-        run.watermark = None if self._spec(run.settings) is not None else {"kind": "none", "spec": None}
-        run.failed = False
-        # what the game remembers of an IMAP mailbox, if its ledger is the one that knew it
         source = verdict.source
-        run.remembered = (source["state"] if source is not None and source["kind"] == "imap"
-                          and verdict.ledger_unchanged() and source["spec"] == marks.source_key(verdict.spec)
-                          else None)
+        ours = (source is not None and verdict.ledger_unchanged() and source["spec"] == marks.source_key(verdict.spec)
+                and self._spec(run.settings) is not None)
+        # the source's watermark until it is read: the mark's, if its ledger is the one that knew
+        # it (a cycle that reads only the mails `mail receive` kept leaves the source as it was)
+        run.watermark = {"kind": "none", "spec": None} if self._spec(run.settings) is None else source if ours else None
+        run.failed = False
+        # what the game remembers of an IMAP mailbox
+        run.remembered = source["state"] if ours and source is not None and source["kind"] == "imap" else None
 
     # -- reading: the watermark first -------------------------------------------------------
 

@@ -63,6 +63,12 @@ class Incoming:
     fingerprint: str = ""
     """What the mail holds, in short (a digest of its bytes, or its size where only that
     is known): a Message-ID seen again with other content is told apart by it."""
+    sender_name: str = ""
+    """The From header's display name (``Dora`` of ``Dora <dora@example.org>``): a mail from
+    an address no nation has, under a player's name, is told to the GM (:mod:`pbem.mail.strays`)."""
+    replying_to: tuple[str, ...] = ()
+    """The Message-IDs of ``In-Reply-To`` and ``References`` (at most 20): a reply to a
+    press mail is known by them."""
 
     _lines: list[tuple[int, str]] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -188,11 +194,12 @@ def unreadable(head: bytes, problem: str, size: int | None = None) -> Incoming:
 
 def _read_message(raw: bytes, limits: Limits) -> Incoming:
     msg = email.message_from_bytes(raw, policy=default_policy)
-    _, addr = sender_of(msg)
+    name, addr = sender_of(msg)
+    replying = re.findall(r"<[^<>\s]{1,500}>", header_text(msg, "In-Reply-To") + " " + header_text(msg, "References"))
     incoming = Incoming(
         message_id=normalise_id(header_text(msg, "Message-ID"), raw), sender=addr,
         subject=header_text(msg, "Subject"), raw=raw, automatic=_automatic(msg, addr),
-        fingerprint=fingerprint(raw))
+        fingerprint=fingerprint(raw), sender_name=name[:200], replying_to=tuple(dict.fromkeys(replying))[:20])
     for count, part in enumerate(msg.walk()):
         if count >= limits.parts:
             return unreadable(raw, f"it has more than {limits.parts} parts")
@@ -402,9 +409,10 @@ class ImapSource:
 
     def _connect(self) -> imaplib.IMAP4:
         import imaplib
-        import ssl
 
-        context = ssl.create_default_context(cafile=self.settings.ca_file)
+        from pbem.mail.config import tls_context
+
+        context = tls_context(self.settings.ca_file, "imap")
         password = self.settings.password.read(f"IMAP {self.name}")
         try:
             if self.scheme == "imaps":

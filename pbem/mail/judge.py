@@ -13,15 +13,17 @@ file: they are not in the history, and a replay does not need them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from pbem.errors import UsageError
-from pbem.mail.ledger import Books, Ledger, commit, mail_lock, open_books
+from pbem.mail.config import MailConfig
+from pbem.mail.ledger import Books, Ledger, claim, commit, mail_lock, open_books
 from pbem.service import clockchanges, numbers
-from pbem.service.clock import told
+from pbem.service.clock import iso, told, zone_of
 from pbem.service.game import Game
 from pbem.service.service import GameService, own_game
 
@@ -58,14 +60,18 @@ Change = Callable[[Game, Books], tuple[clockchanges.Changed, str, str]]
 """A change made on the game and its books: the change, the players' notice, what to say."""
 
 
-def _change(path: Path, now: datetime, change: Change) -> Changed:
+def _change(path: Path, now: datetime, change: Change, owner: str | None = None) -> Changed:
     """Make ``change`` under the game's mail lock: announced, then the ledger, the clock and
-    the audit line saved together; the game's watermark is forgotten (its clock changed)."""
+    the audit line saved together; the game's watermark is forgotten (its clock changed).
+    ``owner``: the mail configuration the GM named (``--config``), which the game must
+    belong to (:func:`pbem.mail.ledger.claim`)."""
     from pbem.mail import watermarks
 
     with mail_lock(path):
         game = own_game(GameService(path).load())
         books = open_books(path, now)
+        if owner is not None:
+            claim(books, path, owner)
         changed, notice, what = change(game, books)
         announce(books.ledger, notice)
         commit(books.ledger, books.clocks, changed.clock, [changed.record])
@@ -73,15 +79,20 @@ def _change(path: Path, now: datetime, change: Change) -> Changed:
     return Changed(game, what)
 
 
-def change_deadline(path: Path, now: datetime, by: timedelta | None = None, to: datetime | None = None,
-                    reason: str = "") -> Changed:
-    """``deadline --extend`` (``by``) or ``--set`` (``to``) of the current turn's deadline
-    (:func:`pbem.service.clockchanges.move_deadline`)."""
+def change_deadline(path: Path, now: datetime, by: timedelta | None = None, to: datetime | str | None = None,
+                    reason: str = "", force: bool = False, owner: str | None = None,
+                    zone: str | None = None) -> Changed:
+    """``deadline --extend`` (``by``) or ``--set`` (``to``: a time, or its text as the GM
+    typed it, read in ``zone`` or else the game's when it names none) of the current turn's
+    deadline (:func:`pbem.service.clockchanges.move_deadline`; ``force``: also into the
+    past)."""
+    given = zone
 
     def change(game: Game, books: Books) -> tuple[clockchanges.Changed, str, str]:
         st = game.state.status
         current = clockchanges.running(books.clock, st.turn, st.active, st.winner, game.edition.nation_name)
-        changed = clockchanges.move_deadline(books.clock, current, now, by, to, reason)
+        at = numbers.moment(to, "--set", zone_of(given or current.zone)) if isinstance(to, str) else to
+        changed = clockchanges.move_deadline(books.clock, current, now, by, at, reason, force)
         old, new, zone = changed.facts["old"], changed.facts["new"], current.zone
         notice = (f"The deadline of turn {st.turn} ({game.edition.nation_name(st.active)}) is now "
                   f"{told(new, zone)}" + (f" (it was {told(old, zone)})." if old != new else "."))
@@ -90,11 +101,12 @@ def change_deadline(path: Path, now: datetime, by: timedelta | None = None, to: 
 
     if (by is None) == (to is None):
         raise UsageError("give --extend DURATION or --set TIME")
-    return _change(path, now, change)
+    return _change(path, now, change, owner)
 
 
 def add_absence(path: Path, nation: str, start: date, until: date, now: datetime, reason: str = "",
-                by: str = "gm", cap: int = 21, zone: str | None = None, over_cap: bool = False) -> Changed:
+                by: str = "gm", cap: int = 21, zone: str | None = None, over_cap: bool = False,
+                owner: str | None = None) -> Changed:
     """A nation's player is away from ``start`` to ``until`` (both days included); the other
     players are told that the nation is away, never why
     (:func:`pbem.service.clockchanges.add_absence`)."""
@@ -104,20 +116,20 @@ def add_absence(path: Path, nation: str, start: date, until: date, now: datetime
                                            over_cap)
         return changed, absence_notice(game, nation, start, until), absence_done(nation, start, until, changed, cap)
 
-    return _change(path, now, change)
+    return _change(path, now, change, owner)
 
 
-def end_absence(path: Path, nation: str, now: datetime, by: str = "gm") -> Changed:
+def end_absence(path: Path, nation: str, now: datetime, by: str = "gm", owner: str | None = None) -> Changed:
     """The nation's player is back (:func:`pbem.service.clockchanges.end_absence`)."""
 
     def change(game: Game, books: Books) -> tuple[clockchanges.Changed, str, str]:
         changed = clockchanges.end_absence(books.clock, nation, now, by)
         return changed, back_notice(game, nation), f"{nation} is back; the players are told with the next mail run"
 
-    return _change(path, now, change)
+    return _change(path, now, change, owner)
 
 
-def pause(path: Path, now: datetime, reason: str) -> Changed:
+def pause(path: Path, now: datetime, reason: str, owner: str | None = None) -> Changed:
     """No deadline runs until :func:`resume`; the players are told (with the reason)."""
 
     def change(game: Game, books: Books) -> tuple[clockchanges.Changed, str, str]:
@@ -126,10 +138,10 @@ def pause(path: Path, now: datetime, reason: str) -> Changed:
                   + ". No deadline runs until it goes on; orders are still welcome.")
         return changed, notice, "the game is paused; the players are told with the next mail run"
 
-    return _change(path, now, change)
+    return _change(path, now, change, owner)
 
 
-def resume(path: Path, now: datetime) -> Changed:
+def resume(path: Path, now: datetime, owner: str | None = None) -> Changed:
     """The game goes on: the current turn's deadline moves on by the time it was paused."""
 
     def change(game: Game, books: Books) -> tuple[clockchanges.Changed, str, str]:
@@ -140,7 +152,31 @@ def resume(path: Path, now: datetime) -> Changed:
         return changed, "The game goes on." + due, "the game goes on" + (
             f"; the deadline moved on by {shift}" if shift else "")
 
-    return _change(path, now, change)
+    return _change(path, now, change, owner)
+
+
+def adopt(path: Path, now: datetime, config: MailConfig) -> str:
+    """``mail adopt``: the game belongs to the mail configuration ``config`` from now on
+    (it must list the game); the move is logged in the game's audit log, and the game's
+    watermark forgotten. The configuration it belonged to is refused from then on."""
+    from pbem.mail import watermarks
+
+    owner = config.owner
+    if owner is None:
+        raise UsageError("give --config FILE: the mail configuration the game is to belong to")
+    if not any(os.path.realpath(g.file) == os.path.realpath(path) for g in config.games):
+        raise UsageError(f"{path} is not a game of {config.path}: add it there first ([[game]] file = ...)")
+    with mail_lock(path):
+        own_game(GameService(path).load())
+        books = open_books(path, now)
+        before = books.clock.config
+        if before == owner:
+            return f"{path} belongs to {owner} already; nothing changed"
+        record = {"action": "adopt", "at": iso(now), "from": before, "to": owner}
+        commit(books.ledger, books.clocks, replace(books.clock, config=owner), [record])
+        watermarks.forget(path)
+    return (f"{path} belongs to {owner} now" + (f" (it belonged to {before}, which is refused from now on)"
+                                                 if before else ""))
 
 
 def zone_day(text: str, where: str) -> date:

@@ -23,12 +23,12 @@ import json
 import os
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterator
 
-from pbem.errors import CannotWrite, InputError
+from pbem.errors import CannotWrite, InputError, UsageError
 from pbem.service import store
 from pbem.service.clock import TurnClock
 from pbem.service.clockfile import ClockFile
@@ -59,6 +59,9 @@ class Ledger:
     """Address moves waiting to be confirmed: code -> ``{"nation", "from", "to", "at"}``."""
     identity: dict[str, list[str]] = field(default_factory=dict)
     """Nation -> when it changed its password or address by mail (for the rate a day)."""
+    strays: list[dict[str, Any]] = field(default_factory=list)
+    """The latest mails from a player's other address (:mod:`pbem.mail.strays`):
+    ``{"at", "nation", "address"}``, for ``status``."""
     legacy_clock: dict[str, Any] | None = None
     """The parts of the clock a ledger of format 1 holds, until :func:`open_books` hands
     them over to the service."""
@@ -96,7 +99,8 @@ class Ledger:
         return "fp" in record and record["fp"] != fingerprint
 
     def to_json(self) -> dict[str, Any]:
-        kept = {"announce": self.announce, "pending": self.pending, "identity": self.identity}
+        kept = {"announce": self.announce, "pending": self.pending, "identity": self.identity,
+                "strays": self.strays}
         legacy = self.legacy_clock or {}
         return {"format": FORMAT if self.legacy_clock is None else LEGACY, "messages": self.messages,
                 "queued": self.queued, "head": self.head, **legacy,
@@ -161,7 +165,7 @@ def load_ledger(game: str | os.PathLike) -> Ledger:
         legacy = {k: data[k] for k in CLOCK_PARTS if k in data} if data["format"] == LEGACY else None
         return Ledger(path, dict(data["messages"]), int(data["queued"]), data.get("head"),
                       list(data.get("announce") or []), dict(data.get("pending") or {}),
-                      dict(data.get("identity") or {}), legacy, _text=text)
+                      dict(data.get("identity") or {}), list(data.get("strays") or []), legacy, _text=text)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InputError(str(path), f"the mail ledger cannot be read ({exc}); move it away to start afresh") from None
 
@@ -190,6 +194,29 @@ def open_books(game: str | os.PathLike, now: datetime) -> Books:
     ledger.legacy_clock = None
     ledger.save()
     return Books(ledger, clocks, clock)
+
+
+def claim(books: Books, game: str | os.PathLike, owner: str | None) -> bool:
+    """Check that the game belongs to the mail configuration ``owner`` (its full path;
+    ``None``: a run without one) before anything of the game is kept by it: a game
+    belongs to the configuration that first ran it, recorded in its clock
+    (:attr:`pbem.service.clock.TurnClock.config`), so that a second configuration pointed
+    at the same game (with other rules for its deadlines) can change nothing. Records
+    ``owner`` in ``books.clock`` if no configuration is recorded yet (the caller saves it;
+    true then). A usage error if the game belongs to another."""
+    recorded = books.clock.config
+    if recorded is None:
+        if owner is None:
+            return False
+        books.clock = replace(books.clock, config=owner)
+        return True
+    if recorded != owner:
+        mine = f"this run's is {owner}" if owner is not None else "this run has none"
+        moved = (f", or move it to this one on purpose: antike-ref mail adopt {os.fspath(game)} --config {owner}"
+                 if owner is not None else "")
+        raise UsageError(f"{os.fspath(game)}: this game belongs to the mail configuration {recorded} ({mine}); "
+                         f"nothing was done: run it with --config {recorded}{moved}")
+    return False
 
 
 def commit(ledger: Ledger, clocks: ClockFile, clock: TurnClock, audit: list[dict[str, Any]] | tuple = ()) -> None:

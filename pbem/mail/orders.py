@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.errors import GameLocked, InputError, Refused, clip
+from pbem.mail import commands as cmds
 from pbem.mail import compose
 from pbem.mail.addresses import gm_recipient, nations_of
 from pbem.mail.config import MailConfig
@@ -25,6 +26,7 @@ from pbem.mail.replies import Replies
 from pbem.mail.router import Found
 from pbem.mail.runs import GameRun, Journal
 from pbem.mail.transport import spool
+from pbem.mail.writing import local_time
 from pbem.service.game import Game
 from pbem.service.history import canonical
 from pbem.service.service import AlreadyApplied, Input
@@ -60,11 +62,14 @@ def told(given: Input, exc: InputError | Refused) -> list[str]:
 
 def not_read(reading: Any) -> list[list]:
     """The lines of a text of orders that were not read as orders (a greeting, a thanks),
-    a few of them, clipped: what the receipt lists back."""
+    a few of them, clipped: what the receipt lists back. Commands after the orders are run
+    (:meth:`pbem.mail.desk.Desk.after_orders`), so they are not among them."""
     if reading is None:
         return []
-    shown = [[number, clip(text.strip(), 80)] for number, text in reading.ignored[:compose.QUOTED]]
-    more = len(reading.ignored) - len(shown)
+    run = set(cmds.command_lines(reading.ignored))
+    prose = [(number, text) for number, text in reading.ignored if (number, text) not in run]
+    shown = [[number, clip(text.strip(), 80)] for number, text in prose[:compose.QUOTED]]
+    more = len(prose) - len(shown)
     return shown + ([[None, f"and {more} more line{'s' if more > 1 else ''}"]] if more else [])
 
 
@@ -101,19 +106,42 @@ def covers(stored: Any, sent: Any) -> bool:
     return stored == sent
 
 
-def played_for_them(game: Game, orders: dict) -> str | None:
+def played_for_them(game: Game, orders: dict, zone: str | None = None) -> str | None:
     """Why a turn's orders came too late: their turn was played by the GM's default turn
-    or a bot (for a missed deadline) before they arrived."""
+    or a bot (for a missed deadline, told in the game's time zone ``zone``) before they
+    arrived."""
     if "rondel" not in orders:
         return None
     for entry in reversed(game.history):
         if (entry.get("kind") in ("default-turn", "bot-turn") and entry.get("nation") == orders["nation"]
                 and entry.get("turn") == orders.get("turn")):
             who = "the GM's default turn" if entry["kind"] == "default-turn" else f"the {entry.get('bot')} bot"
-            missed = f" after the deadline {entry['deadline']} had passed" if entry.get("deadline") else ""
+            missed = (f" after the deadline {local_time(entry['deadline'], zone)} had passed" if entry.get("deadline")
+                      else "")
             return (f"turn {entry['turn']} of the {game.edition.nation_name(entry['nation'])} was played already "
                     f"by {who}{missed} (history entry {entry['seq']}); these orders came too late for it")
     return None
+
+
+def header_of(given: Input | None) -> tuple[str | None, str | None]:
+    """The nation and the password an order mail names (``None`` where it names none), as
+    written: what tells a player writing from another address (:mod:`pbem.mail.strays`)."""
+    if given is None:
+        return None, None
+    if isinstance(given.data, dict):
+        nation, password = given.data.get("nation"), given.data.get("password")
+        return (nation.lower() if isinstance(nation, str) else None), (password if isinstance(password, str) else None)
+    from pbem.service.language.mailtext import MAX_TEXT_CHARS, strip_mail
+    from pbem.service.language.tokens import line_value
+
+    found: dict[str, str] = {}
+    lines = given.lines if given.lines is not None else strip_mail(str(given.data)[:MAX_TEXT_CHARS])
+    for _, line in lines:
+        for key in ("nation", "password"):
+            value = line_value(line, key) if key not in found else None
+            if value:
+                found[key] = value
+    return (found["nation"].lower() if "nation" in found else None), found.get("password")
 
 
 class Answered(Exception):
@@ -134,27 +162,33 @@ class OrderDesk:
         self.journal = journal
         self.now = replies.now
 
-    def take(self, run: GameRun, incoming: Incoming, found: Found, wrong_game: bool) -> None:
+    def take(self, run: GameRun, incoming: Incoming, found: Found, wrong_game: bool) -> list[tuple[int, str]]:
         """Apply the orders ``found`` in ``incoming`` to the game of ``run``, or answer why
-        not (``wrong_game``: the mail names another game)."""
+        not (``wrong_game``: the mail names another game). Returns the command lines the
+        mail holds after its orders (for the desk to run), once its orders were read."""
         game = run.game
         mid = incoming.message_id
         if mid in mail_ids(game):
             run.ledger.note(mid, "applied", sender=incoming.sender)
             run.save()
-            return
+            return []
         if not run.registered(incoming.sender):
-            return self.replies.stranger(run, incoming)
+            self.replies.stranger(run, incoming, *header_of(found.given))
+            return []
         if found.problem:
-            return self.reject(run, incoming, [found.problem])
+            self.reject(run, incoming, [found.problem])
+            return []
         if wrong_game:
-            return self.reject(run, incoming, [
+            self.reject(run, incoming, [
                 f"the mail names game {found.game_id!r}; this referee runs game {game.game_id!r} for you "
                 f"({', '.join(game.edition.nation_name(n) for n in nations_of(game, incoming.sender))})"])
+            return []
         assert found.given is not None
-        self._apply(run, incoming, found.given)
+        reading = self._apply(run, incoming, found.given)
+        return cmds.command_lines(reading.ignored) if reading is not None else []
 
-    def _apply(self, run: GameRun, incoming: Incoming, given: Input) -> None:
+    def _apply(self, run: GameRun, incoming: Incoming, given: Input) -> Any:
+        """The orders applied or refused; the reading of a text of orders, if they were read."""
         mid = incoming.message_id
         read: dict[str, Any] = {}
 
@@ -182,15 +216,16 @@ class OrderDesk:
         except AlreadyApplied:
             run.ledger.note(mid, "applied", sender=incoming.sender)
             run.save()
-            return
+            return None
         except GameLocked as exc:
             run.stopped = str(exc)
             self.journal.log(f"{run.game_id}: {exc}; its mail is read again on the next run")
-            return
+            return None
         except Refused as exc:
-            late = played_for_them(read["game"], read["orders"]) if read else None
-            return self.reject(run, incoming, ([late] if late else []) + told(given, exc),
-                               ignored=not_read(read.get("reading")))
+            late = played_for_them(read["game"], read["orders"], self.config.timezone) if read else None
+            self.reject(run, incoming, ([late] if late else []) + told(given, exc),
+                        ignored=not_read(read.get("reading")))
+            return read.get("reading")
         except InputError as exc:
             return self.reject(run, incoming, told(given, exc))
         run.game = outcome.after
@@ -203,6 +238,7 @@ class OrderDesk:
         self.journal.summary.applied += 1
         what = f"turn {entry['turn']}" if "turn" in entry else "standing orders"
         self.journal.log(f"{run.game_id}: applied {what} for {nation} from {incoming.sender} ({mid})")
+        return outcome.reading
 
     # -- the answers that apply nothing -------------------------------------------------------
 

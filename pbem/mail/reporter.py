@@ -12,6 +12,7 @@ or the clock notes it, so a run that dies in between queues it again, never lose
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -25,7 +26,7 @@ from pbem.mail.runs import GameRun, Journal
 from pbem.mail.transport import spool
 from pbem.mail.welcome import opening_passwords
 from pbem.mail.writing import ClockNews
-from pbem.service.clock import iso
+from pbem.service.clock import told
 
 
 class Reporter:
@@ -36,15 +37,18 @@ class Reporter:
         self.now = now
         self.journal = journal
 
-    def report(self, run: GameRun) -> None:
+    def report(self, run: GameRun, early: Callable[[], None] | None = None) -> None:
         """Spool the receipts and reports of history entries not yet reported, and the
-        notices the changes of the clock left."""
-        self.entries(run)
+        notices the changes of the clock left; ``early`` delivers the receipts before the
+        reports are rendered."""
+        self.entries(run, early)
         self.announce(run)
 
-    def entries(self, run: GameRun) -> None:
+    def entries(self, run: GameRun, early: Callable[[], None] | None = None) -> None:
         """The receipts and reports of the history entries not reported yet; then the
-        ledger moves on."""
+        ledger moves on. The receipts are queued first and the ledger notes each with its
+        mail; ``early`` (a delivery) is then called, so that a player has the answer before
+        the reports are rendered (a run that dies in between does not send it again)."""
         hist = run.game.history
         ledger = run.ledger
         if ledger.head is not None and not any(e["hash"] == ledger.head for e in hist):
@@ -54,23 +58,65 @@ class Reporter:
         new = hist[ledger.queued + 1:]
         if not new:
             return
+        from pbem.service.history import private_identity
         from pbem.service.service import echo_text
 
+        own = [e for e in new if private_identity(e)]  # a player's own address or password: no news for others
+        if own:
+            self.identities(run, own)
+        new = [e for e in new if not private_identity(e)]
+        if new:
+            self._told(run, new, echo_text, early)
+        ledger.queued = len(hist) - 1
+        ledger.head = hist[-1]["hash"]
+        run.save()
+
+    def _told(self, run: GameRun, new: list[dict], echo_text, early: Callable[[], None] | None) -> None:
+        """The receipts of the applied mails among ``new`` (then ``early``) and the reports of them."""
+        ledger = run.ledger
         run.start_clock(self.now)  # the new turn's deadline, for every mail that tells it
         clock = run.news(self.now)
+        receipts = 0
         for entry in new:
             record = ledger.messages.get(entry.get("mail", ""), {})
-            if record.get("sender"):
+            if record.get("sender") and record.get("receipt") != entry["seq"]:
                 incoming = Incoming(entry["mail"], record["sender"], record.get("subject", ""), b"")
                 message = compose.receipt_accepted(self.config, run.game, incoming, entry,
                                                    echo_text(run.game, entry["orders"]), self.now,
                                                    ignored=record.get("ignored", []), clock=clock)
                 spool(run.spool, f"{entry['seq']:06d}-receipt", message)
+                record["receipt"] = entry["seq"]
+                receipts += 1
                 self.journal.summary.queued += 1
+        if receipts and early is not None:
+            run.save()
+            early()
         self.reports(run, new, clock)
-        ledger.queued = len(hist) - 1
-        ledger.head = hist[-1]["hash"]
-        run.save()
+
+    def identities(self, run: GameRun, entries: list[dict]) -> None:
+        """Players' own changes of identity (:func:`pbem.service.history.private_identity`):
+        told to the GM alone; the player had the answer to their command, or the GM's
+        ``player`` mail (the address given up is told there too)."""
+        game = run.game
+        if not self.config.gm:
+            return
+        lines = []
+        for entry in entries:
+            for nation, who in entry["identities"].items():
+                name = game.edition.nation_name(nation)
+                was = who.get("was") or {}
+                if who.get("change") == "password":
+                    what = "a new password (mailed to the player alone; it is in the secrets file)"
+                else:
+                    what = f"played from {who.get('email')} now (was {was.get('email')}), the password kept" + (
+                        f", under the name {who.get('player')}" if who.get("player") != was.get("player") else "")
+                lines.append(f"The {name}: {what}. {entry.get('reason', '')}".strip())
+        lines.append("The other players were not told: it is the player's own change, not a new player.")
+        key = entries[-1]["hash"]
+        spool(run.spool, f"{entries[-1]['seq']:06d}-identity-gm",
+              compose.gm_notice(self.config, game, "a player's address or password changed", lines, self.now,
+                                f"identity|{key}"))
+        self.journal.summary.queued += 1
 
     def reports(self, run: GameRun, news: list[dict], clock: ClockNews | None = None) -> None:
         """One report mail per address (and the GM's digest of ``news``, the entries
@@ -128,7 +174,8 @@ class Reporter:
             self.journal.log(f"{run.game_id}: no address (or no single address) registered for {nation}; no "
                              "reminder sent")
             return
-        message = compose.reminder(self.config, game, nation, due, self.now, key=key, clock=run.news(self.now))
+        message = compose.reminder(self.config, game, nation, due, self.now, key=key, clock=run.news(self.now),
+                                   policy=run.rules.missed, bot=run.settings.bot)
         spool(run.spool, f"{len(game.history):06d}-remind-{nation}{'-' + key if key else ''}", message)
         if run.clock.current is not None:
             run.clock = replace(run.clock, current=replace(run.clock.current, reminded=True))
@@ -143,8 +190,9 @@ class Reporter:
         game = run.game
         st = game.state.status
         nation = st.active
-        when = iso(due)
-        message = compose.reminder(self.config, game, nation, due, self.now, passed=True, clock=run.news(self.now))
+        when = told(due, run.rules.zone)
+        message = compose.reminder(self.config, game, nation, due, self.now, passed=True, clock=run.news(self.now),
+                                   policy=policy)
         spool(run.spool, f"{len(game.history):06d}-late-{nation}", message)
         lines = [f"The deadline of turn {st.turn} ({game.edition.nation_name(nation)}) passed at {when}."]
         lines.append("The game waits for you: play a default turn (antike-ref default-turn) or a bot turn "
@@ -158,6 +206,18 @@ class Reporter:
             run.clock = replace(run.clock, current=replace(run.clock.current, missed=True))
         run.save()
         self.journal.log(f"{run.game_id}: the deadline of turn {st.turn} ({nation}) passed at {when}; {policy}")
+
+
+    def played_for(self, run: GameRun, entry: dict[str, Any]) -> None:
+        """The late player's own notice that their turn was played for them (``entry``: the
+        default or bot turn, its deadline recorded); queued before the turn's reports."""
+        game = run.game
+        nation = entry["nation"]
+        if not deliverable(game.meta[nation].email):
+            return
+        message = compose.played_for(self.config, game, nation, entry, self.now, run.news(self.now))
+        spool(run.spool, f"{entry['seq']:06d}-played-for-{nation}", message)
+        self.journal.summary.queued += 1
 
 
 class _Files:
@@ -190,11 +250,10 @@ class _Files:
                 attachments[key] = self.rendered[viewer, fmt]
                 names[key] = self.reports[viewer].name(fmt)
         settings = self.run.settings
-        if "copy" in settings.attach:  # each player's own copy of the game, for check
-            from pbem.service.copies import player_copy
-            from pbem.service.schemas import dumps
+        if "copy" in settings.attach:  # each player's own copy of the game, for check (packed: a tenth the size)
+            from pbem.service.copies import packed_copy
 
             for nation in person.nations:
-                attachments[f"{nation}.json"] = dumps(player_copy(self.run.game, nation)).encode("utf-8")
+                attachments[f"{nation}.json"] = packed_copy(self.run.game, nation)
                 names[f"{nation}.json"] = f"{Path(settings.file).stem}.{nation}.json"
         return attachments, names

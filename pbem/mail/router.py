@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pbem.errors import InputError
+from pbem.errors import InputError, PbemError
 from pbem.mail import commands
-from pbem.mail.addresses import deliverable
+from pbem.mail.addresses import deliverable, observer
 from pbem.mail.commands import CommandMail
 from pbem.mail.inbox import Incoming
 from pbem.mail.runs import GameRun
+from pbem.mail.strays import lookalike
 from pbem.service.service import Input, input_from_text
 
 
@@ -130,19 +131,22 @@ def route(incoming: Incoming, runs: list[GameRun]) -> Route:
     found = None if silent else find_orders(incoming)
     target, wrong = _order_game(incoming, found, runs, by_id)
     if target is None and found is None and not silent:
-        target = _player_game(incoming, runs)
+        target = _player_game(incoming, runs, watching=True)
     return Route(target, found=found, wrong=wrong, silent=silent)
 
 
-def _player_game(incoming: Incoming, runs: list[GameRun]) -> GameRun | None:
-    """The first game the sender plays in."""
-    return next((r for r in runs if not r.stopped and r.registered(incoming.sender)), None)
+def _player_game(incoming: Incoming, runs: list[GameRun], watching: bool = False) -> GameRun | None:
+    """The first game the sender plays in (``watching``: or observes)."""
+    return next((r for r in runs if not r.stopped and (r.registered(incoming.sender) or (
+        watching and observer(r.settings, incoming.sender) is not None))), None)
 
 
 def _command_game(incoming: Incoming, command: CommandMail, runs: list[GameRun],
                   by_id: dict[str, GameRun]) -> GameRun | None:
     """The game a mail of commands is for: the one it names, else the first game its
-    sender plays in, or (a ``CONFIRM``) the game that waits for it from this address."""
+    sender plays in, (a ``CONFIRM``) the game that waits for it from this address, the
+    first game the sender observes, or the first whose player it seems to come from
+    (:func:`pbem.mail.strays.lookalike`: their name, or their nation and password)."""
     if command.game in by_id:
         return by_id[command.game]
     player = _player_game(incoming, runs)
@@ -151,6 +155,15 @@ def _command_game(incoming: Incoming, command: CommandMail, runs: list[GameRun],
     for run in runs:
         if any(isinstance(p, dict) and p.get("to") == incoming.sender for p in run.ledger.pending.values()):
             return run
+    watched = next((r for r in runs if not r.stopped and observer(r.settings, incoming.sender)), None)
+    if watched is not None:
+        return watched
+    for run in runs:
+        try:
+            if not run.stopped and lookalike(run.game, incoming, command.nation, command.password):
+                return run
+        except PbemError:  # a game that does not load is not this mail's: the cycle tells it
+            continue
     return None
 
 

@@ -21,7 +21,7 @@ from pbem.mail.inbox import Source
 from pbem.mail.ledger import Books, Ledger, commit, load_ledger, spool_path
 from pbem.mail.transport import spooled, unspool
 from pbem.mail.writing import ClockNews, clock_news
-from pbem.service.clock import LastError, Rules, TurnClock, next_step, second
+from pbem.service.clock import LastError, Rules, TurnClock, second, settled
 from pbem.service.clockfile import ClockFile
 from pbem.service.game import Game
 from pbem.service.service import GameService
@@ -117,16 +117,25 @@ class GameRun:
     # -- the clock -----------------------------------------------------------------------
 
     def news(self, now: datetime) -> ClockNews:
-        """What the mails say of the game's clock at ``now``."""
+        """What the mails say of the game's clock at ``now``: the clock as it is once the
+        steps due that change it alone are done (:func:`pbem.service.clock.settled`: the
+        turn applied in this run has its clock, a player back early has their turn's time
+        from now), so that no mail tells a deadline the timekeeper is about to change. The
+        clock is kept so; it is saved with the next save."""
+        self.clock = self.settled(now)
         return clock_news(self.game, self.clock, now)
+
+    def settled(self, now: datetime) -> TurnClock:
+        st = self.game.state.status
+        return settled(self.clock, self.rules, st.turn, st.active, st.winner, now)
 
     def start_clock(self, now: datetime) -> None:
         """The current turn's clock, started if the cycle sees the turn for the first time
-        (or given what a clock of an earlier release lacks), and saved."""
-        st = self.game.state.status
-        step = next_step(self.clock, self.rules, st.turn, st.active, st.winner, now)
-        if step.kind == "start":
-            self.clock = self.clock.after(step)
+        (or given what a clock of an earlier release lacks, or held or released for a
+        player away), and saved."""
+        clock = self.settled(now)
+        if clock != self.clock:
+            self.clock = clock
             self.save()
 
     # -- keeping -------------------------------------------------------------------------
@@ -171,6 +180,8 @@ class Tripped(Exception):
 class Summary:
     """What a cycle did, for the command line."""
 
+    read: int = 0
+    """Mails that took their route (each time a group of games read one)."""
     applied: int = 0
     rejected: int = 0
     ignored: int = 0
@@ -193,6 +204,8 @@ class Journal:
         self.runs: dict[str, GameRun] = {}
         """The games open in this cycle, by id."""
         self.failed_games: set[str] = set()
+        self.left: list[str] = []
+        """The games left to another run that held their mail lock."""
 
     def fail(self, where: str, exc: PbemError) -> None:
         """A failure of a game or a mail: counted, told, and the game's last error."""
@@ -208,6 +221,11 @@ class Journal:
         else:
             message = str(exc)
         self.warn(message if message.startswith(where) else f"{where}: {message}")
+
+    def left_to_another(self, file: Path) -> None:
+        """A game whose mail lock another run holds: left to it (counted in :attr:`left`)."""
+        self.left.append(str(file))
+        self.log(f"{file}: another mail run is working on this game; left to it")
 
     def note_error(self, run: GameRun, exc: PbemError) -> None:
         """The game's last error, for the GM's status."""

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from pbem.mail.reporter import Reporter
 from pbem.mail.runs import GameRun, Journal
-from pbem.service.clock import Step, iso, next_step
+from pbem.service.clock import Step, iso, next_step, told
 
 
 class Timekeeper:
@@ -60,7 +60,7 @@ class Timekeeper:
             notes, why = {"absent": step.until.isoformat()}, f"is away until {step.until.isoformat()}"
         else:
             assert step.due is not None
-            notes, why = {"deadline": iso(step.due)}, f"missed the deadline {iso(step.due)}"
+            notes, why = {"deadline": iso(step.due)}, f"missed the deadline {told(step.due, run.rules.zone)}"
         if step.how == "default":
             outcome = run.service.default_turn(nation, notes=notes)
         else:
@@ -71,6 +71,8 @@ class Timekeeper:
         run.game = outcome.after
         self.journal.log(f"{run.game_id}: turn {st.turn} of {nation}, who {why}: played a "
                          f"{'default' if step.how == 'default' else run.settings.bot + ' bot'} turn")
+        if step.kind == "missed":  # the late player hears of it in a mail of their own
+            self.reporter.played_for(run, run.game.history[-1])
         self.reporter.report(run)
 
     def remind_now(self, run: GameRun) -> None:

@@ -28,14 +28,22 @@ if TYPE_CHECKING:
     from email.message import EmailMessage
 
 
+HEADER_LINE = 998
+"""The longest line a header may have (RFC 5322): a header shorter than that is written
+on one line, never folded (a subject of 75 characters folded after ``Subject:`` shows as
+an empty subject in some mail programs and tools)."""
+
+
 def spool(folder: Path, name: str, message: EmailMessage) -> Path:
     """Write ``message`` into the spool as ``name.eml`` (atomically, mode 600, never
-    through a symbolic link: :func:`pbem.service.store.write_in`)."""
+    through a symbolic link: :func:`pbem.service.store.write_in`), its headers unfolded
+    (:data:`HEADER_LINE`)."""
     from email.policy import SMTP as SMTP_POLICY
 
     from pbem.service import store
 
-    return store.write_in(store.owned_folder(folder), f"{name}.eml", message.as_bytes(policy=SMTP_POLICY))
+    data = message.as_bytes(policy=SMTP_POLICY.clone(max_line_length=HEADER_LINE))
+    return store.write_in(store.owned_folder(folder), f"{name}.eml", data)
 
 
 def spooled(folder: Path) -> frozenset[str]:
@@ -238,13 +246,14 @@ class Transport:
 
     def _connection(self) -> smtplib.SMTP:
         import smtplib
-        import ssl
+
+        from pbem.mail.config import tls_context
 
         if self._conn is not None:
             return self._conn
         s = self.smtp
         assert s is not None
-        context = ssl.create_default_context(cafile=s.ca_file)
+        context = tls_context(s.ca_file, "smtp")
         try:
             if s.security == "ssl":
                 conn: smtplib.SMTP = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=context)

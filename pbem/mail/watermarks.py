@@ -348,6 +348,35 @@ def source_unchanged(verdict: Verdict, state: dict[str, Any] | None) -> bool:
     return source["state"] == state and settled(state, source["taken_ns"])
 
 
+ARRIVAL = re.compile(r"^(\d{1,20})\.([0-9a-f]{24})\.(mail|head-(\d{1,15}))$")
+"""The name of a mail ``mail receive`` kept (:mod:`pbem.mail.arrivals`)."""
+
+
+def arrivals_waiting(folder: str | os.PathLike) -> bool:
+    """Whether a mail ``mail receive`` kept waits in the arrivals folder's ``new/``."""
+    try:
+        with os.scandir(Path(folder) / "new") as entries:
+            return any(ARRIVAL.match(e.name) and e.is_file(follow_symlinks=False) for e in entries)
+    except OSError:
+        return False
+
+
+def next_due(games: list[GameMail]) -> tuple[datetime | None, bool]:
+    """The earliest moment a game's clock needs the cycle, as the marks the last cycle wrote
+    keep it (:func:`pbem.service.clock.next_step`), and whether a game has no mark to tell
+    (its last cycle failed, or another run has it): then when is not known."""
+    earliest: datetime | None = None
+    unknown = False
+    for settings in games:
+        mark = read_mark(settings.file)
+        if mark is None:
+            unknown = True
+        elif mark["next"] is not None:
+            due = parse_time(mark["next"])
+            earliest = due if earliest is None or due < earliest else earliest
+    return earliest, unknown
+
+
 @dataclass
 class Plan:
     """Which games a ``mail run`` leaves alone and which it runs."""

@@ -16,7 +16,8 @@ from pbem.mail.addresses import deliverable, one_line
 from pbem.mail.config import MailConfig
 from pbem.mail.ledger import mail_lock, spool_path
 from pbem.mail.transport import Transport, spool
-from pbem.mail.writing import footer, guide_lines, message, para, status_lines, your_options
+from pbem.mail.writing import (ClockNews, clock_news, command_list, footer, guide_lines, message, para,
+                               status_lines, your_options)
 from pbem.service.game import Game
 from pbem.service.service import GameService
 
@@ -39,11 +40,14 @@ def player_mail(config: MailConfig, game_file: Path, nation: str, password: str 
     """Send a new player their password (after ``antike-ref player``; ``None``: they keep
     theirs, only the address or name changed), and tell the player at the ``old`` address
     (name, address) that they no longer play the nation from there."""
+    from pbem.service.clockfile import read_clock
+
     with mail_lock(game_file):
         game = GameService(game_file).load()
         folder = spool_path(game_file)
         seq = len(game.history) - 1
-        spool(folder, f"{seq:06d}-welcome-{nation}", new_password(config, game, nation, password, now))
+        clock = clock_news(game, read_clock(game_file), now)  # the current turn's deadline, as every mail tells it
+        spool(folder, f"{seq:06d}-welcome-{nation}", new_password(config, game, nation, password, now, clock))
         if old is not None and deliverable((old[1] or "").lower()) and \
                 (old[1] or "").lower() != (game.meta[nation].email or "").lower():
             spool(folder, f"{seq:06d}-farewell-{nation}", farewell(config, game, nation, old, now,
@@ -58,9 +62,10 @@ def player_mail(config: MailConfig, game_file: Path, nation: str, password: str 
                                   f"({(result.refused or result.given_up)[0][1]}); it is tried again by the next mail run")
 
 
-def new_password(config: MailConfig, game: Game, nation: str, password: str | None, now: datetime) -> EmailMessage:
+def new_password(config: MailConfig, game: Game, nation: str, password: str | None, now: datetime,
+                 clock: ClockNews | None = None) -> EmailMessage:
     """To a new player: the game, the nation and their password (``None``: the same
-    player at a new address, who keeps theirs)."""
+    player at a new address, who keeps theirs), and the deadline (``clock``)."""
     meta = game.meta[nation]
     name = game.edition.nation_name(nation)
     if password is None:
@@ -72,7 +77,8 @@ def new_password(config: MailConfig, game: Game, nation: str, password: str | No
                 "Put it in every order mail (a line 'password ...'). Keep it to yourself:",
                 "whoever knows it can give orders for your nation."]
     body += guide_lines(config, "How to play by mail")
-    body += status_lines(game)
+    body += command_list() + [""] if password is not None else [""]
+    body += status_lines(game, clock, now)
     if game.state.status.active == nation and game.state.status.winner is None:
         body += your_options(config, game, nation)
     return message(config, [formataddr((one_line(meta.player or ""), meta.email or ""))],
@@ -91,4 +97,4 @@ def farewell(config: MailConfig, game: Game, nation: str, old: tuple[str | None,
             "address gets no more mail of the game. Thank you for playing.")
     return message(config, [formataddr((one_line(old[0] or ""), old[1] or ""))], f"[{game.game_id}] the {name}",
                     para(text + " If this is news to you, ask the GM."), now,
-                    f"farewell|{game.game_id}|{game.history[-1]['hash']}|{nation}", game)
+                   f"farewell|{game.game_id}|{game.history[-1]['hash']}|{nation}", game, helped=False)

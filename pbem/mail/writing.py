@@ -19,12 +19,12 @@ import textwrap
 from dataclasses import dataclass
 from datetime import date, datetime
 from email.message import EmailMessage
-from email.utils import format_datetime
+from email.utils import format_datetime, formataddr
 from typing import Any
 
-from pbem.mail.addresses import one_line
+from pbem.mail.addresses import deliverable, nations_of, one_line
 from pbem.mail.config import MailConfig
-from pbem.service.clock import Deadline, TurnClock, local_day
+from pbem.service.clock import Deadline, TurnClock, local_day, parse_time, told
 from pbem.service.game import Game
 from pbem.service.turns import TURN_KINDS
 
@@ -32,6 +32,13 @@ WIDTH = 76
 MIME = {"pdf": ("application", "pdf"), "png": ("image", "png"), "svg": ("image", "svg+xml"),
         "txt": ("text", "plain"), "md": ("text", "markdown"), "bbcode": ("text", "plain"),
         "json": ("application", "json")}
+
+
+def attached_as(key: str) -> dict[str, str]:
+    """How a mail carries the attachment ``key``: a player's copy of the game (packed, in
+    short lines of ASCII: :func:`pbem.service.copies.packed_copy`) as it is, every other
+    file in base64."""
+    return {"cte": "7bit"} if key.endswith(".json") else {}
 
 
 def wrap(text: str, indent: str = "") -> list[str]:
@@ -43,16 +50,29 @@ def wrap(text: str, indent: str = "") -> list[str]:
                          break_long_words=False, break_on_hyphens=False) or [indent.rstrip()]
 
 
+def message_id(ident: str, domain: str) -> str:
+    """The Message-ID of the referee's mail made for ``ident`` (the same mail, the same id:
+    a reply is known by it)."""
+    return f"<antike-ref.{hashlib.sha256(ident.encode()).hexdigest()[:20]}@{domain}>"
+
+
+def help_line(config: MailConfig) -> str:
+    """The line every mail to a player (or an observer) ends with: how to learn what they
+    can ask the referee, and where the GM's guide is (``[mail] guide_url``), if set."""
+    line = "Mail the referee HELP for every command you can send."
+    return line + (f" The guide: {config.guide_url}" if config.guide_url else "")
+
+
 def message(config: MailConfig, to: list[str], subject: str, body: list[str], now: datetime,
-             ident: str, game: Game | None = None, answering: Any = None) -> EmailMessage:
-    """A text mail; ``answering`` is the incoming mail it answers (threaded under it)."""
+             ident: str, game: Game | None = None, answering: Any = None, helped: bool = True) -> EmailMessage:
+    """A text mail; ``answering`` is the incoming mail it answers (threaded under it);
+    ``helped``: a mail to a player (or an observer), which ends with :func:`help_line`."""
     msg = EmailMessage()
     msg["From"] = one_line(config.sender, 200)
-    msg["To"] = ", ".join(one_line(t, 200) for t in to)
+    msg["To"] = ", ".join(one_line(t, 200) for t in named(game, to))
     msg["Subject"] = one_line(subject, 200)
     msg["Date"] = format_datetime(now)
-    digest = hashlib.sha256(ident.encode()).hexdigest()[:20]
-    msg["Message-ID"] = f"<antike-ref.{digest}@{config.message_domain()}>"
+    msg["Message-ID"] = message_id(ident, config.message_domain())
     msg["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
     if game is not None:
         msg["X-Antike-Ref-Game"] = game.game_id
@@ -60,8 +80,22 @@ def message(config: MailConfig, to: list[str], subject: str, body: list[str], no
     if answering is not None and re.fullmatch(r"<[^<>\s]{1,500}>", answering.message_id):
         msg["In-Reply-To"] = answering.message_id
         msg["References"] = answering.message_id
-    msg.set_content("\n".join(body) + "\n", cte="quoted-printable")
+    msg.set_content("\n".join([*body, help_line(config)] if helped else body) + "\n", cte="quoted-printable")
     return msg
+
+
+def named(game: Game | None, to: list[str]) -> list[str]:
+    """The addresses ``to``, each bare one a player of ``game`` registered with the player's
+    name (``Ann <ann@example.org>``), as every mail of the game addresses them; others as
+    they are (a stranger's address is never given a name from the game)."""
+    if game is None:
+        return to
+    out = []
+    for address in to:
+        nations = nations_of(game, address) if deliverable(address) else ()
+        player = game.meta[nations[0]].player if nations else None
+        out.append(formataddr((one_line(player), address)) if player else address)
+    return out
 
 
 def names(game: Game):
@@ -73,11 +107,13 @@ def names(game: Game):
     return edition.nation_name, place
 
 
-def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()) -> list[str]:
+def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = (),
+                zone: str | None = None) -> list[str]:
     """A history entry as a heading and one line per event, as a player of ``readers``
     (nations; none: the public, the GM's copy) may read it: in an edition with secrets
     (an edition with cards) a card another nation drew is not named
-    (:func:`pbem.report.views.masked_entry`)."""
+    (:func:`pbem.report.views.masked_entry`). A deadline a turn was played for is told in
+    the game's time zone ``zone``, as every mail tells times."""
     from pbem.report.model import card_namer
     from pbem.report.text import event_lines
     from pbem.report.views import has_secrets, masked_entry
@@ -90,7 +126,7 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
         who = name(entry["nation"])
         by = {"default-turn": " (the GM's default turn)", "bot-turn": f" (played by the {entry.get('bot')} bot)"}.get(kind, "")
         if entry.get("deadline"):
-            by += f", deadline {entry['deadline']} missed"
+            by += f", deadline {local_time(entry['deadline'], zone)} missed"
         if entry.get("absent"):
             by += f", while the player is away (until {entry['absent']})"
         head = f"Turn {entry['turn']}: {who}{by}"
@@ -105,20 +141,41 @@ def entry_lines(game: Game, entry: dict[str, Any], readers: tuple[str, ...] = ()
     lines = wrap(head)
     knowhows = game.edition.knowhows
     for line in event_lines(entry.get("events", []), name, place, knowhow=lambda k: knowhows.get(k, k),
-                            card=card_namer(game), automatic=bool(getattr(game.edition, "automatic_battles", False))):
+                            card=card_namer(game), automatic=game.edition.forces.automatic_battles,
+                            edition=game.edition):
         lines += wrap(line, "  - ")
     return lines
 
 
-def since_last_turn(game: Game, nations: tuple[str, ...], limit: int = 40) -> list[dict[str, Any]]:
-    """The history entries since the last turn the player of ``nations`` played themselves
-    (a default or bot turn played for them is news to them), all of them if there is none;
-    at most ``limit`` (the latest)."""
-    last = 0
-    for i, entry in enumerate(game.history):
-        if entry.get("kind") == "turn" and entry.get("nation") in nations:
-            last = i
-    return game.history[last + 1 if last else 0:][-limit:]
+def local_time(text: Any, zone: str | None) -> str:
+    """A time a history entry or a ledger records (ISO 8601, UTC) as players read it, in the
+    game's time zone (``Wed 25 Nov 2026, 11:00 CET``); as recorded if it is no time."""
+    try:
+        return told(parse_time(str(text)), zone)
+    except (ValueError, OverflowError):
+        return str(text)
+
+
+def since_last_turn(game: Game, nations: tuple[str, ...], news: list[dict[str, Any]] | None = None,
+                    limit: int = 40) -> tuple[str, list[dict[str, Any]]]:
+    """What a report tells the player of ``nations``: a heading and the entries (at most
+    ``limit``, the latest). What happened since the last turn they played themselves
+    (every entry if there is none); a player who has just played (nothing came after
+    their own turn) is told that turn. A player whose latest turn was played for them (a
+    default or a bot turn) is told only what is new since their last report (``news``: the
+    entries this round of reports tells for the first time), not every entry since the
+    turn they last played themselves, which may lie many rounds back."""
+    from pbem.service.history import private_identity
+
+    history = game.history
+    turns = [i for i, e in enumerate(history) if e.get("kind") in TURN_KINDS and e.get("nation") in nations]
+    if turns and history[turns[-1]].get("kind") != "turn" and news:
+        return "New since your last report:", [e for e in news if not private_identity(e)][-limit:]
+    if turns and history[turns[-1]].get("kind") == "turn" and turns[-1] == len(history) - 1:
+        return "Your turn, as played:", [history[-1]]
+    own = [i for i in turns if history[i].get("kind") == "turn"]
+    entries = [e for e in history[own[-1] + 1 if own else 0:] if not private_identity(e)][-limit:]
+    return ("What happened since your last turn:" if len(entries) < len(history) else "What happened so far:"), entries
 
 
 @dataclass(frozen=True)
@@ -201,6 +258,18 @@ def your_options(config: MailConfig, game: Game, nation: str) -> list[str]:
               "or attach an order file (.json or .txt). A start:", ""]
     lines += ["    " + line for line in orders_template(game, nation)]
     return lines + guide_lines(config)
+
+
+def command_list() -> list[str]:
+    """Every command a player may mail the referee, one a line with what it does (the
+    opening mail and a new player's carry it)."""
+    from pbem.mail.commands import WORDS
+
+    lines = [""] + para("Besides orders, you can mail the referee these commands, one a line (a command that "
+                        "changes something, or press, needs your password line):") + [""]
+    for word, what in WORDS.items():
+        lines += wrap(f"{word.upper()}: {what}", "  - ")
+    return lines
 
 
 def footer(game: Game, entry: dict[str, Any] | None = None) -> list[str]:

@@ -19,13 +19,15 @@ resource the nation has fewest cities of; a unit the edition arms for free is ma
 ``"free": true`` on the first entry armed.
 
 An edition whose play differs further (a recruitment box, town walls, event cards,
-automatic battles) brings a strategy of its own (:meth:`Edition.bot_strategy
-<pbem.kernel.edition.Edition.bot_strategy>`); every other edition is played by
+automatic battles) brings a strategy of its own (its strategy facet,
+:class:`~pbem.kernel.protocols.BotStrategy`); every other edition is played by
 :data:`SHARED`. A strategy fills a :class:`Builder`: the order file growing addition by
 addition, which the strategy uses through ``game``, ``nation``, ``orders``, ``result``,
-``try_add``, ``try_set``, ``try_orders`` and ``random_moves``, so an edition's strategy
-needs nothing of this module. An edition with secrets is played from what the nation may
-see (:meth:`Edition.player_view <pbem.kernel.edition.Edition.player_view>`): the hidden
+``try_add``, ``try_set``, ``try_orders`` and ``random_moves``
+(:class:`~pbem.kernel.protocols.OrderBuilder`); it is handed the shared play
+(:data:`SHARED`, a :class:`~pbem.kernel.protocols.SharedPlay`) for what it keeps of it, so an
+edition's strategy needs nothing of this module. An edition with secrets is played from what
+the nation may see (:meth:`Secrets.player_view <pbem.kernel.protocols.Secrets.player_view>`): the hidden
 parts are ``"?"``, and its generator is seeded without the game's seed, which a player's
 copy does not hold, so ``bot`` gives the same orders on the GM's file and on that nation's
 copy.
@@ -41,6 +43,7 @@ from typing import Any
 from pbem.errors import Refused
 from pbem.kernel import queries
 from pbem.kernel.edition import Edition
+from pbem.kernel.facets import SharedTurn
 from pbem.kernel.turn import Turn, resolve
 from pbem.kernel.vocab import RESOURCES, UNITS
 
@@ -74,9 +77,9 @@ class Builder:
         self.rates = _trade_rates(game, nation)
         """Chips given -> chips received in a trade with the bank, where the edition's own
         trade rules allow one now (empty: the bot does not trade)."""
-        self.free = game.edition.free_units(Turn(game.state, nation, game.edition, game.board))
-        """Units the nation may arm for free this turn (:meth:`Edition.free_units
-        <pbem.kernel.edition.Edition.free_units>`)."""
+        self.free = game.edition.forces.free_units(Turn(game.state, nation, game.edition, game.board))
+        """Units the nation may arm for free this turn (:meth:`Forces.free_units
+        <pbem.kernel.protocols.Forces.free_units>`)."""
 
     @property
     def ok(self) -> bool:
@@ -173,9 +176,9 @@ def _trade_rates(game, nation: str) -> dict[int, int]:
     trade rules of its own (know-hows that allow trades at their rates). Classic trade (all eight know-hows, 2 for 1) is left alone: the bots never
     traded there."""
     edition = game.edition
-    if type(edition).trade_rates is Edition.trade_rates:
+    if type(edition.turn).trade_rates is SharedTurn.trade_rates:
         return {}
-    rates, problem = edition.trade_rates(game.state, nation)
+    rates, problem = edition.turn.trade_rates(game.state, nation)
     return {} if problem is not None else dict(rates)
 
 
@@ -280,7 +283,7 @@ def _march(b: Builder) -> None:
 def _fill(b: Builder, rng: random.Random, eager: float, greedy: bool = False, march: bool = False) -> None:
     """Add an action and foundings to a rondel move; ``eager`` is the chance to try each;
     ``greedy`` attacks first, ``march`` then moves the units towards rival cities."""
-    strategy_of(b.game.edition).fill(b, rng, eager, greedy, march)
+    strategy_of(b.game.edition).fill(b, rng, eager, greedy, march, SHARED)
 
 
 def _fill_shared(b: Builder, rng: random.Random, eager: float, greedy: bool = False, march: bool = False) -> None:
@@ -399,11 +402,11 @@ def _value(game, nation: str, result) -> float:
 
 def state_value(edition, st, nation: str) -> float:
     """How well ``nation`` stands in ``st``: a win, then the score towards the edition's
-    goal (:meth:`Edition.score <pbem.kernel.edition.Edition.score>`), then growth (cities,
+    goal (:meth:`TurnRules.score <pbem.kernel.protocols.TurnRules.score>`), then growth (cities,
     temples, know-hows, units, chips): the greedy bot's evaluation, and the searching
     bot's (:mod:`pbem.play.search`) for every nation at the end of a look-ahead."""
     ns = st.nations[nation]
-    score = edition.score(st, nation)
+    score = edition.turn.score(st, nation)
     cities = len(st.cities(nation))
     temples = len(st.temples(nation))
     units = sum(p.count(nation, u) for p in st.provinces.values() for u in UNITS)
@@ -418,10 +421,12 @@ class SharedStrategy:
     its order keys, conquests and marches on the maneuver wedge, foundings; the greedy bot
     weighs every rondel target within one paid step, filled in two ways, by :func:`_value`."""
 
-    def fill(self, b: Builder, rng: random.Random, eager: float, greedy: bool = False, march: bool = False) -> None:
+    def fill(self, b: Builder, rng: random.Random, eager: float, greedy: bool = False, march: bool = False,
+             shared: Any = None) -> None:
         _fill_shared(b, rng, eager, greedy, march)
 
-    def greedy_turn(self, game, nation: str, rng: random.Random, choices, builder) -> dict[str, Any] | None:
+    def greedy_turn(self, game, nation: str, rng: random.Random, choices, builder,
+                    shared: Any = None) -> dict[str, Any] | None:
         # Where a conquest takes no maneuver step, or while neutral temples stand, the units
         # also march on the nearest target: next turn they take it with every step.
         march = not game.edition.rules_for(game.state.table).conquest_uses_action or \
@@ -456,9 +461,9 @@ SHARED = SharedStrategy()
 
 
 def strategy_of(edition: Edition):
-    """The strategy the bots play ``edition`` with: its own (:meth:`Edition.bot_strategy
-    <pbem.kernel.edition.Edition.bot_strategy>`), else :data:`SHARED`."""
-    return edition.bot_strategy() or SHARED
+    """The strategy the bots play ``edition`` with: its own (its strategy facet,
+    :class:`~pbem.kernel.protocols.BotStrategy`), else :data:`SHARED`."""
+    return edition.strategy or SHARED
 
 
 def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str, Any]:
@@ -483,7 +488,7 @@ def play_turn(game, mode: str = "random", nation: str | None = None) -> dict[str
         strategy = strategy_of(game.edition)
         # a strategy may play the searching bot's look-ahead (``quick``) more cheaply
         turn = getattr(strategy, "quick_turn", strategy.greedy_turn) if mode == "quick" else strategy.greedy_turn
-        orders = turn(game, nation, rng, choices, lambda rondel: Builder(game, nation, rondel))
+        orders = turn(game, nation, rng, choices, lambda rondel: Builder(game, nation, rondel), SHARED)
         if orders is not None:
             return orders
     else:
@@ -527,9 +532,10 @@ def seen_by(game, nation: str):
     (what the nation may not see is ``"?"``), and the bot's generator is seeded by the game's id
     instead of its seed, which a player's copy does not hold (D18 in docs/rulings.md)."""
     edition = game.edition
-    if type(edition).player_view is Edition.player_view:
+    if not edition.secrets:
         return game
-    return Seen(edition.player_view(game.state, nation), edition, game.board, f"game {game.game_id}", game.game_id)
+    return Seen(edition.secrets.player_view(game.state, nation), edition, game.board, f"game {game.game_id}",
+                game.game_id)
 
 
 def _random_moves(b: Builder, rng: random.Random, eager: float) -> None:

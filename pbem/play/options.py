@@ -5,13 +5,14 @@ Every figure comes from the rule queries and the actions' own previews
 (:mod:`pbem.kernel.queries`, :mod:`pbem.kernel.actions`), the same code the turn runs, so
 a target shown as legal is accepted by ``check``.
 
-Everything is read from what the active nation may see (:meth:`Edition.player_view
-<pbem.kernel.edition.Edition.player_view>`). An edition with a recruitment box, walls and
-event cards adds what its view of the nation shows (:meth:`Edition.view_nation
-<pbem.kernel.edition.Edition.view_nation>`: the box, the supply, the town walls, its own hand
-of cards, never the other's), the open display and the deck's size; its arming wedge arms
-from the box, its temple wedge also builds walls and may charge coins beside the marble, its
-know-how wedge also recruits into the box.
+Everything is read from what the active nation may see (an edition's secrets facet,
+:meth:`Secrets.player_view <pbem.kernel.protocols.Secrets.player_view>`). An edition with
+pieces of its own adds what its view of the nation shows (:meth:`Pieces.view_nation
+<pbem.kernel.protocols.Pieces.view_nation>`: a box, a supply, walls, its own hand of cards,
+never the other's) and its top-level view (an open display, a deck's size); where its units
+are armed from elsewhere than the stock, the arming wedge says so, and where a temple costs
+coins beside the marble, the temple wedge. The lines of an edition's own pieces and wedges
+are its command-line facet's (:class:`~pbem.kernel.protocols.CommandLines`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.kernel import queries
-from pbem.kernel.edition import Edition
+from pbem.kernel.facets import SharedForces, SharedLines, SharedTurn
 from pbem.kernel.turn import Turn
 from pbem.kernel.vocab import RESOURCES, UNITS
 
@@ -29,9 +30,9 @@ def options(game) -> dict[str, Any]:
     with ``state``, ``edition`` and ``board``)."""
     edition, board = game.edition, game.board
     nation = game.state.status.active
-    st = edition.player_view(game.state, nation)
+    st = edition.secrets.player_view(game.state, nation) if edition.secrets else game.state
     ns = st.nations[nation]
-    free = edition.free_units(Turn(st, nation, edition, board))
+    free = edition.forces.free_units(Turn(st, nation, edition, board))
     out = []
     for tg in queries.rondel_targets(st, edition, nation):
         entry: dict[str, Any] = {"index": tg.index, "wedge": tg.wedge, "steps": tg.steps,
@@ -56,36 +57,38 @@ def options(game) -> dict[str, Any]:
     data = {"game": st.table.game_id, "turn": st.status.turn, "nation": nation,
             "resources": dict(ns.resources), "coins": ns.coins, "rondel": ns.rondel,
             "targets": out, "template": template}
-    rates, problem = edition.trade_rates(st, nation)
+    rates, problem = edition.turn.trade_rates(st, nation)
     if problem is None and rates:
         # chips given -> chips received with the bank (before the rondel move, after it, or after the action)
         data["trade"] = [{"give": give, "get": get} for give, get in sorted(rates.items())]
-    held = edition.view_nation(st, nation, nation)
+    held = edition.pieces.view_nation(st, nation, nation) if edition.pieces else {}
     if held:
-        # an edition with a box and cards: the box, supply, walls, VP marker and the nation's own hand (its view:
-        # never the other's cards), with the open display and the deck's size
+        # an edition's own pieces (a box, walls, a hand: its view, never the other's cards),
+        # the supply, and its top-level view (a display, a deck's size)
         data.update(held)
         data["supply"] = {u: queries.stock(st, edition, nation, u) for u in UNITS}
-        # the display and the deck's size; the lines name and label the cards themselves
-        data.update({k: v for k, v in edition.view_extra(st).items() if k != "cards"})
+        # the lines name and label the cards themselves
+        data.update({k: v for k, v in edition.pieces.view_extra(st).items() if k != "cards"})
     return data
 
 
 def _edition_effect(st, edition, board, nation: str, effect: dict[str, Any]) -> None:
-    """What an edition adds to a wedge's preview (one with a recruitment box): units armed from a box (and
-    only as many as it holds), the coins a temple costs beside its marble."""
-    if "places" in effect and type(edition).arm_source is not Edition.arm_source:
-        box = {u: edition.arm_source(st, nation, u) for u in UNITS}
-        special = {u: n for u in edition.special_units if (n := edition.arm_source(st, nation, u))}  # the variant's
+    """What an edition adds to a wedge's preview where its units facet arms from elsewhere than
+    the stock (a recruitment box: and only as many as it holds, special units too), or its turn
+    facet charges coins for a temple beside its marble."""
+    forces = edition.forces
+    if "places" in effect and type(forces).arm_source is not SharedForces.arm_source:
+        box = {u: forces.arm_source(st, nation, u) for u in UNITS}
+        special = {u: n for u in edition.special_units if (n := forces.arm_source(st, nation, u))}  # the variant's
         box.update(special)
         effect["box"] = box
         if special:
             t = Turn(st, nation, edition, board)
-            effect["special"] = {u: {"iron": edition.arming_iron(t, u)} for u in special}
+            effect["special"] = {u: {"iron": forces.arming_iron(t, u)} for u in special}
         effect["affordable"] = min(effect["affordable"], sum(box.values()))
-    if "cities" in effect and type(edition).temple_surcharge is not Edition.temple_surcharge:
+    if "cities" in effect and type(edition.turn).temple_surcharge is not SharedTurn.temple_surcharge:
         t = Turn(st, nation, edition, board)
-        coins = {c: edition.temple_surcharge(t, c) for c in effect["cities"]}
+        coins = {c: edition.turn.temple_surcharge(t, c) for c in effect["cities"]}
         effect["surcharge"] = {c: n for c, n in coins.items() if n}
 
 
@@ -111,22 +114,15 @@ def _template_rondel(edition, targets: list[dict[str, Any]]) -> dict[str, Any]:
 HINTS: dict[str, dict[str, str]] = {
     "json": {
         "trade": '"trade" in the order file, with "when": "after_move" or "after" for later in the turn',
-        "walls": '"walls": [{"city": P}]',
-        "recruit": '"recruit": {"legion": N, "galley": M}',
-        "play": 'play one with "events": [{"play": CARD}]',
-        "free": 'mark {which} entry "free": true',
     },
     "text": {
         "trade": 'a line such as "trade 2 gold for iron", or "trade after 2 gold for iron" after the action',
-        "walls": 'a line "wall CITY"',
-        "recruit": 'a line "recruit N legions M galleys"',
-        "play": 'play one with a line "play CARD"',
-        "free": 'end {which} arm line with "free"',
     },
 }
-"""How each order that needs a hint is written: in an order file (``json``, what
+"""How each shared order that needs a hint is written: in an order file (``json``, what
 ``antike-ref options`` prints) or in the text syntax of an order mail (``text``,
-docs/text-orders.md)."""
+docs/text-orders.md). An edition's own orders are hinted in its own lines
+(:class:`~pbem.kernel.protocols.CommandLines`)."""
 
 
 def option_lines(data: dict[str, Any], game=None, syntax: str = "json") -> list[str]:
@@ -145,8 +141,9 @@ def option_lines(data: dict[str, Any], game=None, syntax: str = "json") -> list[
         rates = ", ".join(f"{r['give']} chips for {r['get']}" for r in data["trade"])
         lines.append(f"  may trade with the bank at any time of the turn: {rates}, or a multiple in one trade "
                      f"({hint['trade']}; never coins)")
-    if "recruitment" in data:
-        lines.extend("  " + line for line in holding_lines(data, game, name, syntax))
+    own = game.edition.lines if game is not None else None
+    if own:
+        lines.extend("  " + line for line in own.holdings(data, game, name, syntax))
     labels = _labels(game, data)
     for t in data["targets"]:
         steps = f"{t['steps']} step{'' if t['steps'] == 1 else 's'}"
@@ -160,8 +157,11 @@ def option_lines(data: dict[str, Any], game=None, syntax: str = "json") -> list[
         if not t["legal"]:
             lines.append("      cannot afford it")
             continue
-        own = game.edition.wedge_lines(t["effect"], name, syntax) if game is not None else None
-        lines.extend("      " + line for line in (effect_lines(t["effect"], name, syntax) if own is None else own))
+        told = own.wedge(t["effect"], name, syntax) if own else None
+        if told is None:
+            told = effect_lines(t["effect"], name, syntax, own.box if own else SharedLines.box)
+            told += own.effect(t["effect"], name, syntax) if own else []
+        lines.extend("      " + line for line in told)
     return lines
 
 
@@ -169,56 +169,6 @@ def _units(counts: dict[str, int]) -> str:
     """``1 legion, 2 galleys`` (legions first, then galleys, then a special unit)."""
     order = [u for u in UNITS if u in counts] + sorted(u for u in counts if u not in UNITS)
     return ", ".join(f"{counts[u]} {u}{'' if counts[u] == 1 else 's'}" for u in order) or "none"
-
-
-def holding_lines(data: dict[str, Any], game=None, name=lambda ident: ident, syntax: str = "json") -> list[str]:
-    """An edition with a recruitment box and cards: the box, the supply, the walls, the VP
-    marker, the nation's own hand and the open display, as lines of text (hints in
-    ``syntax``, :data:`HINTS`). The wedges that arm from the box and recruit into it are
-    named as the board prints them."""
-    arms, recruits = _wedge_label(game, data, "arm", "box"), _wedge_label(game, data, "recruit", "recruit")
-    lines = [f"recruitment box: {_units(data['recruitment'])} ({arms} arms only these); "
-             f"supply: {_units(data['supply'])} ({recruits} recruits from it)",
-             f"town walls: {data['walls_supply']} in the supply; built in: "
-             f"{', '.join(name(c) for c in data['walls']) or 'none'}; VP marker at {data['vp']}"]
-    hand = data.get("hand", [])
-    if hand:
-        lines.append(f"event cards in your hand ({HINTS[syntax]['play']}):")
-        lines.extend(f"  {_card_namer(game, True)(c)}" for c in hand)
-    else:
-        lines.append("event cards in your hand: none")
-    shown = ", ".join(_card_namer(game)(c) for c in data.get("display", [])) or "empty"
-    lines.append(f"open display: {shown}; deck: {data.get('deck_size', 0)} "
-                 f"card{'' if data.get('deck_size') == 1 else 's'}")
-    return lines
-
-
-def _wedge_label(game, data: dict[str, Any], key: str, effect: str) -> str:
-    """The wedge whose action takes the order key ``key``, as the board prints it; without
-    a game, the first target whose preview shows ``effect`` (else ``key`` itself)."""
-    if game is not None:
-        for field in game.edition.rondel.fields:
-            if key in field.action.keys:
-                return field.label.upper()
-    wedge = next((t["wedge"] for t in data["targets"] if effect in t.get("effect", {})), key)
-    return wedge.upper()
-
-
-def _card_namer(game, effects: bool = False):
-    """A card id -> ``Name (card_id)``, with its note (a card whose text is not entered),
-    and with ``effects`` also what it does and when it is played, in words, from the game's
-    catalogue (the edition's :meth:`card_text <pbem.kernel.edition.Edition.card_text>`)."""
-    if game is None:
-        return lambda cid: cid
-    edition, data = game.edition, game.state.table.data
-
-    def describe(cid: str) -> str:
-        note = edition.card_note(cid, data)
-        name = f"{edition.card_name(cid, data)} ({cid})"
-        if not effects:
-            return f"{name} ({note})" if note else name
-        return f"{name}: {edition.card_text(cid, data, game.state.table.revision) or note}"
-    return describe
 
 
 def _labels(game, data) -> dict[int, str]:
@@ -253,10 +203,13 @@ def _chips(pay: dict[str, int]) -> str:
     return " and ".join(parts) or "nothing"
 
 
-def effect_lines(effect: dict[str, Any], name=lambda ident: ident, syntax: str = "json") -> list[str]:
+def effect_lines(effect: dict[str, Any], name=lambda ident: ident, syntax: str = "json",
+                 box: str = SharedLines.box) -> list[str]:
     """Everything a wedge would let the nation do, as lines of text (hints in ``syntax``,
-    :data:`HINTS`): one function per kind of wedge, found by what its preview holds."""
-    hint = HINTS[syntax]
+    :data:`HINTS`): one function per kind of wedge, found by what its preview holds; ``box``
+    says where units armed from elsewhere than the stock are (:attr:`CommandLines.box
+    <pbem.kernel.protocols.CommandLines>`)."""
+    hint = {**HINTS[syntax], "box": box}
     for key, lines in (("produce", _produce_lines), ("cities", _temple_lines), ("places", _arm_lines),
                        ("knowhow", _knowhow_lines)):
         if key in effect:
@@ -270,8 +223,7 @@ def _produce_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[s
 
 
 def _temple_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
-    """Temples (their price, the cities without one, coins beside the marble), and walls
-    where the wedge builds them too."""
+    """Temples (their price, the cities without one, coins beside the marble)."""
     price = _chips(effect.get("price", {}))
     where = ", ".join(name(c) for c in effect["cities"]) or "none"
     out = [f"a temple costs {price} (coins may stand in for it); you can pay for {effect['affordable']} now",
@@ -279,42 +231,29 @@ def _temple_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[st
     if effect.get("surcharge"):
         extra = ", ".join(f"{name(c)} {n}" for c, n in effect["surcharge"].items())
         out.append(f"plus 1 coin per temple in a neighbouring region, paid in coins: {extra}")
-    if "walls" in effect:
-        walls = effect["walls"]
-        open_ = ", ".join(name(c) for c in walls["cities"]) or "none"
-        out.append(f"town walls: {walls['supply']} in your supply, {_chips(walls['price'])} each, "
-                   f"one per city ({hint['walls']}); cities without one: {open_}")
     return out
 
 
 def _arm_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
-    """Arming: the price, the stock or box, where and how many, a special unit, free units."""
+    """Arming: the price, the stock or box, where and how many, a special unit."""
     stock = ", ".join(f"{n} {unit}s" for unit, n in effect["stock"].items())
     price = _chips(effect.get("price", {}))
     places = "; ".join(f"{name(p['city'])} {p['limit']} ({' or '.join(p['units'])})" for p in effect["places"])
-    held = f"in the recruitment box: {_units(effect['box'])}" if "box" in effect else f"in stock: {stock}"
+    held = f"{hint['box']}: {_units(effect['box'])}" if "box" in effect else f"in stock: {stock}"
     out = [f"each unit costs {price} (coins may stand in); you can pay for {effect['affordable']} now; {held}",
            f"where, and how many: {places or 'nowhere'}"]
     for unit, cost in effect.get("special", {}).items():
         out.append(f"the {unit} costs {_chips(cost)} and is armed only at a city with a temple")
-    if effect.get("free"):
-        n = effect["free"]
-        which = "its" if n == 1 else "their"
-        out.append(f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): {hint['free'].format(which=which)}")
     return out
 
 
 def _knowhow_lines(effect: dict[str, Any], name, hint: dict[str, str]) -> list[str]:
-    """Know-hows with their prices, and recruiting where the wedge recruits too."""
+    """Know-hows with their prices."""
     out = []
     for o in effect["knowhow"]:
         note = " (needs " + name(o["needs"]) + " first)" if o.get("needs") else ""
         can = "can buy" if o["affordable"] else "cannot afford"
         out.append(f"{name(o['name'])}: {o['price']} gold{note}: {can}")
-    if "recruit" in effect:
-        prices = ", ".join(f"{_chips(p)} a {u}" for u, p in effect["recruit"]["price"].items())
-        out.append(f"recruit from the supply into the recruitment box: {prices} ({hint['recruit']}); "
-                   f"in the supply: {_units(effect['recruit']['supply'])}")
     return out
 
 

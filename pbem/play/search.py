@@ -14,7 +14,7 @@ and another turn is played only when its mean beats it.
 
 It sees only what its nation may see (:func:`pbem.play.bot.seen_by`): in an edition with
 secrets each world is the nation's view with its hidden parts drawn from what the nation
-cannot see (:meth:`Edition.determinise <pbem.kernel.edition.Edition.determinise>`), never
+cannot see (:meth:`Secrets.determinise <pbem.kernel.protocols.Secrets.determinise>`), never
 the real ones. It is bounded and reproducible: the budget is a number of simulated turns,
 never time, and every draw comes from a generator seeded by the hash of the nation's view,
 the nation and the caller's ``seed``, so the same game file and seed give the same turn on
@@ -197,7 +197,8 @@ def choose(game, nation: str | None = None, budget: int = DEFAULT_BUDGET, seed: 
         if runs <= 0:
             break
         for _ in range(runs):
-            world = seen.edition.determinise(seen.state, nation, _rng(base, f"world|{worlds}"))
+            secrets = seen.edition.secrets
+            world = secrets.determinise(seen.state, nation, _rng(base, f"world|{worlds}")) if secrets else seen.state
             for i in alive:
                 value, played = rollout(seen, world, found[i][1], nation, turns, f"{base}|{worlds}")
                 totals[i] += value
@@ -237,8 +238,9 @@ def hint(game, budget: int | None = None, seed: str = "") -> dict[str, Any]:
             "horizon": horizon(len(game.state.nations)), "budget": budget, "simulated": choice.simulated}
 
 
-def hint_lines(data: dict[str, Any]) -> list[str]:
-    """``hint`` in words, then the orders it suggests."""
+def hint_lines(data: dict[str, Any], orders: list[str] | None = None) -> list[str]:
+    """``hint`` in words, then the orders it suggests: ``orders``, their lines in the text
+    syntax players write, or else as JSON."""
     rondel = data["orders"].get("rondel", {})
     where = f"to {rondel['to']}" if "to" in rondel else json.dumps(rondel, sort_keys=True)
     lines = [f"hint for {data['nation']}: the strong bot would move {where}"
@@ -248,5 +250,6 @@ def hint_lines(data: dict[str, Any]) -> list[str]:
              f"its mean margin over the best rival was {data['mean']:+.1f}, "
              f"the greedy turn's {data['greedy_mean']:+.1f}: an expected gain of {data['gain']:+.1f}",
              "  orders:"]
-    lines += ["  " + line for line in json.dumps(data["orders"], ensure_ascii=False, indent=1).splitlines()]
+    shown = orders if orders is not None else json.dumps(data["orders"], ensure_ascii=False, indent=1).splitlines()
+    lines += ["    " + line if orders is not None else "  " + line for line in shown]
     return lines

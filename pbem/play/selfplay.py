@@ -2,8 +2,8 @@
 
 An edition with pieces of its own (a recruitment box, town walls, city tokens, event
 cards) adds its own conservation laws (:func:`conservation_problems`, asked of the
-edition's :meth:`conservation_problems
-<pbem.kernel.edition.Edition.conservation_problems>`).
+edition's pieces facet, :meth:`Pieces.conservation_problems
+<pbem.kernel.protocols.Pieces.conservation_problems>`).
 
 Used by the self-play tests and ``bench/bench_selfplay.py``. Each turn the bot's orders
 go through the same checked entry point as ``antike-ref check`` (password included);
@@ -41,13 +41,13 @@ LINEUPS = {
     6: ["greeks", "persians", "arabs", "phoenicians", "egyptians", "babylonians"],
 }
 """The East board's nations by their number: the lineup of an edition that has none of its
-own (:meth:`Edition.selfplay_lineups <pbem.kernel.edition.Edition.selfplay_lineups>`)."""
+own (:attr:`Edition.selfplay_lineups <pbem.kernel.edition.Edition.selfplay_lineups>`)."""
 
 
 def lineup_for(edition: str, nations: int) -> list[str]:
     """The nations of a self-play game of ``edition`` on its default board (an edition
     played by one number of nations only takes that whatever the number)."""
-    table = editions.get(edition).selfplay_lineups() or LINEUPS
+    table = editions.get(edition).selfplay_lineups or LINEUPS
     if len(table) == 1:
         return list(next(iter(table.values())))
     return list(table[nations])
@@ -77,14 +77,15 @@ def check_invariants(game: Game) -> None:
     coins = st.bank.coins + sum(ns.coins for ns in st.nations.values())
     assert coins == rules.bank_coins, f"coins not conserved: {coins}"
     # neutral temples come from the same stock as the nations' temples
-    temples = st.bank.temples + sum(1 for p in st.provinces.values() if p.temple or p.extra.get("neutral_temple"))
+    temples = st.bank.temples + sum(1 for pid, p in st.provinces.items()
+                                    if p.temple or queries.neutral_temple(st, pid))
     assert temples == rules.bank_temples, f"temples not conserved: {temples}"
     for p, stack in rules.personage_stacks.items():
         total = st.bank.personages[p] + sum(ns.personages[p] for ns in st.nations.values())
         assert total == stack, f"{p} cards not conserved: {total}"
     for n, ns in st.nations.items():
         beyond = sum(max(0, ns.personages[p] - ns.earned[p]) for p in ns.personages)
-        assert beyond <= game.edition.bonus_cards(st, n), f"{n} holds more personage cards than it earned"
+        assert beyond <= game.edition.turn.bonus_cards(st, n), f"{n} holds more personage cards than it earned"
     for n in st.nations:
         for u in UNITS:
             assert st.units_on_board(n, u) <= rules.cap(u), f"{n} have more {u}s than the {rules.cap(u)} there are"
@@ -98,9 +99,10 @@ def check_invariants(game: Game) -> None:
 
 def conservation_problems(game: Game) -> list[str]:
     """What breaks the conservation laws of ``game``'s edition's own pieces, in words
-    (empty for an edition without: :meth:`Edition.conservation_problems
-    <pbem.kernel.edition.Edition.conservation_problems>`)."""
-    return game.edition.conservation_problems(game.state, game.board)
+    (empty for an edition without: :meth:`Pieces.conservation_problems
+    <pbem.kernel.protocols.Pieces.conservation_problems>`)."""
+    pieces = game.edition.pieces
+    return pieces.conservation_problems(game.state, game.board) if pieces else []
 
 
 def start_game(game_id: str, nations: list[str], seed: str, edition: str = "antike",

@@ -227,7 +227,7 @@ def private_viewers(game) -> tuple[str, ...]:
 def _located(game, turn: int | None, entry: int | None):
     """The game right after the entry reported, its turn number, the entry's own number
     when it is not a turn (see :func:`report_name`), and whether it is the latest entry."""
-    from pbem.report.model import TURN_KINDS, entry_for_turn, game_at
+    from pbem.report.turnlog import TURN_KINDS, entry_for_turn, game_at
 
     index = entry_for_turn(game, turn) if entry is None else entry_index(game, entry)
     at = game_at(game, index)
@@ -235,7 +235,9 @@ def _located(game, turn: int | None, entry: int | None):
     kind = last.get("kind")
     own = None if kind in TURN_KINDS or kind == "new" else index
     number = last["turn"] if kind in TURN_KINDS else (0 if kind == "new" else at.state.status.turn - 1)
-    return at, number, own, index == len(game.history) - 1
+    # the latest entry, or the latest turn with only GM edits or standing orders after it (the turn is still on)
+    latest = not any(e.get("kind") in TURN_KINDS or e.get("kind") == "new" for e in game.history[index + 1:])
+    return at, number, own, latest
 
 
 def _report(at, number: int, own: int | None, image_base: str | None, viewer: str | None,

@@ -18,6 +18,7 @@ from typing import Any
 
 from pbem.errors import Problem, UsageError
 from pbem.kernel.board import Board
+from pbem.kernel.protocols import CityMark
 from pbem.report.layout import (CHIP_ROOM, HARBOUR_H, HARBOUR_W, LEGEND_LAYOUTS, MARGIN, NEUTRAL_TEMPLE, SEA_LEGEND,
                                 SEA_ONLY_INK, WIDTH, Box, _anchor, _box_distance, _chip, _cost, _cross,
                                 _far_candidates, _Grid, _inside, _province_base, _sea_mark, _temple, board_frame,
@@ -29,12 +30,12 @@ ID_H = 11
 
 
 @lru_cache(maxsize=8)
-def id_places(board: Board) -> dict[str, Box]:
+def id_places(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Box]:
     """Where each province's id goes on the board map: under its name where that is free,
     else above it, beside it or further down, so that the names stay exactly where the
     reports put them (:func:`board_places`) and the ids fill the room between."""
-    view = board_view(board)
-    places = board_places(board)
+    view = board_view(board, marks)
+    places = board_places(board, marks)
     labels = places["labels"]
     taken: list[Box] = [view.legend, *labels.values()]
     taken += [(x - HARBOUR_W / 2, y - HARBOUR_H / 2, x + HARBOUR_W / 2, y + HARBOUR_H / 2)
@@ -68,16 +69,17 @@ def id_places(board: Board) -> dict[str, Box]:
     return out
 
 
-def map_layout(board: Board, ids: bool = True) -> dict[str, Any]:
+def map_layout(board: Board, ids: bool = True, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:
     """What the board template needs to draw ``board`` alone (no game on it): the
     provinces with their city sites, anchors and labels (``ids``: and each province's id,
-    :func:`id_places`), the title line and the board map's legend."""
-    view = board_view(board)
-    places = board_places(board)
-    spots = id_places(board) if ids else {}
+    :func:`id_places`), the title line and the board map's legend; placed as the reports of
+    a game of the edition whose city marks are ``marks`` place them (:func:`board_view`)."""
+    view = board_view(board, marks)
+    places = board_places(board, marks)
+    spots = id_places(board, marks) if ids else {}
     provinces = []
     for pid in sorted(board.provinces):
-        entry = _province_base(board, pid)
+        entry = _province_base(board, pid, marks)
         if ids:
             spot = spots[pid]
             entry["id_text"] = {"x": num(spot[0] + 1), "y": num(spot[1] + 8.5), "text": pid}
@@ -100,7 +102,7 @@ def map_layout(board: Board, ids: bool = True) -> dict[str, Any]:
     sub = f"board {board.id} · edition {board.edition} · drawn at {round(view.scale * 100)} %"
     room = WIDTH - 14 - 24 - max(text_width(status, 15, bold=True), text_width(sub, 12))
     return {
-        **board_frame(board),
+        **board_frame(board, marks),
         "height": num(view.bottom + MARGIN), "map": True,
         "header": {"title": fit(title, 22, room, bold=True), "status": status, "sub": sub},
         "provinces": provinces, "arrows": [], "battles": [], "conquests": [],
@@ -185,16 +187,17 @@ def _legend_entry(i: dict[str, Any]) -> dict[str, Any]:
     return i
 
 
-def board_svg(board: Board, ids: bool = True) -> str:
+def board_svg(board: Board, ids: bool = True, marks: tuple[CityMark, ...] = ()) -> str:
     """``board`` alone as the reports draw it, with each province's name and (``ids``)
     its id, a title line (name, a reconstruction said so, picture size, province count) and
-    the legend: an SVG document 1152 units wide."""
+    the legend: an SVG document 1152 units wide (``marks``: :func:`map_layout`)."""
     from pbem.report.render import render_template
 
-    return render_template("svg", layout=map_layout(board, ids))
+    return render_template("svg", layout=map_layout(board, ids, marks))
 
 
-def board_pictures(board: Board, formats: Iterable[str] = PICTURE_FORMATS, ids: bool = True) -> dict[str, bytes]:
+def board_pictures(board: Board, formats: Iterable[str] = PICTURE_FORMATS, ids: bool = True,
+                   marks: tuple[CityMark, ...] = ()) -> dict[str, bytes]:
     """:func:`board_svg` as files: ``{"svg": ..., "png": ..., "pdf": ...}`` for the
     ``formats`` asked (the PNG 1440 pixels wide and in full colour, for comparing
     with the printed board; the PDF one page as wide as A4)."""
@@ -204,7 +207,7 @@ def board_pictures(board: Board, formats: Iterable[str] = PICTURE_FORMATS, ids: 
     for fmt in asked:
         if fmt not in PICTURE_FORMATS:
             raise UsageError(f"--format {fmt!r}: one of {', '.join(PICTURE_FORMATS)}")
-    svg = board_svg(board, ids)
+    svg = board_svg(board, ids, marks)
     out: dict[str, bytes] = {}
     drawing = None
     for fmt in PICTURE_FORMATS:
@@ -230,7 +233,7 @@ def city_box(x: float, y: float) -> Box:
     return marker_box(x, y)[:3] + (y + 10,)
 
 
-def label_problems(board: Board) -> list[Problem]:
+def label_problems(board: Board, marks: tuple[CityMark, ...] = ()) -> list[Problem]:
     """Name labels that overlap on the report's board: one problem per pair of labels that
     overlap, or per label that covers another province's city (:func:`city_box`), where
     the labels were placed automatically or at the map's ``label`` positions.
@@ -240,9 +243,9 @@ def label_problems(board: Board) -> list[Problem]:
     in the map data the board was built from (``board.data``). Labels placed
     automatically keep clear of each other and of every city with the room for its unit
     badges (:func:`board_places`), so a problem means a crowded board or a ``label``
-    position to correct."""
-    view = board_view(board)
-    places = board_places(board)
+    position to correct (``marks``: :func:`map_layout`)."""
+    view = board_view(board, marks)
+    places = board_places(board, marks)
     labels = places["labels"]
     index = {p["id"]: i for i, p in enumerate(board.data["provinces"])}
     given = [pid for pid in view.labels]

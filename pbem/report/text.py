@@ -1,17 +1,18 @@
 """One plain sentence per event: the turn log shared by every report format.
 
 ``event_line(ev)`` names nations and provinces by their ids (``check`` and ``process``
-print it); reports pass ``name`` and ``place`` to use display names instead, and the
-game's ``edition``, which phrases the events of its own rules
-(:meth:`Edition.event_line <pbem.kernel.edition.Edition.event_line>`). Without one, every
-edition loaded so far is asked in turn (:func:`_editions`).
+print it); reports pass ``name`` and ``place`` to use display names instead, and every
+caller the game's ``edition``, whose phrases facet says the events of its own rules
+(:meth:`Phrases.event_line <pbem.kernel.protocols.Phrases.event_line>`). Without one, only
+the shared sentences are said (an event of an edition's own is then written as its type and
+data).
 Each shared event type has its own small function (:data:`SHARED_LINES`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from pbem.kernel.vocab import PAYMENT_KEYS, UNITS
 
@@ -73,8 +74,8 @@ def _units(counts: dict[str, int]) -> str:
 
 @dataclass(frozen=True)
 class Words:
-    """The phrasing kit the reports hand an edition's hooks (see the ``hooks for reports``
-    of :class:`pbem.kernel.edition.Edition`): the namers of one report and the shared
+    """The phrasing kit the reports hand an edition's phrases facet
+    (:class:`pbem.kernel.protocols.Phrases`): the namers of one report and the shared
     helpers, so that an edition phrases its own events without importing the reports."""
 
     name: Namer = _same
@@ -122,25 +123,16 @@ class Words:
                 f"(defence {ev['defence']}, using {self.used(ev['used'])}){lost}{give}")
 
 
-def _editions(edition: Any) -> Iterable[Any]:
-    """The editions asked for their own words: the game's, or without one every edition
-    loaded so far (a command has loaded its game's; none is loaded for the asking, which
-    would cost a command that prints events about 0.1 s), the built-in ones in their
-    registry order, then the others by id. Each edition phrases only events of its own
-    rules or with fields of its own, so another loaded edition changes no sentence."""
-    if edition is not None:
-        return (edition,)
-    from pbem import editions
-
-    built_in = list(editions.BUILT_IN)
-    return sorted(editions.loaded(),
-                  key=lambda e: (built_in.index(e.id) if e.id in built_in else len(built_in), e.id))
+def _phrases(edition: Any) -> tuple[Any, ...]:
+    """The phrases facet of the game's edition, handed down by the caller (none without an
+    edition: the shared sentences only)."""
+    return () if edition is None else (edition.phrases,)
 
 
 def standing_text(change: dict[str, Any], name: Namer = _same, card: Namer = _card_id, edition: Any = None) -> str:
     """Standing orders (or a change to them) in words: ``battle: home, Persians always; ...``;
-    an edition's own (:meth:`Edition.standing_words
-    <pbem.kernel.edition.Edition.standing_words>`) after the shared ones, ``card`` naming
+    an edition's own (:meth:`Phrases.standing_words
+    <pbem.kernel.protocols.Phrases.standing_words>`) after the shared ones, ``card`` naming
     its cards."""
     parts = []
     if "battle" in change:
@@ -155,8 +147,8 @@ def standing_text(change: dict[str, Any], name: Namer = _same, card: Namer = _ca
     if "coin_substitute" in change:
         parts.append("coin substitute: " + change["coin_substitute"])
     words = Words(name=name, card=card)
-    for ed in _editions(edition):
-        parts += ed.standing_words(change, words)
+    for phrases in _phrases(edition):
+        parts += phrases.standing_words(change, words)
     return "; ".join(parts) or "no change"
 
 
@@ -256,11 +248,11 @@ def event_line(ev: dict[str, Any], name: Namer = _same, place: Namer = _same,
     rondel wedge (its index and name: reports tell twin wedges apart), ``knowhow`` a
     know-how id (the edition's label; printed in capitals), ``card`` a card's id (its name
     in capitals). ``automatic``: battles are fought by themselves, nobody starts or demands
-    them. ``edition`` phrases the events it says its own way (:func:`_editions`).
+    them. ``edition``, the game's, phrases the events it says its own way.
     """
     words = Words(name, place, wedge, knowhow, card, automatic)
-    for ed in _editions(edition):
-        line = ed.event_line(ev, words)
+    for phrases in _phrases(edition):
+        line = phrases.event_line(ev, words)
         if line is not None:
             return line
     kind = ev["type"]
@@ -322,14 +314,14 @@ def _bank_edit(e: dict[str, Any], w: Words) -> str:
     return "Bank: " + (", ".join(parts) or "no change")
 
 
-def _province_edit(e: dict[str, Any], w: Words, editions: Iterable[Any]) -> str:
+def _province_edit(e: dict[str, Any], w: Words, editions: tuple[Any, ...]) -> str:
     parts = []
     if "owner" in e:
         parts.append(f"city of {w.name(e['owner'])}" if e["owner"] else "no city any more")
     if "temple" in e:
         parts.append("temple built" if e["temple"] else "no temple")
-    for ed in editions:
-        parts += ed.province_edit_words(e, w)
+    for phrases in editions:
+        parts += phrases.province_edit_words(e, w)
     if "resource" in e:  # a city type chosen by its founder
         parts.append(f"the city produces {e['resource']}" if e["resource"]
                      else "the city produces the resource the board prints")
@@ -346,11 +338,11 @@ def _province_edit(e: dict[str, Any], w: Words, editions: Iterable[Any]) -> str:
 NATION_EDIT_KEYS = frozenset({"nation", "resources", "coins", "knowhow", "personages", "earned", "rondel",
                               "standing"})
 """The fields of a nation edit every edition shares; any other is the edition's
-(:meth:`Edition.nation_edit_words <pbem.kernel.edition.Edition.nation_edit_words>`) or
+(:meth:`Phrases.nation_edit_words <pbem.kernel.protocols.Phrases.nation_edit_words>`) or
 merely ``changed``."""
 
 
-def _nation_edit(e: dict[str, Any], w: Words, editions: Iterable[Any], edition: Any) -> str:
+def _nation_edit(e: dict[str, Any], w: Words, editions: tuple[Any, ...], edition: Any) -> str:
     parts = []
     res = e.get("resources", {})
     parts += [f"{k} set to {res[k]}" for k in ("marble", "iron", "gold") if k in res]
@@ -370,8 +362,8 @@ def _nation_edit(e: dict[str, Any], w: Words, editions: Iterable[Any], edition: 
     if "standing" in e:
         parts.append("standing orders: " + standing_text(e["standing"], w.name, edition=edition))
     known = set(NATION_EDIT_KEYS)
-    for ed in editions:
-        own = ed.nation_edit_words(e, w)
+    for phrases in editions:
+        own = phrases.nation_edit_words(e, w)
         parts += own.values()
         known |= set(own)
     parts += [f"{k.replace('_', ' ')} changed" for k in sorted(e) if k not in known]
@@ -384,22 +376,22 @@ def edit_lines(edits: list[dict[str, Any]], name: Namer = _same, place: Namer = 
     """What a GM edit file changed, one sentence per edit, read from the edit itself.
 
     Each edit sets the fields it names (docs/orders.md, "GM edit file"), so the sentences
-    say what each field was set to; ``edition`` tells its own fields (the hooks
-    ``edit_line``, ``province_edit_words`` and ``nation_edit_words`` of
-    :class:`~pbem.kernel.edition.Edition`). Identities (a new player) are told by their own
+    say what each field was set to; ``edition`` tells its own fields (``edit_line``,
+    ``province_edit_words`` and ``nation_edit_words`` of its phrases facet,
+    :class:`~pbem.kernel.protocols.Phrases`). Identities (a new player) are told by their own
     ``player-replaced`` events, and addresses never appear here. ``card`` names a card,
     ``revision`` is the game's (:attr:`Words.revision`).
     """
     w = Words(name=name, place=place, wedge=wedge, knowhow=knowhow, card=card, personage=personage,
               revision=revision)
-    editions = tuple(_editions(edition))
+    editions = _phrases(edition)
     lines = []
     for e in edits:
         if "bank" in e:
             lines.append(_bank_edit(e, w))
         elif "active" in e:
             lines.append(f"{name(e['active'])} are now the nation to play")
-        elif (own := next((line for ed in editions if (line := ed.edit_line(e, w)) is not None), None)):
+        elif (own := next((line for ph in editions if (line := ph.edit_line(e, w)) is not None), None)):
             lines.append(own)
         elif "province" in e:
             lines.append(_province_edit(e, w, editions))

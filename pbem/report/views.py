@@ -5,10 +5,11 @@ draws, the deck's order and the secret the deck is shuffled by). Every report is
 built from the game *as its reader may see it* (:func:`seen_by`): the public report (the
 forum post, the website, the report every command writes) as nobody in particular
 (``viewer=None``), a nation's private report as that nation. The edition says what each
-may see (:meth:`Edition.player_view <pbem.kernel.edition.Edition.player_view>` for the
-state, :meth:`Edition.mask_event <pbem.kernel.edition.Edition.mask_event>` for the events
-of the history); everything a report shows is read from that view only, so a secret never
-reaches a template. In an edition without secrets every view is the game itself.
+may see (its secrets facet: :meth:`Secrets.player_view
+<pbem.kernel.protocols.Secrets.player_view>` for the state, :meth:`Secrets.mask_event
+<pbem.kernel.protocols.Secrets.mask_event>` for the events of the history); everything a
+report shows is read from that view only, so a secret never reaches a template (the
+conformance kit checks it, :func:`pbem.conformance.secret_problems`). In an edition without secrets every view is the game itself.
 """
 
 from __future__ import annotations
@@ -19,22 +20,25 @@ from typing import Any
 from pbem.service.game import Game
 
 def has_secrets(edition: Any) -> bool:
-    """Whether ``edition`` keeps anything from a player (:attr:`Edition.secrets
-    <pbem.kernel.edition.Edition.secrets>`), so that each nation gets a private report
+    """Whether ``edition`` keeps anything from a player (it has a secrets facet,
+    :class:`~pbem.kernel.protocols.Secrets`), so that each nation gets a private report
     beside the public one."""
-    return bool(getattr(edition, "secrets", False))
+    return edition.secrets is not None
 
 
 def mask(edition: Any, event: dict[str, Any], viewers: Iterable[str | None]) -> dict[str, Any]:
     """``event`` as a reader playing ``viewers`` may read it: whole if one of them may
     (a mail address may play several nations), else as the last of them may; with no
     viewer, as the public may."""
+    secrets = edition.secrets
+    if not secrets:
+        return event
     seen = None
     for viewer in viewers:
-        seen = edition.mask_event(event, viewer)
+        seen = secrets.mask_event(event, viewer)
         if seen is event or seen == event:
             return event
-    return seen if seen is not None else edition.mask_event(event, None)
+    return seen if seen is not None else secrets.mask_event(event, None)
 
 
 def masked_entry(edition: Any, entry: dict[str, Any], viewers: Iterable[str | None]) -> dict[str, Any]:
@@ -57,6 +61,6 @@ def seen_by(game: Game, viewer: str | None = None) -> Game:
     edition = game.edition
     if not has_secrets(edition):
         return game
-    state = edition.player_view(game.state, viewer)
+    state = edition.secrets.player_view(game.state, viewer)
     history = [masked_entry(edition, entry, (viewer,)) for entry in game.history]
     return game.copy_with(state, history)

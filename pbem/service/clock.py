@@ -205,19 +205,34 @@ class Deadline:
     allow: timedelta | None = None
     """How long a turn has (the game's ``deadline`` setting)."""
 
+    @property
+    def running(self) -> bool:
+        """Whether the deadline runs: there is one, the game is not paused, and the turn
+        does not wait for a player who is away."""
+        return self.due is not None and self.paused is None and self.held_until is None
+
+    @property
+    def resumes(self) -> datetime | None:
+        """While the turn waits for a player who is away: the latest moment its clock
+        starts again (the end of the absence, :func:`next_step`)."""
+        return end_of_day(self.held_until, self.zone) if self.held_until is not None else None
+
     def when(self) -> str:
         """``Wed 25 Nov 2026, 11:00 CET``, or why there is no time."""
         if self.paused is not None:
             return "none while the game is paused"
+        if self.held_until is not None:
+            return "none while the player is away"
         if self.due is None:
             return "none"
         return told(self.due, self.zone)
 
     def left(self, now: datetime) -> str:
-        """How long is left at ``now``: ``in 31 h``, ``passed 2 h ago``; empty without a
-        deadline or while paused."""
-        if self.due is None or self.paused is not None:
+        """How long is left at ``now``: ``in 31 h``, ``passed 2 h ago``; empty while the
+        deadline does not run (none, paused, waiting for a player who is away)."""
+        if not self.running:
             return ""
+        assert self.due is not None
         if now >= self.due:
             return f"passed {span(now - self.due)} ago"
         return f"in {span(self.due - now)}"
@@ -225,15 +240,23 @@ class Deadline:
     def line(self, now: datetime | None = None) -> str:
         """The sentence every mail and report carries: ``Deadline for turn 7 (Greeks):
         Wed 25 Nov 2026, 11:00 CET, in 31 h.`` With no ``now`` (a report file, a web page:
-        read later), how long the turn had: ``48 h from the start of the turn``."""
+        read later), how long the turn had: ``48 h from the start of the turn``. While the
+        turn waits for a player who is away, no deadline is told (the one the turn had
+        before is no longer true): it says that the turn waits, and when its clock starts
+        again at the latest."""
         text = f"Deadline for turn {self.turn}: {self.when()}"
-        if self.due is not None and self.paused is None:
+        if self.running:
+            assert self.due is not None
             if now is not None:
                 text += f", {self.left(now)}"
             elif self.allow is not None:
                 text += f" ({span(self.due - self.since)} from the start of the turn)"
         if self.held_until is not None:
-            text += f"; it waits while the player is away (until {self.held_until:%a %d %b %Y})"
+            resumes = self.resumes
+            assert resumes is not None
+            time = f"its {span(self.allow)}" if self.allow else "its clock"
+            text += (f" (until {self.held_until:%a %d %b %Y}): the turn waits, and {time} start"
+                     f"{'' if self.allow else 's'} when they are back, at the latest {told(resumes, self.zone)}")
         if self.paused is not None:
             text += f" (paused: {self.paused})" if self.paused else " (paused)"
         return text + "."
@@ -246,9 +269,13 @@ class Deadline:
                                "paused": self.paused is not None}
         if self.paused:
             out["paused_reason"] = self.paused
-        if self.held_until is not None:
+        resumes = self.resumes
+        if self.held_until is not None and resumes is not None:
             out["held_until"] = self.held_until.isoformat()
-        if now is not None and self.due is not None and self.paused is None:
+            out["resumes"] = iso(resumes)
+            out["resumes_local"] = told(resumes, self.zone)
+        if now is not None and self.running:
+            assert self.due is not None
             out["seconds_left"] = int((self.due - now).total_seconds())
         return out
 
@@ -262,6 +289,11 @@ class TurnClock:
     paused: Pause | None = None
     absences: tuple[Absence, ...] = ()
     last_error: LastError | None = None
+    config: str | None = None
+    """The mail configuration the game is run by (its file's full path), recorded by the
+    first mail run with a configuration: a run by another one is refused, so that two
+    configurations never keep one clock by two sets of rules (``mail adopt`` moves a game
+    on purpose)."""
 
     @property
     def zone(self) -> str | None:
@@ -370,10 +402,14 @@ def next_step(clock: TurnClock, rules: Rules, turn: int, active: str, winner: st
     In this order: the clock of a game that is over goes; the current turn's clock starts
     (or is given what it lacks); nothing runs while the game is paused; an absence of the
     player on turn plays their turn, or holds the deadline until it ends (and gives the
-    turn its whole time again after); the reminder ``rules.remind`` before the deadline;
-    the deadline, with the missed rule. A step due now is for the cycle to do (:meth:`Step.due_by`);
-    otherwise ``at`` is the first moment one may be: the reminder, the deadline, or the
-    day an absence of the player on turn begins or ends."""
+    turn its whole time again from their return: the end of the absence, or the moment the
+    clock sees them back if that is earlier, a ``BACK``); the reminder ``rules.remind``
+    before the deadline; the deadline, with the missed rule: ``remind`` and ``wait`` tell
+    it once (``late``), ``default`` and ``bot`` play the turn, also a turn whose deadline
+    was told late under another rule before (the GM changed ``missed``). A step due now
+    is for the cycle to do (:meth:`Step.due_by`); otherwise ``at`` is the first moment one
+    may be: the reminder, the deadline, or the day an absence of the player on turn begins
+    or ends."""
     current = clock.current
     if winner is not None:
         return Step("clear", now) if current is not None else Step("over", None)
@@ -398,15 +434,32 @@ def next_step(clock: TurnClock, rules: Rules, turn: int, active: str, winner: st
     remind = None if rules.remind is None or fresh.reminded else due - rules.remind
     if remind is not None and remind <= now < due:
         return Step("remind", now, due=due)
-    if now >= due and not fresh.missed:
-        if rules.missed in ("remind", "wait"):
-            return Step("late", now, due=due)
+    if now >= due and rules.missed in ("default", "bot"):  # also a turn told late under another rule
         return Step("missed", now, due=due, how=rules.missed)
+    if now >= due and not fresh.missed:
+        return Step("late", now, due=due)
     if remind is not None and now < remind:
         later_on.append(remind)
-    if not fresh.missed and now < due:
+    if now < due and (not fresh.missed or rules.missed in ("default", "bot")):
         later_on.append(due)
     return Step("wait", min(later_on, default=None))
+
+
+CLOCK_ONLY = ("clear", "start", "hold", "release")
+"""The steps that change the clock alone (no mail, no turn played)."""
+
+
+def settled(clock: TurnClock, rules: Rules, turn: int, active: str, winner: str | None, now: datetime) -> TurnClock:
+    """The clock once the steps :func:`next_step` says are due at ``now`` that change the
+    clock alone are done (:data:`CLOCK_ONLY`: the turn's clock started, a deadline held
+    for a player who is away or given its time again on their return): the clock every
+    mail written at ``now`` tells, before the cycle's timekeeper has come to it."""
+    for _ in range(len(CLOCK_ONLY) + 1):
+        step = next_step(clock, rules, turn, active, winner, now)
+        if not step.due_by(now) or step.kind not in CLOCK_ONLY:
+            break
+        clock = clock.after(step)
+    return clock
 
 
 def _started(current: CurrentTurn | None, rules: Rules, turn: int, active: str, now: datetime) -> CurrentTurn:
@@ -425,10 +478,11 @@ def _started(current: CurrentTurn | None, rules: Rules, turn: int, active: str, 
 
 def _released(current: CurrentTurn, now: datetime) -> CurrentTurn:
     """The player the game waited for is back: their turn has its whole time again, from
-    the end of the absence (never less than it had); a deadline that lies ahead again is
-    reminded and kept anew."""
+    their return (never less than it had): the end of the absence, or ``now`` if that is
+    earlier (the absence was ended early, by ``BACK`` or the GM, and the clock sees it
+    now); a deadline that lies ahead again is reminded and kept anew."""
     assert current.held is not None
-    back = end_of_day(current.held, current.zone)
+    back = min(end_of_day(current.held, current.zone), now)
     fresh = replace(current, held=None)
     if current.due is not None and current.allow:
         due = second(max(current.due, later(back, current.allow)))

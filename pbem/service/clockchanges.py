@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.errors import UsageError
 from pbem.service import numbers
-from pbem.service.clock import Absence, CurrentTurn, Pause, TurnClock, iso, local_day, second
+from pbem.service.clock import Absence, CurrentTurn, Pause, TurnClock, iso, local_day, second, told
 
 
 @dataclass(frozen=True)
@@ -44,17 +44,24 @@ def running(clock: TurnClock, turn: int, active: str, winner: str | None, name: 
 
 
 def move_deadline(clock: TurnClock, current: CurrentTurn, now: datetime, by: timedelta | None = None,
-                  to: datetime | None = None, reason: str = "") -> Changed:
+                  to: datetime | None = None, reason: str = "", force: bool = False) -> Changed:
     """``deadline --extend`` (``by``) or ``--set`` (``to``): the current turn's deadline
     moved, this turn only, and at most a year ahead of ``now``. A deadline moved past
-    ``now`` again is reminded and kept anew."""
+    ``now`` again is reminded and kept anew. One that would not lie ahead of ``now`` is
+    refused (a mistyped day must not play a player's turn at the next mail run), unless
+    the GM says ``force``: it is then missed at the next mail run."""
     if (by is None) == (to is None):
         raise UsageError("give --extend DURATION or --set TIME")
     old = current.due
     assert old is not None
     new = numbers.later(old, by) if by is not None else to
     assert new is not None
-    numbers.ahead(new, now, "--extend" if by is not None else "--set")
+    where = "--extend" if by is not None else "--set"
+    numbers.ahead(new, now, where)
+    if new <= now and not force:
+        raise UsageError(f"{where}: the deadline would be {told(second(new), current.zone)}, in the past (it is "
+                         f"{told(now, current.zone)} now); nothing was changed. To set it anyway (the turn is then "
+                         "late at the next mail run), add --force")
     moved = replace(current, due=second(new))
     if new > now:
         moved = replace(moved, reminded=False, missed=False)

@@ -13,10 +13,12 @@ and atomically, and never written through a link planted in its place::
                  "missed": false, "held": "2026-12-05"},
      "paused": {"since": "...Z", "reason": "..."},
      "absences": [{"nation", "from", "until", "reason", "by", "at"}, ...],
-     "last_error": {"at": "...Z", "what": "..."}}
+     "last_error": {"at": "...Z", "what": "..."},
+     "config": "/home/gm/antike/mail.toml"}
 
 A part the clock does not have is left out (no current turn's clock yet, no pause, no
-absence, no error; no deadline, no absence waited for).
+absence, no error; no deadline, no absence waited for; no configuration recorded yet:
+``config`` is the mail configuration the game is run by, :attr:`~pbem.service.clock.TurnClock.config`).
 
 Releases before issue 37 kept the clock in the mail ledger (``GAME.mail.json``: ``clock``,
 ``paused``, ``absences``, ``last_error``). The mail adapter hands those parts over the first
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -154,7 +156,13 @@ def clock_from_json(data: Any) -> Parsed:
     """A clock from the JSON of its file."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise Unreadable(f"format {data.get('format') if isinstance(data, dict) else None!r}, expected {FORMAT}")
-    return _parts(data.get("current"), data.get("paused"), data.get("absences"), data.get("last_error"))
+    parsed = _parts(data.get("current"), data.get("paused"), data.get("absences"), data.get("last_error"))
+    owner = data.get("config")
+    if owner is not None and (not isinstance(owner, str) or not owner):
+        parsed.dropped.append(f"the configuration it belongs to (not a file name: {str(owner)[:40]!r})")
+    elif owner is not None:
+        parsed.clock = replace(parsed.clock, config=owner)
+    return parsed
 
 
 def legacy_clock(parts: dict[str, Any]) -> Parsed:
@@ -181,6 +189,8 @@ def clock_to_json(clock: TurnClock) -> dict[str, Any]:
         out["absences"] = [a.to_json() for a in clock.absences]
     if clock.last_error is not None:
         out["last_error"] = {"at": iso(clock.last_error.at), "what": clock.last_error.what}
+    if clock.config is not None:
+        out["config"] = clock.config
     return out
 
 

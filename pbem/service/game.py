@@ -165,7 +165,7 @@ class Game:
     def score(self, nation: str, state: GameState | None = None) -> int:
         """What counts towards the goal (personages, or victory points), in ``state``
         (default: the game's own)."""
-        return self.edition.score(state or self.state, nation)
+        return self.edition.turn.score(state or self.state, nation)
 
     def to_json(self) -> dict[str, Any]:
         return self._json(self.state.to_json())
@@ -252,7 +252,7 @@ def game_from_json(data: dict[str, Any], edition: Edition, board: Board, source:
         raise InconsistentGame(source, [Problem(
             "$.rules.revision", f"the game plays by revision {revision} of the rules of {edition.name}; this "
                                 f"release of antike-ref knows revisions up to {edition.revision}: update antike-ref")])
-    wrong = edition.data_problems(data["rules"].get("data"), board)
+    wrong = edition.setup.data_problems(data["rules"].get("data"), board)
     if wrong:  # read before anything asks the rule table, which is built from them
         raise InconsistentGame(source, [Problem("$.rules.data", "; ".join(wrong))])
     meta = {n: NationMeta(m["player"], m["email"], m["colour"], m["password"])

@@ -201,8 +201,35 @@ def entry_problems(i: int, entry: dict[str, Any], edition: Edition, seats: Colle
     if isinstance(events, list):  # the schema says so; checked again for a caller without it
         for j, event in enumerate(events):
             out += [Problem(path, message)
-                    for path, message in event_problems(event, f"{at}.events[{j}]", seats, board.provinces)]
+                    for path, message in event_problems(event, f"{at}.events[{j}]", seats, board.provinces,
+                                                        edition.event_kinds)]
     return out
+
+
+PRIVATE_CHANGES = ("address", "password")
+"""Changes of a nation's identity that are the player's own, not a new player: ``address``
+(the password kept: a new address or name) and ``password`` (a new password, the same
+player at the same address). Recorded as ``change`` with the identity; told to the player
+and the GM only, never in the public history (:func:`private_identity`)."""
+
+
+def identity_change(was: dict[str, Any], who: dict[str, Any]) -> str | None:
+    """What kind of change ``who`` is of ``was``: ``address`` or ``password`` (the
+    player's own, :data:`PRIVATE_CHANGES`), or ``None`` for a new player."""
+    if who.get("password") == was.get("password"):
+        return "address"
+    if (who.get("player"), (who.get("email") or "").lower()) == (was.get("player"), (was.get("email") or "").lower()):
+        return "password"
+    return None
+
+
+def private_identity(entry: dict[str, Any]) -> bool:
+    """Whether a history entry is only players' own changes of identity (an address moved,
+    a new password): no news for anyone else, so reports and public views pass over it."""
+    identities = entry.get("identities")
+    return (entry.get("kind") == "gm-edit" and not entry.get("edits") and isinstance(identities, dict)
+            and bool(identities) and all(isinstance(who, dict) and who.get("change") in PRIVATE_CHANGES
+                                         for who in identities.values()))
 
 
 def _identity_problems(at: str, identities: Any, seats: Collection[str]) -> list[Problem]:
@@ -221,6 +248,10 @@ def _identity_problems(at: str, identities: Any, seats: Collection[str]) -> list
                                                       for k in ("player", "email"))
                     and isinstance(record.get("password"), str)):
                 out.append(Problem(where, "must be an object with the player, email and password"))
+        if isinstance(who, dict) and "change" in who and isinstance(who.get("was"), dict) \
+                and who["change"] != identity_change(who["was"], who):
+            out.append(Problem(f"{at}.{nation}.change", f"{who['change']!r} is not what the change is (a player's own "
+                                                        "change keeps the password, or the player and the address)"))
     return out
 
 

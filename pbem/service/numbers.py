@@ -12,7 +12,7 @@ an absence, a pause's shift) stays a date; :func:`later` adds so that it always 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any
 
 from pbem.errors import UsageError
@@ -105,15 +105,15 @@ def day(value: Any, where: str) -> date:
     return found
 
 
-def moment(value: Any, where: str) -> datetime:
-    """A time, ISO 8601 (``2026-11-30T18:00:00Z``; no zone means UTC), in the years the
-    clock keeps."""
+def moment(value: Any, where: str, zone: tzinfo | None = None) -> datetime:
+    """A time, ISO 8601 (``2026-11-30T18:00:00Z``), in the years the clock keeps; a time
+    without a zone (``2026-11-30T18:00``) is in ``zone`` (the game's; default UTC)."""
     text = str(value).strip()
     try:
         if not _TIME.fullmatch(text):
             raise ValueError(text)
         found = datetime.fromisoformat(text.replace("Z", "+00:00"))  # as the clock reads a time
-        found = found if found.tzinfo else found.replace(tzinfo=timezone.utc)
+        found = found if found.tzinfo else found.replace(tzinfo=zone or timezone.utc)
     except (ValueError, OverflowError):
         raise UsageError(f"{where} {shown(value)}: expected a time like 2026-11-30T18:00:00Z") from None
     if not FIRST_YEAR <= found.year <= LAST_YEAR:

@@ -1,7 +1,7 @@
 """Creating a game (``antike-ref new``): the edition's set-up, who plays, their passwords.
 
-The edition decides the state at the start (:meth:`Edition.setup
-<pbem.kernel.edition.Edition.setup>`); this module adds what is not the rules' business:
+The edition decides the state at the start (its set-up facet, :meth:`SetUpRules.start
+<pbem.kernel.setup.SetUpRules.start>`); this module adds what is not the rules' business:
 player names and addresses, the seed, and the password hashes, and records the set-up
 as the first history entry so that the game can be replayed from it.
 """
@@ -63,10 +63,10 @@ def start(edition: Edition, opts: SetupOptions, board: Board) -> tuple[Game, dic
         raise UsageError(f"--board {board.id}: a board for {board.edition}, not for {edition.name} ({edition.id})")
     if opts.revision is not None and not 1 <= opts.revision <= edition.revision:
         raise UsageError(f"revision {opts.revision}: {edition.name} has rules revisions 1 to {edition.revision}")
-    wrong = edition.data_problems(opts.data, board)
+    wrong = edition.setup.data_problems(opts.data, board)
     if wrong:
         raise UsageError("--data: " + "; ".join(wrong))
-    state, events, recorded = edition.setup(opts, board)
+    state, events, recorded = edition.setup.start(opts, board)
     meta = {}
     for n in state.table.seats:
         name, email = parse_player(opts.player[n]) if n in opts.player else (None, None)

@@ -34,13 +34,22 @@ class Queue:
     """Mails given up after the server refused them too often (``undeliverable/``)."""
 
 
+STRAY_DAYS = 7
+"""How long ``status`` tells of a mail from a player's other address."""
+
+
 def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), zone: str = "UTC",
-                missed: str | None = None, shown: str | None = None) -> dict[str, Any]:
+                missed: str | None = None, shown: str | None = None, absence: str | None = None,
+                config: str | None = None, strays: list[dict[str, str]] | tuple = ()) -> dict[str, Any]:
     """The status of the game file ``path`` at ``now``: a record of named fields (the
     ``status --json`` object, docs/mail.md), never an exception: a game that does not load
     is a record with its ``error``. ``zone``: the time zone times are told in where the
     game's clock names none; ``missed``: what the configuration does when a deadline
-    passes; ``shown``: how the file is named to the GM (default: ``path``)."""
+    passes, ``absence`` while the player on turn is away; ``shown``: how the file is named
+    to the GM (default: ``path``); ``config``: the configuration asked about (its full
+    path), which the game should belong to (:attr:`pbem.service.clock.TurnClock.config`);
+    ``strays``: the mails from a player's other address the mail adapter kept
+    (``{"at", "nation"}``), told for :data:`STRAY_DAYS` days."""
     from pbem.service.store import load_game
 
     record: dict[str, Any] = {
@@ -49,8 +58,10 @@ def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), 
         "since": None, "since_local": None, "deadline": None, "late_seconds": None, "missed": False,
         "policy": missed, "paused": None, "absences": [], "queue": {"waiting": queue.waiting,
                                                                    "undeliverable": queue.undeliverable},
-        "last_error": None, "needs_gm": False, "attention": [],
+        "last_error": None, "belongs_to": None, "needs_gm": False, "attention": [],
     }
+    if strays:  # only where there are any: a record is as it was for every game without
+        record["strays"] = _strays(strays, now)
     clock = read_clock(path)
     zone = str(clock.zone or zone)
     record["zone"] = zone
@@ -59,9 +70,11 @@ def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), 
     if clock.paused is not None:
         record["paused"] = {"since": iso(clock.paused.since), "reason": clock.paused.reason}
     record["absences"] = _absences(clock, local_day(now, zone))
+    if config is not None and clock.config is not None and clock.config != config:
+        record["belongs_to"] = clock.config
     try:
         game = load_game(path)
-        _game(record, game, clock, now)
+        _game(record, game, clock, now, absence)
     except PbemError as exc:
         record["error"] = clip(str(exc), ERROR_TEXT)
     except (OSError, ValueError, RecursionError) as exc:  # never stops the status of the others
@@ -74,14 +87,16 @@ def game_status(path: str | os.PathLike, now: datetime, queue: Queue = Queue(), 
     return record
 
 
-def _game(record: dict[str, Any], game, clock: TurnClock, now: datetime) -> None:
-    """What the game file and the clock of its current turn say."""
+def _game(record: dict[str, Any], game, clock: TurnClock, now: datetime, absence: str | None = None) -> None:
+    """What the game file and the clock of its current turn say. A turn whose deadline
+    waits for the player on turn, who is away (``absence = "wait"``), is not late: the game
+    waits as it should."""
     st = game.state.status
     edition = game.edition
     record.update(game=game.game_id, edition=edition.id, turn=st.turn, round=st.round, winner=st.winner)
-    for absence in record["absences"]:
-        if absence["nation"] in game.seats:
-            absence["name"] = edition.nation_name(absence["nation"])
+    for named in [*record["absences"], *record.get("strays", [])]:
+        if named["nation"] in game.seats:
+            named["name"] = edition.nation_name(named["nation"])
     if st.winner is not None:
         record["winner_name"] = edition.nation_name(st.winner)
         return
@@ -96,8 +111,26 @@ def _game(record: dict[str, Any], game, clock: TurnClock, now: datetime) -> None
     if deadline is None:
         return
     record["deadline"] = deadline.to_json(now)
-    if deadline.due is not None and deadline.paused is None and now >= deadline.due:
+    waits = absence == "wait" and clock.absence_of(st.active, local_day(now, record["zone"])) is not None
+    if deadline.running and deadline.due is not None and now >= deadline.due and not waits:
         record["late_seconds"] = int((now - deadline.due).total_seconds())
+
+
+def _strays(strays: list[dict[str, str]] | tuple, now: datetime) -> list[dict[str, Any]]:
+    """Per nation, the mails from its player's other address in the last :data:`STRAY_DAYS`
+    days: how many, and the latest."""
+    out: dict[str, dict[str, Any]] = {}
+    for item in strays:
+        try:
+            at = parse_time(item["at"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if (now - at).days < STRAY_DAYS and at <= now:
+            seen = out.setdefault(item["nation"], {"nation": item["nation"], "name": item["nation"], "count": 0,
+                                                   "latest": item["at"]})
+            seen["count"] += 1
+            seen["latest"] = max(seen["latest"], item["at"])
+    return list(out.values())
 
 
 def _absences(clock: TurnClock, today: date) -> list[dict[str, Any]]:
@@ -114,6 +147,9 @@ def _attention(record: dict[str, Any], now: datetime) -> list[str]:
     zone = record["zone"]
     if record["error"]:
         out.append(f"the game file does not load: {record['error']}")
+    if record["belongs_to"]:
+        out.append(f"it belongs to another mail configuration ({record['belongs_to']}): that one runs it, this one "
+                   "is refused (antike-ref mail adopt moves it here)")
     if record["last_error"] and record["last_error"]["what"] != record["error"]:  # not the same error twice
         at = record["last_error"]["at"]
         when = _when(at, zone)
@@ -130,6 +166,12 @@ def _attention(record: dict[str, Any], now: datetime) -> list[str]:
     if record["queue"]["waiting"]:
         n = record["queue"]["waiting"]
         out.append(f"{n} mail{'s' if n != 1 else ''} still waiting in the queue")
+    for stray in record.get("strays", []):
+        when = _when(stray["latest"], zone)
+        count = stray["count"]
+        out.append(f"{'a mail' if count == 1 else f'{count} mails'} for the {stray['name']} came from another "
+                   f"address{' (the latest ' + when + ')' if when and count > 1 else ' ' + when if when else ''}: "
+                   "register it (antike-ref player --keep-password) or tell the player")
     if record["paused"] is not None:
         reason = record["paused"]["reason"]
         when = _when(record["paused"]["since"], zone)
@@ -158,6 +200,9 @@ def left_text(record: dict[str, Any], now: datetime) -> str:
     """How long is left, or how late the turn is: ``in 31 h``, ``late by 5 h``; empty
     without a running deadline."""
     deadline = record["deadline"]
+    if deadline and deadline.get("held_until") and not deadline.get("paused"):
+        return (f"waits for the player (away until {deadline['held_until']}) until {deadline['resumes_local']} "
+                "at the latest")
     if not deadline or not deadline.get("due") or deadline.get("paused"):
         return ""
     due = parse_time(deadline["due"])

@@ -57,11 +57,18 @@ def game_from_data(data: Any, source: str) -> Game:
 
 
 def load_game(path: str | os.PathLike) -> Game:
-    """Read, schema-check and consistency-check a game file."""
+    """Read, schema-check and consistency-check a game file (a player's copy packed as a
+    mail carries it is read as the copy it holds: :func:`pbem.service.copies.unpacked`)."""
+    from pbem.service.copies import unpacked
+    from pbem.service.schemas import MAX_INPUT_BYTES
+
     source = str(path)
     text = read_text(path, source)
-    game = game_from_data(parse_json(text, source), source)
-    game.origin = HistoryText.of(text, game.history)
+    data = parse_json(text, source)
+    inner = unpacked(data, source, MAX_INPUT_BYTES)  # a player's copy as a mail carries it, packed
+    game = game_from_data(inner, source)
+    if inner is data:
+        game.origin = HistoryText.of(text, game.history)
     return game
 
 

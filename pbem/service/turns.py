@@ -221,19 +221,24 @@ def edit(game: Game, change: dict[str, Any]) -> Game:
             new.meta[nation] = NationMeta(who["player"], who["email"], new.meta[nation].colour, who["password"])
         body["identities"] = identities
         body["events"] = [{"type": "player-replaced", "nation": n, "player": who["player"]}
-                          for n, who in identities.items()]
+                          for n, who in identities.items() if who.get("change") not in history.PRIVATE_CHANGES]
     history.append(new, body)
     return new
 
 
 def replace_player(game: Game, nation: str, player: str | None, email: str | None,
                    password_hash: str, reason: str) -> Game:
-    """A new player for ``nation`` (name, address, password hash), as a logged GM edit."""
+    """A new player for ``nation`` (name, address, password hash), as a logged GM edit; a
+    change that keeps the password, or the player and the address, is the player's own
+    (:func:`pbem.service.history.identity_change`) and recorded so."""
     if nation not in game.meta:
         raise Refused([reject("orders/unknown-nation", "$.nation", nation=nation, playing=", ".join(game.meta))])
     old = game.meta[nation]
     was = {"player": old.player, "email": old.email, "password": old.password}
-    who = {"player": player, "email": email, "password": password_hash, "was": was}
+    who: dict[str, Any] = {"player": player, "email": email, "password": password_hash, "was": was}
+    change = history.identity_change(was, who)
+    if change is not None:
+        who["change"] = change
     return edit(game, {"game": game.game_id, "reason": reason, "edits": [], "identities": {nation: who}})
 
 

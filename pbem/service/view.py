@@ -1,8 +1,9 @@
 """Views of a game for readers: the ``show --json`` object (docs/orders.md) and the rows
 that ``history`` and ``undo`` list.
 
-A view is built from what the viewer may see (:meth:`Edition.player_view
-<pbem.kernel.edition.Edition.player_view>`): everything in classic Antike.
+A view is built from what the viewer may see (the edition's secrets facet,
+:meth:`Secrets.player_view <pbem.kernel.protocols.Secrets.player_view>`): everything in an
+edition without secrets.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def show_json(game: Game, viewer: str | None = None, *, clock: TurnClock | None 
     edition = game.edition
     if viewer is None:
         viewer = game.copy_of  # a player's copy shows what its player sees
-    st = edition.player_view(game.state, viewer)
+    st = edition.secrets.player_view(game.state, viewer) if edition.secrets else game.state
     nations = {}
     for n in game.seats:
         ns = st.nations[n]
@@ -38,13 +39,13 @@ def show_json(game: Game, viewer: str | None = None, *, clock: TurnClock | None 
             "rondel": None if ns.rondel is None else {"index": ns.rondel, "wedge": edition.rondel[ns.rondel].name},
             "knowhow": sorted(ns.knowhow),
             "personages": dict(ns.personages),
-            "score": edition.score(st, n),
+            "score": edition.turn.score(st, n),
             "goal": st.table.goal,
             "cities": st.cities(n),
             "temples": st.temples(n),
             "stock": {u: queries.stock(st, edition, n, u) for u in UNITS},
             "standing": st.standing[n].to_json(),
-            **edition.view_nation(st, n, viewer),
+            **(edition.pieces.view_nation(st, n, viewer) if edition.pieces else {}),
         }
     return {
         "game": game.game_id,
@@ -58,7 +59,7 @@ def show_json(game: Game, viewer: str | None = None, *, clock: TurnClock | None 
         "bank": st.bank.to_json(),
         "nations": nations,
         "provinces": _provinces(st, game.board),
-        **edition.view_extra(st),
+        **(edition.pieces.view_extra(st) if edition.pieces else {}),
         # an addition to the contract: the last few history entries' events
         "recent": [{k: _masked(edition, e[k], viewer) if k == "events" else e[k]
                     for k in ("seq", "kind", "turn", "nation", "reason", "events") if k in e}
@@ -70,9 +71,9 @@ def show_json(game: Game, viewer: str | None = None, *, clock: TurnClock | None 
 
 def _masked(edition, events: Any, viewer: str | None) -> Any:
     """History events as ``viewer`` may read them (a drawn card is its drawer's)."""
-    if not isinstance(events, list):
+    if not isinstance(events, list) or not edition.secrets:
         return events
-    return [edition.mask_event(e, viewer) if isinstance(e, dict) else e for e in events]
+    return [edition.secrets.mask_event(e, viewer) if isinstance(e, dict) else e for e in events]
 
 
 def _provinces(st, board) -> dict[str, Any]:

@@ -38,7 +38,8 @@ from pbem.editions.classic import setup as classic_setup
 from pbem.editions.classic.rules import RULES as CLASSIC_RULES
 from pbem.errors import UsageError
 from pbem.kernel.actions import Action
-from pbem.kernel.edition import Edition, Extras
+from pbem.kernel.edition import Edition, Extras, facet
+from pbem.kernel.facets import Facet, SharedSetUp, SharedTurn
 from pbem.kernel.personages import award
 from pbem.kernel.rondel import Field, Rondel
 from pbem.kernel.rules import frozen
@@ -98,35 +99,22 @@ RONDEL = Rondel(
 # -- the edition --------------------------------------------------------------------------
 
 
-class Ninefold(Edition):
-    """The made-up ninefold variant (see the module): classic on a nine-field rondel."""
+class NinefoldSetUp(SharedSetUp):
+    """Classic's set-up (start lines, chips, start nation, first coins) with ninefold's goal;
+    one player per nation."""
 
-    id = "ninefold"
-    name = "Ninefold (test variant)"
-    aliases = ("nine",)
-    board_editions = ("antike",)
-    """Played on classic Antike's boards."""
-    rules = RULES
-    rondel = RONDEL
-    nations = classic.NATIONS
-    knowhows = classic.EDITION.knowhows
-    personages = MappingProxyType({**classic.EDITION.personages, "merchant": "Merchant"})
-    variants = MappingProxyType({})
-    default_bonus_stack = (*classic.EDITION.default_bonus_stack, "merchant")
-    """Unused by ninefold's rules (it has no bonus personage), but every edition's standing
-    orders carry a bonus stack naming all its personages."""
-    extras = Extras(nation={"gold_produced": 0}, status={}, state={}, standing={})
-
-    def setup(self, options, board):
-        """Classic's set-up (start lines, chips, start nation, first coins) with ninefold's
-        goal; one player per nation."""
-        return classic_setup.setup(self, options, board)
+    def start(self, options, board):
+        return classic_setup.setup(self.edition, options, board)
 
     def goal(self, options, nations: int, players: int) -> int:
         """:data:`GOALS`, or any goal the table chooses."""
         if options.goal is not None and options.goal < 1:
             raise UsageError(f"--goal {options.goal}: at least one personage")
         return options.goal or GOALS[nations]
+
+
+class NinefoldTurn(SharedTurn):
+    """The shared turn, with ninefold's personages and end of the game."""
 
     def end_of_turn(self, t) -> None:
         """Count the gold produced, award personages (classic's order, merchants last), then
@@ -152,8 +140,11 @@ class Ninefold(Edition):
             st.status.winner = t.nation
             t.emit("won", score=points, goal=st.table.goal)
 
-    def schema_extensions(self, kind: str) -> dict[str, dict[str, Any]]:
-        """The nation's ``gold_produced`` in game files (required) and GM edits."""
+
+class NinefoldSchema(Facet):
+    """The nation's ``gold_produced`` in game files (required) and GM edits."""
+
+    def parts(self, kind: str) -> dict[str, dict[str, Any]]:
         field = {"gold_produced": {"description": "Gold produced so far in the game (merchants).",
                                    "type": "integer", "minimum": 0}}
         if kind == "game":
@@ -161,6 +152,31 @@ class Ninefold(Edition):
         if kind == "edit":
             return {"nation_edit": {"properties": field}}
         return {}
+
+
+class Ninefold(Edition):
+    """The made-up ninefold variant (see the module): classic on a nine-field rondel, made of
+    the shared facets but its set-up, its end of the turn and its schema parts."""
+
+    id = "ninefold"
+    name = "Ninefold (test variant)"
+    aliases = ("nine",)
+    board_editions = ("antike",)
+    """Played on classic Antike's boards."""
+    rules = RULES
+    rondel = RONDEL
+    nations = classic.NATIONS
+    knowhows = classic.EDITION.knowhows
+    personages = MappingProxyType({**classic.EDITION.personages, "merchant": "Merchant"})
+    variants = MappingProxyType({})
+    default_bonus_stack = (*classic.EDITION.default_bonus_stack, "merchant")
+    """Unused by ninefold's rules (it has no bonus personage), but every edition's standing
+    orders carry a bonus stack naming all its personages."""
+    extras = Extras(nation={"gold_produced": 0}, status={}, state={}, standing={})
+
+    setup = facet(NinefoldSetUp)
+    turn = facet(NinefoldTurn)
+    schema = facet(NinefoldSchema)
 
 
 def _registered() -> Edition:

@@ -6,6 +6,12 @@
 - ``smtp_plain_server``: aiosmtpd, no TLS at all; AUTH offered but optional.
 - ``imap_server``: Dovecot (Debian's ``dovecot-imapd``), IMAPS only, one user
   with a Maildir INBOX.
+- ``receiving_server``: a Dovecot of its own that also takes mail by LMTP (Debian's
+  ``dovecot-lmtpd``), as a mail server hands mail on, and pipes each mail through a Sieve
+  script (``dovecot-sieve``, its extprograms plugin) to a program the test writes, run by
+  Dovecot's script service as the user running the tests (``mail receive`` as a GM's
+  server would run it); every mail is kept in INBOX too, read by IMAPS. It can be
+  restarted on the same ports (``restart()``).
 
 Every server presents a certificate for ``127.0.0.1`` and ``localhost`` signed
 by a throw-away CA made once per test session (``ca_file``), so clients verify
@@ -208,6 +214,7 @@ class ReceivedMessage:
     envelope_to: list[str]
     message: EmailMessage  # parsed with email.policy.default, from raw with \r\n -> \n
     raw: bytes  # the DATA as received (\r\n line ends, dots unstuffed)
+    at: float = field(default_factory=time.monotonic)  # when it arrived (time.monotonic)
 
 
 @dataclass
@@ -524,10 +531,48 @@ service director {{
 """
 
 
+RECEIVING_CONFIG = """\
+# LMTP in, and a Sieve script that pipes every mail to a program of the GM's (and keeps it).
+protocols = imap lmtp
+service lmtp {{
+  inet_listener lmtp {{
+    address = {host}
+    port = {lmtp_port}
+  }}
+}}
+protocol lmtp {{
+  mail_plugins = sieve
+}}
+plugin {{
+  sieve_before = {root}/sieve/referee.sieve
+  sieve_plugins = sieve_extprograms
+  sieve_global_extensions = +vnd.dovecot.pipe
+  sieve_pipe_socket_dir = sieve-pipe
+  sieve_pipe_exec_timeout = 120s
+}}
+# The program runs as the GM (the user running the tests), not as the mail user: the
+# script service runs it, and only the mail user may reach its socket.
+service antike-receive {{
+  executable = script {program}
+  user = {program_user}
+  unix_listener sieve-pipe/antike-receive {{
+    user = {mail_user}
+    mode = 0600
+  }}
+}}
+"""
+
+SIEVE_SCRIPT = 'require ["vnd.dovecot.pipe", "copy"];\npipe :copy "antike-receive";\n'
+"""Every mail to the referee is handed to ``antike-receive`` and kept in INBOX as well
+(``:copy``), where ``mail run`` and ``mail watch`` read it too."""
+
+
 class _Dovecot:
-    def __init__(self, binary: str, tls: TlsFiles):
+    def __init__(self, binary: str, tls: TlsFiles, receiving: bool = False):
         self.binary = binary
         self.tls = tls
+        self.receiving = receiving
+        """Also LMTP, with the Sieve pipe to :attr:`program` (:data:`RECEIVING_CONFIG`)."""
         self.root = Path(tempfile.mkdtemp(prefix="antike-dovecot-"))
         # Dovecot's unprivileged helpers (as root: dovenull, nobody) must reach
         # base_dir and the home below this directory.
@@ -535,6 +580,9 @@ class _Dovecot:
         self.proc: subprocess.Popen | None = None
         self.log = self.root / "dovecot.log"
         self.port = 0
+        self.lmtp_port = 0
+        self.program = self.root / "antike-receive"
+        self.server: ImapServer | None = None
 
     def _users(self):
         """(internal user, internal group, login user, mail uid, mail gid)."""
@@ -564,23 +612,25 @@ class _Dovecot:
         (self.root / "passwd").write_text(
             f"{IMAP_USER}:{{PLAIN}}{IMAP_PASSWORD}:{uid}:{gid}::{home}::\n"
         )
+        if self.receiving:
+            self._prepare_receiving(uid, gid)
         errors = []
         for _attempt in range(3):  # another process may take the free port first
             self.port = _free_port()
+            self.lmtp_port = _free_port()
             config = self.root / "dovecot.conf"
-            config.write_text(DOVECOT_CONFIG.format(
+            text = DOVECOT_CONFIG.format(
                 host=HOST, port=self.port, root=self.root,
                 internal_user=internal_user, internal_group=internal_group,
                 login_user=login_user, cert_file=self.tls.cert_file, key_file=self.tls.key_file,
-            ))
-            self.log.write_text("")
-            stderr = open(self.root / "stderr.log", "wb")
-            self.proc = subprocess.Popen(
-                [self.binary, "-F", "-c", str(config)],
-                stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr,
-                start_new_session=True,  # own process group: stop() kills the whole tree
             )
-            stderr.close()
+            if self.receiving:
+                text = text.replace("protocols = imap\n", "") + RECEIVING_CONFIG.format(
+                    host=HOST, lmtp_port=self.lmtp_port, root=self.root, program=self.program,
+                    program_user=pwd.getpwuid(os.geteuid()).pw_name, mail_user=pwd.getpwuid(uid).pw_name)
+            config.write_text(text)
+            self.log.write_text("")
+            self._launch()
             server = ImapServer(
                 host=HOST, port=self.port, user=IMAP_USER, password=IMAP_PASSWORD,
                 ca_file=self.tls.ca_file, url=f"imaps://{IMAP_USER}@{HOST}:{self.port}/INBOX",
@@ -588,6 +638,7 @@ class _Dovecot:
             )
             error = self._wait_ready(server, timeout=15)
             if error is None:
+                self.server = server
                 return server
             errors.append(error)
             self.stop(remove=False)
@@ -599,6 +650,38 @@ class _Dovecot:
         )
         self.stop()
         pytest.fail(message, pytrace=False)
+
+    def _launch(self) -> None:
+        stderr = open(self.root / "stderr.log", "ab")
+        self.proc = subprocess.Popen(
+            [self.binary, "-F", "-c", str(self.root / "dovecot.conf")],
+            stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr,
+            start_new_session=True,  # own process group: stop() kills the whole tree
+        )
+        stderr.close()
+
+    def _prepare_receiving(self, uid: int, gid: int) -> None:
+        """The Sieve script (in a folder the mail user may write its compiled form into),
+        the pipe's socket folder, and the program, a shell script the tests write."""
+        sieve = self.root / "sieve"
+        sieve.mkdir(mode=0o755)
+        (sieve / "referee.sieve").write_text(SIEVE_SCRIPT)
+        for path in (sieve, sieve / "referee.sieve"):
+            os.chown(path, uid, gid)
+        (self.root / "run" / "sieve-pipe").mkdir(parents=True)
+        (self.root / "run").chmod(0o755)
+        self.program = self.root / "antike-receive"
+        self.program.write_text("#!/bin/sh\ncat > /dev/null\nexit 75\n")
+        self.program.chmod(0o700)
+
+    def restart(self) -> None:
+        """Stop the server (its connections end) and start it again on the same ports,
+        with the same mail."""
+        self.stop(remove=False)
+        self._launch()
+        error = self._wait_ready(self.server, timeout=15)
+        if error is not None:
+            pytest.fail(f"Dovecot did not start again ({error}).\n{self._logs()}", pytrace=False)
 
     def _logs(self) -> str:
         return _tail(self.root / "stderr.log", 20) + "\n" + _tail(self.log, 40)
@@ -674,3 +757,83 @@ def imap_server(_imap_session) -> ImapServer:
     """Dovecot IMAPS with one user; INBOX emptied for each test."""
     _imap_session.clear()
     return _imap_session
+
+
+@dataclass
+class ReceivingServer:
+    """A private Dovecot that takes mail by LMTP (as a GM's mail server hands it on) and
+    pipes each to a program through Sieve (:data:`SIEVE_SCRIPT`), keeping it in INBOX too;
+    :attr:`imap` reads that INBOX."""
+
+    imap: ImapServer
+    lmtp_port: int
+    program: Path
+    dovecot: Any = field(repr=False)
+
+    def set_program(self, text: str) -> None:
+        """The shell script the Sieve pipe runs (as the user running the tests)."""
+        self.program.write_text(text)
+
+    def deliver(self, raw: bytes, sender: str) -> None:
+        """Hand one mail to Dovecot by LMTP, for the referee: Sieve pipes it and keeps it."""
+        import smtplib
+
+        with smtplib.LMTP(HOST, self.lmtp_port, timeout=180) as lmtp:
+            refused = lmtp.sendmail(sender, [IMAP_USER], raw)
+        assert not refused, refused
+
+    def restart(self) -> None:
+        self.dovecot.restart()
+
+    def log_tail(self, lines: int = 40) -> str:
+        return self.imap.log_tail(lines)
+
+
+@pytest.fixture(scope="session")
+def _receiving_session(mail_tls):
+    binary = _find_dovecot()
+    if binary is None:
+        _unavailable("Dovecot (Debian package dovecot-imapd)", "run `make system-packages`")
+    needs = {"lmtp": "dovecot-lmtpd", "modules/sieve/lib90_sieve_extprograms_plugin.so": "dovecot-sieve",
+             "script": "dovecot-core"}
+    for path, package in needs.items():
+        if not any(Path(d, path).exists() for d in ("/usr/lib/dovecot", "/usr/libexec/dovecot")):
+            _unavailable(f"Dovecot's {path} (Debian package {package})", "run `make system-packages`")
+    dovecot = _Dovecot(binary, mail_tls, receiving=True)
+    try:
+        server = dovecot.start()
+        yield ReceivingServer(server, dovecot.lmtp_port, dovecot.program, dovecot)
+    finally:
+        dovecot.stop()
+
+
+@pytest.fixture
+def receiving_server(_receiving_session) -> ReceivingServer:
+    """Dovecot taking mail by LMTP and piping it through Sieve to a program the test sets
+    (by default one that answers 75), and IMAPS on its INBOX, emptied for each test."""
+    _receiving_session.imap.clear()
+    _receiving_session.set_program("#!/bin/sh\ncat > /dev/null\nexit 75\n")
+    return _receiving_session
+
+
+# --------------------------------------------------------------------------- outside pytest
+
+
+def start_servers(folder: Path, receiving: bool = False):
+    """The SMTP sink (STARTTLS and AUTH, as ``smtp_server``) and a private Dovecot (as
+    ``imap_server``, or ``receiving_server`` if ``receiving``), for a benchmark run outside
+    pytest; returns ``(smtp, dovecot, imap, stop)``, ``stop()`` ending both."""
+    tls = _make_certs(folder)
+    smtp, controller = _start_smtp("starttls", tls)
+    binary = _find_dovecot()
+    if binary is None:
+        controller.stop()
+        raise RuntimeError("Dovecot is missing: run `make system-packages`")
+    dovecot = _Dovecot(binary, tls, receiving=receiving)
+    imap = dovecot.start()
+
+    def stop() -> None:
+        dovecot.stop()
+        controller.stop()
+
+    return smtp, dovecot, imap, stop

@@ -1,13 +1,16 @@
-"""Antike II in the reports' words: its coin with every production (003 L312), BELLONA
-(003 L254), neutral temples (003 L30) and Pliny the Elder (003 L218-220).
+"""Antike II in the reports' words (its phrases facet, :class:`Antike2Phrases`): its coin
+with every production (003 L312), BELLONA (003 L254), neutral temples (003 L30) and Pliny the
+Elder (003 L218-220); and its lines for ``show`` and ``options`` (:class:`Antike2Lines`).
 
-The reports hand these functions their phrasing kit (``words``: see the hooks for reports
-of :class:`pbem.kernel.edition.Edition`); nothing here imports the reports.
+The reports hand these functions their phrasing kit (``words``: see
+:class:`pbem.kernel.protocols.Phrases`); nothing here imports the reports.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from pbem.kernel.facets import SharedLines, SharedPhrases
 
 
 def event_line(ev: dict[str, Any], words: Any) -> str | None:
@@ -80,3 +83,46 @@ def status_lines(state: Any, words: Any) -> list[dict[str, str]]:
         lines.append({"label": "Pliny the Elder", "value": f"the ninth scholar, won by the {words.name(pliny)}" if pliny
                       else "the ninth scholar, still to be won by the first nation owning all eight know-hows"})
     return lines
+
+
+class Antike2Phrases(SharedPhrases):
+    """The reports' words for Antike II's own events, edits and status."""
+
+    event_kinds = frozenset(EVENT_LINES)
+
+    def event_line(self, ev: dict[str, Any], words: Any) -> str | None:
+        return event_line(ev, words)
+
+    def edit_line(self, edit: dict[str, Any], words: Any) -> str | None:
+        return edit_line(edit, words)
+
+    def province_edit_words(self, edit: dict[str, Any], words: Any) -> list[str]:
+        return province_edit_words(edit, words)
+
+    def status_lines(self, state: Any, words: Any) -> list[dict[str, str]]:
+        return status_lines(state, words)
+
+
+FREE_HINTS = {"json": 'mark {which} entry "free": true', "text": 'end {which} arm line with "free"'}
+"""How the free unit is marked: in an order file (``json``) or an order mail (``text``)."""
+
+
+class Antike2Lines(SharedLines):
+    """``show``'s lines (who holds BELLONA, Pliny) and ``options``' line for BELLONA's
+    free unit on the arming wedge."""
+
+    def show(self, state: Any) -> list[str]:
+        lines = []
+        holder = state.extra.get("bellona")
+        if holder and state.status.winner is None:
+            lines.append(f"BELLONA: {holder} (one unit free when they next take MILITIA, then it passes on)")
+        if "pliny" in state.status.extra and state.table.has("nine_scholars"):
+            lines.append(f"Pliny the Elder (the ninth scholar): {state.status.extra.get('pliny') or 'not won yet'}")
+        return lines
+
+    def effect(self, effect: dict[str, Any], name: Any, syntax: str) -> list[str]:
+        if "places" not in effect or not effect.get("free"):
+            return []
+        n = effect["free"]
+        which = "its" if n == 1 else "their"
+        return [f"{n} unit{'s' if n != 1 else ''} armed free (BELLONA): {FREE_HINTS[syntax].format(which=which)}"]

@@ -1,7 +1,8 @@
 """Classic Antike (Mac Gerdts, 2005): the edition the referee was first built for.
 
-Its rule table (:mod:`.rules`), personages and end of the game (:mod:`.personages`),
-set-up (:mod:`.setup`), and here its rondel and vocabulary with display names. The shared
+Its rule table (:mod:`.rules`), its facets: the turn with its personages and end of the
+game (:mod:`.personages`), the set-up (:mod:`.setup`), and here its words and schema parts;
+and here its rondel and vocabulary with display names. The shared
 rules (production, temples, arming, know-how, the maneuver, founding, trade) come from the
 kernel's actions; classic adds nothing to them.
 """
@@ -11,10 +12,12 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from pbem.editions.classic import personages, setup
+from pbem.editions.classic.personages import ClassicTurn
+from pbem.editions.classic.setup import ClassicSetUp
 from pbem.editions.classic.rules import DOUBLE_RULES, FREE_STEPS, RULES
 from pbem.kernel.actions import Arm, BuildTemples, BuyKnowHow, Maneuver, Produce
-from pbem.kernel.edition import Edition, Extras, NationInfo
+from pbem.kernel.edition import Edition, Extras, NationInfo, facet
+from pbem.kernel.facets import Facet, SharedPhrases
 from pbem.kernel.rondel import Field, Rondel
 
 NATIONS = MappingProxyType({
@@ -48,6 +51,41 @@ RONDEL = Rondel(
 )
 
 
+class ClassicPhrases(SharedPhrases):
+    """Classic's words in reports: its score in victory points in the military variant, and
+    its board page as it was first drawn."""
+
+    report_refined = False
+    """A classic report rendered again, even years later, is byte for byte the one the
+    players were sent: its board page stays as it was first drawn."""
+
+    def score_unit(self, state) -> str:
+        return "victory points" if state.table.has("military") else "personages"
+
+
+class ClassicSchema(Facet):
+    """Classic's schema parts: the all-eight-know-hows card and the turn all personages
+    were out."""
+
+    def parts(self, kind: str) -> dict[str, dict[str, Any]]:
+        if kind == "game":
+            return {
+                "nation_state": {"properties": {"all8_bonus": {
+                    "description": "Whether the all-eight-know-hows personage was already received.",
+                    "type": "boolean"}}, "required": ["all8_bonus"]},
+                "status": {"properties": {"all_awarded_turn": {
+                    "description": "The turn in which the last personage card left the bank "
+                                   "(docs/rulings.md Q28), or null.",
+                    "oneOf": [{"type": "null"}, {"type": "integer", "minimum": 1}]}},
+                    "required": ["all_awarded_turn"]},
+            }
+        if kind == "edit":
+            return {"nation_edit": {"properties": {"all8_bonus": {
+                "description": "Whether the all-eight-know-hows personage was already received.",
+                "type": "boolean"}}}}
+        return {}
+
+
 class Classic(Edition):
     """Classic Antike on either side of its board, 3 to 6 nations (2 players play 4)."""
 
@@ -78,7 +116,6 @@ class Classic(Edition):
     """D5 (docs/rulings.md): generals are scarce late and worth 2 in the military variant."""
     players = (2, 6)
     """Two nations only in the two-player double-nation variant; otherwise 3 to 6."""
-    seating_note = " (2 players play 4)"
     extras = Extras(
         nation={"all8_bonus": False},
         status={"all_awarded_turn": None},
@@ -86,64 +123,15 @@ class Classic(Edition):
         standing={},
     )
 
-    def setup(self, options, board):
-        return setup.setup(self, options, board)
+    setup = facet(ClassicSetUp)
+    turn = facet(ClassicTurn)
+    phrases = facet(ClassicPhrases)
+    schema = facet(ClassicSchema)
 
     def rules_for(self, table):
         """The double nation of the two-player variant has the materials of two nations
         (000 L187-189: "use two colors, and double the materials used")."""
         return DOUBLE_RULES if table.has("double") else RULES
-
-    def goal(self, options, nations: int, players: int) -> int:
-        return setup.goal(options, nations, players)
-
-    def seating_problem(self, players: int, nations: int) -> str | None:
-        """One player per nation, or two players with four nations each playing two
-        (000 L103-106)."""
-        if players == nations or (players == 2 and nations in (2, 4)):
-            return None
-        if players == 2:
-            return ("two players play 4 nations, two each, or 2 double nations with --variant double "
-                    "(rulebook p. III, 'Antike for two players')")
-        return (f"{players} players cannot play {nations} nations "
-                "(one player per nation, or 2 players with 4 nations)")
-
-    def end_of_turn(self, t) -> None:
-        personages.end_of_turn(t)
-
-    def score(self, state, nation: str) -> int:
-        return personages.score(state, nation)
-
-    def bonus_cards(self, state, nation: str) -> int:
-        """The all-eight-know-hows personage is the one card not won by a threshold."""
-        return 1 if state.nations[nation].extra["all8_bonus"] else 0
-
-    def score_unit(self, state) -> str:
-        return "victory points" if state.table.has("military") else "personages"
-
-    def schema_extensions(self, kind: str) -> dict[str, dict[str, Any]]:
-        if kind == "game":
-            return {
-                "nation_state": {"properties": {"all8_bonus": {
-                    "description": "Whether the all-eight-know-hows personage was already received.",
-                    "type": "boolean"}}, "required": ["all8_bonus"]},
-                "status": {"properties": {"all_awarded_turn": {
-                    "description": "The turn in which the last personage card left the bank "
-                                   "(docs/rulings.md Q28), or null.",
-                    "oneOf": [{"type": "null"}, {"type": "integer", "minimum": 1}]}},
-                    "required": ["all_awarded_turn"]},
-            }
-        if kind == "edit":
-            return {"nation_edit": {"properties": {"all8_bonus": {
-                "description": "Whether the all-eight-know-hows personage was already received.",
-                "type": "boolean"}}}}
-        return {}
-
-    # -- hooks for reports ---------------------------------------------------------------
-
-    report_refined = False
-    """A classic report rendered again, even years later, is byte for byte the one the
-    players were sent: its board page stays as it was first drawn."""
 
 
 EDITION = Classic()

@@ -1,4 +1,5 @@
-"""Classic personages at the end of the turn, the score, and the end of the game.
+"""Classic personages at the end of the turn, the score, and the end of the game: classic's
+turn facet (:class:`ClassicTurn`).
 
 000 L205-278 (personages), L231-240 (goals, all 35 awarded), L508-512 (all eight
 know-hows), L1033-1047 (expert and military variants); docs/rulings.md Q19, Q27-Q29.
@@ -10,10 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.editions.classic.rules import PERSONAGE_RULES as P
+from pbem.kernel.facets import SharedTurn
 from pbem.kernel.personages import award as _award
 
 if TYPE_CHECKING:
     from pbem.kernel.state import GameState
+    from pbem.kernel.protocols import TurnView
     from pbem.kernel.turn import Turn
 
 PERSONAGES = ("king", "scholar", "general", "citizen", "navigator")
@@ -64,3 +67,18 @@ def end_of_turn(t: Turn) -> None:
         # 000 L236-240: once all 35 are out, the first nation to destroy a temple wins.
         status.winner = t.nation
         t.emit("won", score=points, goal=goal, reason="temple destroyed after all personages were awarded")
+
+
+class ClassicTurn(SharedTurn):
+    """Classic's turn facet: the shared turn, with its personages and end of the game
+    (:func:`end_of_turn`), its score (:func:`score`) and the all-eight-know-hows card."""
+
+    def end_of_turn(self, t: TurnView) -> None:
+        end_of_turn(t)
+
+    def score(self, state: GameState, nation: str) -> int:
+        return score(state, nation)
+
+    def bonus_cards(self, state: GameState, nation: str) -> int:
+        """The all-eight-know-hows personage is the one card not won by a threshold."""
+        return 1 if state.nations[nation].extra["all8_bonus"] else 0

@@ -1,8 +1,9 @@
 """Setting up classic Antike (``antike-ref new``): nations, start cities, goal, start nation.
 
 Every rule cites the English rulebook (key 000) and the project's rulings (docs/rulings.md).
-:func:`setup` asks the edition for its goal and its number of nations, so an edition that
-sets up like classic (a variant) calls it with itself.
+:func:`setup` asks the edition's set-up facet for its goal and its number of nations, so an
+edition that sets up like classic (a variant) calls it with itself; :class:`ClassicSetUp` is
+classic's set-up facet.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.editions.classic.rules import PERSONAGE_RULES as P
 from pbem.errors import UsageError
 from pbem.kernel.chance import lot
+from pbem.kernel.facets import SharedSetUp
 from pbem.kernel.setup import SetupOptions, check_common, initial_state
 from pbem.kernel.state import GameState, Table
 from pbem.kernel.vocab import RESOURCES
@@ -96,7 +98,7 @@ def check_nations(nations: list[str], board: Board, edition: Edition, double: bo
                              "(rulebook p. III, 'Antike for two players')")
     elif not low <= count <= high:
         double_hint = "; two nations are the double-nation variant: add --variant double" if count == 2 else ""
-        raise UsageError(f"--nations: {edition.name} needs {low} to {high} nations{edition.seating_note}, "
+        raise UsageError(f"--nations: {edition.name} needs {low} to {high} nations{edition.setup.seating_note}, "
                          f"got {count}{double_hint}")
     on_board = set().union(*board.nations.values()) if board.nations else set()
     for n in nations:
@@ -183,14 +185,14 @@ def picked_cities(opts: SetupOptions, board: Board, nations: list[str], first: s
 def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
     """The classic start: 3-6 nations on their start lines (2 players run two each, or one
     double nation each), 2 chips of marble, 1 iron and 3 gold each, and the first round's
-    coins (000 L92-194, L289-292); the goal is the edition's (:meth:`goal`)."""
+    coins (000 L92-194, L289-292); the goal and the seating are the edition's (its set-up facet)."""
     check_common(opts, edition)
     nations = list(opts.nations)
     count = len(nations)
     double = "double" in opts.variants
     check_nations(nations, board, edition, double)
     players = opts.players or (2 if double else count)
-    problem = edition.seating_problem(players, count)
+    problem = edition.setup.seating_problem(players, count)
     if problem or (count == 2 and not double):
         raise UsageError(f"--players {players}: {problem or 'two nations are the double-nation variant: add --variant double'}")
     if double:
@@ -207,11 +209,35 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
     if players == 2 and count == 4:
         opts = opts.replace(teams=teams(opts, board, nations))
     first = start_player(opts, board, nations)
-    goal = edition.goal(opts, count, players)
+    goal = edition.setup.goal(opts, count, players)
     cities = picked_cities(opts, board, nations, first) if double else start_cities(opts, board, count)
     table = Table(opts.game_id, edition.id, tuple(opts.variants), goal, players, tuple(nations), first,
                   revision=opts.revision or 1)
     state = initial_state(table, edition, cities)
     events: list[dict[str, Any]] = []
-    edition.start_round(state, events)
+    edition.turn.start_round(state, events)
     return state, events, opts.replace(first=first)
+
+
+class ClassicSetUp(SharedSetUp):
+    """Classic's set-up facet: :func:`setup`, :func:`goal`, and two players who play four
+    nations or two double nations."""
+
+    seating_note = " (2 players play 4)"
+
+    def start(self, options: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
+        return setup(self.edition, options, board)
+
+    def goal(self, options: SetupOptions, nations: int, players: int) -> int:
+        return goal(options, nations, players)
+
+    def seating_problem(self, players: int, nations: int) -> str | None:
+        """One player per nation, or two players with four nations each playing two
+        (000 L103-106)."""
+        if players == nations or (players == 2 and nations in (2, 4)):
+            return None
+        if players == 2:
+            return ("two players play 4 nations, two each, or 2 double nations with --variant double "
+                    "(rulebook p. III, 'Antike for two players')")
+        return (f"{players} players cannot play {nations} nations "
+                "(one player per nation, or 2 players with 4 nations)")

@@ -140,100 +140,125 @@ _FIELD_WORDS = {"city": "the city (\"city\")", "at": "the region (\"at\")", "uni
 
 def _steps(t: Turn, holder: str, steps: list[dict[str, Any]], entry: dict[str, Any], path: str, name: str,
            out: list[dict[str, Any]]) -> bool:
-    """Carry out a card's steps for its ``holder`` in order, each recorded in ``out``;
-    ``False`` (and a rejection) at the first that cannot be carried out."""
-    other = opponent(t.state, holder)
+    """Carry out a card's steps for its ``holder`` in order, each recorded in ``out`` by its
+    kind's function (:data:`STEPS`); ``False`` (and a rejection) at the first that cannot be
+    carried out."""
     for step in steps:
-        kind = step["kind"]
-        times = effects.amount_per(t, holder, step)
-        if kind == "gain":
-            record: dict[str, Any] = {"kind": kind}
-            ns = t.state.nation(holder)
-            if "chips" in step:
-                got = {r: n * times for r, n in step["chips"].items()}
-                for r, n in got.items():
-                    ns.resources[r] += n
-                record["chips"] = got
-            if "coins" in step:
-                coins = min(step["coins"] * times, t.state.bank.coins)
-                ns.coins += coins
-                t.state.bank.coins -= coins
-                record["coins"] = coins
-            out.append(record)
-        elif kind == "pay":
-            payer = holder if step.get("who") == "self" else other
-            theirs = t.state.nation(payer)
-            chips = {r: n * times for r, n in step.get("chips", {}).items()}
-            coins = step.get("coins", 0) * times
-            if payer == holder:
-                short = [r for r, n in chips.items() if theirs.resources[r] < n] + (["coin"] if theirs.coins < coins else [])
-                if short:
-                    t.reject("card/cannot-pay", f"{path}.play", card=name, nation=holder, what=effects.step_words(step))
-                    return False
-            else:
-                chips = {r: min(n, theirs.resources[r]) for r, n in chips.items()}
-                coins = min(coins, theirs.coins)
-            to = t.state.nation(holder) if step.get("to") == "player" else None
-            for r, n in chips.items():
-                theirs.resources[r] -= n
-                if to is not None:
-                    to.resources[r] += n
-            theirs.coins -= coins
-            if to is not None:
-                to.coins += coins
-            else:
-                t.state.bank.coins += coins
-            record = {"kind": kind, "nation": payer, "to": holder if to is not None else "bank"}
-            if "chips" in step:
-                record["chips"] = chips
-            if "coins" in step:
-                record["coins"] = coins
-            out.append(record)
-        elif kind == "arm":
-            if not _arm(t, holder, step, entry, path, name, out):
-                return False
-        elif kind == "remove":
-            if not _remove(t, holder, step, entry, path, name, out):
-                return False
-        elif kind == "move_stone":
-            whose = other if step.get("whose") == "opponent" else holder
-            now = t.state.nations[whose].rondel
-            if now is None:
-                t.reject("card/no-stone", f"{path}.play", card=name, nation=whose)
-                return False
-            rondel = t.edition.rondel
-            if "steps" in step:
-                to = (now + step["steps"]) % len(rondel)
-            else:
-                wedge = rondel.canonical(entry["to"])
-                if wedge is None:
-                    t.reject("card/field", f"{path}.to", card=name, field="to")
-                    return False
-                to = next((now + k) % len(rondel) for k in range(1, len(rondel) + 1)
-                          if rondel[(now + k) % len(rondel)].name == wedge)
-            t.state.nation(whose).rondel = to
-            out.append({"kind": kind, "nation": whose, "from": now, "to": to, "wedge": rondel[to].name})
-        elif kind == "free_steps":
-            t.rondel_discount += step["steps"]
-            out.append({"kind": kind, "steps": step["steps"]})
-        elif kind == "defence":
-            city = entry["city"]
-            prov = t.state.provinces.get(city)
-            if prov is None or prov.owner not in (other,):
-                t.reject("card/not-a-rival-city", f"{path}.city", card=name, city=city, nation=other)
-                return False
-            changes = t.extra.setdefault("defence_change", {})
-            changes[city] = changes.get(city, 0) + step["change"]
-            out.append({"kind": kind, "city": city, "change": step["change"]})
-        elif kind == "draw":
-            who = other if step.get("who") == "opponent" else holder
-            for _ in range(step.get("count", 1)):
-                draw(t.state, who, f"event card {cards.name_of(cards.catalogue(t.state.table.data).get(entry['play']), entry['play'])}",
-                     t.events)
-            out.append({"kind": kind, "nation": who, "count": step.get("count", 1)})
-        elif kind == "discard":
-            if not _discard(t, holder, step, entry, path, name, out):
-                return False
+        carry_out = STEPS.get(step["kind"])
+        if carry_out is not None and not carry_out(t, holder, step, entry, path, name, out):
+            return False
+    return True
+
+
+def _gain(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+          out: list[dict[str, Any]]) -> bool:
+    """Chips from the supply and coins from the bank (as many as it holds)."""
+    times = effects.amount_per(t, holder, step)
+    record: dict[str, Any] = {"kind": step["kind"]}
+    ns = t.state.nation(holder)
+    if "chips" in step:
+        got = {r: n * times for r, n in step["chips"].items()}
+        for r, n in got.items():
+            ns.resources[r] += n
+        record["chips"] = got
+    if "coins" in step:
+        coins = min(step["coins"] * times, t.state.bank.coins)
+        ns.coins += coins
+        t.state.bank.coins -= coins
+        record["coins"] = coins
+    out.append(record)
+    return True
+
+
+def _pay(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+         out: list[dict[str, Any]]) -> bool:
+    """Chips and coins paid to the bank or the player: the holder all of it or the card is
+    refused, the opponent as much as it holds."""
+    times = effects.amount_per(t, holder, step)
+    payer = holder if step.get("who") == "self" else opponent(t.state, holder)
+    theirs = t.state.nation(payer)
+    chips = {r: n * times for r, n in step.get("chips", {}).items()}
+    coins = step.get("coins", 0) * times
+    if payer == holder:
+        short = [r for r, n in chips.items() if theirs.resources[r] < n] + (["coin"] if theirs.coins < coins else [])
+        if short:
+            t.reject("card/cannot-pay", f"{path}.play", card=name, nation=holder, what=effects.step_words(step))
+            return False
+    else:
+        chips = {r: min(n, theirs.resources[r]) for r, n in chips.items()}
+        coins = min(coins, theirs.coins)
+    to = t.state.nation(holder) if step.get("to") == "player" else None
+    for r, n in chips.items():
+        theirs.resources[r] -= n
+        if to is not None:
+            to.resources[r] += n
+    theirs.coins -= coins
+    if to is not None:
+        to.coins += coins
+    else:
+        t.state.bank.coins += coins
+    record = {"kind": step["kind"], "nation": payer, "to": holder if to is not None else "bank"}
+    if "chips" in step:
+        record["chips"] = chips
+    if "coins" in step:
+        record["coins"] = coins
+    out.append(record)
+    return True
+
+
+def _move_stone(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+                out: list[dict[str, Any]]) -> bool:
+    """A stone moved on the rondel: some steps on, or to the wedge the entry names."""
+    whose = opponent(t.state, holder) if step.get("whose") == "opponent" else holder
+    now = t.state.nations[whose].rondel
+    if now is None:
+        t.reject("card/no-stone", f"{path}.play", card=name, nation=whose)
+        return False
+    rondel = t.edition.rondel
+    if "steps" in step:
+        to = (now + step["steps"]) % len(rondel)
+    else:
+        wedge = rondel.canonical(entry["to"])
+        if wedge is None:
+            t.reject("card/field", f"{path}.to", card=name, field="to")
+            return False
+        to = next((now + k) % len(rondel) for k in range(1, len(rondel) + 1)
+                  if rondel[(now + k) % len(rondel)].name == wedge)
+    t.state.nation(whose).rondel = to
+    out.append({"kind": step["kind"], "nation": whose, "from": now, "to": to, "wedge": rondel[to].name})
+    return True
+
+
+def _free_steps(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+                out: list[dict[str, Any]]) -> bool:
+    t.rondel_discount += step["steps"]
+    out.append({"kind": step["kind"], "steps": step["steps"]})
+    return True
+
+
+def _defence(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+             out: list[dict[str, Any]]) -> bool:
+    """The defence of an opponent's city changed for the holder's conquest of it this turn."""
+    other = opponent(t.state, holder)
+    city = entry["city"]
+    prov = t.state.provinces.get(city)
+    if prov is None or prov.owner not in (other,):
+        t.reject("card/not-a-rival-city", f"{path}.city", card=name, city=city, nation=other)
+        return False
+    changes = t.extra.setdefault("defence_change", {})
+    changes[city] = changes.get(city, 0) + step["change"]
+    out.append({"kind": step["kind"], "city": city, "change": step["change"]})
+    return True
+
+
+def _draw(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], path: str, name: str,
+          out: list[dict[str, Any]]) -> bool:
+    """Cards from the display for the holder or its opponent."""
+    who = opponent(t.state, holder) if step.get("who") == "opponent" else holder
+    played = cards.name_of(cards.catalogue(t.state.table.data).get(entry["play"]), entry["play"])
+    for _ in range(step.get("count", 1)):
+        draw(t.state, who, f"event card {played}", t.events)
+    out.append({"kind": step["kind"], "nation": who, "count": step.get("count", 1)})
     return True
 
 
@@ -357,6 +382,11 @@ def _discard(t: Turn, holder: str, step: dict[str, Any], entry: dict[str, Any], 
     return True
 
 
+STEPS = {"gain": _gain, "pay": _pay, "arm": _arm, "remove": _remove, "move_stone": _move_stone,
+         "free_steps": _free_steps, "defence": _defence, "draw": _draw, "discard": _discard}
+"""Each kind of step of the vocabulary (:mod:`.effects`) -> the function that carries it out."""
+
+
 # -- during the opponent's conquest ---------------------------------------------------------
 
 
@@ -407,7 +437,6 @@ def _revision_1_effect(t: Turn, effect: dict[str, Any] | None, entry: dict[str, 
     played now."""
     effect = effect or {}
     kind = effect.get("kind")
-    other = opponent(t.state, t.nation)
     moment = {} if when == MOMENTS[0] else {"when": when}
     extra_keys = [k for k in entry if k not in ("play", "city", "when")] + \
         (["city"] if "city" in entry and kind != "destroy_wall" else [])
@@ -417,50 +446,76 @@ def _revision_1_effect(t: Turn, effect: dict[str, Any] | None, entry: dict[str, 
     if kind == "fortress":
         t.reject("card/not-now", f"{path}.play", card=name)
         return False
-    if kind == "destroy_wall":
-        city = entry.get("city")
-        prov = t.state.provinces.get(city) if city else None
-        if prov is None or not prov.extra.get("wall"):
-            t.reject("card/no-wall", f"{path}.city", card=name, city=city or "(no city named)",
-                     hint=t.hint(city) if city else "")
-            return False
-        set_wall(t.state, city, False)
-        t.state.nation(prov.owner).extra["walls_supply"] += 1
-        t.emit("card", card=entry["play"], city=city, owner=prov.owner, **moment)
-        return True
-    if kind == "halve_coins":
-        lost = t.state.nations[other].coins // 2
-        t.state.nation(other).coins -= lost
-        t.state.bank.coins += lost
-        t.emit("card", card=entry["play"], against=other, coins=lost, **moment)
-        return True
-    if kind == "gold_per_knowhow":
-        if t.edition.rondel.canonical(orders["rondel"]["to"]) != "scientia":
-            t.reject("card/not-scientia", f"{path}.play", card=name)
-            return False
-        gold = len(t.state.nations[other].knowhow)
-        t.ns.resources["gold"] += gold
-        t.emit("card", card=entry["play"], gold=gold, **moment)
-        return True
-    if kind == "gain":
-        for chip, n in effect.get("chips", {}).items():
-            t.ns.resources[chip] += n
-        coins = min(effect.get("coins", 0), t.state.bank.coins)
-        t.ns.coins += coins
-        t.state.bank.coins -= coins
-        t.emit("card", card=entry["play"], chips=dict(effect.get("chips", {})), coins=coins, **moment)
-        return True
-    if kind == "opponent_pays":
-        theirs = t.state.nation(other)
-        taken = {}
-        for chip, n in effect.get("chips", {}).items():
-            taken[chip] = min(n, theirs.resources[chip])
-            theirs.resources[chip] -= taken[chip]
-        coins = min(effect.get("coins", 0), theirs.coins)
-        theirs.coins -= coins
-        t.state.bank.coins += coins
-        t.emit("card", card=entry["play"], against=other, chips=taken, coins=coins, **moment)
-        return True
-    t.reject("card/unknown-effect", f"{path}.play", card=name)
-    return False
+    carry_out = FIRST_KIT.get(kind)
+    if carry_out is None:
+        t.reject("card/unknown-effect", f"{path}.play", card=name)
+        return False
+    return carry_out(t, effect, entry, path, orders, name, moment)
+
+
+def _destroy_wall(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+                  name: str, moment: dict[str, str]) -> bool:
+    city = entry.get("city")
+    prov = t.state.provinces.get(city) if city else None
+    if prov is None or not prov.extra.get("wall"):
+        t.reject("card/no-wall", f"{path}.city", card=name, city=city or "(no city named)",
+                 hint=t.hint(city) if city else "")
+        return False
+    set_wall(t.state, city, False)
+    t.state.nation(prov.owner).extra["walls_supply"] += 1
+    t.emit("card", card=entry["play"], city=city, owner=prov.owner, **moment)
+    return True
+
+
+def _halve_coins(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+                 name: str, moment: dict[str, str]) -> bool:
+    other = opponent(t.state, t.nation)
+    lost = t.state.nations[other].coins // 2
+    t.state.nation(other).coins -= lost
+    t.state.bank.coins += lost
+    t.emit("card", card=entry["play"], against=other, coins=lost, **moment)
+    return True
+
+
+def _gold_per_knowhow(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+                      name: str, moment: dict[str, str]) -> bool:
+    if t.edition.rondel.canonical(orders["rondel"]["to"]) != "scientia":
+        t.reject("card/not-scientia", f"{path}.play", card=name)
+        return False
+    gold = len(t.state.nations[opponent(t.state, t.nation)].knowhow)
+    t.ns.resources["gold"] += gold
+    t.emit("card", card=entry["play"], gold=gold, **moment)
+    return True
+
+
+def _first_gain(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+                name: str, moment: dict[str, str]) -> bool:
+    for chip, n in effect.get("chips", {}).items():
+        t.ns.resources[chip] += n
+    coins = min(effect.get("coins", 0), t.state.bank.coins)
+    t.ns.coins += coins
+    t.state.bank.coins -= coins
+    t.emit("card", card=entry["play"], chips=dict(effect.get("chips", {})), coins=coins, **moment)
+    return True
+
+
+def _opponent_pays(t: Turn, effect: dict[str, Any], entry: dict[str, Any], path: str, orders: dict[str, Any],
+                   name: str, moment: dict[str, str]) -> bool:
+    other = opponent(t.state, t.nation)
+    theirs = t.state.nation(other)
+    taken = {}
+    for chip, n in effect.get("chips", {}).items():
+        taken[chip] = min(n, theirs.resources[chip])
+        theirs.resources[chip] -= taken[chip]
+    coins = min(effect.get("coins", 0), theirs.coins)
+    theirs.coins -= coins
+    t.state.bank.coins += coins
+    t.emit("card", card=entry["play"], against=other, chips=taken, coins=coins, **moment)
+    return True
+
+
+FIRST_KIT = {"destroy_wall": _destroy_wall, "halve_coins": _halve_coins, "gold_per_knowhow": _gold_per_knowhow,
+             "gain": _first_gain, "opponent_pays": _opponent_pays}
+"""Each effect of the first kit (revision 1) that is played on its holder's turn -> the
+function that carries it out, as such games played it."""
 

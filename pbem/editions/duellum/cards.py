@@ -1,4 +1,5 @@
-"""Duellum's event cards: the catalogue, the deck, the open display, the hands.
+"""Duellum's event cards: the catalogue, the deck, the open display, the hands; its cards
+facet (:class:`DuellumCards`).
 
 001 L67-71, L111-113: 25 event cards and 2 blank ones; shuffled, three laid open as the
 display. 001 L415-431: a card taken from the display is replaced at once; a nation takes
@@ -33,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 import pbem.editions.duellum.effects as effects
+from pbem.kernel.facets import Facet
+from pbem.kernel.vocab import MOMENTS
 
 HIDDEN = "?"
 """A card a player's copy may not show (in the other's hand, in the deck)."""
@@ -240,3 +243,70 @@ def deck_words(data_text: str, revision: int) -> str:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+class DuellumCards(Facet):
+    """Antike Duellum's event cards (its cards facet): a game's catalogue, each card's
+    name, text, fields and play, and a nation's hand."""
+
+    def catalogue(self, data: str) -> dict[str, dict[str, Any]]:
+        return catalogue(data)
+
+    def name(self, cid: str, data: str) -> str:
+        return name_of(catalogue(data).get(cid), cid)
+
+    def text(self, cid: str, data: str, revision: int | None = None) -> str:
+        """What card ``cid`` does and when it is played, in words (:func:`.effects.words`);
+        for a card whose text is not entered, :data:`NOT_ENTERED`. In a game set up
+        before the printed deck, a card of the first kit is played at any moment."""
+        card = catalogue(data).get(cid)
+        if cid == HIDDEN or card is None:
+            return ""
+        if revision is not None and revision < PRINTED_DECK:
+            legacy = legacy_effect(cid, data)
+            if not legacy:
+                return ""
+            said = effects.normalised({"effect": legacy})
+            if said["when"] != [effects.DURING_CONQUEST]:
+                said["when"] = list(MOMENTS)
+            return effects.words({"when": said["when"], "wedge": said["wedge"], "effect": said["steps"]})
+        after = revision is None or revision >= OPEN_TABLE
+        return effects.words(card, after) if entered(card) else NOT_ENTERED
+
+    def note(self, cid: str, data: str) -> str:
+        if cid == HIDDEN or entered(catalogue(data).get(cid)):
+            return ""
+        return NOT_ENTERED
+
+    def fields(self, cid: str, data: str) -> tuple[str, ...]:
+        """The fields an ``events`` entry playing ``cid`` names (``city``, ``at``, ...)."""
+        card = catalogue(data).get(cid)
+        if not card:
+            return ()
+        card = effects.normalised(card)
+        return tuple(effects.needs(card["steps"], card["when"]))
+
+    def play(self, cid: str, table: Any) -> dict[str, Any] | None:
+        """A card as :mod:`.effects` reads it; in a game set up before the printed deck, the
+        first kit's effect said in the vocabulary, at any moment of the turn (as it is
+        played there)."""
+        if table.revision < PRINTED_DECK:
+            legacy = legacy_effect(cid, table.data)
+            if not legacy:
+                return None
+            card = effects.normalised({"effect": legacy})
+            return {**card, "when": card["when"] if card["when"] == [effects.DURING_CONQUEST] else list(MOMENTS)}
+        card = catalogue(table.data).get(cid)
+        if not entered(card):
+            return None
+        return effects.normalised(card, table.revision >= OPEN_TABLE)
+
+    def spellings(self, cid: str, data: str) -> tuple[str, ...]:
+        """The German name where the catalogue has one, then the English one (or the id)."""
+        card = catalogue(data).get(cid)
+        if card is None:
+            return ()
+        return (*([card["name_de"]] if card.get("name_de") else []), card.get("name") or cid)
+
+    def hand(self, state: Any, nation: str) -> tuple[str, ...]:
+        return tuple(state.nations[nation].extra["hand"])

@@ -1,5 +1,5 @@
-"""Antike Duellum's consistency checks (the edition's :meth:`consistency_problems
-<pbem.editions.duellum.Duellum.consistency_problems>`), asked when a game file is read and
+"""Antike Duellum's consistency checks (its pieces facet's :meth:`consistency_problems
+<pbem.editions.duellum.holdings.DuellumPieces.consistency_problems>`), asked when a game file is read and
 after every GM edit, each broken one named by its place in the game file: the recruitment
 box within the 12 units a nation has (001 L19-21, L93-95), the variant's special unit once and
 only in the variant (001 L435), at most 6 town walls (001 L39), walls only in cities, the

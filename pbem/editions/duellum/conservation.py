@@ -1,6 +1,6 @@
 """Antike Duellum's own conservation laws, which the self-play checks ask after every turn
-(the edition's :meth:`conservation_problems
-<pbem.editions.duellum.Duellum.conservation_problems>`): 12 legions and 12 galleys a nation
+(its pieces facet's :meth:`conservation_problems
+<pbem.editions.duellum.holdings.DuellumPieces.conservation_problems>`): 12 legions and 12 galleys a nation
 on the board, in its recruitment box and in its supply (001 L19-21, L93-95), the variant's
 special unit once (001 L435); at most 6 town walls a nation built and in its supply (001
 L39, L209-211); the city tokens of each type (001 L33-38); every event card of the deck

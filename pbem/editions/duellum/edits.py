@@ -1,5 +1,5 @@
-"""Antike Duellum's GM edits of its event cards and town walls (docs/duellum.md, "Event
-cards"; docs/orders.md, "GM edit file").
+"""Antike Duellum's GM edits of its event cards and town walls (its edits facet,
+:class:`DuellumEdits`; docs/duellum.md, "Event cards"; docs/orders.md, "GM edit file").
 
 - ``{"display": [CARD, ...]}``: the open display as the GM sets it;
 - ``{"event_cards": [ENTRY, ...]}``: printed cards the GM enters during the game, and the
@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import pbem.editions.duellum.cards as cards
 import pbem.editions.duellum.deck as deck
+import pbem.editions.duellum.effects as effects
 from pbem.editions.duellum.pieces import set_wall
+from pbem.kernel.facets import SharedEdits
 from pbem.kernel.rejections import reject
 
 if TYPE_CHECKING:
@@ -46,7 +48,7 @@ def display_edit(edition: Any, state: GameState, edit: dict[str, Any], path: str
                 break
         else:
             out.append(reject("edit/card-unavailable", f"{path}.display[{i}]", codes=edition.codes,
-                              card=edition.card_name(cid, state.table.data)))
+                              card=edition.cards.name(cid, state.table.data)))
             return
     state.extra.update(display=list(edit["display"]), deck=pile, discards=discards + display)
 
@@ -122,7 +124,7 @@ def edit_hand(edition: Any, state: GameState, nation: str, hand: list[str], path
         else:
             holder = next((n for n in state.table.seats if n != nation and cid in state.nations[n].extra["hand"]),
                           nation)
-            out.append(reject("edit/card-held", at, codes=edition.codes, card=edition.card_name(cid, state.table.data),
+            out.append(reject("edit/card-held", at, codes=edition.codes, card=edition.cards.name(cid, state.table.data),
                               holder=edition.nation_name(holder)))
 
 
@@ -135,3 +137,54 @@ def edit_province(state: GameState, pid: str, edit: dict[str, Any], path: str, o
         out.append(reject("edit/temple-without-city", f"{path}.wall", province=pid))
         return
     set_wall(state, pid, edit["wall"])
+
+
+def moments(table: Any, entries: list[Any]) -> list[str]:
+    """For each card of ``entries`` (a GM's) whose ``when`` nobody gave: the moments it
+    gets (from revision 3, a card of a wedge only after the move to it)."""
+    if table.revision < cards.PRINTED_DECK:
+        return []  # the first kit's cards are played at any moment of the turn
+    known = cards.catalogue(table.data)
+    ids = dict.fromkeys(e["id"] for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str))
+    after = table.revision >= cards.OPEN_TABLE
+    return [f"{cards.name_of(known[c], c)} ({c}), entered without \"when\": "
+            f"{effects.when_words(known[c], after)}" for c in ids
+            if c in known and cards.entered(known[c]) and "when" not in known[c]]
+
+
+class DuellumEdits(SharedEdits):
+    """Antike Duellum's GM edits (its edits facet): the open display and cards entered,
+    a hand that conserves the deck, a town wall; and the moments of a card entered
+    without them."""
+
+    def other(self, state: GameState, edit: dict[str, Any], path: str, out: list[Rejection]) -> bool:
+        """``{"display": [CARD, ...]}`` and ``{"event_cards": [ENTRY, ...]}``."""
+        if "event_cards" in edit:
+            enter_cards(self.edition, state, edit, f"{path}.event_cards", out)
+        elif "display" in edit:
+            display_edit(self.edition, state, edit, path, out)
+        else:
+            return False
+        return True
+
+    def nation(self, state: GameState, nation: str, edit: dict[str, Any], path: str,
+               out: list[Rejection]) -> frozenset[str]:
+        """From revision 3 a ``hand`` edit conserves the deck (:func:`edit_hand`); in every
+        revision a ``"?"`` (a player copy's mask of the other's card) is never a card to give."""
+        if "hand" not in edit:
+            return frozenset()
+        if state.table.revision < cards.OPEN_TABLE:
+            hidden = [i for i, c in enumerate(edit["hand"]) if c == cards.HIDDEN]
+            for i in hidden:  # a copy's mask, never a card (revision 3 refuses it as no card of the deck)
+                out.append(reject("edit/card-unknown", f"{path}.hand[{i}]", codes=self.edition.codes,
+                                  card=cards.HIDDEN))
+            return frozenset({"hand"}) if hidden else frozenset()
+        edit_hand(self.edition, state, nation, edit["hand"], path, out)
+        return frozenset({"hand"})
+
+    def province(self, state: GameState, pid: str, edit: dict[str, Any], path: str, out: list[Rejection]) -> None:
+        edit_province(state, pid, edit, path, out)
+
+    def notes(self, table: Any, edits: list[dict[str, Any]]) -> list[str]:
+        """The moments of a card a GM entered without ``when`` (:func:`moments`)."""
+        return moments(table, [c for e in edits for c in e.get("event_cards", [])])

@@ -179,14 +179,14 @@ def _legacy_problems(effect: dict[str, Any]) -> list[str]:
 
 
 def step_problems(step: Any, moments: list[str]) -> list[str]:
-    """What is wrong with one step of an effect, for a card played at ``moments``."""
+    """What is wrong with one step of an effect, for a card played at ``moments``: its keys,
+    its amounts and ``per``, then what its kind asks (:data:`_KIND_PROBLEMS`)."""
     if not isinstance(step, dict) or step.get("kind") not in STEPS:
         return [f"an object whose \"kind\" is one of {', '.join(STEPS)}"]
     kind = step["kind"]
     out = [f"{k!r} does not belong to a {kind} step (it takes {', '.join(sorted(_KEYS[kind])) or 'nothing'})"
            for k in step if k != "kind" and k not in _KEYS[kind]]
-    during = DURING_CONQUEST in moments
-    if during and kind not in _DURING_CONQUEST_STEPS:
+    if DURING_CONQUEST in moments and kind not in _DURING_CONQUEST_STEPS:
         out.append(f"a card played during the opponent's conquest has only {', '.join(sorted(_DURING_CONQUEST_STEPS))} "
                    "steps (its holder names nothing then)")
     out += _amount_problems(step)
@@ -197,51 +197,87 @@ def step_problems(step: Any, moments: list[str]) -> list[str]:
                 and _whole(per.get("divided_by", 1), 1)):
             out.append(f"per: {{\"count\": one of {', '.join(COUNTS)}, \"of\": \"self\" or \"opponent\", "
                        "\"divided_by\": a whole number from 1 (rounded down)}")
-    if kind in ("gain", "pay") and not step.get("chips") and not step.get("coins"):
-        out.append(f"a {kind} step names chips or coins")
-    if kind == "pay":
-        if step.get("who", "opponent") not in ("self", "opponent"):
-            out.append("who: \"opponent\" (the default) or \"self\"")
-        if step.get("to", "bank") not in ("bank", "player"):
-            out.append("to: \"bank\" (the default) or \"player\" (the card's player)")
-        if step.get("who", "opponent") == "self" and step.get("to", "bank") == "player":
-            out.append("to: the player does not pay itself")
-    if kind == "arm":
-        if step.get("unit", "any") not in (*UNITS, "any"):
-            out.append(f"unit: one of {', '.join(UNITS)}, or \"any\" (the order names it)")
-        if step.get("from", "box") not in ("box", "supply"):
-            out.append("from: \"box\" (the recruitment box, the default) or \"supply\"")
-    if kind == "remove":
-        if step.get("piece") not in (*UNITS, "unit", "wall"):
-            out.append(f"piece: one of {', '.join(UNITS)}, \"unit\" (the order names it) or \"wall\"")
-        whose = step.get("whose", "opponent")
-        if whose not in ("opponent", "self", "any") or (whose == "any" and step.get("piece") != "wall"):
-            out.append("whose: \"opponent\" (the default) or \"self\"; \"any\" for a wall")
-    if kind in ("arm", "remove", "draw", "discard") and not _whole(step.get("count", 1), 1, 27):
-        out.append("count: a whole number from 1")
-    if kind == "move_stone":
-        if step.get("whose", "self") not in ("self", "opponent"):
-            out.append("whose: \"self\" (the default) or \"opponent\"")
-        if "steps" in step and not _whole(step["steps"], 1, 7):
-            out.append("steps: a whole number from 1 to 7 (left out: the order names the wedge, \"to\")")
-    if kind == "free_steps":
-        if not _whole(step.get("steps"), 1, 7):
-            out.append("steps: a whole number from 1 to 7")
-        if any(m != MOMENTS[0] for m in moments):
-            out.append(f"free steps help only a card played before the rondel move: give the card \"when\": "
-                       f"[\"{MOMENTS[0]}\"]")
-    if kind == "defence":
-        if not (_whole(step.get("change"), -5, 5) and step.get("change")):
-            out.append("change: a whole number from -5 to 5, not 0")
-        if MOMENTS[2] in moments:
-            out.append(f"a defence changed in one's own turn helps only before the action: give the card \"when\": "
-                       f"[\"{MOMENTS[0]}\", \"{MOMENTS[1]}\"] (or [\"{DURING_CONQUEST}\"])")
-        if during and _whole(step.get("change"), -5, 5) and step["change"] < 0:
-            out.append("change: a card played during the opponent's conquest raises the defence (a positive change)")
-    if kind in ("draw", "discard") and step.get("who", "self" if kind == "draw" else "opponent") not in (
-            "self", "opponent"):
-        out.append("who: \"self\" or \"opponent\"")
+    return out + _KIND_PROBLEMS[kind](step, moments)
+
+
+def _gain_problems(step: dict[str, Any], moments: list[str]) -> list[str]:
+    return [] if step.get("chips") or step.get("coins") else [f"a {step['kind']} step names chips or coins"]
+
+
+def _pay_problems(step: dict[str, Any], moments: list[str]) -> list[str]:
+    out = _gain_problems(step, moments)
+    if step.get("who", "opponent") not in ("self", "opponent"):
+        out.append("who: \"opponent\" (the default) or \"self\"")
+    if step.get("to", "bank") not in ("bank", "player"):
+        out.append("to: \"bank\" (the default) or \"player\" (the card's player)")
+    if step.get("who", "opponent") == "self" and step.get("to", "bank") == "player":
+        out.append("to: the player does not pay itself")
     return out
+
+
+def _count_problems(step: dict[str, Any]) -> list[str]:
+    return [] if _whole(step.get("count", 1), 1, 27) else ["count: a whole number from 1"]
+
+
+def _arm_problems(step: dict[str, Any], moments: list[str]) -> list[str]:
+    out = []
+    if step.get("unit", "any") not in (*UNITS, "any"):
+        out.append(f"unit: one of {', '.join(UNITS)}, or \"any\" (the order names it)")
+    if step.get("from", "box") not in ("box", "supply"):
+        out.append("from: \"box\" (the recruitment box, the default) or \"supply\"")
+    return out + _count_problems(step)
+
+
+def _remove_problems(step: dict[str, Any], moments: list[str]) -> list[str]:
+    out = []
+    if step.get("piece") not in (*UNITS, "unit", "wall"):
+        out.append(f"piece: one of {', '.join(UNITS)}, \"unit\" (the order names it) or \"wall\"")
+    whose = step.get("whose", "opponent")
+    if whose not in ("opponent", "self", "any") or (whose == "any" and step.get("piece") != "wall"):
+        out.append("whose: \"opponent\" (the default) or \"self\"; \"any\" for a wall")
+    return out + _count_problems(step)
+
+
+def _move_stone_problems(step: dict[str, Any], moments: list[str]) -> list[str]:
+    out = []
+    if step.get("whose", "self") not in ("self", "opponent"):
+        out.append("whose: \"self\" (the default) or \"opponent\"")
+    if "steps" in step and not _whole(step["steps"], 1, 7):
+        out.append("steps: a whole number from 1 to 7 (left out: the order names the wedge, \"to\")")
+    return out
+
+
+def _free_steps_problems(step: dict[str, Any], moments: list[str]) -> list[str]:
+    out = []
+    if not _whole(step.get("steps"), 1, 7):
+        out.append("steps: a whole number from 1 to 7")
+    if any(m != MOMENTS[0] for m in moments):
+        out.append(f"free steps help only a card played before the rondel move: give the card \"when\": "
+                   f"[\"{MOMENTS[0]}\"]")
+    return out
+
+
+def _defence_problems(step: dict[str, Any], moments: list[str]) -> list[str]:
+    out = []
+    if not (_whole(step.get("change"), -5, 5) and step.get("change")):
+        out.append("change: a whole number from -5 to 5, not 0")
+    if MOMENTS[2] in moments:
+        out.append(f"a defence changed in one's own turn helps only before the action: give the card \"when\": "
+                   f"[\"{MOMENTS[0]}\", \"{MOMENTS[1]}\"] (or [\"{DURING_CONQUEST}\"])")
+    if DURING_CONQUEST in moments and _whole(step.get("change"), -5, 5) and step["change"] < 0:
+        out.append("change: a card played during the opponent's conquest raises the defence (a positive change)")
+    return out
+
+
+def _draw_problems(step: dict[str, Any], moments: list[str]) -> list[str]:
+    who = step.get("who", "self" if step["kind"] == "draw" else "opponent")
+    return _count_problems(step) + ([] if who in ("self", "opponent") else ["who: \"self\" or \"opponent\""])
+
+
+_KIND_PROBLEMS = {"gain": _gain_problems, "pay": _pay_problems, "arm": _arm_problems, "remove": _remove_problems,
+                  "move_stone": _move_stone_problems, "free_steps": _free_steps_problems,
+                  "defence": _defence_problems, "draw": _draw_problems, "discard": _draw_problems}
+"""Each kind of step -> what else is wrong with a step of that kind."""
 
 
 def _amount_problems(step: dict[str, Any]) -> list[str]:

@@ -1,7 +1,7 @@
-"""Antike Duellum's words in text orders (docs/text-orders.md, docs/duellum.md): the
-lines of its own order keys (event cards, town walls, recruiting) and its own standing
-orders, described for the text syntax, which reads each by its form
-(:meth:`pbem.kernel.edition.Edition.order_words`)."""
+"""Antike Duellum's words in text orders (its order-language facet, :class:`DuellumLanguage`;
+docs/text-orders.md, docs/duellum.md): the lines of its own order keys (event cards, town
+walls, recruiting) and its own standing orders, described for the text syntax, which reads
+each by its form (:class:`pbem.kernel.protocols.OrderLanguage`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from pbem.editions.duellum.cardplay import FORTRESS_CHOICES
+from pbem.kernel.facets import Facet
 
 ORDER_WORDS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     "play": MappingProxyType({"key": "events", "form": "card", "also": ("event", "events")}),
@@ -24,3 +25,10 @@ STANDING_WORDS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     "draw": MappingProxyType({"form": "cards", "what": "the event cards to take first"}),
 })
 """``standing fortress never``, ``standing draw fortress academy`` (or ``nothing``)."""
+
+
+class DuellumLanguage(Facet):
+    """The order language of Antike Duellum: :data:`ORDER_WORDS` and :data:`STANDING_WORDS`."""
+
+    order_words = ORDER_WORDS
+    standing_words = STANDING_WORDS

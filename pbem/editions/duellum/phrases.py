@@ -1,9 +1,10 @@
-"""Antike Duellum in the reports' words: town walls (001 L266, L211, L367), the
-recruitment box (001 L340), battles that fight themselves (001 L289, L346), the event
-cards (001 L415-429) and what each card's effect did (:mod:`.effects`).
+"""Antike Duellum in the reports' words (its phrases facet, :class:`DuellumPhrases`): town
+walls (001 L266, L211, L367), the recruitment box (001 L340), battles that fight themselves
+(001 L289, L346), the event cards (001 L415-429) and what each card's effect did
+(:mod:`.effects`).
 
-The reports hand these functions their phrasing kit (``words``: see the hooks for reports
-of :class:`pbem.kernel.edition.Edition`); nothing here imports the reports. Each event
+The reports hand these functions their phrasing kit (``words``: see
+:class:`pbem.kernel.protocols.Phrases`); nothing here imports the reports. Each event
 type has its own small function (:data:`EVENT_LINES`), each step of a card's effect too
 (:data:`EFFECT_WORDS`).
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.editions.duellum.cards import OPEN_TABLE
+from pbem.kernel.facets import SharedPhrases
+from pbem.kernel.protocols import CityMark
 from pbem.kernel.vocab import RESOURCES, UNITS
 
 
@@ -281,3 +284,37 @@ def nation_facts(shown: dict[str, Any], words: Any) -> tuple[list[dict[str, str]
     facts.append({"label": "Event cards", "value": value})
     short.append(_plural(size, "event card"))
     return facts, short, hand
+
+
+class DuellumPhrases(SharedPhrases):
+    """Antike Duellum's words in reports (its phrases facet): its own events and those it
+    tells its own way (automatic battles, a conquest that destroys a wall), its standing
+    orders, its GM edits, the display and the deck, a nation's box, walls, VP and hand; a
+    town wall on the board."""
+
+    event_kinds = frozenset(EVENT_LINES)
+    city_marks = (CityMark("wall", "battlements", "town wall", "wall"),)
+
+    def event_line(self, ev: dict[str, Any], words: Any) -> str | None:
+        return event_line(ev, words)
+
+    def standing_words(self, change: dict[str, Any], words: Any) -> list[str]:
+        return standing_words(change, words)
+
+    def edit_line(self, edit: dict[str, Any], words: Any) -> str | None:
+        return edit_line(edit, words)
+
+    def province_edit_words(self, edit: dict[str, Any], words: Any) -> list[str]:
+        return province_edit_words(edit, words)
+
+    def nation_edit_words(self, edit: dict[str, Any], words: Any) -> dict[str, str]:
+        return nation_edit_words(edit, words)
+
+    def status_lines(self, state: Any, words: Any) -> list[dict[str, str]]:
+        data, edition = state.table.data, self.edition
+        return status_lines(edition.pieces.view_extra(state), len(state.extra.get("discards", [])),
+                            lambda c: edition.cards.name(c, data).upper(), lambda c: edition.cards.note(c, data))
+
+    def nation_facts(self, state: Any, nation: str, viewer: str | None,
+                     words: Any) -> tuple[list[dict[str, str]], list[str], str | None]:
+        return nation_facts(self.edition.pieces.view_nation(state, nation, viewer), words)

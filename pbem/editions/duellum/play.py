@@ -147,9 +147,9 @@ def armed(t: Turn, unit: str, at: str, count: int) -> None:
 
 def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | None:
     """A Duellum conquest (001 L354-369): every own unit in the region counts; defence as
-    the shared rule plus the wall (:meth:`Duellum.defence_bonus`); the units used and every
-    defending unit go into their boxes, a temple to the bank, a wall to its owner's supply;
-    the token is turned. FORTRESS (001 L429), or another card a GM entered for the
+    the shared rule plus the wall (:meth:`.turn.DuellumForces.defence_bonus`); the units
+    used and every defending unit go into their boxes, a temple to the bank, a wall to its
+    owner's supply; the token is turned. FORTRESS (001 L429), or another card a GM entered for the
     opponent's conquest, is played by the defender's standing order; an event card the
     attacker played for this conquest changes the defence it sees."""
     city = step["conquer"]
@@ -162,46 +162,72 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
     changed = t.extra.get("defence_change", {}).pop(city, 0)  # an event card's, for one conquest
     seen = max(1, defence(t, city) - special.attack_relief(t, city) + changed)
     here = {u: len(f.units(city, u)) for u in UNITS}
+    used = _units_used(t, step, city, seen, here, path)
+    if used is None:
+        return dict(step)
+    echo = {"conquer": city, "with": used}
+    used = _defence_card(t, city, owner, used, here)
+    if used is not None:
+        _take(t, f, city, owner, seen, used)
+    return echo
+
+
+def _units_used(t: Turn, step: dict[str, Any], city: str, seen: int, here: dict[str, int],
+                path: str) -> dict[str, int] | None:
+    """The units that conquer, as many as the defence the attacker sees (every own unit in
+    the region counts): those ``with`` names, else legions first; ``None`` (and the
+    rejection) where too few stand there or ``with`` names a special unit."""
     specials = [u for u in step.get("with", {}) if u not in UNITS and step["with"][u]]
     if specials:  # docs/rulings.md Q33: it helps (-1 defence), it is not one of the units used
         t.reject("conquer/special-not-used", f"{path}.with.{specials[0]}", unit=specials[0])
-        return dict(step)
+        return None
     if "with" in step:
         used = {u: step["with"].get(u, 0) for u in UNITS}
         if sum(used.values()) != seen:
             t.reject("conquer/wrong-strength", f"{path}.with", city=city, defence=seen, used=sum(used.values()))
-            return dict(step)
+            return None
         short = [u for u in UNITS if used[u] > here[u]]
         for u in short:
             t.reject("conquer/not-enough-units", f"{path}.with.{u}", nation=t.nation, have=here[u], unit=u,
                      city=city, need=used[u], why="", able="")
-        if short:
-            return dict(step)
-    else:
-        if sum(here.values()) < seen:
-            t.reject("conquer/cannot-reach", f"{path}.conquer", nation=t.nation, have=sum(here.values()), city=city,
-                     defence=seen, why="", able="")
-            return dict(step)
-        legions = min(here["legion"], seen)  # D4: legions go first, galleys count towards navigators
-        used = {"legion": legions, "galley": seen - legions}
-        if here["legion"] and here["galley"]:
-            t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {_plural(used['legion'], 'legion')} "
-                           f"and {_plural(used['galley'], 'galley')} (no \"with\" given: legions first, galleys are kept)")
-    echo = {"conquer": city, "with": used}
+        return None if short else used
+    if sum(here.values()) < seen:
+        t.reject("conquer/cannot-reach", f"{path}.conquer", nation=t.nation, have=sum(here.values()), city=city,
+                 defence=seen, why="", able="")
+        return None
+    legions = min(here["legion"], seen)  # D4: legions go first, galleys count towards navigators
+    used = {"legion": legions, "galley": seen - legions}
+    if here["legion"] and here["galley"]:
+        t.note_default(f"{path}.with", f"the conquest of {t.display(city)} uses {_plural(used['legion'], 'legion')} "
+                       f"and {_plural(used['galley'], 'galley')} (no \"with\" given: legions first, galleys are kept)")
+    return used
+
+
+def _defence_card(t: Turn, city: str, owner: str, used: dict[str, int], here: dict[str, int]) -> dict[str, int] | None:
+    """FORTRESS (or another card for the opponent's conquest) played by the defender's
+    standing order: the city holds where the attacker has too few units left over (``None``),
+    else the units used grow by the card's change (a legion first)."""
     spare = {u: here[u] - used[u] for u in UNITS}
     played = defence_card(t, owner, sum(spare.values()))
-    if played is not None:
-        cid, change = played
-        shown = {} if t.state.table.revision < cards.PRINTED_DECK else {"card": cid, "change": change}
-        if sum(spare.values()) < change:
-            # 001 L429: "the city remains safe and all units remain in the region".
-            t.emit("fortress", city=city, defender=owner, held=True, **shown)
-            return echo
-        more = {"legion": min(spare["legion"], change)}  # a legion first, as for the units used (D4)
-        more["galley"] = change - more["legion"]
-        used = {u: used[u] + more[u] for u in UNITS}
-        lost = next(u for u in UNITS if more[u]) if not shown else {u: n for u, n in more.items() if n}
-        t.emit("fortress", city=city, defender=owner, held=False, lost=lost, **shown)
+    if played is None:
+        return used
+    cid, change = played
+    shown = {} if t.state.table.revision < cards.PRINTED_DECK else {"card": cid, "change": change}
+    if sum(spare.values()) < change:
+        # 001 L429: "the city remains safe and all units remain in the region".
+        t.emit("fortress", city=city, defender=owner, held=True, **shown)
+        return None
+    more = {"legion": min(spare["legion"], change)}  # a legion first, as for the units used (D4)
+    more["galley"] = change - more["legion"]
+    used = {u: used[u] + more[u] for u in UNITS}
+    lost = next(u for u in UNITS if more[u]) if not shown else {u: n for u, n in more.items() if n}
+    t.emit("fortress", city=city, defender=owner, held=False, lost=lost, **shown)
+    return used
+
+
+def _take(t: Turn, f, city: str, owner: str, seen: int, used: dict[str, int]) -> None:
+    """``city`` taken: the units used and every defending unit go into their boxes, a temple
+    to the bank, a wall to its owner's supply (001 L367); the loser draws a card later."""
     _remove_conquerors(t, f, city, used)
     for u, n in used.items():
         if n:
@@ -225,7 +251,6 @@ def conquer(t: Turn, f, step: dict[str, Any], path: str) -> dict[str, Any] | Non
     t.extra.setdefault("lost_city", []).append(owner)
     t.emit("conquer", city=city, defender=owner, defence=defence_shown(seen, used), used=used,
            defender_lost=lost, temple_destroyed=temple, wall_destroyed=wall)
-    return echo
 
 
 def defence_shown(seen: int, used: dict[str, int]) -> int:

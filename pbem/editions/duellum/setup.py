@@ -1,4 +1,5 @@
-"""Setting up Antike Duellum (``antike-ref new --edition duellum``).
+"""Setting up Antike Duellum (``antike-ref new --edition duellum``): its set-up facet
+(:class:`DuellumSetUp`).
 
 001 L91-113: each nation has 3 start cities with a token of the printed type, 3 marble,
 3 iron and 3 gold, one town wall in its supply and one legion and one galley in its
@@ -15,9 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.editions.classic.setup import start_cities
 import pbem.editions.duellum.cards as cards
-from pbem.editions.duellum.rules import DISPLAY, GOAL, SPECIAL_UNITS, START_BOX, TOKENS
+from pbem.editions.duellum.edits import moments
+from pbem.editions.duellum.rules import (BANK_COINS, DATA_KEYS, DISPLAY, GOAL, PRICES, SPECIAL_UNITS, START_BOX, TOKENS,
+                                         data_problems)
 from pbem.errors import UsageError
 from pbem.kernel.bank import give_coin
+from pbem.kernel.facets import SharedSetUp
 from pbem.kernel.setup import SetupOptions, check_common, initial_state, start_nation_by_lot
 from pbem.kernel.state import GameState, Table
 
@@ -82,5 +86,40 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
     events: list[dict[str, Any]] = []
     other = next(n for n in nations if n != first)
     give_coin(state, other, events, "compensation for not starting")  # 001 L103
-    edition.start_round(state, events)
+    edition.turn.start_round(state, events)
     return state, events, opts.replace(first=first)
+
+
+class DuellumSetUp(SharedSetUp):
+    """Antike Duellum's set-up facet: :func:`setup`, its goal, two players with a nation
+    each, and the values a GM who owns the game enters (``new --data``: prices, the bank's
+    coins, event cards)."""
+
+    def start(self, options: SetupOptions, board: Board) -> tuple[GameState, list[dict[str, Any]], SetupOptions]:
+        return setup(self.edition, options, board)
+
+    def goal(self, options: SetupOptions, nations: int, players: int) -> int:
+        return GOAL
+
+    def seating_problem(self, players: int, nations: int) -> str | None:
+        if players != 2 or nations != 2:
+            return "Antike Duellum is two players, one nation each"
+        return None
+
+    def data_problems(self, data: Any, board: Board) -> list[str]:
+        problems = data_problems(data, self.edition.knowhows, self.edition.rondel.names) if data else []
+        return [f"{p} (keys: {', '.join(DATA_KEYS)})" for p in problems[:1]] + problems[1:]
+
+    def rulings(self, table: Table) -> list[str]:
+        given = json.loads(table.data) if table.data else {}
+        rules = self.edition.rules_for(table)
+        knowhows = self.edition.knowhows
+        out = []
+        if set(given.get("knowhow_prices", {})) != set(PRICES):
+            prices = ", ".join(f"{knowhows[k]} {s.price_first}/{s.price_later}" for k, s in rules.knowhows.items()
+                               if k not in given.get("knowhow_prices", {}))
+            out.append(f"know-how prices (first/later): {prices}")
+        if "bank_coins" not in given:
+            out.append(f"the bank's {BANK_COINS} coins")
+        out.append(cards.deck_words(table.data, table.revision))
+        return out + moments(table, given.get("event_cards", []))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.report.model import RECONSTRUCTION_NOTE
+from pbem.report.style import RECONSTRUCTION_NOTE
 
 
 WIDTH = 1152

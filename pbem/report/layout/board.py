@@ -7,19 +7,22 @@ import math
 from typing import Any
 
 from pbem.kernel.board import Board
-from pbem.report.model import ink_for, is_sea
+from pbem.report.style import ink_for, is_sea
 from pbem.report.layout.base import (Box, CHIP_ROOM, INK, LAND, NAME_SIZE, PILL_GAP, PILL_H, SEA_ONLY_INK,
                                      UNIT_SIZE, _pts, _temple, num, refined, text_width, tint)
+from pbem.kernel.protocols import CityMark
 from pbem.report.layout.marks import (NEUTRAL_TEMPLE, SEA_FILL, _anchor, _chip, _cross, _neutral_temple, _sea_mark,
-                                      _wall)
-from pbem.report.layout.placement import _board_geometry, _leader, board_places, board_view, overlaps
+                                      city_mark)
+from pbem.report.layout.placement import (View, _board_geometry, _leader, board_places, board_view, model_marks,
+                                          overlaps)
 
 
-def _province_base(board: Board, pid: str) -> dict[str, Any]:
+def _province_base(board: Board, pid: str, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:
     """A province as the board shows it before any game: outline, label, city site (or the
-    cross of a province without one), a temple printed on the board."""
-    view = board_view(board)
-    places = board_places(board)
+    cross of a province without one), a temple printed on the board (``marks``: the city
+    marks of the game's edition, :func:`board_view`)."""
+    view = board_view(board, marks)
+    places = board_places(board, marks)
     p = board.province(pid)
     x, y = view.xy[pid]
     box = places["labels"][pid]
@@ -31,7 +34,7 @@ def _province_base(board: Board, pid: str) -> dict[str, Any]:
     more = {"sea": True, "sea_mark": _sea_mark(x, y)} if sea else {}
     return {
         "id": pid,
-        "outline": _board_geometry(board)["outlines"][pid],
+        "outline": _board_geometry(board, marks)["outlines"][pid],
         "fill": SEA_FILL if sea else LAND, **more,
         "name": p.name, "name_ink": SEA_ONLY_INK if p.sea_only else INK,
         "name_x": num(box[0] + room + name_w / 2), "name_y": num(base),
@@ -47,24 +50,27 @@ def _province_base(board: Board, pid: str) -> dict[str, Any]:
 
 def _provinces(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     """Every province as drawn: its shape and site (:func:`_province_base`), its city,
-    wall and temple (:func:`_site_marks`), its unit badges (:func:`_unit_badges`)."""
+    the edition's marks round it and its temple (:func:`_site_marks`), its unit badges
+    (:func:`_unit_badges`)."""
     nations = {n["id"]: n for n in model["nations"]}
     state = {p["id"]: p for p in model["provinces"]}
-    places = board_places(board)
+    marks = model_marks(model)
+    view, places = board_view(board, marks), board_places(board, marks)
     out = []
     for pid in sorted(board.provinces):
-        entry = _province_base(board, pid)
-        _site_marks(entry, model, board, pid, state.get(pid), nations)
-        _unit_badges(entry, board, pid, state.get(pid), nations, places, refined(model))
+        entry = _province_base(board, pid, marks)
+        _site_marks(entry, model, board, view, pid, state.get(pid), nations)
+        _unit_badges(entry, view, pid, state.get(pid), nations, places, refined(model))
         out.append(entry)
     return out
 
 
-def _site_marks(entry: dict[str, Any], model: dict[str, Any], board: Board, pid: str,
+def _site_marks(entry: dict[str, Any], model: dict[str, Any], board: Board, view: View, pid: str,
                 s: dict[str, Any] | None, nations: dict[str, dict[str, Any]]) -> None:
-    """A province's city (its owner's colour and initials), town wall, temple and chosen
-    resource; a neutral temple, or none where one was destroyed."""
-    x, y = board_view(board).xy[pid]
+    """A province's city (its owner's colour and initials), the edition's marks round it
+    (a town wall), temple and chosen resource; a neutral temple, or none where one was
+    destroyed."""
+    x, y = view.xy[pid]
     owner = s["owner"] if s else None
     if owner:
         colour = nations[owner]["colour"]
@@ -73,8 +79,8 @@ def _site_marks(entry: dict[str, Any], model: dict[str, Any], board: Board, pid:
         entry["city"] = {"x": num(x - 7), "y": num(y - 7), "fill": colour,
                          "tx": num(x), "ty": num(y + 3), "text": nations[owner]["initial"],
                          "ink": nations[owner]["ink"]}
-        if s.get("wall"):  # an edition with town walls
-            entry["wall"] = _wall(x, y)
+        if s.get("marks"):  # an edition's marks round the city (a town wall)
+            entry["marks"] = [city_mark(mark["shape"], x, y) for mark in s["marks"]]
         # a temple printed on the board stands for a neutral city only; once the city
         # is a nation's, the game state says whether it has a temple
         entry["temple"] = _temple(x + 17, y) if s["temple"] else None
@@ -88,12 +94,11 @@ def _site_marks(entry: dict[str, Any], model: dict[str, Any], board: Board, pid:
         entry["temple"] = None  # destroyed: the site is free for a city
 
 
-def _unit_badges(entry: dict[str, Any], board: Board, pid: str, s: dict[str, Any] | None,
+def _unit_badges(entry: dict[str, Any], view: View, pid: str, s: dict[str, Any] | None,
                  nations: dict[str, dict[str, Any]], places: dict[str, Any], fresh: bool) -> None:
     """A province's unit badges: legions at the city (moved clear of the labels where
     the page is ``fresh``, :func:`refined`), galleys under a sea region's mark or at the
     port's anchor."""
-    view = board_view(board)
     x, y = view.xy[pid]
     owner = s["owner"] if s else None
     units = s["units"] if s else []
@@ -152,7 +157,7 @@ def _legion_spot(x: float, y: float, pills: list[dict[str, Any]], labels: list[t
 
 def _arrows(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     colours = {n["id"]: n["colour"] for n in model["nations"]}
-    sites = board_view(board).xy
+    sites = board_view(board, model_marks(model)).xy
     out = []
     for k, mv in enumerate(model["marks"]["moves"]):
         offset = 0 if k == 0 else (6 * ((k + 1) // 2)) * (1 if k % 2 else -1)
@@ -217,8 +222,9 @@ def _battles(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     for b in model["marks"]["battles"]:
         seen[b["at"]] = seen.get(b["at"], 0) + b["count"]
     out = []
+    sites = board_view(board, model_marks(model)).xy
     for pid in sorted(seen):
-        x, y = board_view(board).xy[pid]
+        x, y = sites[pid]
         cx, cy = x - 25, y + 3
         star = []
         for i in range(16):
@@ -232,7 +238,8 @@ def _battles(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
 def _conquests(model: dict[str, Any], board: Board) -> list[dict[str, Any]]:
     colours = {n["id"]: n["colour"] for n in model["nations"]}
     out = []
+    sites = board_view(board, model_marks(model)).xy
     for c in model["marks"]["conquests"]:
-        x, y = board_view(board).xy[c["city"]]
+        x, y = sites[c["city"]]
         out.append({"cx": num(x), "cy": num(y + 1), "colour": colours[c["by"]]})
     return out

@@ -7,18 +7,20 @@ import math
 from typing import Any
 
 from pbem.kernel.board import Board
-from pbem.report.model import RESOURCE_COLOURS, ink_for, is_sea
+from pbem.kernel.protocols import CityMark
+from pbem.report.style import RESOURCE_COLOURS, ink_for, is_sea
 from pbem.report.layout.base import Box, RESOURCE_LETTERS, SEA_ONLY_INK, _pts, _temple, num
-from pbem.report.layout.marks import _anchor, _chip, _cross, _neutral_temple, _sea_mark, _wall
+from pbem.report.layout.marks import _anchor, _chip, _cross, _neutral_temple, _sea_mark, city_mark
 
 
-def legend_extras(board: Board) -> tuple[str, ...]:
+def legend_extras(board: Board, marks: tuple[CityMark, ...] = ()) -> tuple[str | CityMark, ...]:
     """The marks of later editions' boards that the report's legend explains, in this
     order, where the board has them: ``choice`` (a site whose founder chooses the
     resource), ``none`` (no city site), ``sea`` (a sea region: no city site, galleys
-    only, counting double), ``neutral`` (a neutral temple at set-up), then what the
-    board's edition adds (:func:`edition_marks`: ``wall``, town walls). The first boards
-    have none of them, and their legend is unchanged."""
+    only, counting double), ``neutral`` (a neutral temple at set-up), then ``marks``: the
+    city marks of the game's edition (:attr:`Phrases.city_marks
+    <pbem.kernel.protocols.Phrases>`: a town wall), which the caller hands down. The first
+    boards have none of them, and their legend is unchanged."""
     provinces = board.provinces.values()
     out = []
     if any(p.resource == "choice" for p in provinces):
@@ -29,19 +31,7 @@ def legend_extras(board: Board) -> tuple[str, ...]:
         out.append("sea")
     if any(p.temple for p in provinces):
         out.append("neutral")
-    return (*out, *edition_marks(board))
-
-
-def edition_marks(board: Board) -> tuple[str, ...]:
-    """The marks of the games played on ``board`` that its legend explains because its
-    edition has them (:attr:`Edition.legend_marks <pbem.kernel.edition.Edition.legend_marks>`:
-    ``wall``, the town walls of an edition with walls); none for an unknown edition."""
-    from pbem import editions
-
-    try:
-        return tuple(editions.get(board.edition).legend_marks)
-    except editions.UnknownEdition:
-        return ()
+    return (*out, *marks)
 
 
 SEA_LEGEND = "sea: no city, counts double"
@@ -97,7 +87,7 @@ class _Grid:
         return self.col(0, i), self.row(0, i)
 
 
-def _legend(box: Box, columns: int, extras: tuple[str, ...] = (),
+def _legend(box: Box, columns: int, extras: tuple[str | CityMark, ...] = (),
             neutral: str = "neutral temple") -> dict[str, Any]:
     """The report's legend in ``box``: what the lines, symbols and marks on the board mean;
     ``extras`` (:func:`legend_extras`) after the classic items, ``neutral`` the words for a
@@ -123,7 +113,7 @@ def _legend(box: Box, columns: int, extras: tuple[str, ...] = (),
     }
 
 
-def _legend_extra(kind: str, x: float, y: float, neutral: str) -> dict[str, Any]:
+def _legend_extra(kind: str | CityMark, x: float, y: float, neutral: str) -> dict[str, Any]:
     """One of the later editions' legend items (:func:`legend_extras`) at (``x``, ``y``), in
     the shape the board map's legend entries have."""
     if kind == "choice":
@@ -134,10 +124,9 @@ def _legend_extra(kind: str, x: float, y: float, neutral: str) -> dict[str, Any]
         return {"kind": "cross", "label": "no city site", "d": _cross(x + 7, y - 4), "tx": num(x + 22), "ty": num(y)}
     if kind == "sea":
         return {"kind": "sea", "label": SEA_LEGEND, "mark": _sea_mark(x + 8, y - 3), "tx": num(x + 22), "ty": num(y)}
-    if kind == "wall":
-        wall = _wall(x + 8, y - 3)
-        return {"kind": "wall", "label": "town wall", "wall": wall, "square": {"x": num(x + 1), "y": num(y - 10)},
-                "tx": num(x + 24), "ty": num(y)}
+    if isinstance(kind, CityMark):  # round a city square, as on the board
+        return {"kind": "mark", "label": kind.words, "mark": city_mark(kind.shape, x + 8, y - 3),
+                "square": {"x": num(x + 1), "y": num(y - 10)}, "tx": num(x + 24), "ty": num(y)}
     return {"kind": "temple", "label": neutral, "temple": _neutral_temple(x + 8, y - 3),
             "tx": num(x + 22), "ty": num(y)}
 

@@ -1,9 +1,10 @@
 """The marks drawn on the board and in its legend: temples, chips, anchors, sea regions,
-town walls (an edition with walls), crosses."""
+the shapes of an edition's city marks (:data:`CITY_MARK_SHAPES`: battlements, a town wall),
+crosses."""
 
 from __future__ import annotations
 
-from pbem.report.model import RESOURCE_COLOURS, ink_for
+from pbem.report.style import RESOURCE_COLOURS, ink_for
 from pbem.report.layout.base import RESOURCE_LETTERS, SEA, SEA_ONLY_INK, _pts, _temple, num
 
 
@@ -57,12 +58,13 @@ def _sea_mark(x: float, y: float) -> dict[str, str]:
             "oars": oars, "ink": SEA_ONLY_INK}
 
 
-WALL_FILL = "#8c8577"
+STONE = "#8c8577"
+"""Battlements are stone grey."""
 
 
-def _wall(x: float, y: float) -> dict[str, str]:
-    """A town wall round the city square at (x, y) (an edition with walls): a stone frame with
-    three merlons on top, drawn under the square."""
+def _battlements(x: float, y: float) -> dict[str, str]:
+    """Battlements round the city square at (x, y) (an edition's town wall): a stone frame
+    with three merlons on top, drawn under the square."""
     top, merlon = y - 10, y - 13.5
     points = [(x - 10.5, y + 10.5), (x - 10.5, merlon)]
     for left, right in ((x - 10.5, x - 6), (x - 2.2, x + 2.2), (x + 6, x + 10.5)):
@@ -72,7 +74,17 @@ def _wall(x: float, y: float) -> dict[str, str]:
         if right != x + 10.5:
             points += [(right, top)]
     points += [(x + 10.5, y + 10.5)]
-    return {"points": _pts(points), "fill": WALL_FILL}
+    return {"points": _pts(points), "fill": STONE}
+
+
+CITY_MARK_SHAPES = {"battlements": _battlements}
+"""How each shape of an edition's city marks (:class:`~pbem.kernel.protocols.CityMark`) is
+drawn round the city square at (x, y)."""
+
+
+def city_mark(shape: str, x: float, y: float) -> dict[str, str]:
+    """An edition's city mark of ``shape`` round the city square at (x, y)."""
+    return CITY_MARK_SHAPES[shape](x, y)
 
 
 def _cross(x: float, y: float) -> str:

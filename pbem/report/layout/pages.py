@@ -6,20 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.kernel.board import Board
+from pbem.kernel.protocols import CityMark
 from pbem.report.layout.base import (BORDER_COLOURS, FONT, HEIGHT, INK, NOTE_INK, NOTE_TEXT, SEA, WIDTH, fit, num,
                                      refined, wrap)
 from pbem.report.layout.legend import _legend
-from pbem.report.layout.placement import _board_geometry, board_view
+from pbem.report.layout.placement import _board_geometry, board_view, model_marks
 from pbem.report.layout.board import _arrows, _battles, _conquests, _provinces
 from pbem.report.layout.panels import (_footer, _header, _log, _nations_table, _progress, _rondel, _scores,
                                        panel_rows)
 
 
-def board_frame(board: Board) -> dict[str, Any]:
+def board_frame(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:
     """What the board page and the board map share: where the board is drawn, its outlines
-    and borders, the reconstruction note."""
-    view = board_view(board)
-    geometry = _board_geometry(board)
+    and borders, the reconstruction note (``marks``: the city marks of the game's edition,
+    :func:`board_view`)."""
+    view = board_view(board, marks)
+    geometry = _board_geometry(board, marks)
     note = None
     if view.note is not None:
         note = {"x": num(view.note[0]), "y": num(view.note[1]), "text": NOTE_TEXT, "ink": NOTE_INK}
@@ -33,10 +35,11 @@ def board_frame(board: Board) -> dict[str, Any]:
 
 def svg_layout(model: dict[str, Any], board: Board) -> dict[str, Any]:
     """Everything the board page template needs, placed."""
-    view = board_view(board)
+    marks = model_marks(model)
+    view = board_view(board, marks)
     place = panel_rows(view)
     return {
-        **board_frame(board),
+        **board_frame(board, marks),
         "height": str(HEIGHT), "map": False,
         "header": _header(model),
         "provinces": _provinces(model, board),
@@ -180,8 +183,8 @@ def _provinces_section(flow: _Flow, model: dict[str, Any]) -> None:
         if flow.room(PAGE_LINE * len(units)):
             header()
         temple = "yes" if p["temple"] else "neutral" if p.get("neutral_temple") else ""
-        if p.get("wall"):  # an edition's town wall
-            temple = f"{temple}, wall" if temple else "wall"
+        for mark in p.get("marks", ()):  # an edition's mark round the city (a town wall), in short
+            temple = f"{temple}, {mark['short']}" if temple else mark["short"]
         values = [p["name"], p["resource"], p.get("kind_text") or "inland", p["owner_name"] or "—", temple]
         for (x, _), v in zip(cols, values):
             flow.text(x, v, advance=False)

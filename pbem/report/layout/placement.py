@@ -11,7 +11,8 @@ from functools import lru_cache
 from typing import Any
 
 from pbem.kernel.board import Board
-from pbem.report.model import is_sea
+from pbem.kernel.protocols import CityMark
+from pbem.report.style import is_sea
 from pbem.report.layout.base import (BOARD_ROOM, Box, CHIP_ROOM, HARBOUR_H, HARBOUR_W, HEADER, LABEL_GAP, LABEL_H,
                                      MARGIN, NAME_SIZE, NOTE_H, PILL_GAP, PILL_H, WIDTH, num, text_width)
 from pbem.report.layout.legend import LEGEND_GAP, legend_extras, legend_layout
@@ -42,13 +43,19 @@ class View:
     shapes: dict[str, list[tuple[float, float]]]
     labels: dict[str, tuple[float, float]]
     """The label centres the map file gives (``Province.label``), scaled."""
-    extras: tuple[str, ...] = ()
+    extras: tuple[str | CityMark, ...] = ()
     """What the legend explains beyond the classic boards' marks (:func:`legend_extras`)."""
 
     @property
     def bounds(self) -> Box:
         """Where labels and anchors may go: the drawn board less a thin edge."""
         return (2, 2, self.w - 2, self.h - 2)
+
+
+def model_marks(model: dict[str, Any]) -> tuple[CityMark, ...]:
+    """The city marks of the game's edition a report's model lists (``game.city_marks``:
+    :attr:`Phrases.city_marks <pbem.kernel.protocols.Phrases>`), for :func:`board_view`."""
+    return tuple(CityMark(**m) for m in model["game"].get("city_marks", ()))
 
 
 def _fit(width: float, height: float, room: float) -> tuple[float, float, float, float]:
@@ -62,8 +69,9 @@ def _fit(width: float, height: float, room: float) -> tuple[float, float, float,
 
 
 @lru_cache(maxsize=16)
-def board_view(board: Board) -> View:
-    """Where and how large ``board`` is drawn on the page, and where its legend goes.
+def board_view(board: Board, marks: tuple[CityMark, ...] = ()) -> View:
+    """Where and how large ``board`` is drawn on the page, and where its legend goes, for
+    games of an edition whose city marks (``marks``) the legend explains too.
 
     The picture is drawn as wide as the page but no taller than :data:`BOARD_ROOM` (less
     the reconstruction note's strip), keeping its aspect and centred when narrower. The
@@ -75,7 +83,7 @@ def board_view(board: Board) -> View:
     """
     note = NOTE_H if board.reconstruction else 0
     sites = {pid: board.province(pid).xy for pid in sorted(board.provinces)}
-    extras = legend_extras(board)
+    extras = legend_extras(board, marks)
     scale, x, w, h = _fit(board.width, board.height, BOARD_ROOM - note)
     lw, lh = legend_layout(5, len(extras))["size"]
     under = _fit(board.width, board.height, BOARD_ROOM - note - lh - LEGEND_GAP)
@@ -147,10 +155,10 @@ def _legend_on(w: float, h: float, sites: list[tuple[float, float]],
 
 
 @lru_cache(maxsize=8)
-def _board_geometry(board: Board) -> dict[str, Any]:
+def _board_geometry(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:
     """What depends on the board alone: outlines, borders, links across water (drawn
     coordinates: the board's scaled by :func:`board_view`)."""
-    view = board_view(board)
+    view = board_view(board, marks)
     shapes = view.shapes
     pairs: dict[frozenset, list[tuple]] = {}
     owner: dict[frozenset, str] = {}
@@ -338,11 +346,11 @@ def _point_in_ring(px: float, py: float, ring) -> bool:
     return inside
 
 
-def _on_land(board: Board, px: float, py: float, boxes: dict[str, Box]) -> bool:
+def _on_land(board: Board, px: float, py: float, boxes: dict[str, Box], marks: tuple[CityMark, ...] = ()) -> bool:
     """Whether the drawn point (``px``, ``py``) lies in a province (``boxes``: each
-    outline's bounding box) that is not a sea region (:func:`~pbem.report.model.is_sea`:
+    outline's bounding box) that is not a sea region (:func:`~pbem.report.style.is_sea`:
     drawn as water)."""
-    for pid, ring in board_view(board).shapes.items():
+    for pid, ring in board_view(board, marks).shapes.items():
         if is_sea(board.province(pid)):
             continue
         b = boxes[pid]
@@ -351,11 +359,11 @@ def _on_land(board: Board, px: float, py: float, boxes: dict[str, Box]) -> bool:
     return False
 
 
-def _harbour(board: Board, pid: str, taken: list[Box], bounds: Box,
-             shape_boxes: dict[str, Box]) -> tuple[tuple[float, float], Box]:
+def _harbour(board: Board, pid: str, taken: list[Box], bounds: Box, shape_boxes: dict[str, Box],
+             marks: tuple[CityMark, ...] = ()) -> tuple[tuple[float, float], Box]:
     """The nearest free spot of open water beside province ``pid``, looked for first in
     the direction of its sea neighbours (so that a port's galleys lie in the sea they sail)."""
-    view = board_view(board)
+    view = board_view(board, marks)
     p = board.province(pid)
     x, y = view.xy[pid]
     vx = sum(view.xy[q][0] - x for q in sorted(p.sea))
@@ -377,14 +385,14 @@ def _harbour(board: Board, pid: str, taken: list[Box], bounds: Box,
                     continue  # open water, but not beside this province
                 # the badge in the water (at 0.5: its middle half, touching the coast)
                 points = [(hx + sx * hw * wet, hy + sy * hh * wet) for sx in (-1, 1) for sy in (-1, 1)] + [(hx, hy)]
-                if wet and any(_on_land(board, cx, cy, shape_boxes) for cx, cy in points):
+                if wet and any(_on_land(board, cx, cy, shape_boxes, marks) for cx, cy in points):
                     continue
                 return (hx, hy), box
     return (x, y + 30), (x - hw, y + 30 - hh, x + hw, y + 30 + hh)
 
 
 @lru_cache(maxsize=16)
-def board_places(board: Board) -> dict[str, Any]:
+def board_places(board: Board, marks: tuple[CityMark, ...] = ()) -> dict[str, Any]:
     """Where each province's label and (for a port) its anchor go, whatever the game's state
     (drawn coordinates, :func:`board_view`).
 
@@ -396,8 +404,9 @@ def board_places(board: Board) -> dict[str, Any]:
     free, at the nearest free spot farther away (:func:`_far_candidates`, and a line to its
     city is drawn); if there is none either, where it covers least. Placed once per board,
     in province-id order (labels: longest name first), so the result never varies.
+    ``marks``: the city marks of the game's edition (:func:`board_view`).
     """
-    view = board_view(board)
+    view = board_view(board, marks)
     bounds = view.bounds
     shape_boxes = {pid: (min(x for x, _ in ring), min(y for _, y in ring), max(x for x, _ in ring),
                          max(y for _, y in ring)) for pid, ring in view.shapes.items()}
@@ -425,7 +434,7 @@ def board_places(board: Board) -> dict[str, Any]:
         p = board.province(pid)
         if p.land_only or is_sea(p):  # a sea region's galleys lie at its own mark
             continue
-        harbours[pid], box = _harbour(board, pid, taken, bounds, shape_boxes)
+        harbours[pid], box = _harbour(board, pid, taken, bounds, shape_boxes, marks)
         taken.append(box)
     for pid in sorted(board.provinces, key=lambda q: (-len(board.province(q).name), q)):
         if pid in labels:

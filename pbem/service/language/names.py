@@ -48,27 +48,27 @@ KEY_WORDS: dict[str, tuple[str, ...]] = {
     "standing": ("standing",),
 }
 """The shared order keys -> the words whose lines write them. An edition's own order keys
-have the words the edition gives (:meth:`~pbem.kernel.edition.Edition.order_words`)."""
+have the words the edition's order language gives (:class:`~pbem.kernel.protocols.OrderLanguage`)."""
 
 
 def own_words(edition: Edition) -> dict[str, tuple[str, Mapping[str, Any]]]:
     """The words of the edition's own order keys, each spelling (lowercase, hyphens and
     underscores dropped) -> (the word as the echo writes it, how its line is read)."""
     out: dict[str, tuple[str, Mapping[str, Any]]] = {}
-    for word, spec in edition.order_words().items():
+    for word, spec in (edition.language.order_words if edition.language else {}).items():
         for spelling in (word, *spec.get("also", ())):
             out.setdefault(spelling.lower().replace("-", "").replace("_", ""), (word, spec))
     return out
 
 
 def line_words() -> frozenset[str]:
-    """The words that make a line an order line, in every edition (each registered one):
-    a line starting with an order word of another edition is an order line too (and then
-    an error), never prose."""
+    """The words that make a line an order line, in every edition (those the registry knows
+    of each built-in one without importing it): a line starting with an order word of another
+    edition is an order line too (and then an error), never prose."""
     from pbem import editions
 
-    return frozenset({*ORDER_WORDS, *WORD_ALIASES,
-                      *(w for edition in editions.registered() for w in own_words(edition))})
+    own = (w.lower().replace("-", "").replace("_", "") for w in editions.order_line_words())
+    return frozenset({*ORDER_WORDS, *WORD_ALIASES, *own})
 
 
 def fold(text: str) -> str:
@@ -198,7 +198,7 @@ class Vocabulary:
     """The words of the edition's own order keys (:func:`own_words`)."""
     standing_words: Mapping[str, Mapping[str, Any]] = field(default_factory=lambda: MappingProxyType({}))
     """The standing orders of the edition's own that text orders can write, with their forms
-    (:meth:`~pbem.kernel.edition.Edition.standing_order_words`)."""
+    (:attr:`OrderLanguage.standing_words <pbem.kernel.protocols.OrderLanguage>`)."""
     cards: Names | None = None
     """The event cards, in an edition with cards (``play`` and ``standing draw``)."""
     card_fields: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
@@ -208,7 +208,7 @@ class Vocabulary:
 def order_field(edition: Edition, definition: str, key: str) -> bool:
     """Whether the edition's order schema adds ``key`` to the ``definition`` (what the text
     syntax may write follows what an order file of the edition may say)."""
-    added = edition.schema_extensions("orders").get(definition, {})
+    added = (edition.schema.parts("orders") if edition.schema else {}).get(definition, {})
     return key in added.get("properties", {})
 
 
@@ -216,10 +216,11 @@ def card_names(edition: Edition, data: str) -> Names | None:
     """The event cards of a game, in an edition with cards (the edition's catalogue with
     what a GM entered in the game's ``rules.data``), by id and every name the edition
     gives them; ``None`` in an edition without."""
-    catalogue = edition.event_cards(data)
-    if not catalogue:
+    cards = edition.cards
+    catalogue = cards.catalogue(data) if cards else {}
+    if not cards or not catalogue:
         return None
-    entries = [(cid, name) for cid in catalogue for name in (edition.card_spellings(cid, data) or (cid,))]
+    entries = [(cid, name) for cid in catalogue for name in (cards.spellings(cid, data) or (cid,))]
     return Names("event card", entries, listed=False)
 
 
@@ -227,7 +228,7 @@ def order_words(edition: Edition) -> tuple[str, ...]:
     """The words an order line may start with in ``edition``, in the order its order keys
     are written (an edition's own words where its order key comes)."""
     own: dict[str, list[str]] = {}
-    for word, spec in edition.order_words().items():
+    for word, spec in (edition.language.order_words if edition.language else {}).items():
         own.setdefault(spec["key"], []).append(word)
     return tuple(w for key in edition.order_keys for w in (*KEY_WORDS.get(key, ()), *own.get(key, ())))
 
@@ -235,7 +236,8 @@ def order_words(edition: Edition) -> tuple[str, ...]:
 def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
     """The names of ``edition`` on ``board``, ready for matching; ``data``: the game's
     ``rules.data`` (the event cards a GM entered, in an edition with cards)."""
-    spoken = {spec["key"] for spec in edition.order_words().values()}
+    language = edition.language
+    spoken = {spec["key"] for spec in language.order_words.values()} if language else set()
     wedges = {f.name: f.label for f in edition.rondel.fields}
     return Vocabulary(
         provinces=Names("province", ((p.id, p.name) for p in board.provinces.values()), listed=False),
@@ -254,9 +256,10 @@ def vocabulary(edition: Edition, board: Board, data: str = "") -> Vocabulary:
         move_example=move_example(board),
         order_words=order_words(edition),
         own_words=MappingProxyType(own_words(edition)),
-        standing_words=MappingProxyType(dict(edition.standing_order_words())),
+        standing_words=MappingProxyType(dict(language.standing_words) if language else {}),
         cards=card_names(edition, data),
-        card_fields=MappingProxyType({cid: edition.card_fields(cid, data) for cid in edition.event_cards(data)}),
+        card_fields=MappingProxyType({cid: edition.cards.fields(cid, data) for cid in edition.cards.catalogue(data)}
+                                     if edition.cards else {}),
     )
 
 
@@ -280,10 +283,10 @@ class Spelling:
     """The edition's order keys, in the order they are written."""
     own: Mapping[str, tuple[str, Mapping[str, Any]]]
     """An order key of the edition's own -> the word its lines start with and their form
-    (:meth:`~pbem.kernel.edition.Edition.order_words`)."""
+    (:attr:`OrderLanguage.order_words <pbem.kernel.protocols.OrderLanguage>`)."""
     standing: Mapping[str, Mapping[str, Any]]
     """The standing orders of the edition's own that text orders can write, with their
-    forms, in the edition's order (:meth:`~pbem.kernel.edition.Edition.standing_order_words`)."""
+    forms, in the edition's order (:attr:`OrderLanguage.standing_words <pbem.kernel.protocols.OrderLanguage>`)."""
     wedges: Mapping[str, str]
     """Another name the edition accepts for a wedge (an older edition's) -> the wedge."""
 
@@ -293,7 +296,8 @@ def spelling(edition: Edition) -> Spelling:
     return Spelling(
         edition_id=edition.id,
         order_keys=tuple(edition.order_keys),
-        own=MappingProxyType({spec["key"]: (word, spec) for word, spec in edition.order_words().items()}),
-        standing=MappingProxyType(dict(edition.standing_order_words())),
+        own=MappingProxyType({spec["key"]: (word, spec) for word, spec in
+                              (edition.language.order_words if edition.language else {}).items()}),
+        standing=MappingProxyType(dict(edition.language.standing_words if edition.language else {})),
         wedges=MappingProxyType(dict(edition.rondel.aliases)),
     )

@@ -4,7 +4,7 @@ The files in ``schemas/`` hold what every edition shares; where an edition's voc
 goes (its nations, wedges, know-hows, personages, variants, the size of its rondel) they
 hold a placeholder that accepts nothing. :func:`compose` fills the placeholders from the
 edition and merges in the edition's own additions
-(:meth:`Edition.schema_extensions <pbem.kernel.edition.Edition.schema_extensions>`);
+(the edition's schema facet, :meth:`SchemaParts.parts <pbem.kernel.protocols.SchemaParts.parts>`);
 ``antike-ref schema KIND --edition NAME`` prints the result. The map schema is the same
 for every edition.
 
@@ -91,7 +91,7 @@ def compose(kind: str, edition: Edition | None) -> dict[str, Any]:
     for name, filled in vocabulary(edition).items():
         if name in defs:
             defs[name] = filled
-    for name, addition in edition.schema_extensions(kind).items():
+    for name, addition in (edition.schema.parts(kind) if edition.schema else {}).items():
         if name == "#":  # the document itself (an order key of the edition's own)
             schema.setdefault("properties", {}).update(addition.get("properties", {}))
             continue

@@ -91,7 +91,7 @@ def proposal(edition, opts, board, group: Group, chain: int, now: datetime) -> S
     from pbem.service.setup import start
 
     if edition.secrets:
-        raise UsageError(f"--signed: {edition.name} keeps {edition.secrets_words} hidden, whose draws during play are "
+        raise UsageError(f"--signed: {edition.name} keeps {edition.secrets.words} hidden, whose draws during play are "
                          "not yet made without a game master: a game master runs it (docs/without-gm.md, \"Chance\")")
     if not board.shipped:
         raise UsageError("--signed: a game without a game master plays on a shipped board (every copy must have it)")

@@ -30,56 +30,41 @@ from typing import Any
 from pbem.editions import classic
 from pbem.editions.classic import setup as classic_setup
 from pbem.errors import Problem, UsageError
-from pbem.kernel.edition import Edition, Extras
+from pbem.kernel.edition import Edition, Extras, facet
+from pbem.kernel.events import NATION
+from pbem.kernel.facets import Facet, SharedForces, SharedPieces, SharedSetUp, SharedTurn
 from pbem.kernel.orders import ORDER_KEYS
 from pbem.kernel.personages import award
 from pbem.kernel.vocab import ACTION_KEYS
 
 from . import cards, chariots, phrases
+from .phrases import QuadrigaLines, QuadrigaPhrases
 from .rules import CARD, CHARIOTS_PER_CITY, CHARIOTS_PER_NATION, CODES, GOALS, RULES, rondel
 
 KING_EVERY, CITIZEN_EVERY, NAVIGATOR_THRESHOLDS = 5, 3, (7, 14)
 """Classic's personage thresholds."""
 
 
-class Quadriga(Edition):
-    """The made-up Quadriga edition (see the package)."""
+class QuadrigaSetUp(SharedSetUp):
+    """Classic's set-up with Quadriga's goals."""
 
-    id = "fourth"
-    name = "Quadriga (test edition)"
-    aliases = ("quadriga",)
-    board_editions = ("antike",)
-    rules = RULES
-    rondel = rondel(chariots.Hippodrome())
-    nations = classic.NATIONS
-    knowhows = classic.EDITION.knowhows
-    personages = classic.EDITION.personages
-    variants = MappingProxyType({})
-    default_bonus_stack = classic.EDITION.default_bonus_stack
-    order_keys = (*ORDER_KEYS[:5], "events", *ORDER_KEYS[5:10], "chariots", *ORDER_KEYS[10:])
-    action_keys = (*ACTION_KEYS, "chariots")
-    turn_keys = ("events",)
-    codes = CODES
-    extras = Extras(nation={"chariots": {}, "hand": []}, status={}, state={"triumphs": cards.total()}, standing={})
-
-    # -- set-up and the turn ---------------------------------------------------------
-
-    def setup(self, options, board):
-        return classic_setup.setup(self, options, board)
+    def start(self, options, board):
+        return classic_setup.setup(self.edition, options, board)
 
     def goal(self, options, nations: int, players: int) -> int:
         if options.goal is not None and options.goal < 1:
             raise UsageError(f"--goal {options.goal}: at least one personage")
         return options.goal or GOALS[nations]
 
+
+class QuadrigaTurn(SharedTurn):
+    """TRIUMPH cards celebrated at their moments; chariots lost with their cities, classic's
+    personages with a TRIUMPH for each, the goal."""
+
     def at_moment(self, t, when, orders, echo) -> None:
         cards.celebrate(t, when, orders, echo)
 
-    def defence_bonus(self, state, city: str) -> int:
-        return chariots.defence(state, city)
-
     def end_of_turn(self, t) -> None:
-        """Chariots lost with their cities; classic's personages, a TRIUMPH for each; the goal."""
         chariots.sweep(t)
         st, ns = t.state, t.ns
         cities, temples = len(st.cities(t.nation)), len(st.temples(t.nation))
@@ -101,21 +86,44 @@ class Quadriga(Edition):
             st.status.winner = t.nation
             t.emit("won", score=points, goal=st.table.goal)
 
-    # -- cards ------------------------------------------------------------------------
 
-    def event_cards(self, data: str):
+class QuadrigaForces(SharedForces):
+    """A war chariot adds to its city's defence."""
+
+    def defence_bonus(self, state, city: str) -> int:
+        return chariots.defence(state, city)
+
+
+class QuadrigaCards(Facet):
+    """The TRIUMPH card (:mod:`.cards`): the same in every game, its hands public."""
+
+    def catalogue(self, data: str):
         return cards.catalogue()
 
-    def card_name(self, cid: str, data: str) -> str:
+    def name(self, cid: str, data: str) -> str:
         return cards.catalogue().get(cid, {}).get("name", cid)
 
-    def card_text(self, cid: str, data: str, revision: int | None = None) -> str:
+    def text(self, cid: str, data: str, revision: int | None = None) -> str:
         return cards.catalogue().get(cid, {}).get("text", "")
 
-    def card_fields(self, cid: str, data: str) -> tuple[str, ...]:
+    def note(self, cid: str, data: str) -> str:
+        return ""
+
+    def fields(self, cid: str, data: str) -> tuple[str, ...]:
         return ("city",) if cid in cards.catalogue() else ()
 
-    # -- views, files and checks -------------------------------------------------------
+    def play(self, cid: str, table) -> dict[str, Any] | None:
+        return None  # the bot's strategy plays TRIUMPH its own way
+
+    def spellings(self, cid: str, data: str) -> tuple[str, ...]:
+        return (self.name(cid, data),) if cid in cards.catalogue() else ()
+
+    def hand(self, state, nation: str):
+        return tuple(state.nations[nation].extra["hand"])
+
+
+class QuadrigaPieces(SharedPieces):
+    """Chariots and TRIUMPH cards in ``show --json``, and their checks."""
 
     def view_nation(self, state, nation: str, viewer) -> dict[str, Any]:
         extra = state.nations[nation].extra
@@ -127,7 +135,14 @@ class Quadriga(Edition):
     def consistency_problems(self, state, board) -> list[Problem]:
         return [Problem(path, text) for path, text in _problems(state)]
 
-    def schema_extensions(self, kind: str) -> dict[str, dict[str, Any]]:
+    def conservation_problems(self, state, board) -> list[str]:
+        return [text for _, text in _problems(state)]
+
+
+class QuadrigaSchema(Facet):
+    """Chariots and TRIUMPH cards in game files, order files and GM edits."""
+
+    def parts(self, kind: str) -> dict[str, dict[str, Any]]:
         chariot_map = {"type": "object", "propertyNames": {"pattern": "^[a-z0-9_]+$"},
                        "additionalProperties": {"type": "integer", "minimum": 1, "maximum": CHARIOTS_PER_CITY}}
         hand = {"type": "array", "items": {"enum": list(cards.catalogue())}}
@@ -154,47 +169,46 @@ class Quadriga(Edition):
             return {"nation_edit": {"properties": nation}}
         return {}
 
-    # -- hooks for reports -------------------------------------------------------------
 
-    def event_line(self, ev, words):
-        return phrases.event_line(ev, words)
+class QuadrigaLanguage(Facet):
+    """Its words in text orders (:data:`.phrases.ORDER_WORDS`); no standing orders of its own."""
 
-    def nation_facts(self, state, nation, viewer, words):
-        return phrases.nation_facts(state, nation, words)
+    order_words = phrases.ORDER_WORDS
+    standing_words: dict[str, Any] = {}
 
-    def status_lines(self, state, words):
-        return phrases.status_lines(state, words)
 
-    # -- hooks for plug-in editions ---------------------------------------------------
+class Quadriga(Edition):
+    """The made-up Quadriga edition (see the package): identity and data, and its facets."""
 
-    def wedge_lines(self, effect, name, syntax):
-        return phrases.wedge_lines(effect, name, syntax)
+    id = "fourth"
+    name = "Quadriga (test edition)"
+    aliases = ("quadriga",)
+    board_editions = ("antike",)
+    rules = RULES
+    rondel = rondel(chariots.Hippodrome())
+    nations = classic.NATIONS
+    knowhows = classic.EDITION.knowhows
+    personages = classic.EDITION.personages
+    variants = MappingProxyType({})
+    default_bonus_stack = classic.EDITION.default_bonus_stack
+    order_keys = (*ORDER_KEYS[:5], "events", *ORDER_KEYS[5:10], "chariots", *ORDER_KEYS[10:])
+    action_keys = (*ACTION_KEYS, "chariots")
+    turn_keys = ("events",)
+    codes = CODES
+    extras = Extras(nation={"chariots": {}, "hand": []}, status={}, state={"triumphs": cards.total()}, standing={})
+    event_kinds = MappingProxyType({kind: MappingProxyType({"nation?": NATION}) for kind in
+                                    ("chariot", "chariots-lost", "triumph", "triumph-drawn")})
 
-    # -- hooks for the order language and mail -------------------------------------------
-
-    def order_words(self):
-        return phrases.ORDER_WORDS
-
-    def card_spellings(self, cid: str, data: str) -> tuple[str, ...]:
-        return (self.card_name(cid, data),) if cid in cards.catalogue() else ()
-
-    def hand(self, state, nation: str):
-        return tuple(state.nations[nation].extra["hand"])
-
-    # -- hooks for bots and self-play checks ---------------------------------------------
-
-    def bot_strategy(self):
-        from .strategy import STRATEGY
-
-        return STRATEGY
-
-    def conservation_problems(self, state, board) -> list[str]:
-        return [text for _, text in _problems(state)]
-
-    # -- hooks for the command line ------------------------------------------------------
-
-    def show_lines(self, state) -> list[str]:
-        return [f"TRIUMPH pile: {state.extra['triumphs']} card(s) left to be granted"]
+    setup = facet(QuadrigaSetUp)
+    turn = facet(QuadrigaTurn)
+    forces = facet(QuadrigaForces)
+    cards = facet(QuadrigaCards)
+    pieces = facet(QuadrigaPieces)
+    schema = facet(QuadrigaSchema)
+    phrases = facet(QuadrigaPhrases)
+    lines = facet(QuadrigaLines)
+    language = facet(QuadrigaLanguage)
+    strategy = facet("tests.editions.fourth.strategy:QuadrigaStrategy")
 
 
 def _problems(state) -> list[tuple[str, str]]:

@@ -1,12 +1,15 @@
 """Quadriga's own words: the sentences of its events and what a report shows of its
-chariots and cards (the report hooks of :class:`~pbem.kernel.edition.Edition`), and the
-words of its text orders (``chariot alexandria``, ``celebrate triumph in alexandria``)."""
+chariots and cards (its phrases facet, :class:`QuadrigaPhrases`), its lines for ``show`` and
+``options`` (:class:`QuadrigaLines`), and the words of its text orders (``chariot
+alexandria``, ``celebrate triumph in alexandria``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
+
+from pbem.kernel.facets import SharedLines, SharedPhrases
 
 from .rules import CHARIOTS_PER_NATION
 
@@ -71,3 +74,28 @@ def wedge_lines(effect: dict[str, Any], name: Any, syntax: str) -> list[str] | N
     return [f"a war chariot costs {price} (coins may stand in); you can pay for {shown['affordable']} now; "
             f"{shown['left']} left in stock",
             f"cities with room for one ({how}): {', '.join(name(c) for c in shown['cities']) or 'none'}"]
+
+
+class QuadrigaPhrases(SharedPhrases):
+    """The reports' words for Quadriga's events, chariots and TRIUMPH pile."""
+
+    event_kinds = frozenset({"chariot", "chariots-lost", "triumph", "triumph-drawn"})
+
+    def event_line(self, ev, words):
+        return event_line(ev, words)
+
+    def nation_facts(self, state, nation, viewer, words):
+        return nation_facts(state, nation, words)
+
+    def status_lines(self, state, words):
+        return status_lines(state, words)
+
+
+class QuadrigaLines(SharedLines):
+    """``options``' lines for the HIPPODROME, ``show``'s line for the TRIUMPH pile."""
+
+    def wedge(self, effect, name, syntax):
+        return wedge_lines(effect, name, syntax)
+
+    def show(self, state) -> list[str]:
+        return [f"TRIUMPH pile: {state.extra['triumphs']} card(s) left to be granted"]

@@ -5,21 +5,18 @@ shared play. The greedy bot weighs every rondel target within one paid step by
 :func:`value`, in which a war chariot counts.
 
 The builder (``b``) is the one :mod:`pbem.play.bot` hands a strategy: ``game``,
-``nation``, ``orders``, ``result``, ``try_add``."""
+``nation``, ``orders``, ``result``, ``try_add``; the shared play (``shared``) comes with it,
+so that nothing here imports :mod:`pbem.play`."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from pbem.kernel.facets import Facet
+
 from . import chariots
 from .rules import CARD, HIPPODROME
-
-
-def _shared():
-    from pbem.play.bot import SHARED  # the shared play, asked for what Quadriga keeps of classic
-
-    return SHARED
 
 
 def _exposed(game, nation: str, city: str) -> int:
@@ -53,25 +50,27 @@ def value(game, nation: str, result) -> float:
     ns = st.nations[nation]
     won = 1000 if st.status.winner == nation else 0
     units = sum(p.count(nation, u) for p in st.provinces.values() for u in ("legion", "galley"))
-    return (won + 50 * game.edition.score(st, nation) + 6 * len(st.cities(nation)) + 5 * len(st.temples(nation))
+    return (won + 50 * game.edition.turn.score(st, nation) + 6 * len(st.cities(nation)) + 5 * len(st.temples(nation))
             + 4 * len(ns.knowhow) + 2 * sum(ns.extra["chariots"].values()) + 1.5 * min(units, 12)
             + 0.3 * (sum(ns.resources.values()) + ns.coins))
 
 
-class QuadrigaStrategy:
-    """The bots' play of Quadriga, as :meth:`Edition.bot_strategy
-    <pbem.kernel.edition.Edition.bot_strategy>` describes a strategy."""
+class QuadrigaStrategy(Facet):
+    """The bots' play of Quadriga (its strategy facet, as
+    :class:`pbem.kernel.protocols.BotStrategy` describes one): its own steps, then the shared
+    play it is handed for the rest."""
 
-    def fill(self, b, rng: random.Random, eager: float, greedy: bool = False, march: bool = False) -> None:
+    def fill(self, b, rng: random.Random, eager: float, greedy: bool, march: bool, shared) -> None:
         celebrate(b)
         field = b.game.edition.rondel[b.result.state.nations[b.nation].rondel]
         if field.name == HIPPODROME:
             harness(b, rng, eager)
-        _shared().fill(b, rng, eager, greedy, march)
+        shared.fill(b, rng, eager, greedy, march)
 
-    def greedy_turn(self, game, nation: str, rng: random.Random, choices, builder) -> dict[str, Any] | None:
+    def greedy_turn(self, game, nation: str, rng: random.Random, choices, builder, shared) -> dict[str, Any] | None:
         """The shared greedy loop with Quadriga's fill and value (its units never march)."""
-        return _shared().best_turn(game, nation, rng, choices, builder, self.fill, value)
 
+        def fill(b, rng, eager, greedy=False, march=False):
+            self.fill(b, rng, eager, greedy, march, shared)
 
-STRATEGY = QuadrigaStrategy()
+        return shared.best_turn(game, nation, rng, choices, builder, fill, value)
