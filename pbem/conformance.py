@@ -47,11 +47,12 @@ from pbem.play.selfplay import STALEMATE_TURNS, bot_turn, check_invariants, line
 from pbem.report import prepare
 from pbem.report.text import event_line
 from pbem.service.game import Game
-from pbem.service.language.textorders import format_text_orders, parse_text_orders
+from pbem.service.language.textorders import parse_text_orders
+from pbem.service.language.writer import format_text_orders
 from pbem.service.replay import verify
 from pbem.service.schemas import problems as schema_problems
 from pbem.service.store import game_from_data, game_text
-from pbem.service.view import show_json
+from pbem.service.readout import show_json
 
 REPORT_FORMATS = ("txt", "md", "bbcode", "svg")
 """The report formats the secrets check compares (PDF and PNG are drawn from the SVG)."""
