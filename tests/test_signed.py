@@ -235,6 +235,11 @@ def test_a_past_entry_altered_is_refused(table, tmp_path):
     lying = resigned(table, held, held.seat, state="0" * 64)
     refused("chain/state-mismatch", Folder(tmp_path / "fresh" / "demo.json").rebuild,
             "".join(table.log[:7]) + armor(lying), "thread")
+    _all_refuse(table, "sshsig/invalid", armor(altered))  # the honest folders, which hold entry 1 already
+    before = table.files()
+    for seat in SEATS:  # signed again by its mover: two entries of one seat for one place
+        refused("chain/equivocation", table.folders[seat].accept, armor(lying), "m", table.now + MINUTE)
+    assert table.files() == before
     data = json.loads(table.folders["arabs"].path.read_text())
     data["history"][1]["signed"]["entry"]["orders"]["rondel"] = {"to": "temple"}
     (tmp_path / "edited.json").write_text(json.dumps(data))
