@@ -53,13 +53,23 @@ COMMANDS: dict[str, tuple[str, str]] = {
                      "history) and one page per history entry."),
     "status": ("status", "GM: one line per game run by mail: whose turn, the deadline, how late, who is away, "
                          "the mail queue, the last error."),
+    "keygen": ("signed", "Make a key to sign your entries with (Ed25519, in OpenSSH's formats)."),
+    "join": ("signed", "Join a game without a game master: your key and the commitment of your chain."),
+    "reveal": ("signed", "Reveal your first value, once every seat has joined (it signs every seat's join)."),
+    "accept": ("signed", "Accept the others' entries: every signature, reveal and turn checked, all or none."),
+    "rebuild": ("signed", "Rebuild a game without a game master from any text holding its blocks, checking all."),
+    "claim": ("signed", "Claim that the seat to play missed its deadline: its turn is played as the group agreed."),
+    "rule": ("signed", "Arbiters: settle a dispute with a ruling every arbiter signs (a deadline, edits)."),
+    "blocks": ("signed", "Print the blocks of the game's signed entries, to send again or post."),
+    "entry": ("signed", "Write an entry's signed bytes and signature, for ssh-keygen -Y verify without antike-ref."),
+    "sign": ("signed", "In a game a GM runs: sign your orders, so the game proves which orders you gave."),
     "map": ("maps", "Board map files."),
     "mail": ("mail", "The mail cycle: from cron, from the mail server, or as a service (docs/mail.md)."),
 }
 """Every top-level command: the module that defines it and its first help paragraph, in
 the order ``--help`` lists them."""
 
-MODULES = ("game", "gm", "mail", "maps", "report", "site", "status")
+MODULES = ("game", "gm", "mail", "maps", "report", "site", "status", "signed")
 
 
 def load(*modules: str) -> None:

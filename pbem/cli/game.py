@@ -78,8 +78,21 @@ def new(
                                               help="Also write the set-up's report (turn 0) into this folder."),
     report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
     image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    signed: bool = typer.Option(False, "--signed", help="A game without a game master: write the proposal the players "
+                                "join with their keys (docs/without-gm.md); no passwords."),
+    deadline: str = typer.Option("3d", "--deadline", help="--signed: the time each turn has, e.g. 48h or 3d."),
+    missed: str = typer.Option("default", "--missed", help="--signed: what a missed turn gets: default (the default "
+                               "turn), bot-random or bot-greedy."),
+    arbiter: list[str] | None = typer.Option(None, "--arbiter", help="--signed: a seat whose signature settles "
+                                                "disputes, repeatable (default: every seat, together)."),
+    chain: int = typer.Option(1000, "--chain", help="--signed: values in each seat's hash chain (one per turn)."),
+    now: str | None = typer.Option(None, "--now", metavar="TIME", help="--signed: the proposal's time (ISO 8601); "
+                                      "default: now."),
 ) -> None:
     """Create a game.
+
+    With --signed, write the proposal of a game without a game master instead: each
+    player joins it with a key (antike-ref join), then reveals (antike-ref reveal).
 
     Example: antike-ref new game.json --nations persians,phoenicians,arabs,greeks
     """
@@ -98,6 +111,12 @@ def new(
             variants=list(variant or []), goal=goal, players=players,
             player=pairs(player, "--player"), start=starts, seed=seed,
             teams=[_listed(t) for t in team or []], picks=_listed(picks or ""), data=_data_file(data))
+        if signed:
+            from pbem.cli.signed import propose
+
+            given = {"--password": password, "--seed": seed, "--secrets-out": secrets_out, "--report-dir": report_dir}
+            propose(game, chosen, on, opts, given, deadline, missed, arbiter, chain, time_option(now), force)
+            return
         write = reporter(report_dir, report_format, image_base, game)
         outcome = GameService(game).create(
             chosen, opts, on, pairs(password, "--password"), secrets,
@@ -190,6 +209,10 @@ def show(
         from pbem.service.service import GameService
 
         moment = time_option(now)
+        from pbem.cli.signed import show_setup, signed_lines
+
+        if show_setup(game, viewer, moment, as_json):  # a game without a game master, before it starts
+            return
         loaded = GameService(game).load()
         clock = read_clock(game)
         if viewer is not None and viewer not in loaded.seats:
@@ -204,12 +227,16 @@ def show(
                 raise UsageError(f"--province: {problem}")
             print_neighbours(loaded, console(), [pid], who)
         elif as_json:
-            print_json(show_json(loaded, who, clock=clock, now=moment))
+            data = show_json(loaded, who, clock=clock, now=moment)
+            steps = signed_lines(loaded, viewer, moment)
+            print_json({**data, "signed": {"next": steps}} if steps else data)
         else:
             from pbem.cli.show import console, print_neighbours, print_summary
 
             out = console()
             print_summary(loaded, out, who, clock=clock, now=moment)
+            for line in signed_lines(loaded, viewer, moment):
+                print(f"without a game master: {line}")
             if neighbours:
                 print_neighbours(loaded, out, list(loaded.board.provinces), who)
 
@@ -245,7 +272,7 @@ def gm_edit(
     run(go)
 
 
-def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: str = "json", reading=None) -> None:
+def turn_output(before, result, nation: str, as_json: bool, verb: str, form: str = "json", reading=None) -> None:
     """Print the outcome of an accepted order file (check and process); the orders as
     understood are echoed in the form they came in (JSON or the text syntax), after the
     lines of text orders that were not read as orders (``reading``: the text's reading)."""
@@ -302,7 +329,7 @@ def _turn_output(before, result, nation: str, as_json: bool, verb: str, form: st
         print(f"{name} then {'has' if name == nation else 'hold'} {res}, {coins}")
 
 
-def _orders_failure(exc: Exception, as_json: bool) -> None:
+def orders_failure(exc: Exception, as_json: bool) -> None:
     """With ``--json``, print the refusal as docs/orders.md's object on stdout; then re-raise
     (``run`` writes the message to stderr and sets the exit code)."""
     if as_json and isinstance(exc, (Refused, InputError)):
@@ -334,8 +361,8 @@ def check(
             given = read_input(orders)
             loaded, result, reading = GameService(game).check(given)
         except PbemError as exc:
-            _orders_failure(exc, as_json)
-        _turn_output(loaded, result, result.echo["nation"], as_json, "would be accepted", given.form, reading)
+            orders_failure(exc, as_json)
+        turn_output(loaded, result, result.echo["nation"], as_json, "would be accepted", given.form, reading)
 
     run(go)
 
@@ -350,8 +377,18 @@ def process(
                                                                      "(GAMEID-turn-NNN.EXT)."),
     report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
     image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
+    key: Path | None = typer.Option(None, "--key", help="A game without a game master: your private key; the turn "
+                                       "is signed and its block printed, to send to the others (docs/without-gm.md)."),
+    signature: Path | None = typer.Option(None, "--signature", help="A game a GM runs: the player's block of "
+                                             "signed orders (antike-ref sign), kept with the turn."),
+    now: str | None = typer.Option(None, "--now", metavar="TIME", help="With --key: the time to sign with (ISO "
+                                      "8601); default: now."),
+    block: Path | None = typer.Option(None, "--block", help="With --key: also write the block to this file."),
 ) -> None:
     """Apply an order file: check it, then write the next game file (and reports).
+
+    In a game without a game master, the mover plays with --key: the turn is signed and
+    its block printed for the others.
 
     Example: antike-ref process game.json greeks-12.json --report-dir reports
     """
@@ -359,17 +396,40 @@ def process(
     def go():
         from pbem.service.service import GameService, read_input
 
+        if key is not None:
+            from pbem.cli.signed import signed_turn, write_block
+
+            try:
+                before, signed, result, given, reading = signed_turn(game, orders, key, time_option(now), block,
+                                                                     as_json, output, report_dir)
+            except PbemError as exc:
+                orders_failure(exc, as_json)
+            turn_output(before, result, signed.seat, as_json, f"signed and processed into {game}", given.form, reading)
+            return write_block(signed, block, as_json)
         write = reporter(report_dir, report_format, image_base, output or game)
         try:
             given = read_input(orders)
-            outcome = GameService(game).process(given, output, write)
+            outcome = GameService(game).process(given, output, write, signed=_signature(signature))
         except PbemError as exc:
-            _orders_failure(exc, as_json)
-        _turn_output(outcome.before, outcome.result, outcome.result.echo["nation"], as_json,
+            orders_failure(exc, as_json)
+        turn_output(outcome.before, outcome.result, outcome.result.echo["nation"], as_json,
                      f"processed into {output or game}", given.form, outcome.reading)
         print_reports(outcome.reports, to_stderr=as_json)
 
     run(go)
+
+
+def _signature(path: Path | None):
+    """``process --signature FILE``: the player's signed orders in it."""
+    if path is None:
+        return None
+    from pbem.service.schemas import read_text
+    from pbem.service.signed.blocks import find
+
+    found = [f.signed for f in find(read_text(path, str(path)), str(path)) if f.signed is not None]
+    if not found:
+        raise InputError(str(path), "no block of signed orders here (-----BEGIN ANTIKE-REF ENTRY-----)")
+    return found[-1]
 
 
 @app.command()

@@ -54,6 +54,9 @@ def verify(
         print(f"{game}: ok, {result.entries} history entries replay exactly")
         if checked is not None:
             _print_witnessed(loaded, checked, len(witnesses))
+        from pbem.cli.signed import print_signatures
+
+        print_signatures(game, loaded)
 
     run(go)
 

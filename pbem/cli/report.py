@@ -90,6 +90,9 @@ def post(
         report = prepare(loaded, turn, entry, image_base=image_base,
                          deadline=current_deadline(loaded, read_clock(game)))
         text = report.render(kind)
+        from pbem.cli.signed import post_blocks
+
+        text += post_blocks(report.game, kind).encode("utf-8")  # a game without a game master: its entry's block
         if out is not None:
             store.write_atomic(out, text.decode("utf-8"), durable=False)
             print(out)

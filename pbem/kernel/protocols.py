@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from pbem.errors import Problem
     from pbem.kernel.board import Board
+    from pbem.kernel.chance import Chance
     from pbem.kernel.payments import Cost
     from pbem.kernel.rejections import Rejection
     from pbem.kernel.rules import RuleTable
@@ -479,6 +480,8 @@ class TurnView(Protocol):
     extra: dict[str, Any]
     start: GameState | None
     rondel_discount: int
+    chance: Chance | None
+    """The game's own source of draws (a game without a game master), else ``None``."""
 
     @property
     def edition(self) -> EditionView: ...

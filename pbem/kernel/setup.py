@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pbem.errors import UsageError, clip
+from pbem.kernel.chance import Chance, lot
 from pbem.kernel.state import Bank, GameState, NationState, ProvinceState, Standing, Status, Table
 
 if TYPE_CHECKING:
@@ -55,6 +56,11 @@ class SetupOptions:
     <pbem.kernel.state.Table.revision>`): ``new`` sets the edition's current one; recorded
     only when it is above 1, so a set-up recorded before revisions existed (``None``) is
     revision 1, as every game then was."""
+    chance: Chance | None = field(default=None, compare=False, repr=False)
+    """Where the set-up's draws come from (:mod:`pbem.kernel.chance`): ``None``, the game's
+    seed (every game a GM sets up); in a game without a game master, the values every
+    player committed to and revealed (docs/without-gm.md). Never recorded: such a game
+    rebuilds it from the reveals its set-up entry holds."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -121,10 +127,7 @@ def start_nation_by_lot(opts: SetupOptions, nations: list[str]) -> str:
         if opts.first not in nations:
             raise UsageError(f"--first {opts.first}: not among --nations")
         return opts.first
-    import hashlib
-
-    lot = hashlib.sha256(f"{opts.seed}:start nation".encode()).digest()[0]
-    return nations[lot % len(nations)]
+    return nations[lot(opts.chance, opts.seed, len(nations), "start nation")]
 
 
 def check_common(opts: SetupOptions, edition: EditionView) -> None:

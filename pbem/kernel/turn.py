@@ -31,6 +31,7 @@ from pbem.kernel.vocab import MOMENTS
 
 if TYPE_CHECKING:
     from pbem.kernel.board import Board
+    from pbem.kernel.chance import Chance
     from pbem.kernel.edition import Edition
     from pbem.kernel.rondel import Field
     from pbem.kernel.rules import RuleTable
@@ -65,6 +66,10 @@ class Turn:
     rondel_discount: int = 0
     """Steps this turn's rondel move costs less than the rondel says (an event card's free
     steps, played before the move)."""
+    chance: Chance | None = None
+    """Where a draw during this turn comes from when the game has a source of its own (a
+    game without a game master: :mod:`pbem.kernel.chance`, whose answer may be pending);
+    ``None``: the edition draws as it always has."""
 
     @property
     def rules(self) -> RuleTable:
@@ -177,17 +182,18 @@ def header_problems(state: GameState, orders: dict[str, Any]) -> list[Rejection]
 
 
 def resolve(state: GameState, orders: dict[str, Any], edition: Edition, board: Board,
-            owned: bool = False) -> TurnResult:
+            owned: bool = False, chance: Chance | None = None) -> TurnResult:
     """Apply canonical ``orders`` to ``state``; raise :class:`Refused` with every problem.
 
     The echo is built from a copy of ``orders``; a caller that hands over orders made for
-    this call alone (``owned``, a replay's freshly canonicalised entry) saves the copy."""
+    this call alone (``owned``, a replay's freshly canonicalised entry) saves the copy.
+    ``chance``: the game's source of draws, if it has one (:attr:`Turn.chance`)."""
     problems = header_problems(state, orders)
     if problems:
         raise Refused(problems)
     if not owned:
         orders = copy_json(orders)
-    t = Turn(state.copy(), orders["nation"], edition, board, start=state)
+    t = Turn(state.copy(), orders["nation"], edition, board, start=state, chance=chance)
     echo = public_echo(orders)
     standing = orders.get("standing", {})
     if "rondel" not in orders:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 import secrets as _secrets
+from collections.abc import Callable
+from dataclasses import MISSING, fields
+from typing import Any
 
 from pbem.errors import UsageError
 from pbem.kernel.board import Board
@@ -145,3 +148,38 @@ def hidden_secret(seed: str, plain: dict[str, str]) -> str:
 
     given = json.dumps(dict(sorted(plain.items())), ensure_ascii=False, separators=(",", ":"))
     return hmac.new(seed.encode(), f"set-up secret:{given}".encode(), hashlib.sha256).hexdigest()
+
+
+def recorded_options(data: Any) -> SetupOptions:
+    """Set-up options as a history entry (or a proposal of a game without a game master)
+    records them, each of the type ``new`` wrote; :class:`ValueError` saying what is wrong."""
+    def strings(v: Any) -> bool:
+        return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+    def number(v: Any) -> bool:
+        return v is None or (isinstance(v, int) and not isinstance(v, bool))
+
+    kinds: dict[str, Callable[[Any], bool]] = {
+        "game_id": lambda v: isinstance(v, str), "board": lambda v: isinstance(v, str), "nations": strings,
+        "first": lambda v: v is None or isinstance(v, str), "variants": strings, "goal": number,
+        "players": number, "seed": lambda v: v is None or isinstance(v, str),
+        "player": lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
+        "start": lambda v: isinstance(v, dict) and all(strings(x) for x in v.values()),
+        "teams": lambda v: isinstance(v, list) and all(strings(x) for x in v), "picks": strings,
+        "data": lambda v: isinstance(v, dict), "secret": lambda v: v is None or isinstance(v, str),
+        "revision": number, "chance": lambda v: False,  # never recorded: a game without a GM has its reveals
+    }
+    if not isinstance(data, dict):
+        raise ValueError("its 'setup' is not an object")
+    options = fields(SetupOptions)
+    unknown = sorted(set(data) - {f.name for f in options})
+    if unknown:
+        raise ValueError(f"its set-up has an unknown option {unknown[0][:40]!r}")
+    missing = [f.name for f in options if f.default is MISSING and f.default_factory is MISSING
+               and f.name not in data]
+    if missing:
+        raise ValueError(f"its set-up lacks {missing[0]!r}")
+    wrong = [key for key, value in data.items() if not kinds.get(key, lambda v: True)(value)]
+    if wrong:
+        raise ValueError(f"its set-up's {wrong[0]!r} is not of the kind 'new' records")
+    return SetupOptions(**data)

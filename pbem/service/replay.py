@@ -16,14 +16,14 @@ that is not what it claims to be (exit code 3).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from pbem.errors import InconsistentGame, PbemError, Problem, VerifyFailed
 from pbem.kernel.orders import canonical_edit, canonical_orders
 from pbem.kernel.setup import SetupOptions
 from pbem.service import turns
-from pbem.service.creation import record, start
+from pbem.service.creation import record, recorded_options, start
 from pbem.service.game import Game
 from pbem.service.history import same_json, use_fast_encoder
 
@@ -47,36 +47,10 @@ class EntryDoesNotReplay(InconsistentGame):
 
 def _setup_options(game: Game, data: Any) -> SetupOptions:
     """The recorded set-up options, each of the type ``new`` wrote."""
-    def strings(v: Any) -> bool:
-        return isinstance(v, list) and all(isinstance(x, str) for x in v)
-
-    def number(v: Any) -> bool:
-        return v is None or (isinstance(v, int) and not isinstance(v, bool))
-
-    kinds: dict[str, Callable[[Any], bool]] = {
-        "game_id": lambda v: isinstance(v, str), "board": lambda v: isinstance(v, str), "nations": strings,
-        "first": lambda v: v is None or isinstance(v, str), "variants": strings, "goal": number,
-        "players": number, "seed": lambda v: v is None or isinstance(v, str),
-        "player": lambda v: isinstance(v, dict) and all(isinstance(x, str) for x in v.values()),
-        "start": lambda v: isinstance(v, dict) and all(strings(x) for x in v.values()),
-        "teams": lambda v: isinstance(v, list) and all(strings(x) for x in v), "picks": strings,
-        "data": lambda v: isinstance(v, dict), "secret": lambda v: v is None or isinstance(v, str),
-        "revision": number,
-    }
-    if not isinstance(data, dict):
-        raise EntryDoesNotReplay(game, 0, "its 'setup' is not an object")
-    options = fields(SetupOptions)
-    unknown = sorted(set(data) - {f.name for f in options})
-    if unknown:
-        raise EntryDoesNotReplay(game, 0, f"its set-up has an unknown option {unknown[0][:40]!r}")
-    missing = [f.name for f in options if f.default is MISSING and f.default_factory is MISSING
-               and f.name not in data]
-    if missing:
-        raise EntryDoesNotReplay(game, 0, f"its set-up lacks {missing[0]!r}")
-    wrong = [key for key, value in data.items() if not kinds.get(key, lambda v: True)(value)]
-    if wrong:
-        raise EntryDoesNotReplay(game, 0, f"its set-up's {wrong[0]!r} is not of the kind 'new' records")
-    return SetupOptions(**data)
+    try:
+        return recorded_options(data)
+    except ValueError as exc:
+        raise EntryDoesNotReplay(game, 0, str(exc)) from None
 
 
 def initial_game(game: Game) -> Game:
@@ -85,13 +59,19 @@ def initial_game(game: Game) -> Game:
     if first.get("kind") != "new" or "setup" not in first:
         raise EntryDoesNotReplay(game, 0, "the history does not start with the set-up ('new') entry")
     setup = _setup_options(game, first["setup"])
+    kept = {"setup": first["setup"]}
+    if "signed" in first:  # a game without a game master: its set-up's draws come from the reveals
+        from pbem.service.signed.setup import setup_lots
+
+        setup = setup.replace(chance=setup_lots(first["signed"]))
+        kept["signed"] = first["signed"]
     try:
         created, entry = start(game.edition, setup, game.board)
     except PbemError as exc:
         raise EntryDoesNotReplay(game, 0, f"its set-up is refused: {exc}") from None
     created.meta = turns.original_meta(game)
     created.source = game.source
-    return record(created, {**entry, "setup": first["setup"]})
+    return record(created, {**entry, **kept})
 
 
 def _orders(game: Game, i: int, entry: dict[str, Any]) -> dict[str, Any]:
@@ -125,8 +105,9 @@ def _edit(game: Game, i: int, entry: dict[str, Any]) -> dict[str, Any]:
         where = wrong[0].path if wrong[0].path.startswith("$.history") else f"$.history[{i}]{wrong[0].path[1:]}"
         raise EntryDoesNotReplay(game, i, f"its edit is not a GM edit: {where}: {wrong[0].message}")
     change = canonical_edit(change, game.edition)
-    if "identities" in entry:
-        change["identities"] = entry["identities"]
+    for key in ("identities", "signed"):  # a player change; the arbiters' signatures of a ruling
+        if key in entry:
+            change[key] = entry[key]
     return change
 
 

@@ -304,27 +304,44 @@ class GameService:
 
     def process(self, orders: Input, output: Path | None = None,
                 reporter: Reporter | None = None, mail_id: str | None = None,
-                screen: Screen | None = None) -> Outcome:
+                screen: Screen | None = None, signed: Any = None) -> Outcome:
         """A player's order file: checked (password included), applied, recorded.
 
         ``mail_id`` is the Message-ID of the mail the orders came in: it is recorded with
         the entry, and a mail whose orders are in the history already is refused
         (:class:`AlreadyApplied`), so no mail is ever applied twice. ``screen``: the
         adapter's own checks of the orders (:data:`Screen`), made in the same transaction,
-        on the orders as read once and the game as loaded once."""
+        on the orders as read once and the game as loaded once. ``signed``: the player's
+        signature of these orders (:mod:`pbem.service.signed.referee`), checked and kept
+        with the entry."""
 
         def step(game: Game) -> Outcome:
             if mail_id is not None and mail_id in turns.mail_ids(game):
                 raise AlreadyApplied(f"{orders.source}: mail {mail_id} was applied already")
-            notes = {"mail": mail_id} if mail_id is not None else None
+            notes: dict[str, Any] | None = {"mail": mail_id} if mail_id is not None else None
             given, reading = read_orders_for_game(game, orders)
             if screen is not None:
                 screen(game, given, reading)
+            if signed is not None:
+                notes = {**(notes or {}), "signed": self._checked_signature(game, given, signed)}
             with told_by_line(reading):
                 new, result = turns.play(game, given, turns.PLAYER, notes)
             return Outcome(game, new, result, added=[new.history[-1]], reading=reading)
 
         return self.change(step, output, reporter)
+
+    def _checked_signature(self, game: Game, given: dict[str, Any], signed: Any) -> dict[str, Any]:
+        """The player's signature of ``given``, checked (against the key this folder's
+        ``GAME.allowed_signers`` names for the seat, if it has one)."""
+        from pbem.service.signed.referee import check_orders
+
+        allowed: tuple[Any, ...] = ()
+        signers = store.sibling(self.path, ".allowed_signers")
+        if signers.exists():
+            from pbem.trust.signers import read_allowed_signers
+
+            allowed = read_allowed_signers(read_text(signers, str(signers)), str(signers))
+        return check_orders(game, given, signed, f"{signed.entry.get('seat')}'s signature", allowed).note()
 
     def gm_edit(self, edit: Input, output: Path | None = None,
                 reporter: Reporter | None = None) -> Outcome:
@@ -474,9 +491,16 @@ class GameService:
 
 def own_game(game: Game) -> Game:
     """``game``, if it is the GM's game file; a player's copy is refused (it is for
-    ``check`` and ``options``, never changed)."""
+    ``check`` and ``options``, never changed), and so is a game without a game master
+    (its seats change it with their keys: :mod:`pbem.service.signed`)."""
     if game.copy_of is not None:
         raise Refused([reject("game/player-copy", "$.copy", nation=game.copy_of)])
+    if game.history and "signed" in game.history[0]:
+        from pbem.service.signed.refusals import SignedRefused, Why
+
+        raise SignedRefused(Why.NO_GM, "a game without a game master: no password and no GM command changes it; "
+                                       "each seat plays with its key (process --key), claims a missed turn (claim), "
+                                       "and the arbiters rule (rule)", game.source, ExitCode.REFUSED)
     return game
 
 

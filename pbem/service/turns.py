@@ -58,13 +58,15 @@ TURN_KINDS = history.TURN_KINDS
 """History entries that are a nation's turn."""
 ORDER_KINDS = TURN_KINDS + ("standing",)
 """History entries that carry orders."""
-NOTES = ("bot", "mail", "deadline", "absent", "defaults")
+NOTES = ("bot", "mail", "deadline", "absent", "defaults", "signed", "draws")
 """Keys an order entry may carry besides its orders and events, kept as recorded on replay:
 the bot that played, the Message-ID of the mail the orders came in, the deadline whose
 passing made the GM's default or a bot play, the last day of the player's absence for
 which the GM's default or a bot played (the mail judge's ``absence`` policy), the defaults
 the referee applied where the orders left a choice open (the stored orders spell out what
-was chosen, so a replay could not tell them again)."""
+was chosen, so a replay could not tell them again), and in a game without a game master the
+entry its player signed with the signature (``signed``: docs/without-gm.md) and the draws
+the turn asked for, pending until the others' reveals are in (``draws``)."""
 
 
 def orders_something(orders: dict[str, Any]) -> bool:
@@ -83,7 +85,7 @@ def authenticate(game: Game, orders: dict[str, Any]) -> list[Rejection]:
     return []
 
 
-def check(game: Game, orders: dict[str, Any], author: Author = PLAYER) -> TurnResult:
+def check(game: Game, orders: dict[str, Any], author: Author = PLAYER, chance=None) -> TurnResult:
     """What canonical ``orders`` would do, or :class:`Refused` with every problem: who
     sends them (game, nation, password) is named before what they are for. A player's
     file without a rondel move that leaves the standing orders as they are (none given, or
@@ -99,7 +101,7 @@ def check(game: Game, orders: dict[str, Any], author: Author = PLAYER) -> TurnRe
     again = applied_already(game, orders)
     if again:
         raise Refused(header_problems(game.state, orders) or again)
-    result = resolve(game.state, orders, game.edition, game.board)
+    result = resolve(game.state, orders, game.edition, game.board, chance=chance)
     if result.kind == "standing" and not author.trusted:
         nation = orders["nation"]
         if result.state.standing[nation].to_json() == game.state.standing[nation].to_json():
@@ -148,11 +150,15 @@ def _same_orders(game: Game, stored: Any, echo: dict[str, Any]) -> bool:
 
 
 def play(game: Game, orders: dict[str, Any], author: Author = PLAYER,
-         notes: dict[str, Any] | None = None) -> tuple[Game, TurnResult]:
+         notes: dict[str, Any] | None = None, chance=None) -> tuple[Game, TurnResult]:
     """Apply canonical ``orders``; return the next game, its history entry appended (with
-    ``notes``, keys of :data:`NOTES`, such as the Message-ID of the mail they came in)."""
-    result = check(game, orders, author)
+    ``notes``, keys of :data:`NOTES`, such as the Message-ID of the mail they came in).
+    ``chance``: the game's source of draws (a game without a game master); the draws the
+    turn asked for first are recorded with the entry (``draws``)."""
+    result = check(game, orders, author, chance)
     extra = dict(notes or {})
+    if getattr(chance, "asked", None):
+        extra["draws"] = [dict(d) for d in chance.asked]
     if result.defaults:
         extra["defaults"] = [dict(d) for d in result.defaults]
     if author.kind == "bot":
@@ -185,7 +191,14 @@ def replay_orders(game: Game, entry: dict[str, Any], owned: bool = False) -> Gam
     """Apply a stored entry's orders again, as they were recorded (kind, author and notes
     kept; the password was checked when they were first applied); ``owned``: the entry's
     orders were made for this call alone (:func:`pbem.kernel.turn.resolve`)."""
-    result = resolve(game.state, dict(entry["orders"]), game.edition, game.board, owned=owned)
+    chance = None
+    if game.history and "signed" in game.history[0]:  # a game without a game master draws from its reveals
+        from pbem.service.signed.chance import PlayChance
+
+        said = entry.get("signed", {}).get("entry", {}) if isinstance(entry.get("signed"), dict) else {}
+        value = said.get("reveal") if said.get("kind") == "turn" else None
+        chance = PlayChance(game, entry["orders"]["nation"], bytes.fromhex(value) if isinstance(value, str) else None)
+    result = resolve(game.state, dict(entry["orders"]), game.edition, game.board, owned=owned, chance=chance)
     return _record(game, result, entry["kind"], entry["orders"]["nation"], entry)
 
 
@@ -207,6 +220,8 @@ def edit(game: Game, change: dict[str, Any]) -> Game:
     state = apply_edit(game.state, change, game.edition, game.board)
     new = game.copy_with(state, list(game.history))
     body: dict[str, Any] = {"kind": "gm-edit", "reason": change["reason"], "edits": change["edits"], "events": []}
+    if "signed" in change:  # the arbiters' ruling in a game without a game master, with their signatures
+        body["signed"] = change["signed"]
     identities = change.get("identities")
     if identities:
         for nation, who in identities.items():

@@ -16,12 +16,12 @@ from conftest import cli_run
 from pbem.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-HEAVY = ["jsonschema", "jinja2", "cairosvg", "PIL"]
+HEAVY = ["jsonschema", "jinja2", "cairosvg", "PIL", "cryptography"]
 
 
 def test_import_does_not_pull_in_heavy_libraries():
-    """``import pbem.cli`` in a fresh interpreter leaves jsonschema, jinja2, cairosvg and
-    Pillow out."""
+    """``import pbem.cli`` in a fresh interpreter leaves jsonschema, jinja2, cairosvg,
+    Pillow and cryptography (the keys and signatures of games without a game master) out."""
     code = ("import json, sys; import pbem.cli; "
             f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)

@@ -8,11 +8,11 @@ classic's set-up facet.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
 from pbem.editions.classic.rules import PERSONAGE_RULES as P
 from pbem.errors import UsageError
+from pbem.kernel.chance import lot
 from pbem.kernel.facets import SharedSetUp
 from pbem.kernel.setup import SetupOptions, check_common, initial_state
 from pbem.kernel.state import GameState, Table
@@ -144,8 +144,7 @@ def start_player(opts: SetupOptions, board: Board, nations: list[str]) -> str:
             raise UsageError(f"--first {opts.first}: not among --nations")
         return opts.first
     if "double" in opts.variants:
-        lot = hashlib.sha256(f"{opts.seed}:start player".encode()).digest()[0]
-        return nations[lot % len(nations)]
+        return nations[lot(opts.chance, opts.seed, len(nations), "start player")]
     first = board.start_nation.get(len(nations))
     return first if first in nations else nations[0]
 
