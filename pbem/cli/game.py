@@ -50,6 +50,13 @@ KDF_HELP = ("Cost of the password hashes (PBKDF2 iterations, stored with each ha
             "Lower it only for throw-away games.")
 
 
+SIGNED_HELP = ("A game without a game master: write the proposal the players join with their keys "
+               "(docs/without-gm.md); no passwords.")
+MISSED_HELP = "--signed: what a missed turn gets: default (the default turn), bot-random or bot-greedy."
+ARBITER_HELP = "--signed: a seat whose signature settles disputes, repeatable (default: every seat, together)."
+PROPOSED_AT_HELP = "--signed: the proposal's time (ISO 8601); default: now."
+
+
 @app.command()
 def new(
     game: Path = typer.Argument(..., help="The game file to create."),
@@ -78,16 +85,12 @@ def new(
                                               help="Also write the set-up's report (turn 0) into this folder."),
     report_format: list[str] | None = typer.Option(None, "--format", help=FORMAT_HELP),
     image_base: str | None = typer.Option(None, "--image-base", metavar="URL", help=IMAGE_BASE_HELP),
-    signed: bool = typer.Option(False, "--signed", help="A game without a game master: write the proposal the players "
-                                "join with their keys (docs/without-gm.md); no passwords."),
+    signed: bool = typer.Option(False, "--signed", help=SIGNED_HELP),
     deadline: str = typer.Option("3d", "--deadline", help="--signed: the time each turn has, e.g. 48h or 3d."),
-    missed: str = typer.Option("default", "--missed", help="--signed: what a missed turn gets: default (the default "
-                               "turn), bot-random or bot-greedy."),
-    arbiter: list[str] | None = typer.Option(None, "--arbiter", help="--signed: a seat whose signature settles "
-                                                "disputes, repeatable (default: every seat, together)."),
+    missed: str = typer.Option("default", "--missed", help=MISSED_HELP),
+    arbiter: list[str] | None = typer.Option(None, "--arbiter", help=ARBITER_HELP),
     chain: int = typer.Option(1000, "--chain", help="--signed: values in each seat's hash chain (one per turn)."),
-    now: str | None = typer.Option(None, "--now", metavar="TIME", help="--signed: the proposal's time (ISO 8601); "
-                                      "default: now."),
+    now: str | None = typer.Option(None, "--now", metavar="TIME", help=PROPOSED_AT_HELP),
 ) -> None:
     """Create a game.
 
@@ -99,31 +102,45 @@ def new(
 
     def go():
         from pbem import editions
-        from pbem.service import passwords
-        from pbem.service.creation import SetupOptions
-        from pbem.service.service import GameService
 
         chosen = editions.get(edition)
         on, secrets = _board_and_secrets(game, board or chosen.default_board, secrets_out)
-        starts = {n: [c.strip() for c in v.split(",") if c.strip()] for n, v in pairs(start, "--start").items()}
-        opts = SetupOptions(
-            game_id=game_id or game.stem, board=on.id, nations=_listed(nations), first=first,
-            variants=list(variant or []), goal=goal, players=players,
-            player=pairs(player, "--player"), start=starts, seed=seed,
-            teams=[_listed(t) for t in team or []], picks=_listed(picks or ""), data=_data_file(data))
+        opts = _setup_options(game_id or game.stem, on.id, nations, first, variant, goal, players, player, start,
+                              seed, team, picks, data)
         if signed:
             from pbem.cli.signed import propose
 
             given = {"--password": password, "--seed": seed, "--secrets-out": secrets_out, "--report-dir": report_dir}
             propose(game, chosen, on, opts, given, deadline, missed, arbiter, chain, time_option(now), force)
             return
-        write = reporter(report_dir, report_format, image_base, game)
-        outcome = GameService(game).create(
-            chosen, opts, on, pairs(password, "--password"), secrets,
-            passwords.ITERATIONS if kdf_iterations is None else kdf_iterations, force, reporter=write)
-        _print_created(game, secrets, len(opts.nations), seed, chosen, on, outcome)
+        _create(game, chosen, on, opts, password, secrets, kdf_iterations, force,
+                reporter(report_dir, report_format, image_base, game), seed)
 
     run(go)
+
+
+def _setup_options(game_id, board_id, nations, first, variant, goal, players, player, start, seed, team, picks,
+                   data):
+    """What ``new`` asks of the edition, from its options."""
+    from pbem.service.creation import SetupOptions
+
+    starts = {n: [c.strip() for c in v.split(",") if c.strip()] for n, v in pairs(start, "--start").items()}
+    return SetupOptions(
+        game_id=game_id, board=board_id, nations=_listed(nations), first=first,
+        variants=list(variant or []), goal=goal, players=players,
+        player=pairs(player, "--player"), start=starts, seed=seed,
+        teams=[_listed(t) for t in team or []], picks=_listed(picks or ""), data=_data_file(data))
+
+
+def _create(game, chosen, on, opts, password, secrets, kdf_iterations, force, write, seed) -> None:
+    """``new`` without --signed: the game file, its secrets, and what was made, printed."""
+    from pbem.service import passwords
+    from pbem.service.service import GameService
+
+    outcome = GameService(game).create(
+        chosen, opts, on, pairs(password, "--password"), secrets,
+        passwords.ITERATIONS if kdf_iterations is None else kdf_iterations, force, reporter=write)
+    _print_created(game, secrets, len(opts.nations), seed, chosen, on, outcome)
 
 
 SHORT_SEED = 16
