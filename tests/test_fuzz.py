@@ -258,6 +258,7 @@ def test_the_judge_sees_what_it_must(base, tmp_path):
     assert any("verify exits 0" in p for p in accepted)
 
 
+@pytest.mark.slow
 def test_the_fuzzer_finds_a_planted_bug(base, tmp_path, monkeypatch):
     """With the old bug planted again (a malformed history entry read back as it is, so
     that whatever reads it breaks), the history fuzzer finds it within its first inputs:

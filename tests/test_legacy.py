@@ -124,6 +124,7 @@ def edition_file(request, tmp_path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_an_edition_game_of_an_earlier_release_verifies_plays_on_and_undoes(edition_file, tmp_path):
     before = edition_file.read_bytes()
     assert json.loads(before)["format"] == FORMAT

@@ -94,6 +94,7 @@ def test_twenty_simultaneous_runs_apply_the_turn_once(tmp_path, trial):
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["symlink", "dot-dot"])
 def test_two_names_for_one_game_race_for_one_lock(tmp_path, kind):
     """``process game.json`` and ``process OTHER-NAME`` at once with different orders for

@@ -360,6 +360,7 @@ def test_a_bot_game_renders_in_every_format(bot_game):
     assert "Event cards: open display" in words and "Recruitment box:" in words
 
 
+@pytest.mark.slow
 def test_the_website_of_a_duellum_game_is_public(scenario, tmp_path):
     from pbem.report.site import build_site
 

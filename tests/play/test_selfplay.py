@@ -22,6 +22,7 @@ def test_bots_play_whole_games(nations, mode, variants):
             assert game.score(rec.winner) >= game.goal or game.state.status.extra["all_awarded_turn"]
 
 
+@pytest.mark.slow
 def test_one_quick_game_reaches_a_result():
     game, rec = play_game("quick", 4, "greedy")
     assert rec.turns > 20

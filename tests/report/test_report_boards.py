@@ -169,6 +169,7 @@ def test_each_board_is_scaled_into_the_page(boards):
         assert panel_rows(view).c_h >= 206, "the log keeps at least the East page's room"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_the_page_parses_and_every_text_lies_inside_it(pages, name):
     board, _, svg = pages[name]
@@ -326,6 +327,7 @@ def test_the_board_map_shows_every_province_name_and_id(shapes):
     assert "name_id" in board_svg(board) and "name_id" not in board_svg(board, ids=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_the_board_map_of_every_size_keeps_its_text_on_the_page_and_in_the_legend(boards, name):
     board = boards[name]

@@ -29,6 +29,8 @@ from pbem.play.selfplay import bot_turn
 from pbem.service import turns
 from pbem.service.store import save_game
 
+pytestmark = pytest.mark.slow  # the website built, rebuilt and compared: make test-all and CI run it
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCREENS = ROOT / "out" / "site-screens"
 CHROMIUM = "/usr/bin/chromium"

@@ -78,6 +78,7 @@ def _cases(kind: str):
     return schema, compile_check(schema), Draft202012Validator(schema)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(SAMPLES))
 def test_the_quick_check_agrees_with_jsonschema_on_mutations(kind):
     schema, quick, full = _cases(kind)

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 DOC = Path(__file__).resolve().parent.parents[2] / "docs" / "mail.md"
 
 
@@ -45,6 +47,7 @@ def replaced(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
+@pytest.mark.slow
 def test_the_set_up_of_docs_mail_md_works_as_written(tmp_path, smtp_server, imap_server):
     home = tmp_path / "home"
     home.mkdir()
