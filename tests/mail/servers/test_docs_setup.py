@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-DOC = Path(__file__).resolve().parent.parents[2] / "docs" / "mail.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "mail.md"
 
 
 def steps() -> dict[int, str]:
