@@ -53,6 +53,7 @@ def _report(label: str, problems: list[str]) -> str:
     return f"{label}:\n  " + "\n  ".join(problems)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [
     pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=PENDING[n])) if n in PENDING else n
     for n in _corpus_names()])
@@ -221,6 +222,7 @@ def _special_inputs(folder):
             "dangling link": folder / "dangling.json", "missing": folder / "missing.json"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("role", ["orders", "edit", "game", "map"])
 def test_files_that_are_no_files_are_bad_input(base, tmp_path, role):
     game = tmp_path / "game.json"

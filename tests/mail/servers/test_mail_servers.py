@@ -106,6 +106,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_order_mails_by_imap(servers, case):
     folder, game, cfg, smtp, imap = servers
