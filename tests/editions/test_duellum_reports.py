@@ -337,6 +337,7 @@ def test_the_aegean_excerpt_draws_its_seas():
 # -- a bot game in every format ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_bot_game_renders_in_every_format(bot_game):
     from PIL import Image
 

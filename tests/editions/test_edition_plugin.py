@@ -281,6 +281,7 @@ def check_bot_game(seed, nations, mode):
     return rec
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("nations,mode", [(3, "greedy"), (4, "random"), (5, "greedy"), (6, "random")])
 def test_bots_play_ninefold_to_a_win(nations, mode):
     check_bot_game(f"nine-{nations}-{mode}", nations, mode)

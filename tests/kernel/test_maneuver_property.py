@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from conftest import apply_orders, edit, make_game, orders_for
 from pbem.errors import Refused
 from pbem.service.store import game_text
@@ -70,6 +72,7 @@ def on_board(state):
     return Counter({(n, u): state.units_on_board(n, u) for n in NATIONS for u in ("legion", "galley")})
 
 
+@pytest.mark.slow
 def test_random_scripts_conserve_units():
     base = make_game()
     rng = random.Random(20260401)

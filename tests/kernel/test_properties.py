@@ -644,6 +644,7 @@ def test_every_edition_is_played():
     assert set(VARIANTS["duellum"]) == {()} | {(v,) for v in editions.get("duellum").variants}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("board", ["antike-east", "antike-west"])
 def test_games_played_to_the_end_still_hold(board):
     """Through the end of a game: ninefold played to a goal of one personage (its table may

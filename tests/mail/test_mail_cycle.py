@@ -326,6 +326,7 @@ class Crash(BaseException):
     """Stands for the process dying (not an error the cycle could catch)."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["after-apply", "after-spool", "mid-delivery"])
 def test_a_crash_anywhere_loses_nothing_and_repeats_nothing(table, monkeypatch, where):
     from pbem.mail import cycle, ledger, reporter, transport

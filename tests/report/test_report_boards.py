@@ -207,6 +207,7 @@ def test_panels_and_legend_keep_clear_of_the_board_and_each_other(pages, name):
         assert not any(overlaps(a, b) for b in in_legend[i + 1:]), (name, a)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(BOARDS))
 def test_no_label_covers_another_a_city_or_the_legend(boards, name):
     board = boards[name]
@@ -303,6 +304,7 @@ def test_sites_of_choice_no_site_and_temples_on_the_board_are_drawn(demo):
     assert ">?</text>" in page and 'fill="#d8d2c2"' in page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shapes", [True, False], ids=["shipped outlines", "generated outlines"])
 def test_the_board_map_shows_every_province_name_and_id(shapes):
     board = scaled_board(1, 1, shapes)
