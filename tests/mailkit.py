@@ -169,3 +169,8 @@ def desk_table(tmp_path: Path, minute: list[int]):
 
     cycle()  # the opening reports
     return tmp_path, game, cfg, cycle
+
+
+def text(message) -> str:
+    """A mail's text body on one line, every run of white space one space."""
+    return " ".join(body(message).split())

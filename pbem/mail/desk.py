@@ -420,11 +420,7 @@ class Desk:
                 targets += [n for n in found if n not in targets]
         if not everyone and policy == "broadcast-only":
             raise UsageError("in this game press goes to all only (PRESS TO all): the GM's setting")
-        text = command.text.strip()
-        if not text:
-            raise UsageError("the message is missing: write it on the lines after the PRESS line")
-        if len(text) > cmds.MAX_PRESS:
-            raise UsageError(f"the message has {len(text)} characters; at most {cmds.MAX_PRESS}")
+        text = press_text(command)
         mine = nations_of(game, incoming.sender)
         sender = nation if nation in mine else mine[0]
         to_nations = [n for n in game.seats if n not in mine] if everyone else [n for n in targets if n not in mine]
@@ -475,11 +471,7 @@ class Desk:
         words = [w.lower() for w in " ".join(command.args).replace(",", " ").split() if w.lower() not in ("to", "and")]
         if words != ["all"]:
             raise UsageError("observers send press to all only: PRESS TO all, the message on the lines after it")
-        text = command.text.strip()
-        if not text:
-            raise UsageError("the message is missing: write it on the lines after the PRESS line")
-        if len(text) > cmds.MAX_PRESS:
-            raise UsageError(f"the message has {len(text)} characters; at most {cmds.MAX_PRESS}")
+        text = press_text(command)
         me = observer(run.settings, incoming.sender)
         who = f"{me.name} (an observer)" if me is not None and me.name else "an observer"
         people = recipients(run.game) + [o for o in observers(run.settings) if o.address != incoming.sender]
@@ -566,3 +558,13 @@ def replied_press(game, file, incoming: Incoming, domain: str) -> str | None:
         named = found.group(1).strip().lower()
         return next((n for n in game.seats if named in (n, game.edition.nation_name(n).lower())), None)
     return None
+
+
+def press_text(command) -> str:
+    """The message of a PRESS command (the lines after it), or why it cannot be passed on."""
+    text = command.text.strip()
+    if not text:
+        raise UsageError("the message is missing: write it on the lines after the PRESS line")
+    if len(text) > cmds.MAX_PRESS:
+        raise UsageError(f"the message has {len(text)} characters; at most {cmds.MAX_PRESS}")
+    return text

@@ -12,6 +12,7 @@ from conftest import cli_run
 from mailkit import (
     ADDRESSES,
     GM,
+    active,
     add_to_maildir,
     body,
     config,
@@ -20,6 +21,7 @@ from mailkit import (
     mail,
     maildir,
     sent,
+    text,
     to_of,
 )
 
@@ -30,14 +32,6 @@ _minute = [0]
 @pytest.fixture
 def desk(tmp_path):
     return desk_table(tmp_path, _minute)
-
-
-def active(game):
-    return json.loads(game.read_text())["status"]["active"]
-
-
-def text(message) -> str:
-    return " ".join(body(message).split())
 
 
 def only_to(messages, address):

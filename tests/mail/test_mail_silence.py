@@ -12,9 +12,11 @@ from conftest import cli_run
 from mailkit import (
     ADDRESSES,
     GM,
+    active,
     body,
     desk_table,
     mail,
+    text,
     to_of,
 )
 
@@ -24,14 +26,6 @@ _minute = [0]
 @pytest.fixture
 def desk(tmp_path):
     return desk_table(tmp_path, _minute)
-
-
-def active(game):
-    return json.loads(game.read_text())["status"]["active"]
-
-
-def text(message) -> str:
-    return " ".join(body(message).split())
 
 
 def to(message) -> str:
