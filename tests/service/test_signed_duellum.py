@@ -5,10 +5,18 @@ any file; two players, each in a folder of their own, exchanging nothing but the
 
 from __future__ import annotations
 
+import json
+import subprocess
+
 from pbem import editions
 from pbem.editions.duellum import deck, lots
 from pbem.kernel.setup import SetupOptions
+from pbem.service import store
 from pbem.service.boards import load_board
+from pbem.service.signed import chain
+from pbem.service.signed.export import exported
+from pbem.service.signed.verify import verify_signed
+from signedkit import Table
 
 SEATS = ["carthaginians", "romans"]
 BOARD = "duellum-rome-carthage"
@@ -109,3 +117,47 @@ def test_a_card_discarded_at_random_waits_for_the_reveals():
     assert state.extra["discards"] == ["burglary", "fortress"]
     masked = editions.get("duellum").secrets.mask_event(events[-1], "carthaginians")
     assert masked == {"type": "discarded", "nation": "romans", "random": True}
+
+
+def _openssh_accepts(game, which: str, folder) -> None:
+    message, sig, identity, signers = exported(game, which)
+    (folder / "m").write_bytes(message)
+    (folder / "m.sig").write_text(sig)
+    (folder / "allowed").write_text(signers)
+    result = subprocess.run(["ssh-keygen", "-Y", "verify", "-f", str(folder / "allowed"), "-I", identity, "-n",
+                             "antike-ref@turn", "-s", str(folder / "m.sig")], input=message, capture_output=True)
+    assert result.returncode == 0, (which, result.stderr)
+
+
+def test_a_duellum_game_by_two_folders_exchanging_only_blocks(tmp_path):
+    """Issue 39 item 4, "Must show": 30 turns of Duellum without a GM; every draw asked is
+    recorded by its entry and made from the reveals after it; both folders end with the
+    same bytes and state hash; ``verify`` passes; OpenSSH accepts every entry; no file of
+    either folder holds a deck order (the deck is kept sorted, the secret empty)."""
+    table = Table(tmp_path / "players", seats=SEATS, edition="duellum", board=BOARD)
+    for _ in range(30):
+        if table.game().state.status.winner is not None:
+            break
+        table.play(hours=5)
+    files = table.files()
+    assert len(set(files.values())) == 1
+    assert len({chain.state_hash(store.load_game(f.path)) for f in table.folders.values()}) == 1
+    final = table.game()
+    asked = [d["purpose"] for e in final.history for d in e.get("draws", ())]
+    assert asked, "no card was drawn during play"
+    assert asked == [f"event card {i}" for i in range(len(asked))]
+    assert final.state.extra["drawn"] == len(asked) and not final.state.extra["pending"]
+    verify_signed(final)
+    check = tmp_path / "openssh"
+    check.mkdir()
+    for seat in SEATS:
+        _openssh_accepts(final, f"join:{seat}", check)
+        _openssh_accepts(final, f"reveal:{seat}", check)
+    for i in range(1, len(final.history)):
+        _openssh_accepts(final, str(i), check)
+    for folder in table.folders.values():
+        for path in folder.path.parent.iterdir():
+            if path.suffix == ".json":
+                text = json.loads(path.read_text())
+                assert '"secret": ""' in json.dumps(text) or "state" not in text, path
+    assert final.state.extra["deck"] == sorted(final.state.extra["deck"])
