@@ -229,6 +229,11 @@ class Secrets(Protocol):
     words: str
     """What a private report shows that the public one does not (``event cards``)."""
 
+    draws_by_chance: bool
+    """Whether the edition draws what it hides (a deck, a card at random) from the game's
+    chance source in a game without a game master (:attr:`Turn.chance
+    <pbem.kernel.turn.Turn.chance>`), so that ``new --signed`` may set it up."""
+
     def player_view(self, state: GameState, nation: str | None) -> GameState:
         """What ``nation`` may see of the game (``None``: the public)."""
         ...

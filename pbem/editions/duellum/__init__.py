@@ -108,7 +108,8 @@ CODES = MappingProxyType({
 WORDING = MappingProxyType({"found/no-site": "{city} has no city site (a sea region)"})
 """Duellum's words for a kernel code: its regions without a city site are the sea's."""
 
-EVENT_KINDS = ("wall", "walls", "recruit", "fortress", "draw", "draw-missed", "shuffle", "refill", "card")
+EVENT_KINDS = ("wall", "walls", "recruit", "fortress", "draw", "draw-missed", "shuffle", "refill", "card",
+               "discarded")
 """The kinds of event of Duellum's own rules."""
 
 

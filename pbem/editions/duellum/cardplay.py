@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import pbem.editions.duellum.cards as cards
 import pbem.editions.duellum.effects as effects
+import pbem.editions.duellum.lots as lots
 from pbem.editions.duellum.deck import discard, draw
 from pbem.editions.duellum.effects import DURING_CONQUEST
 from pbem.editions.duellum.pieces import box, opponent, set_wall, to_box
@@ -257,7 +258,7 @@ def _draw(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, Any],
     who = opponent(t.state, holder) if step.get("who") == "opponent" else holder
     played = cards.name_of(cards.catalogue(t.state.table.data).get(entry["play"]), entry["play"])
     for _ in range(step.get("count", 1)):
-        draw(t.state, who, f"event card {played}", t.events)
+        draw(t.state, who, f"event card {played}", t.events, t.chance)
     out.append({"kind": step["kind"], "nation": who, "count": step.get("count", 1)})
     return True
 
@@ -366,6 +367,11 @@ def _discard(t: TurnView, holder: str, step: dict[str, Any], entry: dict[str, An
             t.reject("card/field", f"{path}.cards", card=name, field="cards")
             return False
         whose = holder
+    elif lots.by_lot(t.state):  # a game without a game master: drawn by the game's chance, once revealed
+        whose = opponent(t.state, holder)
+        asked = sum(lots.ask_discard(t.state, whose, t.events, t.chance) for _ in range(n))
+        out.append({"kind": "discard", "nation": whose, "count": asked, "random": True})
+        return True
     else:
         whose = opponent(t.state, holder)
         hand = list(t.state.nations[whose].extra["hand"])

@@ -15,9 +15,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pbem.editions.duellum.cards as cards
+import pbem.editions.duellum.lots as lots
 from pbem.editions.duellum.rules import DISPLAY
 
 if TYPE_CHECKING:
+    from pbem.kernel.chance import Chance
     from pbem.kernel.state import GameState
 
 
@@ -28,7 +30,8 @@ def discard(state: GameState, cid: str, events: list[dict[str, Any]]) -> None:
     refill(state, events)
 
 
-def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]]) -> None:
+def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]],
+         chance: Chance | None = None) -> None:
     """``nation`` takes a card from the open display: the first its standing ``draw`` list
     names, else the first of the display (D9); the display is refilled at once (001 L419).
 
@@ -37,17 +40,21 @@ def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]
     discards are shuffled into a new one by the game's secret (001 L431), so a card owed is
     never lost while a card is left in the deck or the discards. A game set up before keeps
     its old display: no top-up, so the display shrinks once the deck and the discards are
-    both empty, and a card owed from an empty display is missed."""
+    both empty, and a card owed from an empty display is missed.
+
+    In a game without a game master (:func:`.lots.by_lot`) the cards come from the game's
+    ``chance`` instead (:mod:`.lots`): the replacement is drawn after the pick, and a card
+    owed while every card of the display is still to be drawn comes from the deck."""
+    if lots.by_lot(state):
+        _draw_by_lot(state, nation, reason, events, chance)
+        return
     if state.table.revision >= cards.PRINTED_DECK:
         _top_up(state, events)
     display = list(state.extra["display"])
     if not display:
         events.append({"type": "draw-missed", "nation": nation, "reason": reason})
         return
-    wanted = state.standing[nation].extra.get("draw", [])
-    slot = next((display.index(c) for c in wanted if c in display), None)
-    if slot is None:
-        slot = _default_slot(state, display)
+    slot = pick(state, nation, display)
     card = display.pop(slot)
     nxt = _next_card(state, events)
     if nxt is not None:
@@ -58,6 +65,33 @@ def draw(state: GameState, nation: str, reason: str, events: list[dict[str, Any]
     seen = {"public": True} if open_draws(state.table) else {}
     events.append({"type": "draw", "nation": nation, "card": card, "reason": reason, "display": list(display),
                    **seen})
+
+
+def pick(state: GameState, nation: str, display: list[str]) -> int:
+    """The place in ``display`` of the card ``nation`` takes: the first its standing
+    ``draw`` list names, else the default (D9)."""
+    wanted = state.standing[nation].extra.get("draw", [])
+    slot = next((display.index(c) for c in wanted if c in display), None)
+    return _default_slot(state, display) if slot is None else slot
+
+
+def _draw_by_lot(state: GameState, nation: str, reason: str, events: list[dict[str, Any]],
+                 chance: Chance | None) -> None:
+    """:func:`draw` in a game without a game master (:mod:`.lots`)."""
+    lots.top_up(state, events, chance)
+    display = list(state.extra["display"])
+    if not display:
+        if not lots.ask_card(state, nation, events, chance, reason):
+            events.append({"type": "draw-missed", "nation": nation, "reason": reason})
+        return
+    card = display.pop(pick(state, nation, display))
+    state.extra["display"] = display
+    held = state.nation(nation).extra
+    held["hand"] = [*held["hand"], card]
+    seen = {"public": True} if open_draws(state.table) else {}
+    events.append({"type": "draw", "nation": nation, "card": card, "reason": reason, "display": list(display),
+                   **seen})
+    lots.top_up(state, events, chance)
 
 
 def open_draws(table) -> bool:
@@ -150,6 +184,8 @@ def refill(state: GameState, events: list[dict[str, Any]]) -> None:
     """After a card went to the discards: a display short of three cards (every other card
     was in a hand) is filled up again, the discards shuffled into a new deck (revision
     :data:`~.cards.PRINTED_DECK`; 001 L419, L431)."""
+    if lots.by_lot(state):
+        return  # the display's missing cards are asked for at the end of the turn (:func:`.lots.top_up`)
     if state.table.revision >= cards.PRINTED_DECK and len(state.extra["display"]) < DISPLAY \
             and _top_up(state, events):
         events.append({"type": "refill", "display": list(state.extra["display"])})

@@ -100,6 +100,14 @@ def _refill(ev: dict[str, Any], n: str, words: Any) -> str:  # 001 L419: the dis
     return "The open display is filled up again: " + ", ".join(words.card(c) for c in ev["display"])
 
 
+def _discarded(ev: dict[str, Any], n: str, words: Any) -> str:
+    """A card discarded at random, drawn once the reveals were in (a game without a game
+    master, :mod:`.lots`); without its ``cards`` for a reader who may not see them."""
+    if "cards" not in ev:
+        return f"{n} discard an event card drawn at random"
+    return f"{n} discard {', '.join(words.card(c) for c in ev['cards'])}, drawn at random"
+
+
 def _card(ev: dict[str, Any], n: str, words: Any) -> str:
     """A card played (001 L427): what it did, by the fields its effect records."""
     played = f"{n} play {words.card(ev['card'])}"
@@ -128,7 +136,7 @@ def _card(ev: dict[str, Any], n: str, words: Any) -> str:
 
 EVENT_LINES = {"battle": _battle, "conquer": _conquer, "wall": _wall, "walls": _walls, "recruit": _recruit,
                "fortress": _fortress, "draw": _draw, "draw-missed": _draw_missed, "shuffle": _shuffle,
-               "refill": _refill, "card": _card}
+               "refill": _refill, "card": _card, "discarded": _discarded}
 """Event type -> its sentence in Antike Duellum's words (``None``: the shared one)."""
 
 

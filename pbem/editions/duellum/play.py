@@ -292,9 +292,9 @@ def end_of_turn(t: TurnView) -> None:
     move_marker(t, t.nation)
     other = opponent(st, t.nation)
     if other in t.extra.get("lost_city", []):
-        draw(st, other, "lost a city", t.events)
+        draw(st, other, "lost a city", t.events, t.chance)
     for _ in range(gained):
-        draw(st, other, "the opponent won a personage", t.events)
+        draw(st, other, "the opponent won a personage", t.events, t.chance)
     points = ns.personage_count()
     if points >= st.table.goal:
         st.status.winner = t.nation

@@ -55,7 +55,12 @@ def game_parts() -> dict[str, dict[str, Any]]:
             "shuffles": {"description": "How often the discards were shuffled into a new deck.",
                          "type": "integer", "minimum": 0},
             "secret": {"description": "What the deck is shuffled by; \"?\" in a player's copy.",
-                       "type": "string"}},
+                       "type": "string"},
+            "pending": {"description": "A game without a game master: the draws still waiting for the reveals "
+                                       "they need, in the order asked (docs/without-gm.md, \"Chance\").",
+                        "type": "array", "items": {"type": "object"}},
+            "drawn": {"description": "A game without a game master: how many draws were asked.",
+                      "type": "integer", "minimum": 0}},
             "required": ["deck", "display", "discards", "shuffles", "secret"]},
         "standing": {"properties": STANDING, "required": list(STANDING)},
     }

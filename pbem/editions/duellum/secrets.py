@@ -19,6 +19,8 @@ class DuellumSecrets(Facet):
     for a searching bot's look-ahead."""
 
     words = "event cards"
+    draws_by_chance = True
+    """Without a game master, every card is drawn by the game's chance (:mod:`.lots`)."""
 
     def player_view(self, state: GameState, nation: str | None) -> GameState:
         """What ``nation`` may see (``None``: the public): the other's hand and the deck's
@@ -62,6 +64,8 @@ class DuellumSecrets(Facet):
         kind = event.get("type")
         if kind == "draw" and event.get("nation") != viewer and "card" in event and not event.get("public"):
             return {k: v for k, v in event.items() if k != "card"}
+        if kind == "discarded" and event.get("nation") != viewer:
+            return {k: v for k, v in event.items() if k != "cards"}
         if kind == "card" and viewer is None and any(e.get("random") for e in event.get("effects", ())):
             return {**event, "effects": [{k: v for k, v in e.items() if k != "cards"} | {"count": len(e["cards"])}
                                          if e.get("random") else e for e in event["effects"]]}

@@ -15,6 +15,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pbem.editions.duellum.cards as cards
+import pbem.editions.duellum.lots as lots
 from pbem.editions.classic.setup import start_cities
 from pbem.editions.duellum.edits import moments
 from pbem.editions.duellum.rules import (
@@ -90,9 +91,12 @@ def setup(edition: Edition, opts: SetupOptions, board: Board) -> tuple[GameState
         held["recruitment"] = dict(START_BOX)
         if table.has("special_units"):
             held["recruitment"][SPECIAL_UNITS[n]] = 1
-    secret = secret_of(opts.seed, opts.secret)
-    deck, display = cards.new_deck(data, secret, DISPLAY, table.revision)
-    state.extra.update(deck=deck, display=display, discards=[], shuffles=0, secret=secret)
+    if opts.chance is not None:  # a game without a game master: no secret, every card drawn by lot (:mod:`.lots`)
+        state.extra.update(lots.set_up(data, opts.chance, table.revision))
+    else:
+        secret = secret_of(opts.seed, opts.secret)
+        deck, display = cards.new_deck(data, secret, DISPLAY, table.revision)
+        state.extra.update(deck=deck, display=display, discards=[], shuffles=0, secret=secret)
     events: list[dict[str, Any]] = []
     other = next(n for n in nations if n != first)
     give_coin(state, other, events, "compensation for not starting")  # 001 L103

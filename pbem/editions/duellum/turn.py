@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import pbem.editions.duellum.cardplay as cardplay
+import pbem.editions.duellum.lots as lots
 import pbem.editions.duellum.pieces as pieces
 import pbem.editions.duellum.play as play
 import pbem.editions.duellum.special as special
@@ -18,6 +19,7 @@ from pbem.editions.duellum.rules import TOKENS
 from pbem.kernel import queries
 from pbem.kernel.facets import SharedForces, SharedTurn
 from pbem.kernel.rejections import Rejection, reject
+from pbem.kernel.vocab import MOMENTS
 
 if TYPE_CHECKING:
     from pbem.kernel.protocols import TurnView
@@ -33,7 +35,12 @@ class DuellumTurn(SharedTurn):
 
     def at_moment(self, t: TurnView, when: str, orders: dict[str, Any], echo: dict[str, Any]) -> None:
         """001 L427: event cards are played "whenever they wish during their own turns":
-        those of the orders' ``events`` marked for this moment (:mod:`.cardplay`)."""
+        those of the orders' ``events`` marked for this moment (:mod:`.cardplay`). In a
+        game without a game master the draws still pending are made first, when the
+        reveals they wait for are in, and the display is filled up (:mod:`.lots`)."""
+        if when == MOMENTS[0] and lots.by_lot(t.state):
+            lots.settle(t.state, t.events, t.chance)
+            lots.top_up(t.state, t.events, t.chance)
         cardplay.play_cards(t, when, orders, echo)
 
     def trade_rates(self, state: GameState, nation: str) -> tuple[dict[int, int], Rejection | None]:

@@ -27,7 +27,8 @@ seat ``c`` (the chooser):
 the first time a purpose is asked it answers ``None`` and notes the draw
 (:attr:`PlayChance.asked`, which the entry records under ``draws``); asked again at a later
 entry, it answers the index once the reveals are in. Classic Antike and Antike II ask
-nothing during play; Antike Duellum's deck is to ask it (docs/without-gm.md, "Chance").
+nothing during play; Antike Duellum's deck asks it for every card
+(docs/without-gm.md, "Chance").
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def proposal(edition, opts, board, group: Group, chain: int, now: datetime) -> S
     after every seat has joined."""
     from pbem.service.creation import start
 
-    if edition.secrets:
+    if edition.secrets and not edition.secrets.draws_by_chance:
         raise UsageError(f"--signed: {edition.name} keeps {edition.secrets.words} hidden, whose draws during play are "
                          "not yet made without a game master: a game master runs it (docs/without-gm.md, \"Chance\")")
     if not board.shipped:
@@ -367,11 +367,12 @@ def set_up(proposal: Signed, seed: str, chance):
                                  "seed": seed})
     except (PbemError, ValueError) as exc:
         raise SignedRefused(Why.MALFORMED, f"it sets no game up: {exc}", where) from None
-    if board.sha256 != p["board_sha256"] or p["revision"] > edition.revision or edition.secrets:
+    hidden = edition.secrets is not None and not edition.secrets.draws_by_chance
+    if board.sha256 != p["board_sha256"] or p["revision"] > edition.revision or hidden:
         raise SignedRefused(Why.OTHER_GAME, f"it plays {p['edition']} revision {p['revision']} on board {p['board']} "
                                             f"{p['board_sha256'][:12]}; this antike-ref plays revisions up to "
                                             f"{edition.revision} on board {board.sha256[:12]}"
-                                            + (" and no hidden cards without a GM" if edition.secrets else "")
+                                            + (" and no hidden cards without a GM" if hidden else "")
                                             + f": use the version it was made with ({p['engine']})", where)
     try:
         return start(edition, opts.replace(chance=chance), board)
