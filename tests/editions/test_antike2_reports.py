@@ -299,6 +299,7 @@ def mare_nostrum():
     return game
 
 
+@pytest.mark.slow
 def test_a_bot_game_renders_in_every_format_in_the_editions_words(mare_nostrum):
     seen = set()
     for turn in (0, 7, 40):
@@ -331,6 +332,7 @@ def test_a_bot_game_renders_in_every_format_in_the_editions_words(mare_nostrum):
     assert seen == {"FERRUM", "TEMPLUM", "AURUM", "MOVERE", "MILITIA", "MARMOR", "SCIENTIA", "BELLONA"}
 
 
+@pytest.mark.slow
 def test_the_website_of_an_antike2_game(scenario, tmp_path):
     from pbem.report.site import build_site
 

@@ -45,6 +45,7 @@ def test_the_strong_turn_is_legal_reproducible_and_within_its_budget(edition):
     check_invariants(new)
 
 
+@pytest.mark.slow
 def test_the_budget_bounds_the_search():
     from pbem.play.search import CANDIDATES, choose, horizon
 
@@ -96,6 +97,7 @@ def _hidden_changed(game, shift: int):
     return changed
 
 
+@pytest.mark.slow
 def test_the_duellum_strong_bot_never_reads_the_other_hand_or_the_deck():
     from pbem.play.search import choose
 
