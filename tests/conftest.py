@@ -157,36 +157,47 @@ def held_lock(path):
     return locked(path, must_exist=False)
 
 
-def _build_each_command_once() -> None:
-    """Typer's CliRunner builds the whole Click command tree from the application at every
-    call, which was most of the time a rule case took (0.3 s of 0.34); the tree is built once
-    per application here. A Typer without that builder keeps building it each time."""
-    import typer.testing
-
-    build = getattr(typer.testing, "_get_command", None)
-    if build is None or getattr(build, "built_once", False):
-        return
-    built: dict[int, tuple] = {}
-
-    def once(app):
-        if id(app) not in built:
-            built[id(app)] = (app, build(app))  # the app is kept: its id stays its own
-        return built[id(app)][1]
-
-    once.built_once = True
-    typer.testing._get_command = once
+_COMMAND: list = []
+"""``antike-ref`` as a Click command, built once (:func:`cli_command`)."""
 
 
-_build_each_command_once()
+def cli_command():
+    """``antike-ref`` as Click runs it, every command module loaded: built once. Typer's
+    ``CliRunner.invoke`` builds the whole command tree again at every call, which was most
+    of the time a rule case took (0.3 s of 0.34)."""
+    if not _COMMAND:
+        from typer.main import get_command
+
+        from pbem.cli import app
+
+        _COMMAND.append(get_command(app))
+    return _COMMAND[0]
 
 
 def cli_run(*args):
-    """Run ``antike-ref ARGS`` in-process (CliRunner); the result keeps stdout and stderr apart."""
-    from typer.testing import CliRunner
+    """Run ``antike-ref ARGS`` in-process on the command built once, as Typer's
+    ``CliRunner.invoke`` runs an application; the result keeps stdout and stderr apart."""
+    from typer.testing import CliRunner, Result
 
-    from pbem.cli import app
-
-    return CliRunner().invoke(app, [str(a) for a in args])
+    runner, command = CliRunner(), cli_command()
+    code, exception, info = 0, None, None
+    with runner.isolation() as streams:
+        try:
+            command.main(args=[str(a) for a in args], prog_name=runner.get_default_prog_name(command))
+        except SystemExit as exit_:
+            code = 0 if exit_.code is None else exit_.code
+            if not isinstance(code, int):  # sys.exit("message"): the message, and code 1
+                sys.stdout.write(f"{code}\n")
+                code = 1
+            exception, info = (exit_, sys.exc_info()) if code else (None, None)
+        except Exception as exc:
+            code, exception, info = 1, exc, sys.exc_info()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            out, err, both = (stream.getvalue() for stream in streams)
+    return Result(runner=runner, stdout_bytes=out, stderr_bytes=err, output_bytes=both, return_value=None,
+                  exit_code=code, exception=exception, exc_info=info)
 
 
 def new_game_file(folder: Path, *extra, name="game.json", nations=FOUR) -> Path:

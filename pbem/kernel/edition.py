@@ -57,7 +57,7 @@ F = TypeVar("F", covariant=True)
 
 
 class facet(Generic[F]):  # noqa: N801 (used like a function in a class body, as ``property`` is)
-    """A facet of an edition's class: ``turn = facet(DuellumTurn)``. On first use the
+    """A facet of an edition's class: ``turn = facet(MyTurn)``. On first use the
     facet is made for the edition (``make(edition)``) and kept on it. ``make`` may be a
     ``"module:name"`` string, imported only then: a facet that only some commands need
     (a bot's strategy, the words of text orders) costs nothing to the others."""
@@ -154,8 +154,8 @@ class Edition:
     default_board: str = "antike-east"
     """The shipped board ``new`` plays on when no ``--board`` is given."""
     board_editions: tuple[str, ...] = ()
-    """Other editions whose boards this one is played on (a variant edition of classic
-    plays on classic's boards); its own boards always."""
+    """Other editions whose boards this one is played on (a variant edition plays on the
+    boards of the edition it varies); its own boards always."""
     board_features: frozenset[str] = frozenset()
     """What this edition's boards may have beyond provinces with a printed resource:
     ``choice`` (the founder picks the resource), ``none`` (no city site), ``temple``
@@ -191,7 +191,7 @@ class Edition:
 
     def rules_for(self, table: Table) -> RuleTable:
         """The rule table of one game: the edition's, changed by the game's variants where
-        a variant changes a number (classic's two-player double nation doubles the caps)."""
+        a variant changes a number (a player holding two nations may double the caps)."""
         return self.rules
 
     def nation_name(self, nation: str) -> str:

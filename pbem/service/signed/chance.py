@@ -26,9 +26,9 @@ seat ``c`` (the chooser):
 :class:`PlayChance` is the source an edition's turn asks (:class:`pbem.kernel.chance.Chance`):
 the first time a purpose is asked it answers ``None`` and notes the draw
 (:attr:`PlayChance.asked`, which the entry records under ``draws``); asked again at a later
-entry, it answers the index once the reveals are in. Classic Antike and Antike II ask
-nothing during play; Antike Duellum's deck asks it for every card
-(docs/without-gm.md, "Chance").
+entry, it answers the index once the reveals are in. An edition without chance after the
+set-up never asks it during play; one with a deck asks it for every card drawn (each
+edition's chance: docs/without-gm.md, "Chance").
 """
 
 from __future__ import annotations

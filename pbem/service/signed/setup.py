@@ -13,8 +13,8 @@ reveal, and only then the set-up's draws.
    Nobody can choose a value after seeing another's: every value was fixed by its head
    before the first reveal. That is why there are two phases.
 4. **The start**: with every reveal in, every copy computes the same set-up: the game's
-   seed and every draw the edition's set-up makes (Antike II's start nation, classic's
-   start player of the double-nation variant) come from all the reveals together
+   seed and every draw the edition's set-up makes (a start nation or a start player drawn by
+   lot) come from all the reveals together
    (:class:`SetupLots`). The game's first history entry keeps the proposal, the joins and
    the reveals with their signatures.
 
@@ -36,7 +36,7 @@ from pbem.service.signed.refusals import SignedRefused, Why
 
 CHAIN = 1000
 """Values in each seat's chain unless the proposal says otherwise: one for the set-up and
-one for each of the seat's turns (a long game of classic Antike has under 200 per seat)."""
+one for each of the seat's turns (a long game has under 200 turns a seat)."""
 SEED_TAG = "antike-ref chain seed v1"
 JOINS_TAG = "antike-ref joins v1"
 NO_PASSWORD = "-"
