@@ -73,23 +73,13 @@ def _texts(files: list[str]) -> list[tuple[str, str]]:
 
 def next_lines(path: Path, seat: str | None, now) -> list[str]:
     """Where a game without a game master stands, and what ``seat`` must do next."""
-    from pbem.service.signed import chain
     from pbem.service.signed.folder import Folder
+    from pbem.service.signed.relay import folder_standing
 
     game, book = Folder(path).load()
-    if game is not None:
-        return chain.next_seat_step(game, seat, now)
-    if book is None:
+    if game is None and book is None:
         raise InputError(str(path), "no game and no set-up (GAME.setup.json) here")
-    joins, reveals = book.missing()
-    lines = [f"set-up of {book.game}: {', '.join(book.seats)}; waiting for {book.waiting_words()}"]
-    if seat is not None and seat in joins:
-        lines.append("you join: antike-ref join GAME --seat SEAT --key KEY, and send the block to the others")
-    elif seat is not None and not joins and seat in reveals:
-        lines.append("every seat has joined: reveal with antike-ref reveal GAME --key KEY, and send the block")
-    elif seat is not None:
-        lines.append("you wait for the others' blocks; then antike-ref accept GAME FILE")
-    return lines
+    return folder_standing(game, book, now, seat)
 
 
 @app.command()

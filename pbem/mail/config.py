@@ -157,6 +157,16 @@ class GameMail:
     """``refusals``: the GM gets a copy of every refusal the referee mails; ``none``."""
 
 
+@dataclass(frozen=True)
+class RelayMail:
+    """A game without a game master the referee relays (``[[relay]]``, docs/without-gm.md):
+    ``file`` is the relay's own copy of the game (it starts from the group's proposal),
+    ``source`` the mailbox the players send their blocks to (default: the configuration's)."""
+
+    file: Path
+    source: str | None = None
+
+
 ABSENCE = ("wait", "default", "bot")
 PRESS = ("open", "broadcast-only", "none")
 GM_COPIES = ("none", "refusals")
@@ -182,6 +192,8 @@ class MailConfig:
     imap: Imap = field(default_factory=Imap)
     source: str | None = None
     games: tuple[GameMail, ...] = ()
+    relays: tuple[RelayMail, ...] = ()
+    """Games without a game master whose blocks the referee checks and passes on."""
     defaults: GameMail | None = None
     path: Path | None = None
     incoming: str | None = None
@@ -384,6 +396,7 @@ def load_config(path: str | os.PathLike) -> MailConfig:
     for k, g in enumerate(games):
         if g.file == Path():
             raise UsageError(f"{path}: game[{k}].file is missing")
+    relays = _relays(data.get("relay", []), path, base)
     guide = web_address(mail["guide_url"], f"{path}: mail.guide_url") if "guide_url" in mail else None
     for key in ("from", "gm"):
         if key in mail and not _one_mailbox(mail[key]):
@@ -402,13 +415,33 @@ def load_config(path: str | os.PathLike) -> MailConfig:
         raise UsageError(f"{path}: mail.answer_strangers: true or false")
     return MailConfig(sender=mail.get("from", MailConfig.sender), gm=mail.get("gm"), guide_url=guide,
                       limits=limits, answer_strangers=strangers, timezone=zone,
-                      domain=mail.get("domain"), smtp=smtp, imap=imap,
+                      domain=mail.get("domain"), smtp=smtp, imap=imap, relays=relays,
                       source=local_source(i.get("url") or mail.get("source"), base), games=games,
                       defaults=defaults, path=path, incoming=local_path(_text(mail.get("incoming", "incoming"),
                                                                               f"{path}: mail.incoming"), base))
 
 
-def _text(value: Any, where: str) -> str:
+def _relays(raw: Any, path: Path, base: Path) -> tuple[RelayMail, ...]:
+    """The ``[[relay]]`` tables: ``file`` (required) and ``source``."""
+    if not isinstance(raw, list) or not all(isinstance(r, dict) for r in raw):
+        raise UsageError(f"{path}: relay: a list of tables ([[relay]] file = ...)")
+    out: list[RelayMail] = []
+    for k, r in enumerate(raw):
+        where = f"{path}: relay[{k}]"
+        extra = set(r) - {"file", "source"}
+        if extra:
+            raise UsageError(f"{where}: unknown key(s) {', '.join(sorted(extra))} (known: file, source)")
+        if "file" not in r:
+            raise UsageError(f"{where}.file is missing (the relay's copy of the game)")
+        file = Path(local_path(_text(r["file"], f"{where}.file", "a file name"), base))
+        if any(os.path.realpath(g.file) == os.path.realpath(file) for g in out):
+            raise UsageError(f"{where}.file: {file} is relayed twice")
+        source = local_source(_text(r["source"], f"{where}.source", "a mailbox"), base) if "source" in r else None
+        out.append(RelayMail(file, source))
+    return tuple(out)
+
+
+def _text(value: Any, where: str, what: str = "a folder name") -> str:
     if not isinstance(value, str) or not value.strip() or "\x00" in value:
-        raise UsageError(f"{where}: a folder name, not {str(value)[:60]!r}")
+        raise UsageError(f"{where}: {what}, not {str(value)[:60]!r}")
     return value

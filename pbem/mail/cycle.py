@@ -26,9 +26,12 @@ stop anywhere:
    sees the turn, a reminder, a deadline missed, an absence.
 5. *Deliver* (:class:`pbem.mail.post.Postman`): the spool is emptied (SMTP, or the
    ``--outbox`` folder); the watermarks note the game as it is now.
+6. *Relay* (:class:`pbem.mail.relays.Relays`): the games without a game master that the
+   configuration relays read their mail, pass the checked blocks on and deliver.
 
 The mails a mail server handed ``mail receive`` take the same route, read from the folder
-they were kept in by every game of the configuration at once (:meth:`Cycle.arrivals`).
+they were kept in by every relay, then by every game of the configuration at once
+(:meth:`Cycle.arrivals`).
 
 The time is handed in (``now``); nothing here reads a clock.
 """
@@ -42,13 +45,14 @@ from pathlib import Path
 
 from pbem.errors import CannotWrite, GameLocked, PbemError
 from pbem.mail.arrivals import Arrivals, waiting
-from pbem.mail.config import GameMail, MailConfig
+from pbem.mail.config import GameMail, MailConfig, RelayMail
 from pbem.mail.desk import Desk
 from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import claim, commit, mail_lock, open_books
 from pbem.mail.orders import OrderDesk
 from pbem.mail.post import Postman
 from pbem.mail.reader import Reader
+from pbem.mail.relays import Relays
 from pbem.mail.replies import Replies
 from pbem.mail.reporter import Reporter
 from pbem.mail.router import Route, route
@@ -75,6 +79,7 @@ class Cycle:
         self.reporter = Reporter(config, now, self.journal)
         self.timekeeper = Timekeeper(now, self.reporter, self.journal)
         self.postman = Postman(config, now, transport, self.journal)
+        self.relays = Relays(config, now, transport, self.journal)
 
     def _failed(self) -> None:
         self.marks.failed()
@@ -86,8 +91,9 @@ class Cycle:
     # -- the whole cycle ------------------------------------------------------------------
 
     def run(self, games: list[GameMail], source: str | None = None, read: bool = True,
-            deadlines: bool = True) -> Summary:
-        """Run the cycle over ``games``; games that share a mail source read it once."""
+            deadlines: bool = True, relays: list[RelayMail] | tuple[RelayMail, ...] = ()) -> Summary:
+        """Run the cycle over ``games``; games that share a mail source read it once. Then
+        the ``relays`` of games without a game master read theirs (:mod:`pbem.mail.relays`)."""
         self.marks.begin(source, read, deadlines)
         groups: dict[str | None, list[GameMail]] = {}
         for g in games:
@@ -104,6 +110,8 @@ class Cycle:
                             self.journal.note_error(run, exc)
                 for run in runs:
                     self.finish(run, deadlines)
+        if relays and read:
+            self.relays.run(list(relays), source)
         return self.summary
 
     def open(self, stack: ExitStack, settings: GameMail) -> GameRun | None:
@@ -154,17 +162,22 @@ class Cycle:
         self.marks.finished(run)
         self.journal.settle(run)
 
-    def arrivals(self, games: list[GameMail], folder: str, sweep: bool = True) -> list[Path]:
-        """The mails ``mail receive`` kept (:mod:`pbem.mail.arrivals`), read by ``games``
-        together (their locks held at once), each game's cycle then finished as in
-        :meth:`run`. A mail every one of them has noted leaves the folder (unless not
-        ``sweep``: a dry run); returns the mails still waiting."""
+    def arrivals(self, games: list[GameMail], folder: str, sweep: bool = True,
+                 relays: list[RelayMail] | tuple[RelayMail, ...] = ()) -> list[Path]:
+        """The mails ``mail receive`` kept (:mod:`pbem.mail.arrivals`), read first by the
+        ``relays``, then by ``games`` together (their locks held at once), each game's cycle
+        then finished as in :meth:`run`. A mail every one of them has noted leaves the
+        folder (unless not ``sweep``: a dry run); returns the mails still waiting."""
+        relayed: Callable[[str], bool] = lambda message_id: True  # noqa: E731
+        if relays:
+            relayed = self.relays.kept(list(relays), folder, alone=not games, sweep=sweep)
         self.marks.begin(None, True, True)
         with ExitStack() as stack:
             runs = [r for r in (self.open(stack, g) for g in games) if r is not None]
 
             def settled(message_id: str) -> str | None:
-                if len(runs) < len(games) or any(r.stopped or not r.ledger.known(message_id) for r in runs):
+                if len(runs) < len(games) or any(r.stopped or not r.ledger.known(message_id) for r in runs) \
+                        or not relayed(message_id):
                     return None
                 failed = any(r.ledger.messages[message_id].get("outcome") == "failed" for r in runs)
                 return "failed" if failed else "done"

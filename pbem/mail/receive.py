@@ -61,8 +61,9 @@ def receive(config: MailConfig, stream: BinaryIO, clocks: Clocks, transport: Tra
             wait: float) -> int:
     """Keep the mail on ``stream``, let every game read it; the exit code for the mail
     server (:data:`TAKEN` or :data:`TEMPFAIL`)."""
-    if not config.games or config.incoming is None:
-        warn("mail receive: the configuration lists no games ([[game]] file = ...); the mail server keeps the mail")
+    if not (config.games or config.relays) or config.incoming is None:
+        warn("mail receive: the configuration lists no games ([[game]] file = ...) and no relays ([[relay]]); the "
+             "mail server keeps the mail")
         return TEMPFAIL
     raw, size = arrivals.read_mail(stream, config.limits)
     if size == 0:
@@ -88,11 +89,11 @@ def _read(config: MailConfig, path: Path, clocks: Clocks, transport: Transport, 
     games = list(config.games)
     while True:
         cycle = rounds.cycle(config, clocks.now, transport, log, warn, True, clocks.wall)
-        cycle.arrivals(games, str(config.incoming))
+        cycle.arrivals(games, str(config.incoming), relays=list(config.relays))
         if not path.exists():
             return TAKEN
         journal = cycle.journal
-        held = journal.left + [r.game_id for r in journal.runs.values() if r.stopped]
+        held = journal.left + [r.game_id for r in journal.runs.values() if r.stopped] + cycle.relays.stopped
         if not held:
             warn(f"mail receive: the mail is kept in {path.parent} until every game can read it (a game file that "
                  "does not load is the GM's to mend: antike-ref status); the next mail run reads it")

@@ -57,17 +57,19 @@ def one_round(config: MailConfig, games: list[GameMail], now: datetime, transpor
               wall: Callable[[], int], source: str | None = None, whole: bool = True) -> Round:
     """One round over ``games`` at ``now``. The kept mails are read only when ``whole``
     (``games`` is every game of the configuration: they may be for any of them) and no
-    other ``source`` is named."""
+    other ``source`` is named. A whole round also lets the configuration's relays of games
+    without a game master read their mail (:mod:`pbem.mail.relays`)."""
     result = Round()
     run: Cycle | None = None
+    relays = list(config.relays) if whole else []
     folder = config.incoming if whole and source is None else None
     if folder is not None and arrivals_waiting(folder):
         run = cycle(config, now, transport, log, warn, True, wall)
-        result.waiting = run.arrivals(games, folder)
+        result.waiting = run.arrivals(games, folder, relays=relays)
     todo = plan(config, games, source, now)
     result.idle = len(todo.idle)
-    if todo.busy:
+    if todo.busy or relays:
         run = run or cycle(config, now, transport, log, warn, True, wall)
-        run.run(todo.busy, source=source)
+        run.run(todo.busy, source=source, relays=relays)
     result.summary = run.summary if run is not None else None
     return result

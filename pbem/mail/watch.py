@@ -93,6 +93,10 @@ class Watch:
             spec = effective_source(self.config, settings, None)
             if spec is not None:
                 specs.setdefault(source_key(spec), spec)
+        for relay in self.config.relays:
+            spec = relay.source or self.config.source
+            if spec is not None:
+                specs.setdefault(source_key(spec), spec)
         if self.config.incoming is not None:
             specs.setdefault(source_key(self.config.incoming), self.config.incoming)
         found: list[ImapListener | LocalListener] = []

@@ -1,0 +1,235 @@
+"""The mail relay of a game without a game master (issue 39 item 6; docs/without-gm.md, "The
+mail relay"): the referee checks the blocks a mail holds against its own copy of the game
+and passes the new ones on to every seat, holding no key; a refusal goes to its sender
+alone, a proof of a seat that signed twice to every seat, and nothing is lost or sent twice."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import cli_run
+from mailkit import add_to_maildir, mail, maildir, sent, to_of
+from mailkit import body as raw_body
+from pbem.errors import CannotWrite
+from pbem.service import store
+from pbem.service.signed.blocks import armor
+from pbem.service.signed.entries import Signed, sign
+from pbem.service.signed.folder import Folder
+from signedkit import MINUTE, SEATS, T0, Table
+
+ADDRESS = {s: f"{s}@players.example" for s in SEATS}
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """Three players whose set-up is done in their own folders; the relay has not seen it."""
+    return Table(tmp_path_factory.mktemp("relay") / "players",
+                 players={s: f"{s.capitalize()} Player <{ADDRESS[s]}>" for s in SEATS})
+
+
+@pytest.fixture
+def table(base, tmp_path):
+    return base.clone(tmp_path / "players")
+
+
+class Relay:
+    """The referee's side: its copy of the game (the proposal accepted by hand), a Maildir,
+    a configuration with one ``[[relay]]``; :meth:`run` adds mails and runs ``mail run``."""
+
+    def __init__(self, table: Table, root, extra: str = ""):
+        self.table, self.root = table, root
+        self.path = root / "relay" / "demo.json"
+        self.path.parent.mkdir(parents=True)
+        Folder(self.path).accept(table.log[0], "the proposal", T0 + MINUTE)
+        self.box = maildir(root / "M")
+        self.cfg = root / "mail.toml"
+        self.cfg.write_text(f'[mail]\nfrom = "Relay <relay@referee.example>"\n{extra}\n'
+                            f'[[relay]]\nfile = "{self.path}"\nsource = "{self.box}"\n')
+        self.runs = 0
+
+    def run(self, *mails: bytes, code: int = 0):
+        add_to_maildir(self.box, *mails)
+        self.runs += 1
+        out = self.root / f"out{self.runs}"
+        now = (self.table.now + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        result = cli_run("mail", "run", "--config", self.cfg, "--outbox", out, "--now", now)
+        assert result.exit_code == code, result.stdout + result.stderr
+        return sent(out)
+
+    def ledger(self) -> dict:
+        return json.loads((self.root / "relay" / "demo.mail.json").read_text())["messages"]
+
+
+def body(message) -> str:
+    """A mail's text with its lines as a player's mail program shows them (the spool keeps
+    the CRLF of the wire)."""
+    return raw_body(message).replace("\r\n", "\n")
+
+
+def from_seat(seat: str, text: str, subject: str = "my turn") -> bytes:
+    return mail(f"{seat.capitalize()} Player <{ADDRESS[seat]}>", subject, text)
+
+
+def test_the_relay_passes_the_set_up_and_a_turn_to_every_seat_who_takes_them_from_the_mail(table, tmp_path):
+    relay = Relay(table, tmp_path)
+    setup = "".join(table.log[1:])
+    out = relay.run(from_seat("greeks", f"Hi all, the joins and reveals:\n\n{setup}\n-- \nGreta", "set-up"))
+    assert len(out) == 1
+    forward = out[0]
+    assert to_of(forward) == ", ".join(ADDRESS[s] for s in SEATS)
+    assert "Persians Player" in str(forward["To"]) and forward["Auto-Submitted"] == "auto-generated"
+    assert all(block in body(forward) for block in table.log[1:])
+    assert "antike-ref accept demo.json" in body(forward) and "to play turn 1" in body(forward)
+    assert relay.path.read_bytes() == table.folders["greeks"].path.read_bytes()  # the same game as every seat's
+
+    mover = table.active()
+    signed = table.play(send=False)
+    out = relay.run(from_seat(mover, f"Here is my move.\n{armor(signed)}"))
+    assert len(out) == 1 and out[0]["Subject"] == f"[demo] {signed.label()}"
+    saved = tmp_path / "saved.eml"  # a player saves the relay's mail as it came, and accepts it
+    saved.write_bytes(out[0].as_bytes())
+    for seat in SEATS:
+        if seat != mover:
+            taken = table.folders[seat].accept(saved.read_text(), "the relay's mail", table.now + MINUTE)
+            assert len(taken.added) == 1
+    assert len(set(table.files().values())) == 1
+    assert relay.path.read_bytes() == table.folders[mover].path.read_bytes()
+    assert relay.run() == []  # read once: nothing is passed on twice
+    assert [m["outcome"] for m in relay.ledger().values()] == ["relayed", "relayed"]
+
+
+def test_a_refused_entry_is_answered_to_its_sender_alone_and_the_relay_copy_is_unchanged(table, tmp_path):
+    relay = Relay(table, tmp_path)
+    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    before = relay.path.read_bytes()
+    mover = table.active()
+    signed = table.play(send=False)
+    forged = Signed({**signed.entry, "orders": {**signed.entry["orders"], "rondel": {"to": "temple"}}}, signed.sigs)
+    out = relay.run(from_seat(mover, armor(forged), "orders"))
+    assert len(out) == 1 and to_of(out[0]) == ADDRESS[mover]
+    assert out[0]["Subject"] == "refused: orders" and out[0]["In-Reply-To"] is not None
+    assert "sshsig/invalid" in body(out[0]) and "Nothing of your mail was passed on" in body(out[0])
+    assert relay.path.read_bytes() == before
+    # the same from an address no seat has: noted, never answered (no backscatter)
+    assert relay.run(mail("Mallory <mallory@elsewhere.example>", "hi", armor(forged))) == []
+    assert [m.get("code") for m in relay.ledger().values()][-2:] == ["sshsig/invalid", "sshsig/invalid"]
+    assert relay.path.read_bytes() == before
+
+
+def test_a_valid_entry_from_any_address_is_passed_on_and_mail_without_blocks_is_left_alone(table, tmp_path):
+    """The signatures prove who played, not the sender's address: a turn a player sent from
+    another address is passed on; chatter without a block gets no answer."""
+    relay = Relay(table, tmp_path)
+    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    assert relay.run(from_seat("arabs", "Good luck everyone!", "hello")) == []
+    signed = table.play(send=False)
+    out = relay.run(mail("Phone <someone@mobile.example>", "turn", f"> quoted\n{armor(signed)}"))
+    assert len(out) == 1 and "someone@mobile.example" in body(out[0])
+    assert [m["outcome"] for m in relay.ledger().values()] == ["relayed", "ignored", "relayed"]
+
+
+def test_two_entries_one_seat_signed_for_one_turn_go_to_every_seat_as_proof(table, tmp_path):
+    relay = Relay(table, tmp_path)
+    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    mover = table.active()
+    first = table.play(send=False)
+    relay.run(from_seat(mover, armor(first)))
+    before = relay.path.read_bytes()
+    second = sign({**first.entry, "time": first.entry["time"][:-3] + "01Z"}, first.seat, table.keys[mover])
+    out = relay.run(from_seat(mover, armor(second), "again"))
+    proof = next(m for m in out if m["Subject"] == "proof: chain/equivocation")
+    refusal = next(m for m in out if m["Subject"].startswith("refused"))
+    assert to_of(refusal) == ADDRESS[mover]
+    assert to_of(proof) == ", ".join(ADDRESS[s] for s in SEATS) and armor(second) in body(proof)
+    assert relay.path.read_bytes() == before
+    assert len(Folder(relay.path).proofs()) == 1
+    other = next(s for s in SEATS if s != mover)  # a player keeps the proof from the mail too
+    table.folders[other].accept(armor(first), "m", table.now + MINUTE)
+    with pytest.raises(Exception, match="equivocation"):
+        table.folders[other].accept(proof.as_bytes().decode(), "the proof mail", table.now + MINUTE)
+    assert len(table.folders[other].proofs()) == 1
+
+
+def test_a_damaged_block_is_named_to_its_sender(table, tmp_path):
+    relay = Relay(table, tmp_path)
+    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    mover = table.active()
+    block = armor(table.play(send=False)).split("\n")
+    cut = "\n".join(block[:2] + block[3:])
+    out = relay.run(from_seat(mover, cut, "orders"))
+    assert len(out) == 1 and out[0]["Subject"] == "skipped: orders" and to_of(out[0]) == ADDRESS[mover]
+    assert "did not read" in body(out[0])
+
+
+def test_a_relay_that_cannot_write_reads_the_mail_again_on_the_next_run(table, tmp_path, monkeypatch):
+    """The machine's error is not the player's: nothing goes out, the mail is not noted, and
+    the next run passes it on."""
+    relay = Relay(table, tmp_path)
+    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    signed = table.play(send=False)
+    real = Folder._save
+
+    def full(self, *args):
+        raise CannotWrite(str(self.path), "No space left on device")
+
+    monkeypatch.setattr(Folder, "_save", full)
+    assert relay.run(from_seat(table.active(), armor(signed)), code=10) == []
+    assert len(relay.ledger()) == 1
+    monkeypatch.setattr(Folder, "_save", real)
+    out = relay.run()
+    assert len(out) == 1 and armor(signed) in body(out[0])
+
+
+@pytest.mark.parametrize("held", ["demo.json", "demo.mail.json"])
+def test_a_relay_copy_held_by_a_command_or_another_run_waits(table, tmp_path, held):
+    """The copy held by a command of the operator's (``accept``), or the relay by another
+    mail run: the mail is not noted, and the next run passes it on."""
+    relay = Relay(table, tmp_path)
+    with store.locked(tmp_path / "relay" / held, must_exist=False):
+        assert relay.run(from_seat("greeks", "".join(table.log[1:]))) == []
+    assert not (tmp_path / "relay" / "demo.mail.json").exists()  # not noted
+    assert len(relay.run()) == 1
+
+
+def test_a_relay_without_the_proposal_is_the_operators_error_and_its_mail_waits(table, tmp_path):
+    relay = Relay(table, tmp_path)
+    for name in ("demo.setup.json",):
+        (tmp_path / "relay" / name).rename(tmp_path / name)
+    result_mails = relay.run(from_seat("greeks", "".join(table.log[1:])), code=1)
+    assert result_mails == []
+    (tmp_path / "demo.setup.json").rename(tmp_path / "relay" / "demo.setup.json")
+    assert len(relay.run()) == 1
+
+
+def test_mail_receive_hands_a_kept_mail_to_the_relay(table, tmp_path):
+    relay = Relay(table, tmp_path)
+    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    signed = table.play(send=False)
+    out = tmp_path / "received"
+    now = (table.now + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    from pbem.cli import app
+
+    result = CliRunner().invoke(app, ["mail", "receive", "--config", str(relay.cfg), "--outbox", str(out), "--now",
+                                      now], input=from_seat(table.active(), armor(signed)))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert len(sent(out)) == 1 and armor(signed) in body(sent(out)[0])
+    assert not list((tmp_path / "incoming" / "new").iterdir())  # read by every relay: it leaves the folder
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[[relay]]\nsource = \"M\"\n", "relay[0].file is missing"),
+    ("[[relay]]\nfile = \"a.json\"\nkey = \"x\"\n", "unknown key(s) key"),
+    ("[[relay]]\nfile = \"a.json\"\n[[relay]]\nfile = \"a.json\"\n", "relayed twice"),
+    ("relay = 3\n", "a list of tables"),
+])
+def test_a_bad_relay_table_is_named(tmp_path, text, words):
+    from pbem.errors import UsageError
+    from pbem.mail.config import load_config
+
+    (tmp_path / "mail.toml").write_text(text)
+    with pytest.raises(UsageError, match=words.replace("[", r"\[").replace("(", r"\(").replace(")", r"\)")):
+        load_config(tmp_path / "mail.toml")
