@@ -77,6 +77,27 @@ def test_the_replacement_of_a_pick_is_drawn_after_it_and_taken_without_replaceme
     assert events[-1] == {"type": "refill", "display": state.extra["display"]}
 
 
+def test_two_picks_in_a_row_follow_one_ranked_choice_fixed_before_either():
+    """Issue 39 item 4: two picks in a row are sent as one ranked choice, the standing order
+    ``draw`` (the cards to take first, in order of preference), fixed before the opponent's
+    turn that makes the picks. Each pick takes the first card of the list still in the
+    display; the first pick's replacement is still pending when the second is made, so no
+    ranking can depend on a card the picker has seen drawn."""
+    chance = Script()
+    chance.open = True
+    state = _state(chance)
+    chance.open = False
+    first, second, third = state.extra["display"]
+    state.standing["romans"].extra["draw"] = [third, state.extra["deck"][0], first]
+    events: list = []
+    deck.draw(state, "romans", "the opponent won a personage", events, chance)
+    deck.draw(state, "romans", "lost a city", events, chance)
+    assert state.nations["romans"].extra["hand"] == [third, first]
+    assert state.extra["display"] == [second]
+    assert [p["purpose"] for p in state.extra["pending"]] == ["event card 0", "event card 1"]
+    assert [e["card"] for e in events if e["type"] == "draw"] == [third, first]
+
+
 def test_the_discards_join_the_deck_when_every_card_left_is_promised_and_a_card_owed_comes_from_it():
     """001 L431: the discards make a new deck when the deck runs out; a card owed while every
     card of the display is still to be drawn is drawn from the deck to the hand."""
