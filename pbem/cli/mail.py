@@ -56,6 +56,8 @@ def _cycle(cfg, moment, transport, record: bool, log=print, warn=err):
 def _finish(summary, transport, idle: int | None = None) -> None:
     line = (f"applied {summary.applied}, rejected {summary.rejected}, queued {summary.queued}, "
             f"delivered {summary.sent} ({transport.describe()})")
+    relayed = getattr(summary, "relayed", 0)  # a configuration with relays of games without a GM
+    line += f", relayed {relayed}" if relayed else ""
     print(line if idle is None else f"{line}, {idle} game{'' if idle == 1 else 's'} idle")
     if summary.failures:
         worst = max(int(getattr(f, "exit_code", ExitCode.INTERNAL)) for f in summary.failures)
@@ -162,8 +164,9 @@ def mail_run(
             raise UsageError("--dry-run writes the mails it would send into a folder: give --outbox DIR too")
         cfg, transport, moment = _setup(config, outbox, now)
         chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
-        if not chosen:
-            raise UsageError("no games: name game files, or list them in the configuration ([[game]] file = ...)")
+        if not chosen and (games or not cfg.relays):
+            raise UsageError("no games: name game files, or list them in the configuration ([[game]] file = ... or "
+                             "[[relay]] file = ...)")
         # the mails `mail receive` kept are read only by a run of every game (they may be for any)
         kept = cfg.incoming if not games and source is None else None
         if dry_run:
@@ -176,6 +179,9 @@ def mail_run(
                 if kept is not None and arrivals_waiting(kept):
                     cycle.arrivals(copies, kept, sweep=False)
                 summary = cycle.run(copies, source=source)
+            if cfg.relays and not games:
+                print(f"{len(cfg.relays)} relay(s) of games without a game master not run: a dry run does not "
+                      "rehearse them")
             _finish(summary, transport)
             return
         # the idle games are told by their watermarks alone (docs/mail.md); only the others
@@ -361,8 +367,8 @@ def mail_watch(
         from pbem.service.numbers import moment as read_time
 
         cfg, transport, start = _setup(config, outbox, now)
-        if not cfg.games:
-            raise UsageError("no games: list them in the configuration ([[game]] file = ...)")
+        if not cfg.games and not cfg.relays:
+            raise UsageError("no games: list them in the configuration ([[game]] file = ... or [[relay]] file = ...)")
         began = time.monotonic()
 
         def clock():

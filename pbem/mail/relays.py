@@ -224,6 +224,7 @@ class Relays:
                 self._spool(run, f"proof-{_digest(incoming.message_id)}", self._proof(seats, incoming, exc, text))
             return {"outcome": "refused", "code": exc.code.value}
         if done.blocks:
+            self.journal.summary.relayed += len(done.blocks)
             self.journal.log(f"{run.name}: {len(done.blocks)} new entr{'y' if len(done.blocks) == 1 else 'ies'} "
                              f"from {incoming.sender or 'nobody'} passed on to {len(seats)} seat(s)")
         if done.damaged and answer:

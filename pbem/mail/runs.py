@@ -187,6 +187,8 @@ class Summary:
     ignored: int = 0
     queued: int = 0
     sent: int = 0
+    relayed: int = 0
+    """Entries of games without a game master passed on by their relays."""
     failures: list[PbemError] = field(default_factory=list)
 
 

@@ -58,6 +58,7 @@ class Relay:
         now = (self.table.now + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
         result = cli_run("mail", "run", "--config", self.cfg, "--outbox", out, "--now", now)
         assert result.exit_code == code, result.stdout + result.stderr
+        self.said = result.stdout
         return sent(out)
 
     def ledger(self) -> dict:
@@ -78,7 +79,7 @@ def test_the_relay_passes_the_set_up_and_a_turn_to_every_seat_who_takes_them_fro
     relay = Relay(table, tmp_path)
     setup = "".join(table.log[1:])
     out = relay.run(from_seat("greeks", f"Hi all, the joins and reveals:\n\n{setup}\n-- \nGreta", "set-up"))
-    assert len(out) == 1
+    assert len(out) == 1 and "delivered 1 (outbox" in relay.said and "relayed 6" in relay.said
     forward = out[0]
     assert to_of(forward) == ", ".join(ADDRESS[s] for s in SEATS)
     assert "Persians Player" in str(forward["To"]) and forward["Auto-Submitted"] == "auto-generated"
