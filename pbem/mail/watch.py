@@ -180,6 +180,8 @@ class Watch:
 
 def line(result: Round, transport: Transport) -> str:
     """What a round did, in the words of ``mail run``."""
+    relayed = result.count("relayed")
     return (f"applied {result.count('applied')}, rejected {result.count('rejected')}, queued "
-            f"{result.count('queued')}, delivered {result.count('sent')} ({transport.describe()}), {result.idle} "
-            f"game{'' if result.idle == 1 else 's'} idle")
+            f"{result.count('queued')}, delivered {result.count('sent')} ({transport.describe()})"
+            + (f", relayed {relayed}" if relayed else "")
+            + f", {result.idle} game{'' if result.idle == 1 else 's'} idle")
