@@ -44,15 +44,22 @@ def status(
     def go():
         moment = time_option(now)
         cfg, records = _records(config, games, moment)
+        relays = _relays(cfg, moment) if not games else []
         if as_json:
             from pbem.report.site import scrub
             from pbem.service.clock import iso
 
             # as the page: no address (a last error may quote a server's answer about one)
-            print_json({"now": iso(moment), "games": scrub(records, [])}, sort_keys=False)
+            shown = {"now": iso(moment), "games": scrub(records, [])}
+            print_json({**shown, "relays": scrub(relays, [])} if relays else shown, sort_keys=False)
         else:
             for line in status_lines(records, moment, cfg.timezone):
                 print(line)
+            if relays:
+                from pbem.mail.relays import relay_line
+
+                for record in relays:
+                    print(relay_line(record))
         if html is not None:
             from pbem.report.status_page import status_page
             from pbem.service import store
@@ -78,7 +85,7 @@ def _records(config: Path | None, games: list[Path] | None, moment: datetime) ->
     else:
         cfg = MailConfig()
     chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
-    if not chosen:
+    if not chosen and (games or not cfg.relays):
         raise UsageError("no games: name game files, or give --config with games in it ([[game]] file = ...)")
     base = cfg.path.parent.absolute() if cfg.path is not None else None
     known = cfg.path is not None  # no configuration, no policy
@@ -87,6 +94,17 @@ def _records(config: Path | None, games: list[Path] | None, moment: datetime) ->
                                    _shown(g.file, base, bool(games)), g.absence if known else None, owner,
                                    _strays(g.file))
                        for g in chosen])
+
+
+def _relays(cfg, moment: datetime) -> list[dict[str, Any]]:
+    """The status record of each relay of games without a game master the configuration
+    names (:func:`pbem.mail.relays.relay_status`)."""
+    if not cfg.relays:
+        return []
+    from pbem.mail.relays import relay_status
+
+    base = cfg.path.parent.absolute() if cfg.path is not None else None
+    return [relay_status(r, moment, _shown(r.file, base, False)) for r in cfg.relays]
 
 
 def _queue(game: Path):

@@ -34,6 +34,7 @@ from datetime import datetime
 from email.message import EmailMessage
 from email.utils import formataddr
 from pathlib import Path
+from typing import Any
 
 from pbem.errors import CannotWrite, GameLocked, PbemError, clip
 from pbem.mail.addresses import one_line
@@ -322,6 +323,57 @@ class Relays:
             self.journal.log(f"{run.name}: {len(result.sent)} mail(s) delivered to {self.transport.describe()}")
         for name, answer, count in [*result.refused, *result.given_up]:
             self.journal.fail(run.name, PbemError(f"{run.name}: the server refused {name} ({answer}), try {count}"))
+
+
+def relay_status(settings: RelayMail, now: datetime, shown: str | None = None) -> dict[str, Any]:
+    """A relay as the GM's ``status`` tells it: its game, how many entries its copy holds,
+    what happens next, how many mails it read and what became of the last one, its queue;
+    ``error`` when its copy or ledger cannot be read (or holds nothing yet). No address."""
+    from pbem.mail.transport import UNDELIVERABLE, waiting
+    from pbem.service.signed.folder import Folder
+    from pbem.service.signed.relay import folder_standing
+
+    folder = spool_path(settings.file)
+    record: dict[str, Any] = {"file": shown or str(settings.file), "game": None, "entries": 0, "next": [],
+                              "read": 0, "last": None, "queue": {"waiting": len(waiting(folder)),
+                                                                 "undeliverable": len(waiting(folder / UNDELIVERABLE))},
+                              "error": None}
+    try:
+        game, book = Folder(settings.file).load()
+        ledger = load_ledger(settings.file)
+    except PbemError as exc:
+        record["error"] = clip(str(exc), 300)
+        return record
+    if game is None and book is None:
+        record["error"] = "its copy holds no game and no set-up: accept the group's proposal into it first"
+        return record
+    record["game"] = game.game_id if game is not None else book.game if book is not None else None
+    record["entries"] = len(game.history) - 1 if game is not None else 0
+    record["next"] = folder_standing(game, book, now)
+    record["read"] = len(ledger.messages)
+    if ledger.messages:
+        last = list(ledger.messages.values())[-1]
+        record["last"] = {k: last[k] for k in ("outcome", "code", "entries") if k in last}
+    return record
+
+
+def relay_line(record: dict[str, Any]) -> str:
+    """One line of ``status`` for a relay (``!`` first when it needs the GM)."""
+    name = f"{record['game']} ({record['file']})" if record["game"] else record["file"]
+    queue = record["queue"]
+    needs = bool(record["error"] or queue["undeliverable"])
+    if record["error"]:
+        parts = [f"relay: {record['error']}"]
+    else:
+        last = record["last"]
+        count = record["entries"]
+        parts = [f"relay, {count} entr{'y' if count == 1 else 'ies'} since the set-up", *record["next"][:1],
+                 f"{record['read']} mail{'' if record['read'] == 1 else 's'} read"
+                 + (f", the last {last['outcome']}" + (f" ({last['code']})" if last.get("code") else "")
+                    if last else "")]
+    parts.append("queue: " + (f"{queue['waiting']} waiting" if queue["waiting"] else "empty")
+                 + (f", {queue['undeliverable']} given up" if queue["undeliverable"] else ""))
+    return f"{'!' if needs else ' '} {name}: " + "; ".join(parts)
 
 
 class _Opened:

@@ -221,6 +221,31 @@ def test_mail_receive_hands_a_kept_mail_to_the_relay(table, tmp_path):
     assert not list((tmp_path / "incoming" / "new").iterdir())  # read by every relay: it leaves the folder
 
 
+def test_status_tells_each_relay_beside_the_games(table, tmp_path):
+    """The GM's ``status`` (a configuration with relays alone): the relay's game, how far
+    its copy is, whose turn, how many mails it read and the last one's fate, its queue; the
+    JSON gives the same under ``relays``, with no address."""
+    relay = Relay(table, tmp_path)
+    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    mover = table.active()
+    signed = table.play(send=False)
+    forged = Signed({**signed.entry, "orders": {**signed.entry["orders"], "rondel": {"to": "temple"}}}, signed.sigs)
+    relay.run(from_seat(mover, armor(forged)))
+    now = (table.now + timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    result = cli_run("status", "--config", relay.cfg, "--now", now)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    line = result.stdout.splitlines()[-1]
+    assert line.startswith("  demo (relay/demo.json): relay, 0 entries since the set-up; ")
+    assert f"{mover} to play turn 1" in line and "2 mails read, the last refused (sshsig/invalid)" in line
+    assert line.endswith("queue: empty")
+    shown = json.loads(cli_run("status", "--config", relay.cfg, "--now", now, "--json").stdout)
+    assert shown["games"] == [] and shown["relays"][0]["last"] == {"outcome": "refused", "code": "sshsig/invalid"}
+    assert "@" not in json.dumps(shown["relays"])
+    relay.path.rename(tmp_path / "away.json")
+    line = cli_run("status", "--config", relay.cfg, "--now", now).stdout.splitlines()[-1]
+    assert line.startswith("! relay/demo.json: relay: its copy holds no game and no set-up")
+
+
 @pytest.mark.parametrize("text, words", [
     ("[[relay]]\nsource = \"M\"\n", "relay[0].file is missing"),
     ("[[relay]]\nfile = \"a.json\"\nkey = \"x\"\n", "unknown key(s) key"),
