@@ -199,6 +199,7 @@ class Relays:
             self.journal.fail(run.name, exc)
 
     def _take(self, run: RelayRun, incoming: Incoming) -> dict:
+        from pbem.service.signed.folder import Folder
         from pbem.service.signed.refusals import SignedRefused
         from pbem.service.signed.relay import players, relay
         from pbem.trust.refusals import TrustRefused
@@ -215,13 +216,15 @@ class Relays:
             key = hashlib.sha256("".join(done.blocks).encode()).hexdigest()[:16]
             self._spool(run, f"relay-{key}", self._forward(seats, incoming, done))
 
+        proofs = len(Folder(run.settings.file).proofs())
         try:
             done = relay(run.settings.file, text, source, self.now, self.bot, hand_on)
         except (SignedRefused, TrustRefused) as exc:  # a refusal of the entries: told, not a failure of ours
             self.journal.log(f"{run.name}: refused {source}: {exc.reason} ({exc.code.value})")
             if answer:
                 self._spool(run, f"refused-{_digest(incoming.message_id)}", self._refusal(incoming, exc))
-            if getattr(exc, "proof", None) is not None:
+            if getattr(exc, "proof", None) is not None and len(Folder(run.settings.file).proofs()) > proofs:
+                # a new proof, to every seat once (a reply quoting it is answered to its sender alone)
                 self._spool(run, f"proof-{_digest(incoming.message_id)}", self._proof(seats, incoming, exc, text))
             return {"outcome": "refused", "code": exc.code.value}
         if done.blocks:

@@ -153,6 +153,8 @@ def test_two_entries_one_seat_signed_for_one_turn_go_to_every_seat_as_proof(tabl
     with pytest.raises(Exception, match="equivocation"):
         table.folders[other].accept(proof.as_bytes().decode(), "the proof mail", table.now + MINUTE)
     assert len(table.folders[other].proofs()) == 1
+    again = relay.run(from_seat(other, f"Look at this!\n> {armor(second)}", "Re: proof"))  # a reply quoting it
+    assert [to_of(m) for m in again] == [ADDRESS[other]]  # its sender is answered; the proof went out once
 
 
 def test_a_damaged_block_is_named_to_its_sender(table, tmp_path):
