@@ -162,7 +162,7 @@ def mail_run(
             raise UsageError("--dry-run writes the mails it would send into a folder: give --outbox DIR too")
         cfg, transport, moment = _setup(config, outbox, now)
         chosen = [cfg.game(g) for g in games] if games else list(cfg.games)
-        if not chosen:
+        if not chosen and (games or dry_run or not cfg.relays):  # a configuration may hold relays alone
             raise UsageError("no games: name game files, or list them in the configuration ([[game]] file = ...)")
         # the mails `mail receive` kept are read only by a run of every game (they may be for any)
         kept = cfg.incoming if not games and source is None else None
@@ -361,8 +361,8 @@ def mail_watch(
         from pbem.service.numbers import moment as read_time
 
         cfg, transport, start = _setup(config, outbox, now)
-        if not cfg.games:
-            raise UsageError("no games: list them in the configuration ([[game]] file = ...)")
+        if not (cfg.games or cfg.relays):
+            raise UsageError("no games: list them in the configuration ([[game]] file = ... or [[relay]] file = ...)")
         began = time.monotonic()
 
         def clock():

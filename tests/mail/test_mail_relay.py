@@ -220,6 +220,18 @@ def test_mail_receive_hands_a_kept_mail_to_the_relay(table, tmp_path):
     assert not list((tmp_path / "incoming" / "new").iterdir())  # read by every relay: it leaves the folder
 
 
+def test_mail_watch_serves_a_configuration_of_relays_alone(table, tmp_path):
+    """A configuration may hold relays alone (docs/without-gm.md): ``mail watch`` serves
+    it as ``mail run`` does (both refused it as one with no games)."""
+    relay = Relay(table, tmp_path)
+    add_to_maildir(relay.box, from_seat("greeks", "".join(table.log[1:])))
+    now = (table.now + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    result = cli_run("mail", "watch", "--config", relay.cfg, "--outbox", tmp_path / "out", "--now", now,
+                     "--stop-after", "1")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert len(sent(tmp_path / "out")) == 1 and "1 mail(s) read" in result.stdout
+
+
 @pytest.mark.parametrize("text, words", [
     ("[[relay]]\nsource = \"M\"\n", "relay[0].file is missing"),
     ("[[relay]]\nfile = \"a.json\"\nkey = \"x\"\n", "unknown key(s) key"),
