@@ -248,6 +248,28 @@ def test_status_tells_each_relay_beside_the_games(table, tmp_path):
     assert line.startswith("! relay/demo.json: relay: its copy holds no game and no set-up")
 
 
+def test_a_dry_run_leaves_the_relays_alone_and_says_so(table, tmp_path):
+    relay = Relay(table, tmp_path)
+    add_to_maildir(relay.box, from_seat("greeks", "".join(table.log[1:])))
+    now = (table.now + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    result = cli_run("mail", "run", "--config", relay.cfg, "--dry-run", "--outbox", tmp_path / "out", "--now", now)
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "1 relay(s) of games without a game master not run: a dry run does not rehearse them" in result.stdout
+    assert sent(tmp_path / "out") == [] and not (tmp_path / "relay" / "demo.mail.json").exists()
+
+
+def test_mail_watch_serves_a_configuration_of_relays_alone(table, tmp_path):
+    """A configuration may hold relays alone (docs/without-gm.md): ``mail watch`` serves
+    it as ``mail run`` does (both refused it as one with no games)."""
+    relay = Relay(table, tmp_path)
+    add_to_maildir(relay.box, from_seat("greeks", "".join(table.log[1:])))
+    now = (table.now + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    result = cli_run("mail", "watch", "--config", relay.cfg, "--outbox", tmp_path / "out", "--now", now,
+                     "--stop-after", "1")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert len(sent(tmp_path / "out")) == 1 and "1 mail(s) read" in result.stdout
+
+
 @pytest.mark.parametrize("text, words", [
     ("[[relay]]\nsource = \"M\"\n", "relay[0].file is missing"),
     ("[[relay]]\nfile = \"a.json\"\nkey = \"x\"\n", "unknown key(s) key"),
