@@ -32,7 +32,7 @@ class Table:
 
     def __init__(self, root: Path, seats=SEATS, edition: str = "classic", board: str = "antike-east",
                  deadline: str = "2d", missed: str = "default", arbiters=None, variants=(), first=None,
-                 game_id: str = "demo", players=None):
+                 game_id: str = "demo", players=None, data=None):
         self.seats = list(seats)
         self.keys = {s: key_of(s) for s in self.seats}
         self.folders = {}
@@ -40,7 +40,7 @@ class Table:
             (root / s).mkdir(parents=True, exist_ok=True)
             self.folders[s] = Folder(root / s / f"{game_id}.json")
         opts = SetupOptions(game_id=game_id, board=board, nations=list(seats), variants=list(variants), first=first,
-                            player=dict(players or {}))
+                            player=dict(players or {}), data=dict(data or {}))
         self.proposal = proposal(editions.get(edition), opts, load_board(board),
                                  Group(deadline, missed, tuple(arbiters or seats)), 1000, T0)
         self.folders[self.seats[0]].propose(self.proposal)
