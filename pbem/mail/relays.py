@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
-from email.utils import formataddr
+from email.utils import format_datetime, formataddr
 from pathlib import Path
 from typing import Any
 
@@ -129,9 +129,11 @@ class Relays:
                 self.deliver(run)
         return lambda mid: complete and all(not r.stopped and r.ledger.known(mid) for r in runs)
 
-    def opened(self, relays: list[RelayMail]):
-        """A context: the runs of ``relays`` that could be opened, their locks held."""
-        return _Opened(self, relays)
+    @contextmanager
+    def opened(self, relays: list[RelayMail]) -> Iterator[list[RelayRun]]:
+        """The runs of ``relays`` that could be opened, their locks held while in use."""
+        with ExitStack() as stack:
+            yield [r for r in (self.open(stack, s) for s in relays) if r is not None]
 
     def open(self, stack: ExitStack, settings: RelayMail) -> RelayRun | None:
         """The run of one relay, its mail lock held as long as ``stack``; ``None`` if it is
@@ -249,8 +251,6 @@ class Relays:
         msg["From"] = one_line(self.config.sender, 200)
         msg["To"] = ", ".join(to)
         msg["Subject"] = one_line(subject, 200)
-        from email.utils import format_datetime
-
         msg["Date"] = format_datetime(self.now)
         msg["Message-ID"] = message_id(ident, self.config.message_domain())
         msg["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
@@ -377,18 +377,6 @@ def relay_line(record: dict[str, Any]) -> str:
     parts.append("queue: " + (f"{queue['waiting']} waiting" if queue["waiting"] else "empty")
                  + (f", {queue['undeliverable']} given up" if queue["undeliverable"] else ""))
     return f"{'!' if needs else ' '} {name}: " + "; ".join(parts)
-
-
-class _Opened:
-    def __init__(self, relays: Relays, settings: list[RelayMail]):
-        self.relays, self.settings, self.stack = relays, settings, ExitStack()
-
-    def __enter__(self) -> list[RelayRun]:
-        self.stack.__enter__()
-        return [r for r in (self.relays.open(self.stack, s) for s in self.settings) if r is not None]
-
-    def __exit__(self, *exc) -> bool | None:
-        return self.stack.__exit__(*exc)
 
 
 def _unique(seats) -> Iterator[tuple[str, str]]:
