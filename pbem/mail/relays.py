@@ -188,8 +188,15 @@ class Relays:
             else:
                 self.journal.log(f"{run.name}: {exc}; its mail is read again on the next run")
             return
-        except Exception as exc:  # a bug: that mail's failure alone
-            failure = exc if isinstance(exc, PbemError) else bug(f"{run.name}: mail {mid}", exc, "with the mail")
+        except PbemError as exc:  # the relay's copy does not load: the operator's to mend, the mail waits
+            self.journal.summary.queued -= unspool(run.spool, before)
+            run.stopped = str(exc)
+            self.stopped.append(run.name)
+            self.journal.fail(run.name, exc)
+            return
+        except Exception as exc:  # a bug: that mail's failure alone (nothing of it goes out)
+            self.journal.summary.queued -= unspool(run.spool, before)
+            failure = bug(f"{run.name}: mail {mid}", exc, "with the mail")
             self.journal.fail(run.name, failure)
             outcome = {"outcome": "failed", "error": clip(str(failure), 500)}
         run.ledger.note(mid, **outcome)

@@ -168,6 +168,31 @@ def test_a_damaged_block_is_named_to_its_sender(table, tmp_path):
     assert "did not read" in body(out[0])
 
 
+def test_a_damaged_relay_copy_leaves_the_mail_for_after_the_mend_and_a_bug_costs_that_mail_alone(table, tmp_path,
+                                                                                                 monkeypatch):
+    relay = Relay(table, tmp_path)
+    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    good = relay.path.read_bytes()
+    relay.path.write_text("{ damaged")
+    signed = table.play(send=False)
+    assert relay.run(from_seat(table.active(), armor(signed)), code=3) == []
+    assert len(relay.ledger()) == 1  # not noted: read again once the copy is mended
+    relay.path.write_bytes(good)
+    out = relay.run()
+    assert len(out) == 1 and armor(signed) in body(out[0])
+
+    from pbem.service.signed import relay as service_relay
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(service_relay, "relay", broken)
+    assert relay.run(from_seat("greeks", armor(signed)), code=1) == []
+    assert list(relay.ledger().values())[-1]["outcome"] == "failed"
+    monkeypatch.undo()
+    assert relay.run() == []  # a mail a bug tripped on is not read again (the GM is told)
+
+
 def test_a_relay_that_cannot_write_reads_the_mail_again_on_the_next_run(table, tmp_path, monkeypatch):
     """The machine's error is not the player's: nothing goes out, the mail is not noted, and
     the next run passes it on."""
