@@ -43,7 +43,7 @@ from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.runs import Journal, bug
 from pbem.mail.transport import Transport, spool, spooled, unspool
-from pbem.mail.writing import message_id, wrap
+from pbem.mail.writing import message_id, para, wrap
 
 BEGIN = "-----BEGIN ANTIKE-REF ENTRY-----"
 
@@ -271,7 +271,7 @@ class Relays:
     def _forward(self, seats, incoming: Incoming, done) -> EmailMessage:
         count = len(done.blocks)
         who = incoming.sender or "someone"  # the address: the body stays ASCII, readable from a saved mail
-        body = wrap(f"The relay of game {done.game} passes on {count} new entr{'y' if count == 1 else 'ies'} "
+        body = para(f"The relay of game {done.game} passes on {count} new entr{'y' if count == 1 else 'ies'} "
                     f"sent by {who}. The relay checked every signature, reveal and turn in "
                     f"{'it' if count == 1 else 'them'} against its own copy of the game; it holds no key and signs "
                     "nothing.")
@@ -286,18 +286,18 @@ class Relays:
         return self._mail(to, subject, body, f"relay|{done.game}|{''.join(done.blocks)}")
 
     def _refusal(self, incoming: Incoming, exc) -> EmailMessage:
-        body = wrap(f"The relay refused the entries of your mail: {exc.reason} ({exc.code.value}).")
-        body += [""] + wrap("Nothing of your mail was passed on, and the relay's copy of the game is as it was. "
+        body = para(f"The relay refused the entries of your mail: {exc.reason} ({exc.code.value}).")
+        body += [""] + para("Nothing of your mail was passed on, and the relay's copy of the game is as it was. "
                             "Your own copy may differ from the others': antike-ref verify says what it holds, and "
                             "antike-ref accept takes in the entries you are missing.")
         return self._mail([incoming.sender], "refused: " + (incoming.subject or "your entries")[:60], body,
                           f"relay-refused|{incoming.message_id}", incoming)
 
     def _damaged(self, incoming: Incoming, done) -> EmailMessage:
-        body = wrap(f"{len(done.damaged)} block(s) of your mail did not read and were skipped:")
+        body = para(f"{len(done.damaged)} block(s) of your mail did not read and were skipped:")
         for problem in done.damaged[:10]:
             body += wrap(clip(problem, 300), "  - ")
-        body += [""] + wrap("Send those blocks again, whole (as the program printed them), in a plain-text mail or "
+        body += [""] + para("Send those blocks again, whole (as the program printed them), in a plain-text mail or "
                             "a text file attached." + (" The other entries were passed on." if done.blocks else ""))
         return self._mail([incoming.sender], "skipped: " + (incoming.subject or "your entries")[:60], body,
                           f"relay-damaged|{incoming.message_id}", incoming)
@@ -305,9 +305,9 @@ class Relays:
     def _proof(self, seats, incoming: Incoming, exc, text: str) -> EmailMessage:
         from pbem.service.signed.blocks import armor, find
 
-        body = wrap(f"The relay received, from {incoming.sender or 'nobody'}, an entry for a place of the game it "
+        body = para(f"The relay received, from {incoming.sender or 'nobody'}, an entry for a place of the game it "
                     f"holds another entry for: {exc.reason} ({exc.code.value}).")
-        body += [""] + wrap("Both entries are validly signed, so this is proof, kept in the relay's proofs file. To "
+        body += [""] + para("Both entries are validly signed, so this is proof, kept in the relay's proofs file. To "
                             "keep it in your copy too, save this mail and run antike-ref accept with it (the entry is "
                             "refused, the proof kept; antike-ref verify shows it). The blocks of that mail:")
         body.append("")
