@@ -397,6 +397,10 @@ def load_config(path: str | os.PathLike) -> MailConfig:
         if g.file == Path():
             raise UsageError(f"{path}: game[{k}].file is missing")
     relays = _relays(data.get("relay", []), path, base)
+    for k, r in enumerate(relays):
+        if any(os.path.realpath(g.file) == os.path.realpath(r.file) for g in games):
+            raise UsageError(f"{path}: relay[{k}].file: {r.file} is a [[game]] too: a game a GM runs is not relayed, "
+                             "and a relay's copy is no game of the GM's")
     guide = web_address(mail["guide_url"], f"{path}: mail.guide_url") if "guide_url" in mail else None
     for key in ("from", "gm"):
         if key in mail and not _one_mailbox(mail[key]):

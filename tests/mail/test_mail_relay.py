@@ -300,6 +300,7 @@ def test_mail_watch_serves_a_configuration_of_relays_alone(table, tmp_path):
     ("[[relay]]\nfile = \"a.json\"\nkey = \"x\"\n", "unknown key(s) key"),
     ("[[relay]]\nfile = \"a.json\"\n[[relay]]\nfile = \"a.json\"\n", "relayed twice"),
     ("relay = 3\n", "a list of tables"),
+    ("[[game]]\nfile = \"a.json\"\n[[relay]]\nfile = \"a.json\"\n", "is a [[game]] too"),
 ])
 def test_a_bad_relay_table_is_named(tmp_path, text, words):
     from pbem.errors import UsageError
