@@ -199,7 +199,8 @@ class Relays:
             failure = bug(f"{run.name}: mail {mid}", exc, "with the mail")
             self.journal.fail(run.name, failure)
             outcome = {"outcome": "failed", "error": clip(str(failure), 500)}
-        run.ledger.note(mid, **outcome)
+        # the ledger keeps its mails sorted by Message-ID: "n" says which came when
+        run.ledger.note(mid, **outcome, n=len(run.ledger.messages) + 1)
         try:
             run.ledger.save()
         except PbemError as exc:
@@ -362,7 +363,7 @@ def relay_status(settings: RelayMail, now: datetime, shown: str | None = None) -
     record["next"] = folder_standing(game, book, now)
     record["read"] = len(ledger.messages)
     if ledger.messages:
-        last = list(ledger.messages.values())[-1]
+        last = max(ledger.messages.values(), key=lambda m: m.get("n", 0) if isinstance(m.get("n"), int) else 0)
         record["last"] = {k: last[k] for k in ("outcome", "code", "entries") if k in last}
     return record
 

@@ -64,6 +64,10 @@ class Relay:
     def ledger(self) -> dict:
         return json.loads((self.root / "relay" / "demo.mail.json").read_text())["messages"]
 
+    def outcomes(self) -> list[str]:
+        """What became of each mail, in the order the relay read them."""
+        return [m["outcome"] for m in sorted(self.ledger().values(), key=lambda m: m["n"])]
+
 
 def body(message) -> str:
     """A mail's text with its lines as a player's mail program shows them (the spool keeps
@@ -71,8 +75,8 @@ def body(message) -> str:
     return raw_body(message).replace("\r\n", "\n")
 
 
-def from_seat(seat: str, text: str, subject: str = "my turn") -> bytes:
-    return mail(f"{seat.capitalize()} Player <{ADDRESS[seat]}>", subject, text)
+def from_seat(seat: str, text: str, subject: str = "my turn", message_id: str | None = None) -> bytes:
+    return mail(f"{seat.capitalize()} Player <{ADDRESS[seat]}>", subject, text, message_id=message_id)
 
 
 def test_the_relay_passes_the_set_up_and_a_turn_to_every_seat_who_takes_them_from_the_mail(table, tmp_path):
@@ -100,7 +104,7 @@ def test_the_relay_passes_the_set_up_and_a_turn_to_every_seat_who_takes_them_fro
     assert len(set(table.files().values())) == 1
     assert relay.path.read_bytes() == table.folders[mover].path.read_bytes()
     assert relay.run() == []  # read once: nothing is passed on twice
-    assert [m["outcome"] for m in relay.ledger().values()] == ["relayed", "relayed"]
+    assert relay.outcomes() == ["relayed", "relayed"]
 
 
 def test_a_refused_entry_is_answered_to_its_sender_alone_and_the_relay_copy_is_unchanged(table, tmp_path):
@@ -117,7 +121,8 @@ def test_a_refused_entry_is_answered_to_its_sender_alone_and_the_relay_copy_is_u
     assert relay.path.read_bytes() == before
     # the same from an address no seat has: noted, never answered (no backscatter)
     assert relay.run(mail("Mallory <mallory@elsewhere.example>", "hi", armor(forged))) == []
-    assert [m.get("code") for m in relay.ledger().values()][-2:] == ["sshsig/invalid", "sshsig/invalid"]
+    read = sorted(relay.ledger().values(), key=lambda m: m["n"])
+    assert [m.get("code") for m in read][-2:] == ["sshsig/invalid", "sshsig/invalid"]
     assert relay.path.read_bytes() == before
 
 
@@ -130,7 +135,7 @@ def test_a_valid_entry_from_any_address_is_passed_on_and_mail_without_blocks_is_
     signed = table.play(send=False)
     out = relay.run(mail("Phone <someone@mobile.example>", "turn", f"> quoted\n{armor(signed)}"))
     assert len(out) == 1 and "someone@mobile.example" in body(out[0])
-    assert [m["outcome"] for m in relay.ledger().values()] == ["relayed", "ignored", "relayed"]
+    assert relay.outcomes() == ["relayed", "ignored", "relayed"]
 
 
 def test_two_entries_one_seat_signed_for_one_turn_go_to_every_seat_as_proof(table, tmp_path):
@@ -188,7 +193,7 @@ def test_a_damaged_relay_copy_leaves_the_mail_for_after_the_mend_and_a_bug_costs
 
     monkeypatch.setattr(service_relay, "relay", broken)
     assert relay.run(from_seat("greeks", armor(signed)), code=1) == []
-    assert list(relay.ledger().values())[-1]["outcome"] == "failed"
+    assert relay.outcomes()[-1] == "failed"
     monkeypatch.undo()
     assert relay.run() == []  # a mail a bug tripped on is not read again (the GM is told)
 
@@ -253,11 +258,11 @@ def test_status_tells_each_relay_beside_the_games(table, tmp_path):
     its copy is, whose turn, how many mails it read and the last one's fate, its queue; the
     JSON gives the same under ``relays``, with no address."""
     relay = Relay(table, tmp_path)
-    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    relay.run(from_seat("greeks", "".join(table.log[1:]), message_id="<z-first@players.example>"))
     mover = table.active()
     signed = table.play(send=False)
     forged = Signed({**signed.entry, "orders": {**signed.entry["orders"], "rondel": {"to": "temple"}}}, signed.sigs)
-    relay.run(from_seat(mover, armor(forged)))
+    relay.run(from_seat(mover, armor(forged), message_id="<a-last@players.example>"))  # sorts first, came last
     now = (table.now + timedelta(minutes=10)).strftime("%Y-%m-%dT%H:%M:%SZ")
     result = cli_run("status", "--config", relay.cfg, "--now", now)
     assert result.exit_code == 0, result.stdout + result.stderr
