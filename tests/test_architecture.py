@@ -28,6 +28,7 @@ nobody asks the registry which editions happen to be loaded.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -84,12 +85,18 @@ def _type_checking_only(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     return False
 
 
+@functools.cache
+def parsed(path: Path) -> tuple[ast.Module, dict[ast.AST, ast.AST]]:
+    """The syntax tree of the module at ``path`` and each node's parent, read once."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return tree, {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+
+
 def imports_of(module: str, typing: bool = False) -> set[str]:
     """The package modules ``module`` imports anywhere in its code; those it imports only
     for type checkers too if ``typing``."""
     path = MODULES[module]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    tree, parents = parsed(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -111,9 +118,17 @@ def imports_of(module: str, typing: bool = False) -> set[str]:
     return found
 
 
-GRAPH = {m: imports_of(m) for m in MODULES}
-TYPED_GRAPH = {m: imports_of(m, typing=True) for m in MODULES}
-"""With the imports made only for type checkers."""
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports. Read when a test first asks, not when the
+    file is collected: every worker of the test run collects it, few run these tests."""
+    return {m: imports_of(m) for m in MODULES}
+
+
+@functools.cache
+def typed_graph() -> dict[str, set[str]]:
+    """:func:`graph` with the imports made only for type checkers."""
+    return {m: imports_of(m, typing=True) for m in MODULES}
 
 
 def test_every_module_is_in_a_known_layer():
@@ -123,28 +138,29 @@ def test_every_module_is_in_a_known_layer():
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_imports_go_down_the_layers(module):
     here = layer(module)
-    wrong = sorted(t for t in GRAPH[module] if layer(t) not in ALLOWED[here] and t != "pbem")
+    wrong = sorted(t for t in graph()[module] if layer(t) not in ALLOWED[here] and t != "pbem")
     assert not wrong, f"{module} ({here}) imports {wrong}"
 
 
 def test_the_kernel_imports_nothing_above_it():
     """Explicitly: the kernel imports nothing from the service, store, reports, play or
     the command line, and no edition."""
-    for module, targets in GRAPH.items():
+    for module, targets in graph().items():
         if layer(module) == "kernel":
             assert all(layer(t) in ("kernel", "errors") for t in targets), (module, targets)
 
 
 def test_editions_import_the_core_never_the_reverse():
-    for module, targets in GRAPH.items():
+    for module, targets in graph().items():
         if layer(module) in ("kernel", "errors", "paths"):
             assert not any(layer(t) == "editions" for t in targets), module
 
 
-def _cycles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
-    """Strongly connected components with more than one module (Tarjan), in ``graph``
-    (by default :data:`GRAPH`)."""
-    graph = GRAPH if graph is None else graph
+def _cycles(edges: dict[str, set[str]] | None = None) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan), in ``edges``
+    (by default :func:`graph`)."""
+    if edges is None:
+        edges = graph()
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
@@ -157,7 +173,7 @@ def _cycles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
         counter[0] += 1
         stack.append(v)
         on.add(v)
-        for w in sorted(graph[v]):
+        for w in sorted(edges[v]):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -174,7 +190,7 @@ def _cycles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
             if len(comp) > 1:
                 out.append(sorted(comp))
 
-    for v in sorted(graph):
+    for v in sorted(edges):
         if v not in index:
             visit(v)
     return out
@@ -182,16 +198,16 @@ def _cycles(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
 
 def test_no_import_cycles():
     assert _cycles() == []
-    assert _cycles(TYPED_GRAPH) == [], "a cycle through imports for the type checker: name a protocol"
+    assert _cycles(typed_graph()) == [], "a cycle through imports for the type checker: name a protocol"
 
 
 def test_the_checker_sees_a_wrong_import(tmp_path, monkeypatch):
     """The checks above can fail: a kernel module importing the service is caught."""
-    bad = {**GRAPH, "pbem.kernel.turn": GRAPH["pbem.kernel.turn"] | {"pbem.service.store"}}
+    bad = {**graph(), "pbem.kernel.turn": graph()["pbem.kernel.turn"] | {"pbem.service.store"}}
     here = "pbem.kernel.turn"
     assert any(layer(t) not in ALLOWED[layer(here)] for t in bad[here])
-    monkeypatch.setitem(GRAPH, "pbem.kernel.edition", GRAPH["pbem.kernel.edition"] | {"pbem.kernel.turn"})
-    monkeypatch.setitem(GRAPH, "pbem.kernel.turn", GRAPH["pbem.kernel.turn"] | {"pbem.kernel.edition"})
+    monkeypatch.setitem(graph(), "pbem.kernel.edition", graph()["pbem.kernel.edition"] | {"pbem.kernel.turn"})
+    monkeypatch.setitem(graph(), "pbem.kernel.turn", graph()["pbem.kernel.turn"] | {"pbem.kernel.edition"})
     assert _cycles()
 
 
@@ -305,10 +321,10 @@ def test_the_cycle_check_sees_imports_for_the_type_checker(tmp_path, monkeypatch
     monkeypatch.setitem(MODULES, "pbem.kernel.edition", fake)
     assert "pbem.kernel.turn" not in imports_of("pbem.kernel.edition")
     assert imports_of("pbem.kernel.edition", typing=True) == {"pbem.kernel.turn"}
-    typed = {**TYPED_GRAPH, "pbem.kernel.edition": imports_of("pbem.kernel.edition", typing=True)}
-    assert "pbem.kernel.edition" in TYPED_GRAPH["pbem.kernel.turn"]
+    typed = {**typed_graph(), "pbem.kernel.edition": imports_of("pbem.kernel.edition", typing=True)}
+    assert "pbem.kernel.edition" in typed_graph()["pbem.kernel.turn"]
     assert ["pbem.kernel.edition", "pbem.kernel.turn"] in _cycles(typed)
-    assert _cycles({**GRAPH, "pbem.kernel.edition": imports_of("pbem.kernel.edition")}) == []
+    assert _cycles({**graph(), "pbem.kernel.edition": imports_of("pbem.kernel.edition")}) == []
 
 
 def _edition_names() -> re.Pattern[str]:
@@ -513,11 +529,11 @@ def test_the_command_line_reaches_kernel_values_only_through_the_service():
     """``pbem/cli`` imports no kernel module, at the top or inside a function: what it needs
     of the kernel (the set-up options, the resource and unit names, a refusal's JSON) the
     service offers (docs/architecture.md, the table of layers)."""
-    assert cli_kernel_imports(GRAPH) == []
+    assert cli_kernel_imports(graph()) == []
 
 
 def test_the_command_line_kernel_check_can_fail():
-    bad = {**GRAPH, "pbem.cli.game": GRAPH["pbem.cli.game"] | {"pbem.kernel.setup"}}
+    bad = {**graph(), "pbem.cli.game": graph()["pbem.cli.game"] | {"pbem.kernel.setup"}}
     assert cli_kernel_imports(bad) == ["pbem.cli.game -> pbem.kernel.setup"]
     assert "kernel" not in ALLOWED["cli"]
 
@@ -586,11 +602,11 @@ def test_only_the_registry_is_imported_from_outside_the_editions():
     (:func:`pbem.editions.get`), never by importing its package: a fourth edition, a
     plug-in among them, is found and used exactly like the shipped ones (type-checking
     imports included)."""
-    assert edition_imports(TYPED_GRAPH) == []
+    assert edition_imports(typed_graph()) == []
 
 
 def test_the_registry_check_can_fail():
-    bad = {**TYPED_GRAPH, "pbem.report.text": TYPED_GRAPH["pbem.report.text"] | {"pbem.editions.duellum.cards"}}
+    bad = {**typed_graph(), "pbem.report.text": typed_graph()["pbem.report.text"] | {"pbem.editions.duellum.cards"}}
     assert edition_imports(bad) == ["pbem.report.text -> pbem.editions.duellum.cards"]
 
 
@@ -673,7 +689,7 @@ def test_no_registry_lookup_of_the_loaded_editions():
              for hits in [registry_lookups(path.read_text(encoding="utf-8"))] if hits}
     assert found == {}
     assert not hasattr(editions, "loaded")
-    reports = sorted(m for m, targets in GRAPH.items() if layer(m) == "report" and "pbem.editions" in targets)
+    reports = sorted(m for m, targets in graph().items() if layer(m) == "report" and "pbem.editions" in targets)
     assert reports == []
 
 
@@ -719,11 +735,11 @@ def test_the_mail_adapter_reaches_the_kernel_only_through_the_service():
     """``pbem/mail`` imports no kernel module, not even for the type checker: what it needs
     of the kernel (a game id's form, the orders as the history echoes them, a player's copy
     refused) the service offers, as it does for the command line."""
-    assert mail_kernel_imports(TYPED_GRAPH) == []
+    assert mail_kernel_imports(typed_graph()) == []
 
 
 def test_the_mail_kernel_check_can_fail():
-    bad = {**TYPED_GRAPH, "pbem.mail.router": TYPED_GRAPH["pbem.mail.router"] | {"pbem.kernel.setup"}}
+    bad = {**typed_graph(), "pbem.mail.router": typed_graph()["pbem.mail.router"] | {"pbem.kernel.setup"}}
     assert mail_kernel_imports(bad) == ["pbem.mail.router -> pbem.kernel.setup"]
 
 
