@@ -16,6 +16,7 @@ from mailkit import add_to_maildir, mail, maildir, sent, to_of
 from mailkit import body as raw_body
 from pbem.errors import CannotWrite
 from pbem.service import store
+from pbem.service.signed import chain
 from pbem.service.signed.blocks import armor
 from pbem.service.signed.entries import Signed, sign
 from pbem.service.signed.folder import Folder
@@ -105,6 +106,30 @@ def test_the_relay_passes_the_set_up_and_a_turn_to_every_seat_who_takes_them_fro
     assert relay.path.read_bytes() == table.folders[mover].path.read_bytes()
     assert relay.run() == []  # read once: nothing is passed on twice
     assert relay.outcomes() == ["relayed", "relayed"]
+
+
+@pytest.mark.parametrize("missed", ["default", "bot-greedy"])
+def test_a_claim_of_a_missed_deadline_goes_through_the_relay_and_every_copy_plays_the_same_turn(tmp_path, missed):
+    """Item 5 through the relay: the mover is late, another seat claims; the relay checks
+    the claim (playing the missed turn by the group's rule, the bot's too, as every copy
+    does) and passes it on; every copy ends the same."""
+    table = Table(tmp_path / "players", players={s: f"{s.capitalize()} Player <{ADDRESS[s]}>" for s in SEATS},
+                  missed=missed)
+    relay = Relay(table, tmp_path)
+    relay.run(from_seat("greeks", "".join(table.log[1:])))
+    late = table.active()
+    claimer = next(s for s in SEATS if s != late)
+    table.now = chain.deadline(table.game()) + MINUTE
+    from pbem.play.bot import play_turn
+
+    claim = table.folders[claimer].claim(table.keys[claimer], table.now, play_turn)
+    out = relay.run(from_seat(claimer, armor(claim), "claim"))
+    assert len(out) == 1 and out[0]["Subject"] == f"[demo] {claim.label()}"
+    for seat in SEATS:
+        if seat != claimer:
+            table.folders[seat].accept(body(out[0]), "the relay's mail", table.now + MINUTE, play_turn)
+    assert len(set(table.files().values()) | {relay.path.read_bytes()}) == 1
+    assert table.active() != late
 
 
 def test_a_refused_entry_is_answered_to_its_sender_alone_and_the_relay_copy_is_unchanged(table, tmp_path):
