@@ -325,6 +325,22 @@ def test_mail_watch_serves_a_configuration_of_relays_alone(table, tmp_path):
     assert len(sent(tmp_path / "out")) == 1 and "1 mail(s) read" in result.stdout
 
 
+def test_a_configuration_with_games_and_a_relay_on_one_mailbox_serves_each_its_own(table, tmp_path):
+    """A GM's game and a relay read one mailbox: the relay's mail (from a seat whose name is
+    also a GM game's player, at another address) gets no answer from the game, no stray
+    notice to the GM; the game's own mail goes on as before."""
+    from mailkit import game_with_players
+
+    game = game_with_players(tmp_path, game_id="gm-game")
+    relay = Relay(table, tmp_path)
+    game_table = f'gm = "gm@referee.example"\n\n[[game]]\nfile = "{game}"\nsource = "{relay.box}"\nattach = ""\n\n'
+    relay.cfg.write_text(relay.cfg.read_text().replace("[[relay]]", game_table + "[[relay]]"))
+    relay.run()  # the game's opening mails
+    out = relay.run(mail("Persians Player <persians@elsewhere.example>", "set-up", "".join(table.log[1:])))
+    assert [m["Subject"] for m in out] == ["[demo] join of greeks and 5 more"]
+    assert "relayed 6" in relay.said
+
+
 @pytest.mark.parametrize("text, words", [
     ("[[relay]]\nsource = \"M\"\n", "relay[0].file is missing"),
     ("[[relay]]\nfile = \"a.json\"\nkey = \"x\"\n", "unknown key(s) key"),
