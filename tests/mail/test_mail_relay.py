@@ -229,15 +229,13 @@ def test_a_relay_that_cannot_write_reads_the_mail_again_on_the_next_run(table, t
     relay = Relay(table, tmp_path)
     relay.run(from_seat("greeks", "".join(table.log[1:])))
     signed = table.play(send=False)
-    real = Folder._save
+    def full(game, path, *args, **kwargs):
+        raise CannotWrite(str(path), "No space left on device")
 
-    def full(self, *args):
-        raise CannotWrite(str(self.path), "No space left on device")
-
-    monkeypatch.setattr(Folder, "_save", full)
+    monkeypatch.setattr(store, "save_game", full)  # the disk is full when the relay saves its copy
     assert relay.run(from_seat(table.active(), armor(signed)), code=10) == []
     assert len(relay.ledger()) == 1
-    monkeypatch.setattr(Folder, "_save", real)
+    monkeypatch.undo()
     out = relay.run()
     assert len(out) == 1 and armor(signed) in body(out[0])
 
