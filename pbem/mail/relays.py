@@ -32,7 +32,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
-from email.utils import format_datetime, formataddr
+from email.utils import formataddr
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from pbem.mail.inbox import Incoming, Source, open_source
 from pbem.mail.ledger import Ledger, load_ledger, mail_lock, spool_path
 from pbem.mail.runs import Journal, bug
 from pbem.mail.transport import Transport, spool, spooled, unspool
-from pbem.mail.writing import message_id, para, wrap
+from pbem.mail.writing import message, para, wrap
 
 BEGIN = "-----BEGIN ANTIKE-REF ENTRY-----"
 
@@ -255,19 +255,7 @@ class Relays:
 
     def _mail(self, to: list[str], subject: str, body: list[str], ident: str,
               answering: Incoming | None = None) -> EmailMessage:
-        msg = EmailMessage()
-        msg["From"] = one_line(self.config.sender, 200)
-        msg["To"] = ", ".join(to)
-        msg["Subject"] = one_line(subject, 200)
-        msg["Date"] = format_datetime(self.now)
-        msg["Message-ID"] = message_id(ident, self.config.message_domain())
-        msg["Auto-Submitted"] = "auto-replied" if answering is not None else "auto-generated"
-        if answering is not None and 2 < len(answering.message_id) <= 500 and " " not in answering.message_id:
-            msg["In-Reply-To"] = answering.message_id
-            msg["References"] = answering.message_id
-        msg.set_content("\n".join(body) + "\n", cte="7bit" if all(line.isascii() for line in body)
-                        else "quoted-printable")
-        return msg
+        return message(self.config, to, subject, body, self.now, ident, None, answering, helped=False, verbatim=True)
 
     def _forward(self, seats, incoming: Incoming, done) -> EmailMessage:
         count = len(done.blocks)
@@ -282,9 +270,7 @@ class Relays:
             body += [cap, *block.rstrip("\n").split("\n"), ""]
         body += ["Where the game stands now:", *(f"  {line}" for line in done.standing)]
         subject = f"[{done.game}] {done.labels[0]}" + (f" and {count - 1} more" if count > 1 else "")
-        to = [formataddr((one_line(name, 100), address)) if name else address
-              for address, name in _unique(seats)]
-        return self._mail(to, subject, body, f"relay|{done.game}|{''.join(done.blocks)}")
+        return self._mail(_to_all(seats), subject, body, f"relay|{done.game}|{''.join(done.blocks)}")
 
     def _refusal(self, incoming: Incoming, exc) -> EmailMessage:
         body = para(f"The relay refused the entries of your mail: {exc.reason} ({exc.code.value}).")
@@ -315,8 +301,7 @@ class Relays:
         for f in find(text, "the mail"):
             if f.signed is not None:
                 body += armor(f.signed).rstrip("\n").split("\n")
-        to = [formataddr((one_line(name, 100), address)) if name else address for address, name in _unique(seats)]
-        return self._mail(to, f"proof: {exc.code.value}", body, f"relay-proof|{incoming.message_id}")
+        return self._mail(_to_all(seats), f"proof: {exc.code.value}", body, f"relay-proof|{incoming.message_id}")
 
     # -- delivering --------------------------------------------------------------------------
 
@@ -387,12 +372,15 @@ def relay_line(record: dict[str, Any]) -> str:
     return f"{'!' if needs else ' '} {name}: " + "; ".join(parts)
 
 
-def _unique(seats) -> Iterator[tuple[str, str]]:
+def _to_all(seats) -> list[str]:
+    """Every seat's address once (``Name <address>``), in the order of the seats."""
     seen: set[str] = set()
+    out = []
     for _, name, address in seats:
         if address not in seen:
             seen.add(address)
-            yield address, name
+            out.append(formataddr((one_line(name, 100), address)) if name else address)
+    return out
 
 
 def _digest(text: str) -> str:

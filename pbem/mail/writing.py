@@ -64,9 +64,13 @@ def help_line(config: MailConfig) -> str:
 
 
 def message(config: MailConfig, to: list[str], subject: str, body: list[str], now: datetime,
-             ident: str, game: Game | None = None, answering: Any = None, helped: bool = True) -> EmailMessage:
+             ident: str, game: Game | None = None, answering: Any = None, helped: bool = True,
+             verbatim: bool = False) -> EmailMessage:
     """A text mail; ``answering`` is the incoming mail it answers (threaded under it);
-    ``helped``: a mail to a player (or an observer), which ends with :func:`help_line`."""
+    ``helped``: a mail to a player (or an observer), which ends with :func:`help_line`;
+    ``verbatim``: a body of ASCII goes as it is (7bit), not quoted-printable, so that the
+    mail saved as it came still holds its text word for word (the blocks of signed
+    entries the relay passes on: a quoted-printable ``=`` would break them)."""
     msg = EmailMessage()
     msg["From"] = one_line(config.sender, 200)
     msg["To"] = ", ".join(one_line(t, 200) for t in named(game, to))
@@ -80,7 +84,9 @@ def message(config: MailConfig, to: list[str], subject: str, body: list[str], no
     if answering is not None and re.fullmatch(r"<[^<>\s]{1,500}>", answering.message_id):
         msg["In-Reply-To"] = answering.message_id
         msg["References"] = answering.message_id
-    msg.set_content("\n".join([*body, help_line(config)] if helped else body) + "\n", cte="quoted-printable")
+    lines = [*body, help_line(config)] if helped else body
+    plain = verbatim and all(line.isascii() and len(line) <= 900 for line in lines)
+    msg.set_content("\n".join(lines) + "\n", cte="7bit" if plain else "quoted-printable")
     return msg
 
 
