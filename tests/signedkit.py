@@ -97,3 +97,20 @@ class Table:
             other.folders[seat] = Folder(root / seat / folder.path.name)
         other.log = list(self.log)
         return other
+
+
+def openssh_accepts(game, which: str, folder: Path) -> None:
+    """OpenSSH's ``ssh-keygen -Y verify`` accepts entry ``which`` of ``game`` (the bytes,
+    signature and allowed signers :func:`pbem.service.signed.export.exported` gives),
+    checked in ``folder``."""
+    import subprocess
+
+    from pbem.service.signed.export import exported
+
+    message, sig, identity, signers = exported(game, which)
+    (folder / "m").write_bytes(message)
+    (folder / "m.sig").write_text(sig)
+    (folder / "allowed").write_text(signers)
+    result = subprocess.run(["ssh-keygen", "-Y", "verify", "-f", str(folder / "allowed"), "-I", identity, "-n",
+                             "antike-ref@turn", "-s", str(folder / "m.sig")], input=message, capture_output=True)
+    assert result.returncode == 0, (which, result.stderr)

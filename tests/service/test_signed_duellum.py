@@ -6,7 +6,6 @@ any file; two players, each in a folder of their own, exchanging nothing but the
 from __future__ import annotations
 
 import json
-import subprocess
 
 import pytest
 
@@ -16,9 +15,8 @@ from pbem.kernel.setup import SetupOptions
 from pbem.service import store
 from pbem.service.boards import load_board
 from pbem.service.signed import chain
-from pbem.service.signed.export import exported
 from pbem.service.signed.verify import verify_signed
-from signedkit import Table
+from signedkit import Table, openssh_accepts
 
 SEATS = ["carthaginians", "romans"]
 BOARD = "duellum-rome-carthage"
@@ -142,16 +140,6 @@ def test_a_card_discarded_at_random_waits_for_the_reveals():
     assert masked == {"type": "discarded", "nation": "romans", "random": True}
 
 
-def _openssh_accepts(game, which: str, folder) -> None:
-    message, sig, identity, signers = exported(game, which)
-    (folder / "m").write_bytes(message)
-    (folder / "m.sig").write_text(sig)
-    (folder / "allowed").write_text(signers)
-    result = subprocess.run(["ssh-keygen", "-Y", "verify", "-f", str(folder / "allowed"), "-I", identity, "-n",
-                             "antike-ref@turn", "-s", str(folder / "m.sig")], input=message, capture_output=True)
-    assert result.returncode == 0, (which, result.stderr)
-
-
 def test_a_duellum_game_by_two_folders_exchanging_only_blocks(tmp_path):
     """Issue 39 item 4, "Must show": 30 turns of Duellum without a GM; every draw asked is
     recorded by its entry and made from the reveals after it; both folders end with the
@@ -211,10 +199,10 @@ def _same_game_everywhere(table: Table, tmp_path) -> None:
     check = tmp_path / "openssh"
     check.mkdir()
     for seat in SEATS:
-        _openssh_accepts(final, f"join:{seat}", check)
-        _openssh_accepts(final, f"reveal:{seat}", check)
+        openssh_accepts(final, f"join:{seat}", check)
+        openssh_accepts(final, f"reveal:{seat}", check)
     for i in range(1, len(final.history)):
-        _openssh_accepts(final, str(i), check)
+        openssh_accepts(final, str(i), check)
     for folder in table.folders.values():
         for path in folder.path.parent.iterdir():
             if path.suffix == ".json":

@@ -5,32 +5,19 @@ every entry, and the thread of all the blocks rebuilds the game alone."""
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from pbem.service import store
 from pbem.service.signed import chain
 from pbem.service.signed.blocks import armor
-from pbem.service.signed.export import exported
 from pbem.service.signed.folder import Folder
 from pbem.service.signed.verify import verify_signed
-from signedkit import MINUTE, SEATS, Table
+from signedkit import MINUTE, SEATS, Table, openssh_accepts
 
 pytestmark = pytest.mark.slow
 
 MISS_EVERY = 40
 """Every so many turns the seat to play misses its deadline, and the next seat claims it."""
-
-
-def _openssh_accepts(game, which: str, folder) -> None:
-    message, sig, identity, signers = exported(game, which)
-    (folder / "m").write_bytes(message)
-    (folder / "m.sig").write_text(sig)
-    (folder / "allowed").write_text(signers)
-    result = subprocess.run(["ssh-keygen", "-Y", "verify", "-f", str(folder / "allowed"), "-I", identity, "-n",
-                             "antike-ref@turn", "-s", str(folder / "m.sig")], input=message, capture_output=True)
-    assert result.returncode == 0, (which, result.stderr)
 
 
 def test_a_whole_classic_game_by_three_folders_exchanging_only_blocks(tmp_path):
@@ -62,10 +49,10 @@ def test_a_whole_classic_game_by_three_folders_exchanging_only_blocks(tmp_path):
     check = tmp_path / "openssh"
     check.mkdir()
     for seat in SEATS:
-        _openssh_accepts(final, f"join:{seat}", check)
-        _openssh_accepts(final, f"reveal:{seat}", check)
+        openssh_accepts(final, f"join:{seat}", check)
+        openssh_accepts(final, f"reveal:{seat}", check)
     for i in range(1, len(final.history)):
-        _openssh_accepts(final, str(i), check)
+        openssh_accepts(final, str(i), check)
     rebuilt = Folder(tmp_path / "thread" / "demo.json")
     rebuilt.path.parent.mkdir()
     rebuilt.rebuild("\n\nchatter between posts\n\n".join(table.log), "thread")
