@@ -113,4 +113,4 @@ def openssh_accepts(game, which: str, folder: Path) -> None:
     (folder / "allowed").write_text(signers)
     result = subprocess.run(["ssh-keygen", "-Y", "verify", "-f", str(folder / "allowed"), "-I", identity, "-n",
                              "antike-ref@turn", "-s", str(folder / "m.sig")], input=message, capture_output=True)
-    assert result.returncode == 0, (which, result.stderr)
+    assert result.returncode == 0 and b"Good" in result.stdout, (which, result.stderr)
