@@ -93,7 +93,7 @@ def _read(config: MailConfig, path: Path, clocks: Clocks, transport: Transport, 
         if not path.exists():
             return TAKEN
         journal = cycle.journal
-        held = journal.left + [r.game_id for r in journal.runs.values() if r.stopped] + cycle.relays.stopped
+        held = journal.left + [r.game_id for r in journal.runs.values() if r.stopped] + cycle.relays.held
         if not held:
             warn(f"mail receive: the mail is kept in {path.parent} until every game can read it (a game file that "
                  "does not load is the GM's to mend: antike-ref status); the next mail run reads it")

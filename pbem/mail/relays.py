@@ -84,8 +84,10 @@ class Relays:
         self.transport = transport
         self.journal = journal
         self.bot = bot if bot is not None else _bot
-        self.stopped: list[str] = []
-        """The relays that could not read their mail in this cycle (it waits for the next)."""
+        self.held: list[str] = []
+        """The relays that could not read a mail now for a passing reason (a command holds
+        the copy, a file could not be written): ``mail receive`` tries again a while. A copy
+        that does not load is the operator's to mend, and is not among them."""
 
     def run(self, relays: list[RelayMail], source: str | None = None) -> None:
         """Every relay reads its source (``source``, if given, instead), and delivers."""
@@ -143,7 +145,6 @@ class Relays:
 
         folder = Folder(settings.file)
         if not folder.path.exists() and not folder.setup_path.exists():
-            self.stopped.append(str(settings.file))
             self.journal.fail(str(settings.file), PbemError(
                 f"{settings.file}: the relay's copy holds no game and no set-up: accept the group's proposal into it "
                 f"first (antike-ref accept {settings.file} PROPOSAL-FILE); its mails wait until then"))
@@ -154,8 +155,7 @@ class Relays:
         except GameLocked:
             self.journal.left_to_another(settings.file)
             return None
-        except PbemError as exc:
-            self.stopped.append(str(settings.file))
+        except PbemError as exc:  # a ledger that does not read: the operator's to mend
             self.journal.fail(str(settings.file), exc)
             return None
         return RelayRun(settings, ledger)
@@ -178,21 +178,16 @@ class Relays:
         before = spooled(run.spool)
         try:
             outcome = self._take(run, incoming)
-        except (CannotWrite, GameLocked) as exc:  # the machine's error, or a command at work: read again later
+        except PbemError as exc:  # a command at work, the machine's error, a copy that does not load: read later
             self.journal.summary.queued -= unspool(run.spool, before)
             run.stopped = str(exc)
-            self.stopped.append(run.name)
-            if isinstance(exc, CannotWrite):
-                self.journal.fail(run.name, exc)
-                self.journal.warn(f"{run.name}: its mail is read again on the next run")
-            else:
+            if isinstance(exc, (CannotWrite, GameLocked)):
+                self.held.append(run.name)
+            if isinstance(exc, GameLocked):
                 self.journal.log(f"{run.name}: {exc}; its mail is read again on the next run")
-            return
-        except PbemError as exc:  # the relay's copy does not load: the operator's to mend, the mail waits
-            self.journal.summary.queued -= unspool(run.spool, before)
-            run.stopped = str(exc)
-            self.stopped.append(run.name)
-            self.journal.fail(run.name, exc)
+            else:
+                self.journal.fail(run.name, exc)
+                self.journal.warn(f"{run.name}: its mail is read again on a later run")
             return
         except Exception as exc:  # a bug: that mail's failure alone (nothing of it goes out)
             self.journal.summary.queued -= unspool(run.spool, before)
@@ -205,7 +200,7 @@ class Relays:
             run.ledger.save()
         except PbemError as exc:
             run.stopped = str(exc)
-            self.stopped.append(run.name)
+            self.held.append(run.name)
             self.journal.fail(run.name, exc)
 
     def _take(self, run: RelayRun, incoming: Incoming) -> dict:

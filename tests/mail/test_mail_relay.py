@@ -276,6 +276,25 @@ def test_mail_receive_hands_a_kept_mail_to_the_relay(table, tmp_path):
     assert not list((tmp_path / "incoming" / "new").iterdir())  # read by every relay: it leaves the folder
 
 
+def test_mail_receive_keeps_a_mail_for_a_relay_whose_copy_holds_nothing_and_tells_the_server_it_is_taken(table,
+                                                                                                           tmp_path):
+    """The operator's error is not the mail server's to retry: ``mail receive`` answers 0
+    at once (not 75, try again), and the mail waits in ``incoming/`` for a run after the
+    copy is mended."""
+    relay = Relay(table, tmp_path)
+    (tmp_path / "relay" / "demo.setup.json").rename(tmp_path / "away.json")
+    now = (table.now + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    from pbem.cli import app
+
+    result = CliRunner().invoke(app, ["mail", "receive", "--config", str(relay.cfg), "--outbox", str(tmp_path / "o"),
+                                      "--now", now, "--wait", "30"], input=from_seat("greeks", "".join(table.log[1:])))
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert len(list((tmp_path / "incoming" / "new").iterdir())) == 1
+    (tmp_path / "away.json").rename(tmp_path / "relay" / "demo.setup.json")
+    assert len(relay.run()) == 1  # mail run reads the kept mail
+    assert not list((tmp_path / "incoming" / "new").iterdir())
+
+
 def test_status_tells_each_relay_beside_the_games(table, tmp_path):
     """The GM's ``status`` (a configuration with relays alone): the relay's game, how far
     its copy is, whose turn, how many mails it read and the last one's fate, its queue; the
